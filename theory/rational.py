@@ -1,0 +1,93 @@
+"""Exact linear algebra over ℚ for the exact mode (rational PEs) and for certificates.
+
+Thin layer over sympy's ``DomainMatrix`` on the field ``QQ`` (fraction-free, exact), so the
+rest of the package speaks :class:`fractions.Fraction`.  Main functions: :func:`solve`
+(unique solution of a square or full-column-rank system), :func:`pivot_rows` (a maximal
+linearly independent subset of rows, in order), :func:`rank`, :func:`in_row_span`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Sequence
+
+from sympy import QQ
+from sympy.polys.matrices import DomainMatrix
+
+Vector = Sequence[Fraction]
+
+
+def to_domain(rows: Sequence[Vector], ncols: int | None = None) -> DomainMatrix:
+    """Rows of Fractions -> DomainMatrix over QQ: (m, n)."""
+    m = len(rows)
+    n = ncols if ncols is not None else (len(rows[0]) if m else 0)
+    data = [[QQ(int(x.numerator), int(x.denominator)) for x in row] for row in rows]
+    return DomainMatrix(data, (m, n), QQ)
+
+
+def to_fraction(x) -> Fraction:
+    return Fraction(int(x.numerator), int(x.denominator))
+
+
+def from_domain(matrix: DomainMatrix) -> list[list[Fraction]]:
+    return [[to_fraction(x) for x in row] for row in matrix.to_list()]
+
+
+def dot(a: Vector, b: Vector) -> Fraction:
+    return sum((x * y for x, y in zip(a, b)), Fraction(0))
+
+
+def transpose(rows: Sequence[Vector]) -> list[list[Fraction]]:
+    return [list(col) for col in zip(*rows)]
+
+
+def rank(rows: Sequence[Vector], ncols: int | None = None) -> int:
+    if not rows:
+        return 0
+    return to_domain(rows, ncols).rank()
+
+
+def pivot_rows(rows: Sequence[Vector], ncols: int) -> list[int]:
+    """Indices of a maximal linearly independent subset of ``rows``, greedy in the given order."""
+    if not rows or ncols == 0:
+        return []
+    _, pivots = to_domain(transpose(rows), len(rows)).rref()  # pivot columns of Aᵀ = rows of A
+    return list(pivots)
+
+
+def solve(a: Sequence[Vector], b: Vector) -> list[Fraction] | None:
+    """The unique x with A x = b (A: (m, n) of full column rank), or None if there is none."""
+    m = len(a)
+    n = len(a[0]) if m else 0
+    augmented = to_domain([list(row) + [bi] for row, bi in zip(a, b)], n + 1)
+    reduced, pivots = augmented.rref()
+    if n in pivots or len(pivots) < n:
+        return None  # inconsistent, or not a unique solution
+    rows = from_domain(reduced)
+    return [rows[r][n] for r in range(n)]
+
+
+def in_row_span(vector: Vector, rows: Sequence[Vector]) -> bool:
+    """Exact membership of ``vector`` in the span of ``rows``."""
+    ncols = len(vector)
+    if not rows:
+        return all(x == 0 for x in vector)
+    return rank(list(rows) + [vector], ncols) == rank(rows, ncols)
+
+
+def fraction_str(x: Fraction) -> str:
+    """Certificate form of a rational: ``"p/q"`` (``"p/1"`` for integers)."""
+    x = Fraction(x)
+    return f"{x.numerator}/{x.denominator}"
+
+
+def parse_fraction(text: str) -> Fraction:
+    """Inverse of :func:`fraction_str`; rejects anything that is not ``"p/q"``."""
+    if not isinstance(text, str) or text.count("/") != 1:
+        raise ValueError(f"invalid rational {text!r}; accepted: a string 'p/q' with integers p, q")
+    num, den = text.split("/")
+    try:
+        value = Fraction(int(num, 10), int(den, 10))
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"invalid rational {text!r}; accepted: a string 'p/q' with integers p, q != 0") from None
+    return value

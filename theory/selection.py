@@ -1,0 +1,307 @@
+"""The selected parameters θ*: the hard-margin (multiclass) SVM of the training differences.
+
+Main definitions and results (THEORY.md §1, "Selection"):
+
+* training differences z = ψ(i, t) - ψ(i, j) for every scored row i of the L0-grid and every
+  other key j ≤ i; Z stacks the distinct ones: (m, p);
+* θ* = argmin ‖θ‖₂ subject to Zθ ≥ 1 — unique when it exists, and it exists iff the PE
+  realizes the task at L0 (a zero row of Z is a structural tie; otherwise infeasibility has a
+  Farkas certificate u ≥ 0, Zᵀu = 0, Σu = 1);
+* computed as least-distance programming through NNLS (Lawson & Hanson 1974, ch. 23):
+  minimize ‖E u - e‖ over u ≥ 0 with E = [Zᵀ; 1ᵀ]; then ρ = 1 - Σu > 0 iff feasible, and
+  θ* = Zᵀu / ρ with KKT multipliers λ = u / ρ;
+* the KKT certificate θ* = Zᵀλ, λ ≥ 0, Zθ* ≥ 1, λ·(Zθ* - 1) = 0 is checked — in ℚ for
+  rational PEs (an exact active-set refinement of the float support), to tolerance otherwise.
+
+Why θ*: gradient descent on the positional cross-entropy converges in direction to θ* on
+separable data (Soudry et al. 2018, JMLR; Ji & Telgarsky 2018).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+from scipy.optimize import linprog, nnls
+
+from theory.encodings import Encoding, parse_pe
+from theory.errors import SpecError, bad_value
+from theory.rational import dot, pivot_rows, solve, to_domain, from_domain
+from theory.tasks import Task, parse_task
+
+FEASIBILITY_RHO = 1e-14   # ρ = 1/(1 + ‖θ*‖²) below this is treated as infeasible (‖θ*‖ > 1e7)
+PRIMAL_TOL = 1e-6          # float KKT tolerances (relative)
+MAX_REFINEMENTS = 400
+
+
+def training_pairs(task: Task, train_length: int) -> np.ndarray:
+    """Every (i, t, j) with i ∈ R_L0, j ≤ i, j ≠ t: (m, 3) int64, ordered by row then key."""
+    rows, targets = task.rows_and_targets(train_length)
+    counts = rows  # row i has i other keys
+    i = np.repeat(rows, counts)
+    t = np.repeat(targets, counts)
+    starts = np.repeat(np.cumsum(counts) - counts, counts)
+    j = np.arange(i.size) - starts                  # 0..i-1 per row
+    j = j + (j >= t)                                # skip the target
+    return np.stack([i, t, j], axis=1)
+
+
+def difference_vectors(pe: Encoding, pairs: np.ndarray, train_length: int) -> np.ndarray:
+    """z = ψ(i, t) - ψ(i, j) for each pair, float: (m, 3) -> (m, p)."""
+    i, t, j = pairs.T
+    return pe.pair_features(i, t, train_length) - pe.pair_features(i, j, train_length)
+
+
+def exact_difference_vectors(pe: Encoding, pairs: np.ndarray, train_length: int) -> list[tuple]:
+    """The same differences in ℚ for a rational PE."""
+    i, t, j = (pairs[:, c].tolist() for c in range(3))
+    ki = [pe.key_index(a, b) for a, b in zip(i, t)]
+    kj = [pe.key_index(a, b) for a, b in zip(i, j)]
+    ft = pe.exact_index_features(i, ki, train_length)
+    fj = pe.exact_index_features(i, kj, train_length)
+    return [tuple(a - b for a, b in zip(x, y)) for x, y in zip(ft, fj)]
+
+
+@dataclass
+class Selection:
+    """θ* for one (PE, task, L0) cell, with its certificate."""
+
+    pe: Encoding
+    task: Task
+    train_length: int
+    realizable: bool
+    theta: np.ndarray | None                 # (p,) float θ*
+    exact_theta: list[Fraction] | None       # θ* in ℚ (rational PEs, exact mode)
+    constraints: np.ndarray                  # (m, p) distinct training differences
+    pairs: np.ndarray                        # (m, 3) the (i, t, j) of each constraint's first occurrence
+    multipliers: np.ndarray | None           # (m,) λ, float
+    exact_multipliers: dict[int, Fraction] | None = None  # λ in ℚ on its support
+    reason: str = ""
+    certificate: dict = field(default_factory=dict)
+    exact_constraints: list[tuple] | None = None
+
+    @property
+    def norm(self) -> float | None:
+        return None if self.theta is None else float(np.linalg.norm(self.theta))
+
+    @property
+    def support(self) -> list[int]:
+        """Indices of constraints with λ > 0 (the support vectors)."""
+        if self.exact_multipliers is not None:
+            return sorted(k for k, v in self.exact_multipliers.items() if v > 0)
+        if self.multipliers is None:
+            return []
+        lam = self.multipliers
+        return np.flatnonzero(lam > 1e-12 * max(1.0, float(lam.max(initial=0.0)))).tolist()
+
+    @property
+    def exact(self) -> bool:
+        return self.exact_theta is not None or self.certificate.get("farkas_exact", False)
+
+    def summary(self) -> dict:
+        return {"norm": self.norm, "support": len(self.support), "constraints": int(self.constraints.shape[0]),
+                "exact": self.exact, "reason": self.reason or None}
+
+
+def _dedupe_float(z: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if z.shape[0] == 0:
+        return z, pairs
+    _, first = np.unique(z, axis=0, return_index=True)
+    first = np.sort(first)
+    return z[first], pairs[first]
+
+
+def _dedupe_exact(zq: list[tuple], pairs: np.ndarray) -> tuple[list[tuple], np.ndarray]:
+    seen: dict[tuple, int] = {}
+    for n, z in enumerate(zq):
+        seen.setdefault(z, n)
+    keep = sorted(seen.values())
+    return [zq[n] for n in keep], pairs[keep]
+
+
+def _nnls_ldp(z: np.ndarray) -> tuple[np.ndarray, float]:
+    """NNLS for the LDP: u ≥ 0 minimizing ‖[Zᵀ; 1ᵀ] u - e‖; returns (u (m,), ρ = 1 - Σu)."""
+    m, p = z.shape
+    E = np.vstack([z.T, np.ones((1, m))])           # (p+1, m)
+    f = np.zeros(p + 1)
+    f[-1] = 1.0
+    u, _ = nnls(E, f, maxiter=max(50 * m, 1000))
+    return u, 1.0 - float(u.sum())
+
+
+def _float_kkt(z: np.ndarray, theta: np.ndarray, lam: np.ndarray) -> dict:
+    slack = z @ theta - 1.0                          # (m,)
+    scale = max(1.0, float(np.linalg.norm(theta)))
+    return {
+        "primal_min_slack": float(slack.min(initial=0.0)),
+        "dual_min": float(lam.min(initial=0.0)),
+        "stationarity": float(np.linalg.norm(theta - z.T @ lam)) / scale,
+        "complementarity": float(np.abs(lam * slack).max(initial=0.0)),
+    }
+
+
+def _float_kkt_ok(cert: dict) -> bool:
+    return (cert["primal_min_slack"] >= -PRIMAL_TOL and cert["dual_min"] >= 0
+            and cert["stationarity"] <= PRIMAL_TOL and cert["complementarity"] <= PRIMAL_TOL)
+
+
+def _exact_products(zq: list[tuple], theta: list[Fraction]) -> list[Fraction]:
+    if not zq:
+        return []
+    prod = to_domain(zq, len(theta)) * to_domain([[x] for x in theta], 1)  # (m, 1)
+    return [row[0] for row in from_domain(prod)]
+
+
+def _exact_kkt(zq: list[tuple], u: np.ndarray, p: int):
+    """Exact active-set refinement from the float NNLS support.  Returns (θ, λ on support) or None.
+
+    On an active set B with linearly independent rows, λ_B = (Z_B Z_Bᵀ)⁻¹ 1 and θ = Z_Bᵀ λ_B;
+    a negative λ leaves B, the most violated constraint enters B; stop at λ ≥ 0, Zθ ≥ 1 (KKT)."""
+    order = [int(k) for k in np.argsort(-u) if u[k] > 1e-12 * max(1.0, float(u.max()))]
+    active = [order[n] for n in pivot_rows([zq[k] for k in order], p)]
+    for _ in range(MAX_REFINEMENTS):
+        gram = [[dot(zq[a], zq[b]) for b in active] for a in active]
+        lam = solve(gram, [Fraction(1)] * len(active)) if active else []
+        if lam is None:
+            return None
+        if any(x < 0 for x in lam):
+            worst = min(range(len(lam)), key=lambda n: lam[n])
+            active.pop(worst)
+            continue
+        theta = [sum((l * zq[a][c] for l, a in zip(lam, active)), Fraction(0)) for c in range(p)]
+        products = _exact_products(zq, theta)
+        worst = min(range(len(zq)), key=lambda k: products[k])
+        if products[worst] >= 1:
+            return theta, dict(zip(active, lam))
+        if len(pivot_rows([zq[k] for k in active + [worst]], p)) <= len(active):
+            return None  # the entering constraint is dependent: give up honestly
+        active.append(worst)
+    return None
+
+
+def _farkas(z: np.ndarray) -> np.ndarray | None:
+    """A vertex u ≥ 0 with Zᵀu = 0, Σu = 1 (certifies infeasibility), float, or None."""
+    m, p = z.shape
+    A = np.vstack([z.T, np.ones((1, m))])
+    b = np.zeros(p + 1)
+    b[-1] = 1.0
+    res = linprog(np.zeros(m), A_eq=A, b_eq=b, bounds=(0, None), method="highs")
+    return res.x if res.status == 0 else None
+
+
+def _exact_farkas(zq: list[tuple], u: np.ndarray, p: int) -> dict[int, Fraction] | None:
+    support = [int(k) for k in np.flatnonzero(u > 1e-12)]
+    columns = [list(zq[k]) + [Fraction(1)] for k in support]   # (|S|, p+1)
+    system = [list(row) for row in zip(*columns)]               # (p+1, |S|)
+    sol = solve(system, [Fraction(0)] * p + [Fraction(1)])
+    if sol is None or any(x < 0 for x in sol):
+        return None
+    return dict(zip(support, sol))
+
+
+def select(pe, task, train_length: int = 16, exact: bool | None = None) -> Selection:
+    """θ* for a cell.  ``exact`` (default: whether the PE is rational) certifies in ℚ."""
+    pe, task = parse_pe(pe), parse_task(task)
+    if not getattr(pe, "linear", False):
+        raise SpecError(f"invalid PE {str(pe)!r} for selection; accepted: a linear PE "
+                        "(learned:d is handled by the Underdetermination result)")
+    if not isinstance(train_length, (int, np.integer)) or isinstance(train_length, bool) or train_length < 1:
+        raise bad_value("train length", train_length, "an integer >= 1")
+    pe.check_length(train_length, train_length)
+    exact = pe.rational if exact is None else exact
+    if exact and not pe.rational:
+        pe.exact_index_features([], [], train_length)  # raises the one-line SpecError
+    p = pe.dim(train_length)
+    pairs = training_pairs(task, train_length)
+    zq = None
+    if exact:
+        zq, pairs = _dedupe_exact(exact_difference_vectors(pe, pairs, train_length), pairs)
+        z = np.array([[float(x) for x in row] for row in zq], dtype=float).reshape(len(zq), p)
+    else:
+        z, pairs = _dedupe_float(difference_vectors(pe, pairs, train_length), pairs)
+    sel = Selection(pe, task, train_length, False, None, None, z, pairs, None, exact_constraints=zq)
+    if z.shape[0] == 0:                               # no row has two keys: θ* = 0
+        sel.realizable, sel.theta, sel.multipliers = True, np.zeros(p), np.zeros(0)
+        sel.exact_theta = [Fraction(0)] * p if exact else None
+        sel.exact_multipliers = {} if exact else None
+        return sel
+    zero = np.flatnonzero(~np.any(z != 0, axis=1)) if not exact else [k for k, r in enumerate(zq) if not any(r)]
+    if len(zero):
+        i, t, j = pairs[zero[0]]
+        sel.reason = f"structural tie at row {i} of the L0-grid: keys {t} (target) and {j} have equal features"
+        return sel
+    u, rho = _nnls_ldp(z)
+    if exact:
+        return _finish_exact(sel, zq, u, rho, p)
+    return _finish_float(sel, z, u, rho)
+
+
+def _finish_float(sel: Selection, z: np.ndarray, u: np.ndarray, rho: float) -> Selection:
+    if rho > FEASIBILITY_RHO:
+        theta, lam = z.T @ u / rho, u / rho
+        cert = _float_kkt(z, theta, lam)
+        if _float_kkt_ok(cert):
+            sel.realizable, sel.theta, sel.multipliers, sel.certificate = True, theta, lam, cert
+            return sel
+    farkas = _farkas(z)
+    if farkas is not None:
+        sel.certificate = {"farkas_residual": float(np.linalg.norm(z.T @ farkas)), "farkas_exact": False}
+        sel.reason = "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, float)"
+    else:
+        sel.reason = f"undecided: NNLS gives ρ = {rho:.3g} but no Farkas certificate was found"
+    return sel
+
+
+def _finish_exact(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float, p: int) -> Selection:
+    if rho > FEASIBILITY_RHO:
+        found = _exact_kkt(zq, u, p)
+        if found is not None:
+            theta, lam = found
+            sel.realizable, sel.exact_theta, sel.exact_multipliers = True, theta, lam
+            sel.theta = np.array([float(x) for x in theta])
+            sel.multipliers = np.zeros(len(zq))
+            for k, v in lam.items():
+                sel.multipliers[k] = float(v)
+            sel.certificate = {"kkt_exact": True}
+            return sel
+    farkas = _farkas(sel.constraints)
+    if farkas is not None:
+        cert = _exact_farkas(zq, farkas, p)
+        if cert is not None:
+            sel.certificate = {"farkas_exact": True, "farkas": cert}
+            sel.reason = "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, exact in ℚ)"
+            return sel
+    # no exact certificate either way: report the float answer, marked as such
+    _finish_float(sel, sel.constraints, u, rho)
+    sel.reason = (sel.reason + "; " if sel.reason else "") + "exact certificate not found (float answer)"
+    return sel
+
+
+def verify_kkt_exact(sel: Selection) -> bool:
+    """Re-check θ* = Zᵀλ, λ ≥ 0, Zθ* ≥ 1, λ·(Zθ* - 1) = 0 in ℚ from the stored data alone."""
+    if sel.exact_theta is None or sel.exact_constraints is None or sel.exact_multipliers is None:
+        return False
+    zq, theta, lam = sel.exact_constraints, sel.exact_theta, sel.exact_multipliers
+    p = len(theta)
+    if any(v < 0 for v in lam.values()):
+        return False
+    combo = [sum((v * zq[k][c] for k, v in lam.items()), Fraction(0)) for c in range(p)]
+    if combo != list(theta):
+        return False
+    products = _exact_products(zq, theta)
+    if any(x < 1 for x in products):
+        return False
+    return all(v * (products[k] - 1) == 0 for k, v in lam.items())
+
+
+def verify_farkas_exact(sel: Selection) -> bool:
+    """Re-check the exact infeasibility certificate: u ≥ 0, Zᵀu = 0, Σu = 1."""
+    cert = sel.certificate.get("farkas") if sel.certificate.get("farkas_exact") else None
+    if cert is None or sel.exact_constraints is None:
+        return False
+    zq = sel.exact_constraints
+    p = len(zq[0]) if zq else 0
+    if any(v < 0 for v in cert.values()) or sum(cert.values()) != 1:
+        return False
+    return all(sum((v * zq[k][c] for k, v in cert.items()), Fraction(0)) == 0 for c in range(p))

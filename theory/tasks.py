@@ -1,0 +1,198 @@
+"""Positional tasks: which rows are scored and which key each scored row must attend to.
+
+Main definitions (THEORY.md §1, "Positional task"):
+
+* a task ``τ = (t_n)`` gives, for every length ``n``, scored rows ``R_n`` and a target
+  ``t_n(i) ∈ {0..i}`` (causal grid);
+* the registry ``offset:c``, ``position:p``, ``copy``, ``middle``, ``reverse``, ``half`` and the
+  shear ``dual:T`` (Proposition 4): same rows, target ``i - t_n(i)``;
+* classes: fixed offset (``i - t`` constant), fixed position (``t`` constant), growing.
+
+Spec strings are parsed only by :func:`parse_task` and round-trip through ``str()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from theory.errors import bad_value
+
+FIXED_OFFSET = "fixed offset"
+FIXED_POSITION = "fixed position"
+GROWING = "growing"
+
+TASK_FORMS = "offset:c, position:p (c, p integers >= 0), copy, middle, reverse, half, dual:TASK"
+REGISTRY_TASKS = ("offset:1", "offset:2", "position:0", "position:1", "copy", "middle", "reverse", "half")
+
+
+@dataclass(frozen=True)
+class Task:
+    """A positional task.  Subclasses define :meth:`rows_and_targets`."""
+
+    def rows_and_targets(self, length: int) -> tuple[np.ndarray, np.ndarray]:
+        """Scored rows ``R_n`` (ascending) and their targets, both int64 arrays of equal size."""
+        raise NotImplementedError
+
+    @property
+    def task_class(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def rows_depend_on_length(self) -> bool:
+        """False when ``R_n = R_∞ ∩ [0, n)`` with targets independent of n (one sweep serves all n)."""
+        return True
+
+    def rows(self, length: int) -> np.ndarray:
+        return self.rows_and_targets(length)[0]
+
+    def targets(self, length: int) -> np.ndarray:
+        return self.rows_and_targets(length)[1]
+
+
+def _arange(start: int, stop: int) -> np.ndarray:
+    return np.arange(max(start, 0), max(stop, 0), dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Offset(Task):
+    c: int
+
+    def rows_and_targets(self, length):
+        rows = _arange(self.c, length)  # (|R_n|,)
+        return rows, rows - self.c
+
+    task_class = FIXED_OFFSET
+    rows_depend_on_length = False
+
+    def __str__(self) -> str:
+        return f"offset:{self.c}"
+
+
+@dataclass(frozen=True)
+class Position(Task):
+    p: int
+
+    def rows_and_targets(self, length):
+        rows = _arange(self.p, length)
+        return rows, np.full_like(rows, self.p)
+
+    task_class = FIXED_POSITION
+    rows_depend_on_length = False
+
+    def __str__(self) -> str:
+        return f"position:{self.p}"
+
+
+@dataclass(frozen=True)
+class Copy(Task):
+    def rows_and_targets(self, length):
+        h = length // 2
+        rows = _arange(h, length)
+        return rows, rows - h
+
+    task_class = GROWING
+
+    def __str__(self) -> str:
+        return "copy"
+
+
+@dataclass(frozen=True)
+class Middle(Task):
+    def rows_and_targets(self, length):
+        h = length // 2
+        rows = _arange(h, length)
+        return rows, np.full_like(rows, h)
+
+    task_class = GROWING
+
+    def __str__(self) -> str:
+        return "middle"
+
+
+@dataclass(frozen=True)
+class Reverse(Task):
+    def rows_and_targets(self, length):
+        rows = _arange((length + 1) // 2, length)
+        return rows, length - 1 - rows
+
+    task_class = GROWING
+
+    def __str__(self) -> str:
+        return "reverse"
+
+
+@dataclass(frozen=True)
+class Half(Task):
+    def rows_and_targets(self, length):
+        rows = _arange(0, length)
+        return rows, rows // 2
+
+    task_class = GROWING
+    rows_depend_on_length = False
+
+    def __str__(self) -> str:
+        return "half"
+
+
+_DUAL_CLASS = {FIXED_OFFSET: FIXED_POSITION, FIXED_POSITION: FIXED_OFFSET, GROWING: GROWING}
+
+
+@dataclass(frozen=True)
+class DualTask(Task):
+    """The shear S of a task: same rows, target ``i - t_n(i)`` (Proposition 4)."""
+
+    base: Task
+
+    def rows_and_targets(self, length):
+        rows, targets = self.base.rows_and_targets(length)
+        return rows, rows - targets
+
+    @property
+    def task_class(self) -> str:
+        return _DUAL_CLASS[self.base.task_class]
+
+    @property
+    def rows_depend_on_length(self) -> bool:
+        return self.base.rows_depend_on_length
+
+    def __str__(self) -> str:
+        return f"dual:{self.base}"
+
+
+def _nonnegative_int(text: str, what: str, spec: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise bad_value(what, spec, TASK_FORMS) from None
+    if value < 0:
+        raise bad_value(what, spec, TASK_FORMS)
+    return value
+
+
+_PLAIN = {"copy": Copy(), "middle": Middle(), "reverse": Reverse(), "half": Half()}
+
+
+def parse_task(spec: str | Task) -> Task:
+    """Parse a task spec string (the only parser of task specs); a Task is returned as it is."""
+    if isinstance(spec, Task):
+        return spec
+    if not isinstance(spec, str):
+        raise bad_value("task", spec, TASK_FORMS)
+    text = spec.strip()
+    if text.startswith("dual:"):
+        return DualTask(parse_task(text[len("dual:"):]))
+    if text in _PLAIN:
+        return _PLAIN[text]
+    name, _, arg = text.partition(":")
+    if name == "offset" and arg:
+        return Offset(_nonnegative_int(arg, "task", spec))
+    if name == "position" and arg:
+        return Position(_nonnegative_int(arg, "task", spec))
+    raise bad_value("task", spec, TASK_FORMS)
+
+
+def dual_task(task: Task) -> Task:
+    """The shear of a task, simplified so that ``dual(dual(T)) == T``."""
+    return task.base if isinstance(task, DualTask) else DualTask(task)
