@@ -1,0 +1,1 @@
+"""The ``posreal`` command line: one console script over theory/, checks/ and counterexamples/."""

@@ -1,0 +1,5 @@
+import sys
+
+from posreal.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of ``posreal``; each module exposes ``add_parser(subparsers)``."""

@@ -1,0 +1,78 @@
+"""``posreal table``: the taxonomy — α_L for every PE × task cell, as text, JSON, CSV or Markdown,
+with an optional figure of α_L against L."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+
+from posreal.commands._common import (emit_json, format_table, int_list, positive_int, progress, spec_list,
+                                      with_provenance)
+from theory.encodings import REGISTRY_PES, parse_pe
+from theory.errors import SpecError
+from theory.tasks import REGISTRY_TASKS, parse_task
+from theory.transfer import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH, compute_alpha
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("table", help="α_L for every PE × task cell (the taxonomy)",
+                       description="α_L for every PE × task cell; defaults: every registry PE and task.")
+    p.add_argument("--pes", type=spec_list, default=list(REGISTRY_PES), help="comma-separated PE specs")
+    p.add_argument("--tasks", type=spec_list, default=list(REGISTRY_TASKS), help="comma-separated task specs")
+    p.add_argument("--train-length", type=positive_int, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
+    p.add_argument("--lengths", type=int_list, default=list(DEFAULT_LENGTHS), help="comma-separated lengths")
+    fmt = p.add_mutually_exclusive_group()
+    for name in ("json", "csv", "markdown"):
+        fmt.add_argument(f"--{name}", dest="format", action="store_const", const=name, help=f"{name} output")
+    p.add_argument("--plot", metavar="FILE.png", help="write α_L against L, one curve per cell")
+    p.set_defaults(run=run, format="text")
+
+
+def taxonomy(pes, tasks, train_length, lengths, quiet=False) -> list[dict]:
+    """One ``posreal alpha --json`` document per cell."""
+    pes = [parse_pe(p) for p in pes]
+    tasks = [parse_task(t) for t in tasks]
+    cells = [(pe, task) for pe in pes for task in tasks]
+    out = []
+    for pe, task in progress(cells, total=len(cells), desc="cells", quiet=quiet):
+        doc = compute_alpha(pe, task, train_length, lengths).to_json()
+        doc["pe_kind"] = pe.kind
+        doc["task_class"] = task.task_class
+        out.append(doc)
+    return out
+
+
+def _cell_row(doc: dict, lengths: list[int]) -> list[str]:
+    alphas = [("—" if doc["alpha"].get(str(L)) is None else f"{doc['alpha'][str(L)]:.3f}") for L in lengths]
+    return [doc["pe"], doc["pe_kind"], doc["task"], doc["task_class"], "yes" if doc["realizable"] else "no", *alphas]
+
+
+def run(args) -> int:
+    if args.plot and not args.plot.lower().endswith(".png"):
+        raise SpecError(f"invalid plot file {args.plot!r}; accepted: a path ending in .png")
+    lengths = sorted(set(args.lengths))
+    docs = taxonomy(args.pes, args.tasks, args.train_length, lengths, quiet=args.format == "json")
+    header = ["pe", "kind", "task", "class", "realizable at L0", *[f"α_{L}" for L in lengths]]
+    rows = [_cell_row(d, lengths) for d in docs]
+    if args.format == "json":
+        emit_json(with_provenance({"train_length": args.train_length, "lengths": lengths, "cells": docs}))
+    elif args.format == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+        sys.stdout.write(buf.getvalue())
+    elif args.format == "markdown":
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        for r in rows:
+            print("| " + " | ".join(r) + " |")
+    else:
+        print(f"α_L(Φ, τ; L0 = {args.train_length}) — computed from θ* before any training")
+        print(format_table(header, rows))
+    if args.plot:
+        from theory.plots import plot_taxonomy
+        plot_taxonomy(docs, lengths, args.plot)
+        print(f"wrote {args.plot}", file=sys.stderr)
+    return 0

@@ -1,0 +1,35 @@
+"""Figures (matplotlib, Agg backend): α_L against L for the taxonomy."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def plot_taxonomy(docs: list[dict], lengths: list[int], path: str) -> None:
+    """One panel per PE, one curve per realizable task; ``docs`` are ``posreal alpha --json`` objects."""
+    pes = list(dict.fromkeys(d["pe"] for d in docs))
+    cols = min(4, len(pes))
+    nrows = -(-len(pes) // cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(3.6 * cols, 2.9 * nrows), squeeze=False, sharey=True)
+    for ax, pe in zip(axes.flat, pes):
+        for d in (d for d in docs if d["pe"] == pe):
+            if d["realizable"]:
+                ax.plot(lengths, [d["alpha"][str(L)] for L in lengths], marker="o", ms=3, label=d["task"])
+        ax.set_title(pe, fontsize=10)
+        ax.set_xscale("log", base=2)
+        ax.set_ylim(-0.05, 1.05)
+        ax.set_xlabel("L")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
+        else:
+            ax.text(0.5, 0.5, "no realizable task", ha="center", va="center", transform=ax.transAxes, fontsize=8)
+    for ax in axes.flat[len(pes):]:
+        ax.set_visible(False)
+    axes[0, 0].set_ylabel("α_L")
+    fig.suptitle(f"α_L against L (train length {docs[0]['train_length']})" if docs else "α_L", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
