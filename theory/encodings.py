@@ -483,11 +483,20 @@ class DualOf(Encoding):
             raise AttributeError(name)
         return getattr(self.base, name)
 
+    def canonical(self) -> Encoding:
+        """The same map with double shears removed (S∘S = id)."""
+        return self.base.base.canonical() if isinstance(self.base, DualOf) else self
+
     def __eq__(self, other):
-        return isinstance(other, DualOf) and other.base == self.base
+        mine = self.canonical()
+        theirs = other.canonical() if isinstance(other, DualOf) else other
+        if isinstance(mine, DualOf):
+            return isinstance(theirs, DualOf) and theirs.base == mine.base
+        return mine == theirs
 
     def __hash__(self):
-        return hash(("dual", self.base))
+        mine = self.canonical()
+        return hash(("dual", mine.base)) if isinstance(mine, DualOf) else hash(mine)
 
     def __str__(self):
         return f"dual:{self.base}"

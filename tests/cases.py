@@ -1,0 +1,36 @@
+"""Shared case table: the registry cells and THEORY.md §1's reference values.
+
+The reference values were computed independently of this project (THEORY.md says so) and
+are quoted there to three decimals; tests recompute them from the code and compare at the
+quoted precision.  Several test files use this one table.
+"""
+
+from theory.encodings import REGISTRY_PES
+from theory.tasks import REGISTRY_TASKS
+
+TRAIN_LENGTH = 16
+LENGTHS = (32, 64, 128, 256)
+
+# (pe, task) -> α at LENGTHS, as quoted in THEORY.md §1 (None: not realizable at L0)
+REFERENCE_ALPHA = {
+    ("relbias", "offset:1"): ("1", "1", "1", "1"),
+    ("relbias", "position:0"): (".5", ".25", ".125", ".0625"),
+    ("rope:16", "offset:1"): ("1", "1", "1", ".690"),
+    ("abscol:16", "position:0"): ("1", ".578", ".289", ".145"),
+    ("abssin:16", "copy"): ("0", "0", "0", "0"),
+    ("alibi", "position:0"): ("1", "1", "1", "1"),
+    ("relbias", "reverse"): None,
+    ("rope:16", "position:1"): None,
+}
+
+REGISTRY_CELLS = [(pe, task) for pe in REGISTRY_PES for task in REGISTRY_TASKS]
+RATIONAL_PES = ("nope", "relbias", "alibi", "colbias")
+SINUSOIDAL_PES = ("rope:16", "abssin:16", "abscol:16")
+# cells on which gradient descent is expected to align with θ* quickly (Issue: ≥ 3 cells)
+GD_CELLS = (("relbias", "offset:1"), ("colbias", "position:0"), ("rope:16", "offset:1"),
+            ("abscol:16", "position:0"))
+
+
+def quoted_decimals(text: str) -> int:
+    """Number of decimals a reference value is quoted with ("1" -> 0, ".690" -> 3)."""
+    return len(text.split(".")[1]) if "." in text else 0

@@ -1,0 +1,85 @@
+"""Issue 2: spec strings parse in one place, round-trip through str(), carry their class."""
+
+import numpy as np
+import pytest
+
+from theory import SpecError, dual_pe, dual_task, parse_pe, parse_task
+from theory.encodings import COLUMN, RELATIVE, REGISTRY_PES
+from theory.tasks import FIXED_OFFSET, FIXED_POSITION, GROWING, REGISTRY_TASKS
+
+PE_SPECS = list(REGISTRY_PES) + ["relbias:3", "colbias:5", "rope:8:500", "abscol:4:100.5", "abssin:4",
+                                 "dual:rope:16", "dual:dual:relbias", "dual:abssin:16", "learned:16"]
+TASK_SPECS = list(REGISTRY_TASKS) + ["offset:0", "position:7", "dual:copy", "dual:dual:half"]
+
+
+@pytest.mark.parametrize("spec", PE_SPECS)
+def test_pe_round_trip(spec):
+    pe = parse_pe(spec)
+    assert str(pe) == spec
+    assert parse_pe(str(pe)) == pe
+
+
+@pytest.mark.parametrize("spec", TASK_SPECS)
+def test_task_round_trip(spec):
+    task = parse_task(spec)
+    assert str(task) == spec
+    assert parse_task(str(task)) == task
+
+
+@pytest.mark.parametrize("spec", ["rope", "rope:15", "rope:0", "rope:16:1", "rope:16:x", "abssin:3", "relbias:-1",
+                                  "relbias:a", "dual:learned:4", "learned", "foo", "", "alibi:2", "nope:1"])
+def test_bad_pe_specs_raise_one_line(spec):
+    with pytest.raises(SpecError) as err:
+        parse_pe(spec)
+    message = str(err.value)
+    assert "\n" not in message and repr(spec) in message or "odd" in message or "base" in message
+
+
+@pytest.mark.parametrize("spec", ["offset", "offset:-1", "offset:x", "position:", "copy:1", "bogus", "dual:"])
+def test_bad_task_specs_raise_one_line(spec):
+    with pytest.raises(SpecError) as err:
+        parse_task(spec)
+    assert "\n" not in str(err.value) and "accepted" in str(err.value)
+
+
+def _observed_class(task) -> str:
+    """Class from the definition: is i - t (or t) one constant on all rows of lengths 1..40?"""
+    offsets, positions = set(), set()
+    for n in range(1, 41):
+        rows, targets = task.rows_and_targets(n)
+        offsets |= set((rows - targets).tolist())
+        positions |= set(targets.tolist())
+    if len(offsets) == 1:
+        return FIXED_OFFSET
+    if len(positions) == 1:
+        return FIXED_POSITION
+    return GROWING
+
+
+@pytest.mark.parametrize("spec", TASK_SPECS + ["dual:offset:2", "dual:position:1", "dual:middle", "dual:reverse"])
+def test_declared_task_class_matches_definition(spec):
+    task = parse_task(spec)
+    assert task.task_class == _observed_class(task)
+    for n in range(1, 41):
+        rows, targets = task.rows_and_targets(n)
+        assert np.all((0 <= targets) & (targets <= rows)) and np.all(rows < n)
+
+
+def test_shear_maps_kinds_and_is_an_involution():
+    assert parse_pe("dual:rope:16").kind == COLUMN and parse_pe("dual:abscol:16").kind == RELATIVE
+    assert parse_pe("dual:relbias").kind == COLUMN
+    for spec in PE_SPECS[:-1]:
+        pe = parse_pe(spec)
+        assert dual_pe(dual_pe(pe)) == pe
+    for spec in TASK_SPECS:
+        assert dual_task(dual_task(parse_task(spec))) == parse_task(spec)
+    assert str(dual_task(parse_task("offset:3"))) == "dual:offset:3"
+
+
+def test_shear_features_are_the_definition():
+    pe = parse_pe("rope:8")
+    dual = dual_pe(pe)
+    i, j = np.tril_indices(12)
+    assert np.array_equal(dual.pair_features(i, j, 8), pe.pair_features(i, i - j, 8))
+    col = parse_pe("colbias")
+    assert np.array_equal(parse_pe("dual:relbias").pair_features(i, j, 8), col.pair_features(i, j, 8))
