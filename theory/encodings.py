@@ -483,19 +483,14 @@ class DualOf(Encoding):
             raise AttributeError(name)
         return getattr(self.base, name)
 
-    def canonical(self) -> Encoding:
-        """The same map with double shears removed (S∘S = id)."""
-        return self.base.base.canonical() if isinstance(self.base, DualOf) else self
-
     def __eq__(self, other):
-        mine = self.canonical()
-        theirs = other.canonical() if isinstance(other, DualOf) else other
+        mine, theirs = canonical(self), canonical(other)
         if isinstance(mine, DualOf):
             return isinstance(theirs, DualOf) and theirs.base == mine.base
         return mine == theirs
 
     def __hash__(self):
-        mine = self.canonical()
+        mine = canonical(self)
         return hash(("dual", mine.base)) if isinstance(mine, DualOf) else hash(mine)
 
     def __str__(self):
@@ -503,6 +498,13 @@ class DualOf(Encoding):
 
     def __repr__(self):
         return f"DualOf({self.base!r})"
+
+
+def canonical(pe):
+    """The same map with double shears removed (S∘S = id)."""
+    while isinstance(pe, DualOf) and isinstance(pe.base, DualOf):
+        pe = pe.base.base
+    return pe
 
 
 def is_profile(pe: Encoding) -> bool:
