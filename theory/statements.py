@@ -1,0 +1,164 @@
+"""The six results of THEORY.md §2, each declared once as a data object with a stable id.
+
+Main definitions:
+
+* :class:`Statement` — id, name, status (``theorem`` / ``conjecture``), the THEORY.md section it
+  formalizes, hypotheses, conclusion, the symbols it uses, and the check methods that cover it;
+* :data:`STATEMENTS` — ``theorem1``, ``theorem2``, ``proposition4``, ``underdetermination``,
+  ``expressivity``, ``conjecture`` (in that order);
+* :func:`statement` — look a result up by id (one-line :class:`SpecError` for an unknown id).
+
+Checks (``checks/``), tests, the CLI (``posreal check``) and the docs' claims table refer to a
+result only through its id.  The wording is this project's formalization of the preprint's
+abstract (THEORY.md), not the preprint's own text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from theory.errors import bad_value
+
+THEOREM, CONJECTURE = "theorem", "conjecture"
+METHODS = ("smt", "symbolic", "property", "registry", "training", "enumeration")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One result: what it assumes, what it concludes, and how the project checks it."""
+
+    id: str
+    name: str
+    status: str                             # "theorem" | "conjecture"
+    section: str                            # where THEORY.md states it
+    hypotheses: tuple[str, ...]
+    conclusion: str
+    symbols: tuple[tuple[str, str], ...]    # (symbol, meaning)
+    checks: tuple[str, ...]                 # check methods covering it (subset of METHODS)
+    notes: str = ""
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "status": self.status, "section": self.section,
+                "hypotheses": list(self.hypotheses), "conclusion": self.conclusion,
+                "symbols": dict(self.symbols), "checks": list(self.checks), "notes": self.notes}
+
+
+_SECTION = "THEORY.md §2 Results to encode and check"
+
+STATEMENTS: dict[str, Statement] = {s.id: s for s in (
+    Statement(
+        id="theorem1",
+        name="Theorem 1 (sufficiency)",
+        status=THEOREM,
+        section=f"{_SECTION}: Theorem 1",
+        hypotheses=(
+            "Φ is a linear PE; θ* is the selected parameters at L0 and u = θ*/‖θ*‖",
+            "θ_k satisfies ‖θ_k‖ → ∞ and θ_k/‖θ_k‖ → u (finite form: θ = ρ(u + e), ρ > 0, ‖e‖ ≤ ε)",
+            "row i of the L-grid has m = |K_L(i)| keys and B = max_{j≤i} ‖ψ(i, j)‖",
+        ),
+        conclusion=("if γ_i(T_L u) > 0 the attention on t_L(i) tends to 1, if γ_i(T_L u) < 0 it tends to 0; "
+                    "finite form: attention ≥ 1/(1 + (m-1)·exp(-ρ(γ_i - 2εB))) when γ_i > 0 and "
+                    "≤ exp(-ρ(|γ_i| - 2εB)) when γ_i < 0; hence α_L = 1 implies length generalization to L"),
+        symbols=(("θ_k", "gradient-descent iterates at L0"), ("u", "θ*/‖θ*‖"), ("ρ", "scale of θ"),
+                 ("e", "direction error, ‖e‖ ≤ ε"), ("B", "max feature norm on row i"),
+                 ("m", "number of keys of row i"), ("γ_i", "margin of row i under T_L u")),
+        checks=("symbolic", "property", "training"),
+        notes="rows with γ_i = 0 are not covered (see the conjecture)",
+    ),
+    Statement(
+        id="theorem2",
+        name="Theorem 2 (relative deep-row characterization)",
+        status=THEOREM,
+        section=f"{_SECTION}: Theorem 2",
+        hypotheses=(
+            "r is a relative kernel on offsets 0..N-1",
+            "r has a strict unique global maximizer δ*: r(δ*) > r(δ) for all δ ≠ δ*",
+            "the grid has length n ≤ N; row i is deep if i ≥ δ*",
+        ),
+        conclusion=("a deep row i is realized for target t iff t = i - δ*; a shallow row i < δ* is realized "
+                    "for t iff i - t is the unique maximizer of r on {0..i}; hence τ is realized on every deep "
+                    "row of every length iff it agrees with offset:δ* there, position:p has at most one realized "
+                    "deep row per length, and each growing registry task has all deep rows realized at finitely "
+                    "many lengths at most"),
+        symbols=(("r", "relative kernel profile r(δ) = ⟨θ, ψ(δ)⟩"), ("δ*", "unique maximizer of r"),
+                 ("N", "number of offsets"), ("n", "grid length")),
+        checks=("smt", "property", "registry"),
+        notes=("where it breaks: alibi with slope favouring the far end (no maximizer) realizes position:0 at "
+               "every length; a non-unique maximizer (clipped buckets) makes ties"),
+    ),
+    Statement(
+        id="proposition4",
+        name="Proposition 4 (absolute/relative duality)",
+        status=THEOREM,
+        section=f"{_SECTION}: Proposition 4",
+        hypotheses=(
+            "the shear S(i, j) = (i, i - j) on the causal grid",
+            "(Sκ)(i, j) = κ(i, i-j); (Sτ)_n(i) = i - t_n(i) on the same rows; ψ_S(i, j) = ψ(i, i-j)",
+        ),
+        conclusion=("S is an involution; γ_i(Sκ; Sτ) = γ_i(κ; τ); S maps relative PEs to column PEs and back, "
+                    "offset:c ↔ position:c, copy ↔ middle, growing tasks to growing tasks; the selected θ* is "
+                    "the same, so α_L(SΦ, Sτ) = α_L(Φ, τ) exactly"),
+        symbols=(("S", "the shear"), ("κ", "kernel"), ("τ", "task"), ("Φ", "linear PE")),
+        checks=("smt", "property", "registry"),
+    ),
+    Statement(
+        id="underdetermination",
+        name="Underdetermination (learned absolute PE)",
+        status=THEOREM,
+        section=f"{_SECTION}: Underdetermination",
+        hypotheses=(
+            "learned:d: κ(i, j) = E_iᵀ W E_j with a learned table E",
+            "(W, E_{<L0}) realizes τ at L0 and L > L0; training at lengths ≤ L0 never touches E_j, j ≥ L0",
+        ),
+        conclusion=("(a) the completion E_j = 0 (j ≥ L0) ties every new row: α_L = |R_L ∩ [0, L0)|/|R_L|; "
+                    "(b) for position:p with p ≤ L0-2 the completion E_j = E_{L0-1} gives α_L = 1; so α is not "
+                    "a function of (Φ, τ) for learned absolute PEs; (c) under random initialization of the "
+                    "untrained rows the expected α_L is estimated by seeded Monte Carlo"),
+        symbols=(("E", "learned position table, rows E_j ∈ ℝ^d"), ("W", "d×d bilinear form"),
+                 ("L0", "train length"), ("L", "test length")),
+        checks=("smt", "property", "registry"),
+        notes=("(a) as a formula presumes the rows of R_L below L0 keep their L0 targets: true for offset, "
+               "position and half, and vacuous for copy/middle/reverse at L ≥ 2·L0 (R_L ∩ [0, L0) = ∅)"),
+    ),
+    Statement(
+        id="expressivity",
+        name="Expressivity bound (static routing and class ceiling)",
+        status=THEOREM,
+        section=f"{_SECTION}: Expressivity bound",
+        hypotheses=(
+            "(a) a positional-only head: its attention map depends on n alone; y = F(x), x ~ D",
+            "(b) a PE Φ and task τ; T_L ranges over all θ",
+        ),
+        conclusion=("(a) a hard-attention head's accuracy on row i is at most β_i = max_{j≤i} P[x_j = F(x)_i]; "
+                    "positional tasks have β = 1, sorting and addition β < 1; (b) α_L ≤ α*_L(Φ, τ) = max over θ "
+                    "of the fraction of R_L realized by T_L θ (maximum feasible subsystem)"),
+        symbols=(("β_i", "static-routing ceiling of row i"), ("α*_L", "class ceiling")),
+        checks=("smt", "enumeration"),
+    ),
+    Statement(
+        id="conjecture",
+        name="Conjecture (deterministic necessity)",
+        status=CONJECTURE,
+        section=f"{_SECTION}: Conjecture",
+        hypotheses=(
+            "Φ is a deterministic linear PE (fixed feature map ψ) and τ is realizable at L0",
+            "gradient descent from θ = 0 with a small enough fixed step on the positional cross-entropy at L0",
+        ),
+        conclusion=("lim_k acc_L(θ_k) = α_L; in particular α_L < 1 forbids length generalization. Checked here: "
+                    "the known orthogonal case — gradient descent from 0 stays in col Zᵀ, so a tie direction "
+                    "v ⊥ col Zᵀ keeps ⟨θ_k, v⟩ = 0 for every k"),
+        symbols=(("Z", "training differences z = ψ(i, t) - ψ(i, j) at L0"), ("v", "tie direction"),
+                 ("acc_L", "fraction of R_L realized by T_L θ_k")),
+        checks=("symbolic", "property"),
+        notes="open: ties whose direction v is not orthogonal to col Zᵀ",
+    ),
+)}
+
+STATEMENT_IDS: tuple[str, ...] = tuple(STATEMENTS)
+
+
+def statement(claim_id: str) -> Statement:
+    """The statement with this id; one-line :class:`SpecError` naming the accepted ids otherwise."""
+    if not isinstance(claim_id, str) or claim_id not in STATEMENTS:
+        raise bad_value("claim id", claim_id, ", ".join(STATEMENT_IDS))
+    return STATEMENTS[claim_id]
