@@ -160,6 +160,23 @@ class DualTask(Task):
     def __str__(self) -> str:
         return f"dual:{self.base}"
 
+    def __eq__(self, other):
+        mine, theirs = canonical_task(self), canonical_task(other)
+        if isinstance(mine, DualTask):
+            return isinstance(theirs, DualTask) and theirs.base == mine.base
+        return mine == theirs
+
+    def __hash__(self):
+        mine = canonical_task(self)
+        return hash(("dual", mine.base)) if isinstance(mine, DualTask) else hash(mine)
+
+
+def canonical_task(task):
+    """The same task with double shears removed (S∘S = id)."""
+    while isinstance(task, DualTask) and isinstance(task.base, DualTask):
+        task = task.base.base
+    return task
+
 
 def _nonnegative_int(text: str, what: str, spec: str) -> int:
     try:
