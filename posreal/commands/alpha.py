@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from posreal.commands._common import emit_json, format_table, int_list, positive_int, with_provenance
+from posreal.commands._common import (emit_json, format_table, int_list, nonnegative_int, positive_int,
+                                      with_provenance)
+from theory.encodings import LearnedAbsolute, parse_pe
+from theory.errors import bad_value
 from theory.transfer import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH, compute_alpha
 
 
@@ -21,10 +24,44 @@ def add_parser(sub) -> None:
     mode.add_argument("--certified", action="store_const", dest="mode", const="certified",
                       help="re-decide borderline float rows with interval arithmetic")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--seed", type=nonnegative_int, default=0,
+                   help="learned:d only: seed of the trained block and of the Monte Carlo (default 0)")
+    p.add_argument("--samples", type=positive_int, default=200,
+                   help="learned:d only: Monte Carlo samples of the untrained rows (default 200)")
     p.set_defaults(run=run, mode="float")
 
 
+def run_learned(args) -> int:
+    """learned:d — α_L is an interval (Underdetermination): both completions named, plus Monte Carlo."""
+    from theory.underdetermination import learned_alpha_interval
+    if args.mode != "float":
+        raise bad_value("mode", args.mode, "the default float mode for learned:d (its α is an interval)")
+    document = learned_alpha_interval(args.pe, args.task, args.train_length, args.lengths, args.seed,
+                                      args.samples)
+    if args.json:
+        emit_json(with_provenance(document))
+        return 0
+    block = document["block"]
+    print(f"{document['pe']} · {document['task']} · L0 = {args.train_length} · learned absolute PE: "
+          "α_L is not a function of (Φ, τ) — reported as an interval")
+    print(f"trained block: {block['method']}, seed {block['seed']}, {block['steps']} steps, "
+          f"min margin at L0 {block['min_train_margin']:.4g}")
+    if not document["realizable"]:
+        print(f"not realized at L0: {document['reason']}")
+        return 0
+    rows = []
+    for L, a in document["alpha"].items():
+        mc = a["monte_carlo"]
+        rows.append([L, f"[{a['low']:.4f}, {a['high']:.4f}]", f"{a['completions']['zero']:.4f}",
+                     f"{a['completions']['copy_last']:.4f}", f"{mc['mean']:.4f} ± {mc['stderr']:.4f}"])
+    print(format_table(["L", "alpha interval", "zero completion", "copy_last completion",
+                        f"Monte Carlo mean ± stderr ({args.samples} samples)"], rows))
+    return 0
+
+
 def run(args) -> int:
+    if isinstance(parse_pe(args.pe), LearnedAbsolute):
+        return run_learned(args)
     result = compute_alpha(args.pe, args.task, args.train_length, args.lengths, args.mode)
     document = result.to_json()
     if args.json:
