@@ -1,0 +1,88 @@
+"""mkdocs hook: every table and figure of the site is generated here, at build time, from the code.
+
+A page asks for generated content with a marker line of its own::
+
+    <!-- posreal: NAME ARG... -->
+
+and :func:`on_page_markdown` replaces it with the Markdown that ``GENERATORS[NAME]`` returns
+(see ``posreal_docs_gen.py``).  Figures are added as generated files in :func:`on_files`, so
+they are written into the site and never into git.  An unknown marker, a generator that raises,
+or an empty table is a build ERROR (``PluginError``); the only non-error fallback is a plain
+"not yet built" notice for a part of the project whose source does not exist yet.
+
+Every page also says once, plainly, that the formalization is this project's: at the
+``formalization-note`` marker if the page places it, otherwise as a footer line.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+
+import posreal_docs_gen as gen  # sibling module: mkdocs puts this folder on sys.path while loading
+
+log = logging.getLogger("mkdocs.hooks.posreal_docs")
+
+MARKER = re.compile(r"^<!--\s*posreal:\s*([a-z0-9_-]+)((?:\s+[^\s>]+)*)\s*-->[ \t]*$", re.M)
+ANY_MARKER = re.compile(r"<!--\s*posreal:", re.M)
+NOTE_MARKER = "formalization-note"
+
+
+def on_config(config, **kwargs):
+    gen.reset_cache()
+    return config
+
+
+def on_files(files, config, **kwargs):
+    """Render every figure and add it to the site as a generated file."""
+    start = time.perf_counter()
+    for src_uri, render in gen.ASSETS.items():
+        try:
+            content = render()
+        except PluginError:
+            raise
+        except Exception as err:  # a figure that cannot be drawn is a build error, named
+            raise PluginError(f"posreal docs: figure {src_uri!r} failed: {type(err).__name__}: {err}") from err
+        if content is None:      # its source is not built yet; the page says so
+            continue
+        files.append(File.generated(config, src_uri, content=content))
+    log.info("posreal docs: figures rendered in %.1f s", time.perf_counter() - start)
+    return files
+
+
+def _expand(match: re.Match, page) -> str:
+    name, args = match.group(1), match.group(2).split()
+    if name == NOTE_MARKER:
+        return gen.formalization_note(inline=True)
+    fn = gen.GENERATORS.get(name)
+    if fn is None:
+        raise PluginError(f"posreal docs: {page.file.src_uri}: unknown generator {name!r}; "
+                          f"known: {', '.join(sorted(gen.GENERATORS))}")
+    try:
+        text = fn(*args)
+    except PluginError as err:
+        raise PluginError(f"posreal docs: {page.file.src_uri}: {name}: {err}") from err
+    except Exception as err:
+        raise PluginError(f"posreal docs: {page.file.src_uri}: generator {name} {' '.join(args)} failed: "
+                          f"{type(err).__name__}: {err}") from err
+    if not text or not text.strip():
+        raise PluginError(f"posreal docs: {page.file.src_uri}: generator {name} produced nothing")
+    return text
+
+
+def on_page_markdown(markdown, page, config, files, **kwargs):
+    notes = len(re.findall(rf"<!--\s*posreal:\s*{NOTE_MARKER}\s*-->", markdown))
+    if notes > 1:
+        raise PluginError(f"posreal docs: {page.file.src_uri} places the formalization note {notes} times")
+    out = MARKER.sub(lambda m: _expand(m, page), markdown)
+    if ANY_MARKER.search(out):
+        line = out[ANY_MARKER.search(out).start():].splitlines()[0]
+        raise PluginError(f"posreal docs: {page.file.src_uri}: malformed marker {line!r} "
+                          "(a marker is one line: <!-- posreal: NAME ARG... -->)")
+    if notes == 0:
+        out = out.rstrip() + "\n\n" + gen.formalization_note(inline=False) + "\n"
+    return out
