@@ -8,8 +8,11 @@ linearly independent subset of rows, in order), :func:`rank`, :func:`in_row_span
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Sequence
+
+import numpy as np
 
 from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
@@ -73,6 +76,19 @@ def in_row_span(vector: Vector, rows: Sequence[Vector]) -> bool:
     if not rows:
         return all(x == 0 for x in vector)
     return rank(list(rows) + [vector], ncols) == rank(rows, ncols)
+
+
+def integer_form(rows: Sequence[Vector], ncols: int) -> tuple[np.ndarray, int]:
+    """Rows of Fractions as (N, D) with rows = N / D: N an object array of Python ints (m, n)."""
+    D = math.lcm(*{x.denominator for row in rows for x in row}) if rows and ncols else 1
+    N = np.array([[x.numerator * (D // x.denominator) for x in row] for row in rows], dtype=object)
+    return N.reshape(len(rows), ncols), D
+
+
+def common_denominator(values: Sequence[Fraction]) -> tuple[np.ndarray, int]:
+    """A vector of Fractions as (a, b) with values = a / b, b > 0: a an object int array (n,)."""
+    b = math.lcm(*{Fraction(x).denominator for x in values}) if len(values) else 1
+    return np.array([Fraction(x).numerator * (b // Fraction(x).denominator) for x in values], dtype=object), b
 
 
 def fraction_str(x: Fraction) -> str:

@@ -25,9 +25,9 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import linprog, nnls
 
-from theory.encodings import Encoding, parse_pe
+from theory.encodings import Encoding, is_profile, parse_pe
 from theory.errors import SpecError, bad_value
-from theory.rational import dot, pivot_rows, solve, to_domain, from_domain
+from theory.rational import common_denominator, integer_form, pivot_rows, solve
 from theory.tasks import Task, parse_task
 
 FEASIBILITY_RHO = 1e-14   # ρ = 1/(1 + ‖θ*‖²) below this is treated as infeasible (‖θ*‖ > 1e7)
@@ -120,6 +120,19 @@ def _dedupe_exact(zq: list[tuple], pairs: np.ndarray) -> tuple[list[tuple], np.n
     return [zq[n] for n in keep], pairs[keep]
 
 
+def _distinct_key_pairs(pe: Encoding, pairs: np.ndarray) -> np.ndarray:
+    """Drop pairs whose difference is the same by construction: for a profile PE, z depends on the
+    key indices (k_t, k_j) alone; otherwise on (i, k_t, k_j).  Keeps first occurrences, in order."""
+    i, t, j = pairs.T
+    keys = np.stack([pe.key_index(i, t), pe.key_index(i, j)], axis=1)      # (m, 2)
+    if not is_profile(pe):
+        keys = np.concatenate([i[:, None], keys], axis=1)                  # (m, 3)
+    if keys.shape[0] == 0:
+        return pairs
+    _, first = np.unique(keys, axis=0, return_index=True)
+    return pairs[np.sort(first)]
+
+
 def _nnls_ldp(z: np.ndarray) -> tuple[np.ndarray, float]:
     """NNLS for the LDP: u ≥ 0 minimizing ‖[Zᵀ; 1ᵀ] u - e‖; returns (u (m,), ρ = 1 - Σu)."""
     m, p = z.shape
@@ -147,32 +160,40 @@ def _float_kkt_ok(cert: dict) -> bool:
 
 
 def _exact_products(zq: list[tuple], theta: list[Fraction]) -> list[Fraction]:
+    """z_k · θ for every constraint, in ℚ (integer arithmetic on a common denominator)."""
     if not zq:
         return []
-    prod = to_domain(zq, len(theta)) * to_domain([[x] for x in theta], 1)  # (m, 1)
-    return [row[0] for row in from_domain(prod)]
+    N, D = integer_form(zq, len(theta))          # (m, p), Z = N / D
+    a, b = common_denominator(theta)             # θ = a / b
+    return [Fraction(int(x), D * b) for x in N.dot(a)]
 
 
 def _exact_kkt(zq: list[tuple], u: np.ndarray, p: int):
     """Exact active-set refinement from the float NNLS support.  Returns (θ, λ on support) or None.
 
     On an active set B with linearly independent rows, λ_B = (Z_B Z_Bᵀ)⁻¹ 1 and θ = Z_Bᵀ λ_B;
-    a negative λ leaves B, the most violated constraint enters B; stop at λ ≥ 0, Zθ ≥ 1 (KKT)."""
+    a negative λ leaves B, the most violated constraint enters B; stop at λ ≥ 0, Zθ ≥ 1 (KKT).
+    Arithmetic on integers: Z = N / D, so Z_B Z_Bᵀ = N_B N_Bᵀ / D²."""
+    N, D = integer_form(zq, p)                   # (m, p)
     order = [int(k) for k in np.argsort(-u) if u[k] > 1e-12 * max(1.0, float(u.max()))]
     active = [order[n] for n in pivot_rows([zq[k] for k in order], p)]
     for _ in range(MAX_REFINEMENTS):
-        gram = [[dot(zq[a], zq[b]) for b in active] for a in active]
-        lam = solve(gram, [Fraction(1)] * len(active)) if active else []
-        if lam is None:
+        NB = N[active]                            # (k, p)
+        gram = NB.dot(NB.T) if active else np.zeros((0, 0), dtype=object)  # (k, k) = D² Z_B Z_Bᵀ
+        mu = solve([[Fraction(int(x)) for x in row] for row in gram], [Fraction(1)] * len(active)) if active else []
+        if mu is None:
             return None
+        lam = [x * D * D for x in mu]             # λ_B = D² μ
         if any(x < 0 for x in lam):
             worst = min(range(len(lam)), key=lambda n: lam[n])
             active.pop(worst)
             continue
-        theta = [sum((l * zq[a][c] for l, a in zip(lam, active)), Fraction(0)) for c in range(p)]
-        products = _exact_products(zq, theta)
-        worst = min(range(len(zq)), key=lambda k: products[k])
-        if products[worst] >= 1:
+        a, b = common_denominator(mu)             # μ = a / b
+        direction = NB.T.dot(a) if active else np.zeros(p, dtype=object)  # (p,) = N_Bᵀ a
+        theta = [Fraction(int(x) * D, b) for x in direction]               # θ = D N_Bᵀ μ
+        scaled = N.dot(direction)                 # (m,) z_k·θ = scaled_k / b
+        worst = int(np.argmin([Fraction(int(x), b) for x in scaled]))
+        if scaled[worst] >= b:
             return theta, dict(zip(active, lam))
         if len(pivot_rows([zq[k] for k in active + [worst]], p)) <= len(active):
             return None  # the entering constraint is dependent: give up honestly
@@ -216,6 +237,7 @@ def select(pe, task, train_length: int = 16, exact: bool | None = None) -> Selec
     pairs = training_pairs(task, train_length)
     zq = None
     if exact:
+        pairs = _distinct_key_pairs(pe, pairs)
         zq, pairs = _dedupe_exact(exact_difference_vectors(pe, pairs, train_length), pairs)
         z = np.array([[float(x) for x in row] for row in zq], dtype=float).reshape(len(zq), p)
     else:
