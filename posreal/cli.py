@@ -13,7 +13,7 @@ import sys
 
 from theory.errors import PosrealError
 
-COMMANDS = ("alpha", "table")
+COMMANDS = ("alpha", "table", "experiment")
 
 
 class OneLineParser(argparse.ArgumentParser):

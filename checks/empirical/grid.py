@@ -1,0 +1,129 @@
+"""The measurement grids of THEORY-experiment.md and the per-cell predictions α_L.
+
+Main definitions:
+
+* :class:`Grid` — PEs × tasks × seeds × (V, d) settings × evaluation lengths (multiples of L0),
+  with one :class:`~checks.empirical.train.Recipe` shared by every cell;
+* :data:`FULL` — 5 PEs × 7 tasks × 5 seeds × 5 (V, d) settings × 3 lengths = 2625 measurements
+  from 875 trained models; :data:`QUICK` — a few cells, one seed, one setting (tests, CI);
+* :func:`model_jobs` — one :class:`ModelJob` per trained model (it yields one measurement per
+  evaluation length); :func:`predictions` — α_L(Φ, τ; L0) per cell from
+  :func:`theory.transfer.compute_alpha`, computed once before any training.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+
+from checks.empirical.train import Recipe
+from theory.encodings import parse_pe
+from theory.errors import bad_value
+from theory.tasks import parse_task
+from theory.transfer import compute_alpha
+
+STABILITY_SETTING = (64, 128)
+
+
+@dataclass(frozen=True)
+class Grid:
+    name: str
+    pes: tuple[str, ...]
+    tasks: tuple[str, ...]
+    seeds: int
+    settings: tuple[tuple[int, int], ...]      # (vocabulary V, width d)
+    multipliers: tuple[int, ...] = (2, 4, 8)   # evaluation lengths L = k · L0
+    recipe: Recipe = field(default_factory=Recipe)
+
+    def __post_init__(self) -> None:
+        for pe in self.pes:
+            parse_pe(pe)
+        for task in self.tasks:
+            parse_task(task)
+        if self.seeds < 1:
+            raise bad_value("seeds", self.seeds, "an integer >= 1")
+        for V, d in self.settings:
+            if V < 2 or d < 1:
+                raise bad_value("(V, d) setting", (V, d), "V >= 2 and d >= 1")
+        for k in self.multipliers:
+            if k < 1:
+                raise bad_value("length multiplier", k, "integers >= 1")
+
+    @property
+    def lengths(self) -> list[int]:
+        return [k * self.recipe.train_length for k in self.multipliers]
+
+    @property
+    def size(self) -> int:
+        """Number of measurements."""
+        return len(self.pes) * len(self.tasks) * self.seeds * len(self.settings) * len(self.multipliers)
+
+    def with_recipe(self, **changes) -> "Grid":
+        return replace(self, recipe=replace(self.recipe, **changes))
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        out["settings"] = [list(s) for s in self.settings]
+        out["lengths"] = self.lengths
+        return out
+
+
+FULL = Grid(
+    name="full",
+    pes=("relbias", "alibi", "rope:16", "abscol:16", "abssin:16"),
+    tasks=("offset:1", "offset:2", "position:0", "position:1", "copy", "middle", "half"),
+    seeds=5,
+    settings=((8, 16), (16, 32), (32, 64), (64, 64), STABILITY_SETTING),
+)
+
+QUICK = Grid(
+    name="quick",
+    pes=("relbias", "rope:16", "abscol:16"),
+    tasks=("offset:1", "position:0"),
+    seeds=1,
+    settings=((16, 32),),
+)
+
+GRIDS = {"quick": QUICK, "full": FULL}
+
+
+@dataclass(frozen=True)
+class ModelJob:
+    """One trained model: a cell, a setting and a seed, measured at several lengths."""
+
+    pe: str
+    task: str
+    vocab: int
+    width: int
+    seed: int
+    lengths: tuple[int, ...]
+    realizable: bool
+    alphas: tuple[float | None, ...]   # α_L per length (None when not realizable at L0)
+    recipe: Recipe
+
+    @property
+    def key(self) -> tuple:
+        return (self.pe, self.task, self.vocab, self.width, self.seed)
+
+
+def predictions(grid: Grid) -> dict[tuple[str, str], tuple[bool, dict[int, float | None]]]:
+    """(realizable at L0, α_L per evaluation length) for every (PE, task) cell."""
+    out = {}
+    for pe in grid.pes:
+        for task in grid.tasks:
+            result = compute_alpha(pe, task, grid.recipe.train_length, grid.lengths)
+            out[(pe, task)] = (result.realizable, {L: result.alpha(L) for L in grid.lengths})
+    return out
+
+
+def model_jobs(grid: Grid, preds: dict | None = None) -> list[ModelJob]:
+    """Every trained model of the grid, in a fixed order."""
+    preds = predictions(grid) if preds is None else preds
+    jobs = []
+    for V, d in grid.settings:
+        for pe in grid.pes:
+            for task in grid.tasks:
+                realizable, alphas = preds[(pe, task)]
+                for seed in range(grid.seeds):
+                    jobs.append(ModelJob(pe, task, V, d, seed, tuple(grid.lengths), realizable,
+                                         tuple(alphas[L] for L in grid.lengths), grid.recipe))
+    return jobs

@@ -1,0 +1,168 @@
+"""Running a grid: one JSON-lines record per measurement, appended as each model finishes,
+resume, and parallel jobs.
+
+Main definitions:
+
+* :func:`run_model` — train one model and return one record per evaluation length (the unit of
+  work of a job; pure function of the job, so a measurement is reproducible from its record);
+* :func:`run_grid` — run every model of a grid whose measurements are not yet in
+  ``DIR/records.jsonl``; ``DIR/run.json`` holds the grid and recipe, and a resumed run must use
+  the same ones; with ``jobs > 1`` models are trained by a process pool (spawned, one BLAS
+  thread each) while the parent alone appends records.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+from checks.empirical.grid import Grid, ModelJob, model_jobs, predictions
+from checks.empirical.train import measure_model, stable_seed, train_model
+from theory.encodings import parse_pe
+from theory.errors import SpecError
+from theory.provenance import timestamp, versions
+from theory.tasks import parse_task
+
+RECORDS = "records.jsonl"
+RUN_FILE = "run.json"
+
+
+def record_key(record: dict) -> tuple:
+    """Identity of a measurement: (pe, task, V, d, seed, L)."""
+    return (record["pe"], record["task"], record["vocab"], record["width"], record["seed"], record["length"])
+
+
+def run_model(job: ModelJob) -> list[dict]:
+    """Train the job's model and measure it at L0 and at each of its lengths."""
+    start = time.perf_counter()
+    pe, task = parse_pe(job.pe), parse_task(job.task)
+    recipe = job.recipe
+    params, loss = train_model(pe, task, job.vocab, job.width, recipe, stable_seed(*job.key))
+    L0 = recipe.train_length
+    measured = measure_model(pe, task, params, job.vocab, recipe, [L0, *job.lengths], job.key)
+    seconds = round(time.perf_counter() - start, 3)
+    tools = versions()
+    records = []
+    for L, alpha in zip(job.lengths, job.alphas):
+        token, attn = measured[L]
+        generalizes = token >= recipe.threshold
+        records.append({
+            "pe": job.pe, "task": job.task, "vocab": job.vocab, "width": job.width, "seed": job.seed,
+            "train_length": L0, "length": L,
+            "realizable": job.realizable, "alpha": alpha,
+            "predicted": None if alpha is None else alpha == 1.0,
+            "token_accuracy": token, "attention_accuracy": attn, "generalizes": generalizes,
+            "train_token_accuracy": measured[L0][0], "train_attention_accuracy": measured[L0][1],
+            "final_loss": loss, "theta_norm": float((params["theta"] ** 2).sum() ** 0.5),
+            "recipe": recipe.to_json(), "seconds": seconds, "timestamp": timestamp(), "versions": tools,
+        })
+    return records
+
+
+def read_records(path: Path) -> tuple[list[dict], bool]:
+    """Complete records of a JSON-lines file, and whether an incomplete line was dropped."""
+    if not path.exists():
+        return [], False
+    records, broken = [], False
+    with path.open() as fh:
+        for line in fh:
+            if not line.endswith("\n"):
+                broken = True
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                broken = True
+    return records, broken
+
+
+def _prepare(out: Path, grid: Grid, resume: bool) -> list[dict]:
+    """Check the output directory against the grid; return the records already there."""
+    if out.exists() and not out.is_dir():
+        raise SpecError(f"invalid output directory {str(out)!r}; accepted: a directory (new or from an earlier run)")
+    out.mkdir(parents=True, exist_ok=True)
+    run_file, path = out / RUN_FILE, out / RECORDS
+    config = grid.to_json()
+    if path.exists() and not resume:
+        raise SpecError(f"invalid output directory {str(out)!r}: it already holds {RECORDS}; "
+                        "accepted: --resume to continue that run, or a new --out DIR")
+    if resume and run_file.exists():
+        earlier = json.loads(run_file.read_text())["grid"]
+        if earlier != config:
+            raise SpecError(f"invalid --resume in {str(out)!r}: it holds the {earlier['name']!r} grid with other "
+                            f"settings; accepted: the same grid and recipe, or a new --out DIR")
+    records, broken = read_records(path)
+    if broken:  # an interrupted write: keep the complete lines only
+        with path.open("w") as fh:
+            fh.writelines(json.dumps(r, sort_keys=True) + "\n" for r in records)
+    if not run_file.exists():
+        run_file.write_text(json.dumps({"grid": config, "runs": []}, indent=2, sort_keys=True) + "\n")
+    return records
+
+
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def _pool_map(jobs: list[ModelJob], n: int) -> Iterator[list[dict]]:
+    """Results of ``run_model`` over ``jobs`` from ``n`` spawned processes, as they finish."""
+    import multiprocessing as mp
+    saved = {k: os.environ.get(k) for k in _BLAS_THREADS}
+    os.environ.update({k: "1" for k in _BLAS_THREADS})  # read by each child's numpy at import
+    try:
+        pool = mp.get_context("spawn").Pool(n)          # the children start here
+    finally:
+        for k, v in saved.items():                      # the parent keeps its own setting
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    with pool:
+        yield from pool.imap_unordered(run_model, jobs)
+
+
+def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
+             progress: Callable | None = None) -> list[dict]:
+    """Run the grid into ``out``; returns every record of the grid (earlier and new).
+
+    ``progress(iterable, total)`` wraps the stream of finished models (a progress bar)."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise SpecError(f"invalid jobs {jobs!r}; accepted: an integer >= 1")
+    out = Path(out)
+    existing = _prepare(out, grid, resume)
+    done = {record_key(r) for r in existing}
+    todo = []
+    for job in model_jobs(grid, predictions(grid)):
+        missing = tuple(L for L in job.lengths if (*job.key, L) not in done)
+        if missing:
+            todo.append(job)
+    started, t0 = timestamp(), time.perf_counter()
+    stream = map(run_model, todo) if jobs == 1 or len(todo) <= 1 else _pool_map(todo, min(jobs, len(todo)))
+    if progress is not None:
+        stream = progress(stream, len(todo))
+    new = []
+    with (out / RECORDS).open("a") as fh:
+        for records in stream:
+            for r in records:
+                if record_key(r) not in done:
+                    fh.write(json.dumps(r, sort_keys=True) + "\n")
+                    new.append(r)
+            fh.flush()
+    run_file = out / RUN_FILE
+    meta = json.loads(run_file.read_text())
+    meta["runs"].append({"started": started, "finished": timestamp(), "jobs": jobs, "models_trained": len(todo),
+                         "wall_seconds": round(time.perf_counter() - t0, 2), "versions": versions()})
+    run_file.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+    return existing + new
+
+
+def load_run(out: str | Path) -> tuple[dict, list[dict]]:
+    """The run file and the records of an output directory."""
+    out = Path(out)
+    if not (out / RUN_FILE).exists():
+        raise SpecError(f"invalid results directory {str(out)!r}: no {RUN_FILE}; accepted: an --out DIR "
+                        "written by 'posreal experiment'")
+    return json.loads((out / RUN_FILE).read_text()), read_records(out / RECORDS)[0]
+
