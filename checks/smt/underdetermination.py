@@ -1,0 +1,146 @@
+"""SMT proofs of the Underdetermination result (learned absolute PE), for all L0 and L.
+
+Encoding: positions embed into an abstract vector space (uninterpreted sort ``Vec``, any
+dimension) by a table E : ℤ → Vec; the head's kernel is κ(i, j) = B(E_i, E_j) with
+B(u, v) = uᵀWv.  Only what is used is axiomatized: B is additive in its first argument and
+0 + 0 = 0 (so B(0, v) = 0); part (b) needs no axiom at all.  Training at lengths ≤ L0 reads
+E_j for j < L0 only; the completions replace E_j, j ≥ L0.  Main results proved, each with a
+negative control re-checked in Python:
+
+* (a) completion E_j = 0 (j ≥ L0): every row i ≥ L0 has all its keys tied
+  (control: drop the additivity axiom);
+* (a') for a task with length-independent rows and targets (R_∞, t(i)) realized at L0, the
+  completed kernel realizes row i < L exactly when i < L0, i.e. α_L = |R_L ∩ [0, L0)| / |R_L|
+  (control: drop realization at L0);
+* (b) completion E_j = E_{L0-1} (j ≥ L0): if ``position:p`` with p ≤ L0 - 2 is realized at L0,
+  every row p ≤ i < L is realized (control: allow p = L0 - 1).
+
+Disagreement noted (see the report / detail text): THEORY's formula α_L = |R_L ∩ [0, L0)| / |R_L|
+for (a) presumes the targets of rows below L0 do not change with the length; for ``copy``,
+``middle``, ``reverse`` the L-targets of those rows differ from the L0-targets, and the
+formula is then only an upper bound.
+
+Reference: THEORY.md §2, Underdetermination (this project's formalization of the preprint).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import z3
+
+from checks.base import CheckResult
+from checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, run_proof, value
+
+CLAIM = "underdetermination"
+
+Vec = z3.DeclareSort("Vec")
+zero = z3.Const("zero", Vec)
+add = z3.Function("add", Vec, Vec, Vec)
+B = z3.Function("B", Vec, Vec, RealS)
+E = z3.Function("E", IntS, Vec)
+tgt = z3.Function("tgt", IntS, IntS)
+scored = z3.Function("scored", IntS, z3.BoolSort())
+L0, L, i, j, j2, p = z3.Ints("L0 L i j j2 p")
+u, v, w = z3.Consts("u v w", Vec)
+
+ADDITIVE = z3.ForAll([u, v, w], B(add(u, v), w) == B(u, w) + B(v, w))
+ZERO = add(zero, zero) == zero
+
+
+def zero_completion(x):
+    return z3.If(x < L0, E(x), zero)
+
+
+def last_completion(x):
+    return z3.If(x < L0, E(x), E(L0 - 1))
+
+
+def kernel(completion):
+    return lambda row, key: B(completion(row), completion(key))
+
+
+def realized(kern, row, target) -> z3.BoolRef:
+    return z3.ForAll([j], z3.Implies(z3.And(0 <= j, j <= row, j != target), kern(row, target) > kern(row, j)))
+
+
+def lengths() -> list[z3.BoolRef]:
+    return [L0 >= 1, L > L0]
+
+
+# ------------------------------------------------------------------ (a) all tied
+def zero_ties() -> SmtProof:
+    K = kernel(zero_completion)
+    base = lengths() + [in_range(i, L0, L), 0 <= j, j <= i, 0 <= j2, j2 <= i, K(i, j) != K(i, j2)]
+
+    def verify(model):
+        l0, ii, a_, b_ = (ivalue(model, x) for x in (L0, i, j, j2))
+        va, vb = value(model, K(z3.IntVal(ii), z3.IntVal(a_))), value(model, K(z3.IntVal(ii), z3.IntVal(b_)))
+        return ii >= l0 and va != vb, f"L0 = {l0}, new row {ii}: κ(i,{a_}) = {va} ≠ κ(i,{b_}) = {vb} (B(0,·) ≠ 0)"
+
+    return SmtProof(CLAIM, "(a) completion E_j = 0: every new row i ≥ L0 has all keys tied (all L0, L)",
+                    [("quantified", base + [ADDITIVE, ZERO])], "drop additivity of B in its first argument",
+                    base + [ZERO, L <= CONTROL_BOUND], verify, hypotheses=lengths() + [ADDITIVE, ZERO])
+
+
+def zero_alpha() -> SmtProof:
+    K = kernel(zero_completion)
+    K0 = lambda row, key: B(E(row), E(key))     # the trained kernel at L0
+    trained = z3.ForAll([i], z3.Implies(z3.And(in_range(i, 0, L0), scored(i)), realized(K0, i, tgt(i))))
+    base = lengths() + [ADDITIVE, ZERO, 0 <= tgt(i), tgt(i) <= i]
+    wrong = [in_range(i, 0, L), scored(i), realized(K, i, tgt(i)) != (i < L0)]
+    # the control's model search is restricted to add ≡ 0 (MBQI times out on the free additive
+    # B); a model of the restricted query is a model of the weakened query, so nothing is lost
+    restrict = z3.ForAll([u, v], add(u, v) == zero)
+
+    def verify(model):
+        l0, ii = ivalue(model, L0), ivalue(model, i)
+        t_ = ivalue(model, tgt(z3.IntVal(ii)))
+        vals = [value(model, K(z3.IntVal(ii), z3.IntVal(q))) for q in range(ii + 1)]
+        real = all(vals[t_] > vals[q] for q in range(ii + 1) if q != t_)
+        ok = ii < l0 and 0 <= t_ <= ii and not real
+        return ok, f"L0 = {l0}, old row {ii} (target {t_}) with values {[str(x) for x in vals]} is not realized"
+
+    return SmtProof(CLAIM, "(a') completion E_j = 0, targets independent of n, realized at L0: "
+                    "row i < L is realized iff i < L0, so α_L = |R_L ∩ [0, L0)| / |R_L|",
+                    [("quantified", base + [trained] + wrong)], "drop realization at L0",
+                    base + wrong + [L0 <= CONTROL_BOUND, restrict], verify,
+                    hypotheses=base + [trained, in_range(i, 0, L)],
+                    notes=["control model searched with add ≡ 0 (a restriction: its models are models of the weakened query)",
+                           "for copy/middle/reverse the targets of rows < L0 change with n: the formula is then an upper bound"])
+
+
+# ------------------------------------------------------------------ (b) copy the last row
+def last_realizes() -> SmtProof:
+    K = kernel(last_completion)
+    K0 = lambda row, key: B(E(row), E(key))
+    trained = z3.ForAll([i], z3.Implies(in_range(i, p, L0), realized(K0, i, p)))
+    base = lengths() + [p >= 0, trained]
+    wrong = [in_range(i, p, L), 0 <= j, j <= i, j != p, K(i, p) <= K(i, j)]
+
+    def verify(model):
+        l0, pp, ii, jj = (ivalue(model, x) for x in (L0, p, i, j))
+        if l0 > 4 * CONTROL_BOUND:
+            raise ValueError(f"L0 = {l0} too large to re-check")
+        K0v = lambda a_, b_: value(model, K0(z3.IntVal(a_), z3.IntVal(b_)))
+        trained_ok = all(K0v(r_, pp) > K0v(r_, q) for r_ in range(pp, l0) for q in range(r_ + 1) if q != pp)
+        Kv = lambda a_, b_: value(model, K(z3.IntVal(a_), z3.IntVal(b_)))
+        fails = Kv(ii, pp) <= Kv(ii, jj)
+        return (trained_ok and fails and pp == l0 - 1 and ii >= l0,
+                f"L0 = {l0}, p = L0-1 = {pp}: position:p realized at L0, but row {ii}: κ(i,p) = {Kv(ii, pp)} ≤ κ(i,{jj}) = {Kv(ii, jj)}")
+
+    return SmtProof(CLAIM, "(b) completion E_j = E_{L0-1}: position:p (p ≤ L0-2) realized at L0 ⇒ every row realized (α_L = 1)",
+                    [("quantified", base + [p <= L0 - 2] + wrong)], "allow p = L0 - 1 (drop p ≤ L0 - 2)",
+                    base + [p <= L0 - 1] + wrong + [L0 <= CONTROL_BOUND, L <= CONTROL_BOUND], verify,
+                    hypotheses=base + [p <= L0 - 2])
+
+
+MAKERS = [zero_ties, zero_alpha, last_realizes]
+
+
+def proofs() -> list[SmtProof]:
+    return [make() for make in MAKERS]
+
+
+def checks() -> list[Callable[[], CheckResult]]:
+    return [(lambda make=make: run_proof(make())) for make in MAKERS]
