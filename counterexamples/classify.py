@@ -1,0 +1,142 @@
+"""Classify every failing row of T_L θ* — which ones the Conjecture already decides, which are open.
+
+Main definitions (THEORY.md §2, Conjecture "Known" / "Open"); for a row i ∈ R_L with target t:
+
+* ``strict_misrank`` — γ_i(T_L θ*) < 0: some rival beats the target under θ*, so (Theorem 1)
+  it beats it along any trajectory converging in direction to θ*;
+* ``structural_tie`` — ψ(i, t) = ψ(i, j) for some j ≠ t: no θ realizes the row;
+* ``orthogonal_tie`` — γ_i = 0 and some tied rival j (⟨θ*, v_j⟩ = 0, v_j = ψ(i,t) - ψ(i,j) ≠ 0)
+  has Z v_j = 0, i.e. v_j ⊥ col Zᵀ: gradient descent from 0 never leaves col Zᵀ, so
+  ⟨θ_k, v_j⟩ = 0 for every k and the row fails forever (proven);
+* ``open_tie`` — γ_i = 0 and every tied rival has Z v_j ≠ 0: the Conjecture's open case;
+* ``undecided`` — float mode only (irrational features): |γ_i| within the tolerance rule.
+
+Exact mode (rational PEs with an exact KKT certificate for θ*) decides every class in ℚ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from theory.encodings import Encoding
+from theory.kernels import ProfileKernel, exact_transfer, transfer
+from theory.realization import (FAILED, REALIZED, classify_exact, classify_float, exact_margins,
+                                float_margins, structural_ties, target_keys)
+from theory.selection import Selection
+from theory.tasks import Task
+
+CLASSES = ("strict_misrank", "structural_tie", "orthogonal_tie", "open_tie", "undecided")
+
+
+@dataclass
+class TieRival:
+    """One tied rival key j of a margin-0 row: v = ψ(i,t) - ψ(i,j), ⟨θ*, v⟩ = 0."""
+
+    rival: int
+    direction: tuple[Fraction, ...]
+    orthogonal: bool  # Z v = 0
+
+
+@dataclass
+class FailingRow:
+    row: int
+    target: int
+    cls: str
+    margin: Fraction | float
+    rivals: list[TieRival] = field(default_factory=list)
+
+
+@dataclass
+class Classification:
+    """Outcome of one instance (PE, task, L0, L) under T_L θ*."""
+
+    length: int
+    exact: bool
+    total: int
+    realized: int
+    failing: list[FailingRow]
+
+    def counts(self) -> dict[str, int]:
+        out = {c: 0 for c in CLASSES}
+        for row in self.failing:
+            out[row.cls] += 1
+        return out
+
+    @property
+    def alpha(self) -> Fraction:
+        return Fraction(self.realized, self.total) if self.total else Fraction(1)
+
+    @property
+    def open_rows(self) -> list[FailingRow]:
+        return [r for r in self.failing if r.cls == "open_tie"]
+
+
+def key_of(pe: Encoding, i: int, k: int) -> int:
+    """Key j ≤ i from the key index k of row i (k = i - j for offset-indexed PEs)."""
+    return i - k if pe.index == "offset" else k
+
+
+def exact_feature(pe: Encoding, i: int, j: int, train_length: int) -> tuple[Fraction, ...]:
+    """ψ(i, j) in ℚ."""
+    return tuple(pe.exact_index_features([i], [pe.key_index(i, j)], train_length)[0])
+
+
+def _row_values(kernel, i: int) -> list:
+    if isinstance(kernel, ProfileKernel):
+        return list(kernel.values[: i + 1])                    # profile kernel: same values every row
+    return list(kernel.values[i][: i + 1])
+
+
+def classify(pe: Encoding, task: Task, selection: Selection, length: int) -> Classification:
+    """Classify every failing row of R_L under T_L θ* (exact when θ* is exact)."""
+    L0 = selection.train_length
+    rows, targets = task.rows_and_targets(length)              # (m,), (m,)
+    ties = structural_ties(pe, rows, targets, length, L0)      # (m,) bool
+    if selection.exact_theta is not None:
+        return _classify_exact(pe, selection, length, rows, targets, ties)
+    kernel = transfer(pe, selection.theta, length, L0)
+    margins, target_values = float_margins(kernel, rows, targets)   # (m,), (m,)
+    status = classify_float(margins, target_values, ties)
+    failing = []
+    for n in np.flatnonzero(status != REALIZED).tolist():
+        cls = "structural_tie" if ties[n] else ("strict_misrank" if status[n] == FAILED else "undecided")
+        failing.append(FailingRow(int(rows[n]), int(targets[n]), cls, float(margins[n])))
+    return Classification(length, False, int(rows.size), int(np.sum(status == REALIZED)), failing)
+
+
+def _classify_exact(pe, selection, length, rows, targets, ties) -> Classification:
+    L0 = selection.train_length
+    theta = selection.exact_theta
+    kernel = exact_transfer(pe, theta, length, L0)
+    margins, _ = exact_margins(kernel, rows, targets)
+    status = classify_exact(margins, ties)
+    zq = selection.exact_constraints or []
+    keys = target_keys(pe.index, rows, targets)
+    failing = []
+    for n in np.flatnonzero(status != REALIZED).tolist():
+        i, t, g = int(rows[n]), int(targets[n]), margins[n]
+        if ties[n]:
+            failing.append(FailingRow(i, t, "structural_tie", g))
+            continue
+        if g < 0:
+            failing.append(FailingRow(i, t, "strict_misrank", g))
+            continue
+        values = _row_values(kernel, i)
+        kt = int(keys[n])
+        psi_t = exact_feature(pe, i, t, L0)
+        rivals = []
+        for k, x in enumerate(values):
+            if k == kt or x != values[kt]:
+                continue
+            j = key_of(pe, i, k)
+            v = tuple(a - b for a, b in zip(psi_t, exact_feature(pe, i, j, L0)))
+            orthogonal = all(sum((a * b for a, b in zip(z, v)), Fraction(0)) == 0 for z in zq)
+            rivals.append(TieRival(j, v, orthogonal))
+        rivals.sort(key=lambda r: r.rival)
+        cls = "orthogonal_tie" if any(r.orthogonal for r in rivals) else "open_tie"
+        failing.append(FailingRow(i, t, cls, g, rivals))
+    realized = int(np.sum(status == REALIZED))
+    return Classification(length, True, int(rows.size), realized, failing)

@@ -1,0 +1,142 @@
+"""Gradient descent along tie directions: where the Conjecture's open case is decided.
+
+Main definitions and results (THEORY.md §1 Selection, §2 Conjecture):
+
+* :func:`first_step` — ∇ℓ(0) = Σ_{i∈R_L0} (mean_{j≤i} ψ(i,j) - ψ(i,t)) and β = Σ_i max_j ‖ψ(i,j)‖²
+  in ℚ, so θ_1 = -∇ℓ(0)/β is exact for rational features (the default step of
+  :func:`theory.training.gradient_descent`);
+* :func:`tie_margins` — float gradient descent from θ = 0 with step 1/β, recording the tie
+  margins ⟨θ_k, v⟩ of given directions at log-spaced k;
+* :func:`limit_verdict` — ``wins`` / ``loses`` / ``undecided`` from the last recorded decades;
+* :func:`predict` — the exponential-tail prediction of the limit.  Derivation: once all training
+  margins are large, each row's softmax loss is Σ_j exp(-⟨θ, z_ij⟩) to first order, and gradient
+  descent behaves as θ_k = θ* log k + w̃ + o(1) with η n_s exp(-⟨w̃, z_s⟩) = λ_s on the support
+  (Soudry et al. 2018, JMLR, Thm. 3 and its residual equation; n_s = number of training pairs with
+  difference z_s).  If v = Σ_s c_s z_s + w with Z w = 0 and ⟨θ*, v⟩ = 0, then Σ_s c_s = 0, and since
+  θ_k ∈ col Zᵀ, ⟨θ_k, v⟩ → ⟨w̃, v⟩ = Σ_s c_s log(n_s / λ_s): the step size cancels.  Its sign is
+  decided exactly by comparing Π_s (n_s/λ_s)^{a_s} with 1 (a = c·lcm of denominators).
+  Hypotheses (checked in ℚ): independent support vectors, λ_s > 0, ⟨θ*, z⟩ > 1 off the support,
+  v's projection on col Zᵀ in the span of the support.  A prediction, not a proof: the residual
+  result is stated for the exponential/logistic loss; here it is compared with the trajectory.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+import numpy as np
+
+from theory.encodings import Encoding
+from theory.rational import dot, rank, solve
+from theory.selection import Selection, exact_difference_vectors, training_pairs
+from theory.tasks import Task
+from theory.training import training_grid
+
+from counterexamples.classify import exact_feature
+
+DEFAULT_STEPS = 20000
+WINS, LOSES, UNDECIDED = "wins", "loses", "undecided"
+
+
+def first_step(pe: Encoding, task: Task, train_length: int) -> tuple[list[Fraction], Fraction]:
+    """(∇ℓ(0), β) in ℚ: the gradient of the positional cross-entropy at θ = 0 and the step bound."""
+    p = pe.dim(train_length)
+    grad = [Fraction(0)] * p
+    beta = Fraction(0)
+    rows, targets = task.rows_and_targets(train_length)
+    for i, t in zip(rows.tolist(), targets.tolist()):
+        feats = [exact_feature(pe, i, j, train_length) for j in range(i + 1)]
+        mean = [sum((f[c] for f in feats), Fraction(0)) / (i + 1) for c in range(p)]
+        grad = [g + m - x for g, m, x in zip(grad, mean, feats[t])]
+        beta += max(dot(f, f) for f in feats)
+    return grad, beta
+
+
+@dataclass
+class TieTrajectory:
+    steps: list[int]               # (K,) recorded iterations
+    margins: np.ndarray            # (n_dirs, K) ⟨θ_k, v⟩
+    step_size: float
+
+
+def tie_margins(pe: Encoding, task: Task, train_length: int, directions: Sequence[Sequence[float]],
+                steps: int = DEFAULT_STEPS, per_decade: int = 4) -> TieTrajectory:
+    """Gradient descent from 0 (step 1/β) recording ⟨θ_k, v⟩ for each direction v."""
+    grid = training_grid(pe, task, train_length, train_length)
+    eta = 1.0 / max(grid.smoothness(), 1e-300)
+    V = np.asarray(directions, dtype=float).reshape(len(directions), -1)    # (n_dirs, p)
+    marks = sorted({int(round(10 ** (e / per_decade))) for e in range(0, per_decade * 12 + 1)
+                    if 10 ** (e / per_decade) <= steps} | {steps})
+    theta = np.zeros(V.shape[1])                                             # (p,)
+    out = np.empty((V.shape[0], len(marks)))
+    mark = 0
+    for k in range(1, steps + 1):
+        _, grad = grid.loss_and_grad(theta)
+        theta = theta - eta * grad
+        if k == marks[mark]:
+            out[:, mark] = V @ theta                                         # (n_dirs,)
+            mark += 1
+    return TieTrajectory(marks, out, eta)
+
+
+def limit_verdict(steps: Sequence[int], values: Sequence[float]) -> dict:
+    """Estimate lim ⟨θ_k, v⟩ from values recorded at log-spaced steps.
+
+    ``wins`` if the last value and the value a decade earlier are both > 0 and the change over
+    that decade is under half the last value (so two more decades of the same drift stay > 0);
+    ``loses`` symmetrically; ``undecided`` otherwise."""
+    last = float(values[-1])
+    earlier_index = max((n for n, k in enumerate(steps) if k <= steps[-1] / 10), default=0)
+    earlier = float(values[earlier_index])
+    drift = last - earlier
+    verdict = UNDECIDED
+    if last > 0 and earlier > 0 and abs(drift) < last / 2:
+        verdict = WINS
+    elif last < 0 and earlier < 0 and abs(drift) < -last / 2:
+        verdict = LOSES
+    return {"estimate": last, "drift_last_decade": drift, "verdict": verdict,
+            "steps": list(map(int, steps)), "values": [float(x) for x in values]}
+
+
+def predict(pe: Encoding, task: Task, selection: Selection, v: Sequence[Fraction]) -> dict | None:
+    """The exponential-tail prediction of lim ⟨θ_k, v⟩, or None when its hypotheses fail.
+
+    Returns {"coefficients": c_s per support entry (selection order), "multiplicities": n_s,
+    "sign": -1/0/+1 (exact), "value": Σ c_s log(n_s/λ_s) (float)}."""
+    if selection.exact_theta is None or selection.exact_multipliers is None:
+        return None
+    zq = selection.exact_constraints
+    theta = selection.exact_theta
+    support = [k for k in sorted(selection.exact_multipliers) if selection.exact_multipliers[k] > 0]
+    if len(support) != len(selection.exact_multipliers):
+        return None                                   # a zero multiplier: not strictly complementary
+    zs = [zq[k] for k in support]
+    p = len(theta)
+    if rank(zs, p) != len(zs):
+        return None
+    on_support = set(support)
+    if any(dot(zq[k], theta) <= 1 for k in range(len(zq)) if k not in on_support):
+        return None
+    # c solves Z Z_Sᵀ c = Z v (unique: Z_S ⊂ Z has independent rows); consistency = v_par ∈ span Z_S
+    gram = [[dot(z, s) for s in zs] for z in zq]       # (m, |S|)
+    rhs = [dot(z, v) for z in zq]                      # (m,)
+    c = solve(gram, rhs)
+    if c is None:
+        return None
+    pairs = training_pairs(task, selection.train_length)
+    counts = Counter(exact_difference_vectors(pe, pairs, selection.train_length))
+    lams = [selection.exact_multipliers[k] for k in support]
+    mult = [counts[z] for z in zs]
+    den = 1
+    for x in c:
+        den = den * x.denominator // math.gcd(den, x.denominator)
+    product = Fraction(1)
+    for x, n, lam in zip(c, mult, lams):
+        product *= (Fraction(n) / lam) ** int(x * den)
+    sign = (product > 1) - (product < 1)
+    value = sum(float(x) * math.log(n / float(lam)) for x, n, lam in zip(c, mult, lams))
+    return {"coefficients": c, "multiplicities": mult, "sign": sign, "value": value, "support": support}
