@@ -30,6 +30,7 @@ from theory.tasks import Task, parse_task
 MODES = ("float", "exact", "certified")
 DEFAULT_LENGTHS = (32, 64, 128, 256)
 DEFAULT_TRAIN_LENGTH = 16
+MAX_EXACT_LENGTH = 2 ** 18   # exact mode keeps one Fraction per key index
 
 
 def row_outcomes(pe: Encoding, task: Task, theta, length: int, train_length: int,
@@ -91,7 +92,7 @@ class AlphaResult:
     _requested: tuple = ()
 
 
-def check_lengths(lengths: Iterable[int], train_length: int, pe: Encoding) -> list[int]:
+def check_lengths(lengths: Iterable[int], train_length: int, pe: Encoding, mode: str = "float") -> list[int]:
     """Validate lengths: integers ≥ L0 within the PE's limit; returns them sorted, unique."""
     out = []
     for L in lengths:
@@ -100,6 +101,8 @@ def check_lengths(lengths: Iterable[int], train_length: int, pe: Encoding) -> li
         if L < train_length:
             raise bad_value("length", L, f"integers >= the train length {train_length}")
         pe.check_length(int(L), train_length)
+        if mode == "exact" and L > MAX_EXACT_LENGTH:
+            raise bad_value("length", L, f"lengths up to {MAX_EXACT_LENGTH} in exact mode (use float or --certified)")
         out.append(int(L))
     return sorted(set(out))
 
@@ -121,7 +124,7 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
         raise SpecError(f"invalid PE {str(pe)!r} for α_L; accepted: a linear PE "
                         "(for learned:d use theory.underdetermination.learned_alpha_interval)")
     _check_mode(mode, pe)
-    lengths = check_lengths(lengths, train_length, pe)
+    lengths = check_lengths(lengths, train_length, pe, mode)
     sel = select(pe, task, train_length, exact=(mode == "exact"))
     result = AlphaResult(pe, task, train_length, mode, sel)
     result._requested = tuple(lengths)
@@ -157,7 +160,7 @@ def alpha_sweep(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH, max_length: 
         raise SpecError(f"invalid task {str(task)!r} for the all-lengths sweep; accepted: tasks whose "
                         "rows do not depend on n (offset:c, position:p, half and their duals)")
     _check_mode(mode, pe)
-    check_lengths([max_length], train_length, pe)
+    check_lengths([max_length], train_length, pe, mode)
     sel = selection or select(pe, task, train_length, exact=(mode == "exact"))
     if not sel.realizable:
         return None
