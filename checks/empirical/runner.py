@@ -85,7 +85,7 @@ def _prepare(out: Path, grid: Grid, resume: bool) -> list[dict]:
         raise SpecError(f"invalid output directory {str(out)!r}; accepted: a directory (new or from an earlier run)")
     out.mkdir(parents=True, exist_ok=True)
     run_file, path = out / RUN_FILE, out / RECORDS
-    config = grid.to_json()
+    config = json.loads(json.dumps(grid.to_json()))  # as it reads back from run.json
     if path.exists() and not resume:
         raise SpecError(f"invalid output directory {str(out)!r}: it already holds {RECORDS}; "
                         "accepted: --resume to continue that run, or a new --out DIR")

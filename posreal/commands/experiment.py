@@ -8,6 +8,7 @@ Exit 0 when the run completed — disagreements are findings, listed in the summ
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -17,7 +18,6 @@ from checks.empirical.plots import write_figures
 from checks.empirical.runner import run_grid
 from checks.empirical.summary import summarize
 from posreal.commands._common import emit_json, format_table, positive_int, progress, with_provenance
-from theory.errors import SpecError
 
 DEFAULT_OUT = "posreal-experiment"
 
@@ -34,10 +34,20 @@ def add_parser(sub) -> None:
     p.add_argument("--out", default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})")
     p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished measurements")
     p.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
-    p.add_argument("--threshold", type=float, default=None,
+    p.add_argument("--threshold", type=_threshold, default=None,
                    help=f"token accuracy at which a measurement generalizes (default {QUICK.recipe.threshold})")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     p.set_defaults(run=run, grid="quick")
+
+
+def _threshold(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"invalid threshold {text!r}; accepted: a number in (0, 1]")
+    return value
 
 
 def _bar(quiet: bool):
@@ -74,8 +84,6 @@ def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
 def run(args) -> int:
     grid = GRIDS[args.grid]
     if args.threshold is not None:
-        if not 0 < args.threshold <= 1:
-            raise SpecError(f"invalid threshold {args.threshold!r}; accepted: a number in (0, 1]")
         grid = grid.with_recipe(threshold=args.threshold)
     out = Path(args.out)
     records = run_grid(grid, out, resume=args.resume, jobs=args.jobs, progress=_bar(args.json))
