@@ -1,0 +1,257 @@
+"""Cross-checks of the results on the registry cells (REGISTRY_PES × REGISTRY_TASKS, L0 = 16,
+L = 32..256), each with a negative control.
+
+Main checks (THEORY.md §1-2; statement ids in brackets):
+
+* :func:`check_theorem2_registry` [theorem2] — every relative cell whose selected profile
+  r(δ) = ⟨θ*, ψ(δ)⟩ has a strict unique maximizer δ* over the offsets of the L-grid: each row's
+  outcome in :func:`theory.transfer.compute_alpha` is the one Theorem 2 predicts (deep rows: realized
+  iff i - t = δ*; shallow rows: iff i - t is the unique maximizer of r on {0..i}), so α_L equals the
+  formula.  Control: treat shallow rows as deep (the hypothesis "i ≥ δ*" dropped) — alibi·position:0,
+  the case where the theorem "breaks", must refute it.
+* :func:`check_duality_registry` [proposition4] — α_L(dual:Φ, dual:τ) = α_L(Φ, τ) cell by cell through
+  compute_alpha, and independently at small L by materializing the dual's own features with
+  :func:`theory.kernels.naive_kernel_matrix` and reading margins straight off the dense kernel;
+  θ* is the same on both sides.  Control: shear the PE but not the task — some cell must differ.
+* :func:`check_learned_registry` [underdetermination] — for ``learned:16`` on every registry task,
+  the zero completion gives |R_L ∩ [0, L0)|/|R_L| and copy_last gives 1 for position:p (p ≤ L0-2), and
+  ``posreal alpha --pe learned:16 --json`` (run as a subprocess) reports exactly the interval computed
+  by :func:`theory.underdetermination.learned_alpha_interval`.  Control: claim copy_last = 1 for every
+  task (p ≤ L0-2 dropped) — some task must refute it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Callable
+
+import numpy as np
+
+from checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, timed
+from theory.encodings import REGISTRY_PES, dual_pe, parse_pe
+from theory.kernels import naive_kernel_matrix, transfer
+from theory.realization import DEFAULT_TOL, REALIZED
+from theory.selection import select
+from theory.tasks import REGISTRY_TASKS, Position, dual_task, parse_task
+from theory.transfer import compute_alpha
+
+TRAIN_LENGTH = 16
+LENGTHS = (32, 64, 128, 256)
+NAIVE_LENGTHS = (32, 48)
+THETA_RTOL = 1e-6
+
+
+# --------------------------------------------------------------------------- Theorem 2
+def unique_maximizer(r: np.ndarray, tol: float = DEFAULT_TOL) -> int | None:
+    """The strict unique maximizer of r (gap above tol·max(1, |max|)), else None."""
+    if r.size == 0:
+        return None
+    k = int(np.argmax(r))
+    if r.size == 1:
+        return k
+    rest = np.delete(r, k)
+    return k if r[k] - rest.max() > tol * max(1.0, abs(float(r[k]))) else None
+
+
+def theorem2_prediction(r: np.ndarray, rows: np.ndarray, targets: np.ndarray, delta_star: int,
+                        deep_rule_everywhere: bool = False) -> np.ndarray:
+    """Theorem 2's realized/not per row (bool (m,)) for a profile r with unique maximizer δ*."""
+    out = np.zeros(rows.size, dtype=bool)
+    for n, (i, t) in enumerate(zip(rows.tolist(), targets.tolist())):
+        if i >= delta_star or deep_rule_everywhere:
+            out[n] = (i - t) == delta_star
+        else:
+            out[n] = unique_maximizer(r[: i + 1]) == i - t
+    return out
+
+
+def theorem2_registry(deep_rule_everywhere: bool = False) -> dict:
+    """Compare Theorem 2 with compute_alpha on every relative registry cell; returns a report."""
+    checked, skipped, mismatches = [], [], []
+    for pe_spec in REGISTRY_PES:
+        pe = parse_pe(pe_spec)
+        if pe.kind != "relative":
+            continue
+        for task_spec in REGISTRY_TASKS:
+            task = parse_task(task_spec)
+            result = compute_alpha(pe, task, TRAIN_LENGTH, LENGTHS)
+            if not result.realizable:
+                skipped.append(f"{pe_spec}·{task_spec}: not realizable at L0")
+                continue
+            r_full = np.asarray(transfer(pe, result.selection.theta, max(LENGTHS), TRAIN_LENGTH).values,
+                                dtype=float)                                   # (L_max,)
+            for L in LENGTHS:
+                r = r_full[:L]
+                delta_star = unique_maximizer(r)
+                if delta_star is None:
+                    skipped.append(f"{pe_spec}·{task_spec} L={L}: no strict unique maximizer")
+                    continue
+                out = result.outcomes[L]
+                predicted = theorem2_prediction(r, out.rows, out.targets, delta_star, deep_rule_everywhere)
+                actual = out.status == REALIZED
+                checked.append(f"{pe_spec}·{task_spec} L={L} δ*={delta_star}")
+                formula_alpha = float(predicted.mean()) if predicted.size else 1.0
+                if not np.array_equal(predicted, actual) or formula_alpha != out.alpha:
+                    bad = int(np.flatnonzero(predicted != actual)[0]) if not np.array_equal(predicted, actual) else 0
+                    mismatches.append(f"{pe_spec}·{task_spec} L={L}: row {int(out.rows[bad])} target "
+                                      f"{int(out.targets[bad])} predicted {bool(predicted[bad])}, status "
+                                      f"{int(out.status[bad])}; α formula {formula_alpha} vs {out.alpha}")
+    return {"checked": checked, "skipped": skipped, "mismatches": mismatches}
+
+
+def check_theorem2_registry() -> CheckResult:
+    def run() -> CheckResult:
+        main = theorem2_registry()
+        control = theorem2_registry(deep_rule_everywhere=True)
+        ok = not main["mismatches"] and bool(main["checked"])
+        return CheckResult(
+            claim="theorem2", method="registry",
+            name="relative registry cells with a strict unique maximizer: row outcomes and α_L match Theorem 2",
+            verdict=PASSED if ok else FAILED,
+            negative_control=COUNTEREXAMPLE if control["mismatches"] else "no counterexample",
+            detail=(f"{len(main['checked'])} (cell, L) pairs agree, {len(main['skipped'])} skipped"
+                    + (f"; mismatches: {main['mismatches'][:3]}" if main["mismatches"] else "")
+                    + f"; control (shallow rows treated as deep): {control['mismatches'][:1]}"),
+            data={"checked": main["checked"], "skipped": main["skipped"], "mismatches": main["mismatches"],
+                  "control_mismatches": control["mismatches"]})
+    return timed(run)
+
+
+# --------------------------------------------------------------------------- Proposition 4
+def direct_alpha(pe, task, theta: np.ndarray, length: int, train_length: int,
+                 tol: float = DEFAULT_TOL) -> float:
+    """α_L straight from the definition: the dense kernel from materialized features, margins read off
+    it, structural ties by comparing features, THEORY.md's tolerance rule."""
+    K = naive_kernel_matrix(pe, theta, length, train_length)                 # (L, L)
+    rows, targets = task.rows_and_targets(length)
+    realized = 0
+    for i, t in zip(rows.tolist(), targets.tolist()):
+        if i == 0:
+            realized += 1
+            continue
+        feats = pe.pair_features(np.full(i + 1, i), np.arange(i + 1), train_length)  # (i+1, p)
+        tied = any(np.array_equal(feats[j], feats[t]) for j in range(i + 1) if j != t)
+        gap = K[i, t] - max(K[i, j] for j in range(i + 1) if j != t)
+        if not tied and gap > tol * max(1.0, abs(K[i, t])):
+            realized += 1
+    return realized / rows.size if rows.size else 1.0
+
+
+def duality_registry(shear_task: bool = True) -> dict:
+    checked, mismatches = [], []
+    for pe_spec in REGISTRY_PES:
+        pe = parse_pe(pe_spec)
+        for task_spec in REGISTRY_TASKS:
+            task = parse_task(task_spec)
+            dpe, dtask = dual_pe(pe), (dual_task(task) if shear_task else task)
+            a = compute_alpha(pe, task, TRAIN_LENGTH, LENGTHS)
+            b = compute_alpha(dpe, dtask, TRAIN_LENGTH, LENGTHS)
+            cell = f"{pe_spec}·{task_spec}"
+            checked.append(cell)
+            if a.realizable != b.realizable:
+                mismatches.append(f"{cell}: realizable {a.realizable} vs dual {b.realizable}")
+                continue
+            if not a.realizable:
+                continue
+            for L in LENGTHS:
+                if a.alpha(L) != b.alpha(L):
+                    mismatches.append(f"{cell} L={L}: α {a.alpha(L)} vs dual {b.alpha(L)}")
+            if not shear_task:
+                continue
+            ta, tb = a.selection.theta, b.selection.theta
+            if np.linalg.norm(ta - tb) > THETA_RTOL * max(1.0, float(np.linalg.norm(ta))):
+                mismatches.append(f"{cell}: θ* differs by {float(np.linalg.norm(ta - tb)):.3g}")
+            for L in NAIVE_LENGTHS:
+                direct = direct_alpha(dpe, dtask, tb, L, TRAIN_LENGTH)
+                reference = compute_alpha(pe, task, TRAIN_LENGTH, [L]).alpha(L)
+                if direct != reference:
+                    mismatches.append(f"{cell} L={L}: direct α of the dual {direct} vs α {reference}")
+    return {"checked": checked, "mismatches": mismatches}
+
+
+def check_duality_registry() -> CheckResult:
+    def run() -> CheckResult:
+        main = duality_registry()
+        control = duality_registry(shear_task=False)
+        ok = not main["mismatches"]
+        return CheckResult(
+            claim="proposition4", method="registry",
+            name="α_L(dual:Φ, dual:τ) = α_L(Φ, τ) on every registry cell, also from the dual's own features",
+            verdict=PASSED if ok else FAILED,
+            negative_control=COUNTEREXAMPLE if control["mismatches"] else "no counterexample",
+            detail=(f"{len(main['checked'])} cells agree at L = {LENGTHS} (direct at {NAIVE_LENGTHS})" if ok
+                    else f"mismatches: {main['mismatches'][:3]}")
+                   + f"; control (PE sheared, task not): {control['mismatches'][:1]}",
+            data={"cells": main["checked"], "mismatches": main["mismatches"],
+                  "control_mismatches": control["mismatches"][:10]})
+    return timed(run)
+
+
+# --------------------------------------------------------------------------- Underdetermination
+LEARNED_PE = "learned:16"
+CLI_TASKS = ("position:0", "offset:1")
+CLI_SAMPLES = 20
+
+
+def cli_learned_document(task: str, samples: int = CLI_SAMPLES, seed: int = 0) -> dict:
+    """What ``posreal alpha --pe learned:16 --task TASK --json`` prints (run as a subprocess)."""
+    cmd = [sys.executable, "-m", "posreal", "alpha", "--pe", LEARNED_PE, "--task", task, "--json",
+           "--samples", str(samples), "--seed", str(seed)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+def learned_registry(copy_last_for_every_task: bool = False, with_cli: bool = True) -> dict:
+    from theory.underdetermination import learned_alpha_interval, zero_completion_formula
+    checked, mismatches = [], []
+    for task_spec in REGISTRY_TASKS:
+        task = parse_task(task_spec)
+        doc = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, samples=CLI_SAMPLES)
+        if not doc["realizable"]:
+            mismatches.append(f"{task_spec}: the trained block does not realize the task at L0")
+            continue
+        for L in LENGTHS:
+            a = doc["alpha"][str(L)]
+            zero, copy = a["completions"]["zero"], a["completions"]["copy_last"]
+            if zero != zero_completion_formula(task, L, TRAIN_LENGTH):
+                mismatches.append(f"{task_spec} L={L}: zero completion {zero} vs formula (a)")
+            applies = isinstance(task, Position) and task.p <= TRAIN_LENGTH - 2
+            if (applies or copy_last_for_every_task) and copy != 1.0:
+                mismatches.append(f"{task_spec} L={L}: copy_last completion {copy} ≠ 1")
+            if not a["low"] <= min(zero, copy) or not a["high"] >= max(zero, copy):
+                mismatches.append(f"{task_spec} L={L}: interval [{a['low']}, {a['high']}] misses a completion")
+        checked.append(task_spec)
+        if with_cli and task_spec in CLI_TASKS and not copy_last_for_every_task:
+            reported = cli_learned_document(task_spec)
+            if reported["alpha"] != json.loads(json.dumps(doc["alpha"])):
+                mismatches.append(f"{task_spec}: posreal alpha reports {reported['alpha']} vs {doc['alpha']}")
+    return {"checked": checked, "mismatches": mismatches}
+
+
+def check_learned_registry(with_cli: bool = True) -> CheckResult:
+    def run() -> CheckResult:
+        main = learned_registry(with_cli=with_cli)
+        control = learned_registry(copy_last_for_every_task=True, with_cli=False)
+        ok = not main["mismatches"]
+        return CheckResult(
+            claim="underdetermination", method="registry",
+            name="learned:16 on every registry task: completions (a), (b) and the interval posreal alpha reports",
+            verdict=PASSED if ok else FAILED,
+            negative_control=COUNTEREXAMPLE if control["mismatches"] else "no counterexample",
+            detail=(f"{len(main['checked'])} tasks agree (CLI compared on {CLI_TASKS if with_cli else 'none'})"
+                    if ok else f"mismatches: {main['mismatches'][:3]}")
+                   + f"; control (copy_last = 1 claimed for every task): {control['mismatches'][:1]}",
+            data={"tasks": main["checked"], "mismatches": main["mismatches"],
+                  "control_mismatches": control["mismatches"][:10]})
+    return timed(run)
+
+
+REGISTRY_CHECKS: dict[str, list[Callable[[], CheckResult]]] = {
+    "theorem2": [check_theorem2_registry],
+    "proposition4": [check_duality_registry],
+    "underdetermination": [check_learned_registry],
+}
