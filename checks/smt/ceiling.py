@@ -1,0 +1,279 @@
+"""Class ceilings α*_L(Φ, τ): the largest fraction of R_L that any kernel of a class realizes.
+
+Main definitions and results (THEORY.md §2, Expressivity bound (b)):
+
+* α*_L = max over the class of |{i ∈ R_L : κ realizes row i}| / |R_L| — a maximum feasible
+  subsystem of strict inequalities.  Each scored row is one soft constraint (the conjunction
+  κ(i, t) > κ(i, j) for all other keys j ≤ i), solved with z3's ``Optimize`` (MaxSMT);
+* classes: free relative kernels (any r on offsets 0..n-1), free column kernels (any a on
+  positions 0..n-1), and a registry PE, κ = ⟨θ, ψ(i, j)⟩ with θ ∈ ℝ^p free.  Rational PEs use
+  their exact features; sinusoidal PEs use their float64 features converted *exactly* to
+  rationals (``Fraction(float)``), so the ceiling is that of the rationalized PE (reported);
+* the optimum k is then certified by a second query (rows ≥ k + 1 is unsat) — that is the
+  proof that no kernel does better; the witness (model values, rational only: algebraic
+  values are refused) is re-counted in Python with Fractions, through theory's exact margins
+  where the kernel has a theory form (profiles, rational PEs);
+* the check for claim ``expressivity``: the ceiling query with a negative control — the bound
+  "at most k - 1 rows" must be refuted by a model that Python re-verifies.
+
+Lengths are bounded (≤ 64): the queries grow as n² rows × keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Sequence
+
+import numpy as np
+import z3
+
+from checks.base import COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, timed
+from checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fraction
+from theory.encodings import Encoding, LearnedAbsolute, parse_pe
+from theory.errors import SpecError, bad_value
+from theory.kernels import ProfileKernel, exact_transfer
+from theory.rational import fraction_str
+from theory.realization import classify_exact, exact_margins, structural_ties
+from theory.tasks import Task, parse_task
+
+MAX_CEILING_LENGTH = 64
+KERNEL_CLASSES = ("relative", "column")
+DEFAULT_TRAIN_LENGTH = 16
+
+Coeffs = dict[int, Fraction]   # sparse coefficient vector over the class's parameters
+
+
+@dataclass
+class KernelClass:
+    """A linear family of kernels: κ(i, j) = Σ_k w_k · coeffs(i, j)[k] over free reals w."""
+
+    label: str
+    size: int                                   # number of free parameters
+    coeffs: Callable[[int, int], Coeffs]        # (row i, key j) -> sparse coefficients
+    exact: bool = True                          # False: float features converted to rationals
+    pe: Encoding | None = None
+
+
+@dataclass
+class Ceiling:
+    kernel: str
+    task: str
+    length: int
+    train_length: int
+    realized: int                 # rows realized by the best kernel found
+    total: int                    # |R_n|
+    witness: list[Fraction]       # the best kernel's parameters (r, a or θ)
+    realized_rows: list[int]
+    optimal: str                  # "proved" (k+1 rows unsat), "unknown" (timeout: a lower bound only)
+    verified: bool                # Python re-count of the witness equals ``realized``
+    features: str                 # "exact" | "float64 features converted exactly to rationals"
+    reason: str = ""
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def value(self) -> Fraction:
+        return Fraction(self.realized, self.total) if self.total else Fraction(1)
+
+    def to_json(self) -> dict:
+        return {"kernel": self.kernel, "task": self.task, "length": self.length,
+                "train_length": self.train_length, "realized": self.realized, "total": self.total,
+                "ceiling": f"{self.realized}/{self.total}", "witness": [fraction_str(w) for w in self.witness],
+                "realized_rows": self.realized_rows, "optimal": self.optimal, "verified": self.verified,
+                "features": self.features, "reason": self.reason or None, "seconds": self.seconds,
+                "notes": self.notes}
+
+
+# ------------------------------------------------------------------ classes
+def _unit(k: int) -> Coeffs:
+    return {k: Fraction(1)}
+
+
+def kernel_class(kernel: str | None, pe: str | None, length: int, train_length: int) -> KernelClass:
+    """The class named by ``--kernel relative|column`` or ``--pe PE``."""
+    if (kernel is None) == (pe is None):
+        raise SpecError("invalid kernel class: give exactly one of kernel ('relative' or 'column') and pe")
+    if kernel is not None:
+        if kernel == "relative":
+            return KernelClass("relative", length, lambda i, j: _unit(i - j))
+        if kernel == "column":
+            return KernelClass("column", length, lambda i, j: _unit(j))
+        raise bad_value("kernel", kernel, "relative, column")
+    enc = parse_pe(pe)
+    if isinstance(enc, LearnedAbsolute):
+        raise bad_value("PE", pe, "a linear PE (learned:d is not linear: see the Underdetermination result)")
+    p = enc.dim(train_length)
+    enc.check_length(length, train_length)
+    rows = [i for i in range(length) for _ in range(i + 1)]
+    keys = [enc.key_index(i, j) for i in range(length) for j in range(i + 1)]
+    if enc.rational:
+        feats = enc.exact_index_features(rows, keys, train_length)           # n(n+1)/2 tuples of p
+        exact = True
+    else:
+        floats = enc.index_features(np.asarray(rows), np.asarray(keys), train_length)  # (n(n+1)/2, p)
+        feats = [tuple(Fraction(float(x)) for x in row) for row in floats]
+        exact = False
+    table = {}
+    for pos, (i, k) in enumerate(zip(rows, keys)):
+        j = i - k if enc.index == "offset" else k
+        table[(i, j)] = {c: Fraction(x) for c, x in enumerate(feats[pos]) if x != 0}
+    return KernelClass(str(enc), p, lambda i, j: table[(i, j)], exact, enc)
+
+
+# ------------------------------------------------------------------ the query
+def _linear(params: Sequence[z3.ArithRef], coeffs: Coeffs) -> z3.ArithRef:
+    terms = [z3.RealVal(c) * params[k] for k, c in sorted(coeffs.items())]
+    return z3.Sum(terms) if terms else z3.RealVal(0)
+
+
+def _difference(a: Coeffs, b: Coeffs) -> Coeffs:
+    out = dict(a)
+    for k, c in b.items():
+        out[k] = out.get(k, Fraction(0)) - c
+    return {k: c for k, c in out.items() if c != 0}
+
+
+def row_constraint(cls: KernelClass, params, i: int, t: int) -> z3.BoolRef:
+    """κ(i, t) > κ(i, j) for every other key j ≤ i (False on a structural tie)."""
+    parts = []
+    target = cls.coeffs(i, t)
+    for j in range(i + 1):
+        if j == t:
+            continue
+        diff = _difference(target, cls.coeffs(i, j))
+        if not diff:
+            return z3.BoolVal(False)   # structural tie: no kernel of the class realizes the row
+        parts.append(_linear(params, diff) > 0)
+    return z3.And(parts) if parts else z3.BoolVal(True)
+
+
+def _check_length(length: int) -> None:
+    if not isinstance(length, int) or not 1 <= length <= MAX_CEILING_LENGTH:
+        raise bad_value("length", length, f"an integer 1..{MAX_CEILING_LENGTH} (ceiling queries grow as n^3)")
+
+
+def compute_ceiling(task: str | Task, length: int, kernel: str | None = None, pe: str | None = None,
+                    train_length: int = DEFAULT_TRAIN_LENGTH, timeout: float = DEFAULT_TIMEOUT) -> Ceiling:
+    """α*_n for one class and task: best kernel by MaxSMT, optimality by a second query."""
+    import time
+    start = time.perf_counter()
+    _check_length(length)
+    if not isinstance(train_length, int) or train_length < 1:
+        raise bad_value("train length", train_length, "an integer >= 1")
+    if not timeout > 0:
+        raise bad_value("timeout", timeout, "a number of seconds > 0")
+    task_obj = parse_task(task)
+    cls = kernel_class(kernel, pe, length, train_length)
+    rows, targets = (a.tolist() for a in task_obj.rows_and_targets(length))
+    params = [z3.Real(f"w{k}") for k in range(cls.size)]
+    cons = [row_constraint(cls, params, i, t) for i, t in zip(rows, targets)]
+    flags = [z3.Bool(f"row{i}") for i in rows]
+    opt = z3.Optimize()
+    opt.set("timeout", max(1, int(timeout * 1000)))
+    for flag, con in zip(flags, cons):
+        opt.add(z3.Implies(flag, con))
+        opt.add_soft(flag, 1)
+    answer = opt.check()
+    features = "exact" if cls.exact else "float64 features converted exactly to rationals"
+    model = _best_model(opt) if answer != z3.unsat else None
+    if model is None:
+        reason = opt.reason_unknown() if answer == z3.unknown else "unsat (impossible for soft constraints)"
+        return Ceiling(cls.label, str(task_obj), length, train_length, 0, len(rows), [], [], UNKNOWN, False,
+                       features, reason, round(time.perf_counter() - start, 4))
+    witness = [to_fraction(model.eval(w, model_completion=True)) for w in params]
+    realized_rows = recount(cls, witness, task_obj, length, train_length)
+    k = len(realized_rows)
+    optimal, reason = PROVED, ""
+    if answer != z3.sat:   # timeout: the best model so far gives a lower bound only
+        optimal, reason = UNKNOWN, f"optimizer stopped: {opt.reason_unknown()}; {k} rows is a lower bound"
+    elif k < len(rows):
+        optimal, reason = prove_at_most(cons, flags, k, timeout)
+    claimed = sum(1 for f in flags if z3.is_true(model.eval(f, model_completion=True)))
+    verified = claimed == k and all(z3.is_true(model.eval(c, model_completion=True)) for c, f in zip(cons, flags)
+                                    if z3.is_true(model.eval(f, model_completion=True)))
+    out = Ceiling(cls.label, str(task_obj), length, train_length, k, len(rows), witness, realized_rows,
+                  optimal, verified, features, reason, round(time.perf_counter() - start, 4))
+    if not cls.exact:
+        out.notes.append("features are float64 values converted exactly to rationals: the ceiling of that rational PE")
+    if claimed != k:
+        out.notes.append(f"z3 claimed {claimed} rows, the Python re-count found {k}")
+    return out
+
+
+def _best_model(opt: z3.Optimize) -> z3.ModelRef | None:
+    """The optimizer's model: the optimum after sat, the best found so far after a timeout."""
+    try:
+        return opt.model()
+    except z3.Z3Exception:
+        return None
+
+
+def prove_at_most(cons, flags, k: int, timeout: float) -> tuple[str, str]:
+    """Certify that no kernel of the class realizes k + 1 rows (unsat) — optimality of k."""
+    solver = z3.Solver()
+    solver.set("timeout", max(1, int(timeout * 1000)))
+    for flag, con in zip(flags, cons):
+        solver.add(z3.Implies(flag, con))
+    solver.add(z3.PbGe([(f, 1) for f in flags], k + 1))
+    answer = solver.check()
+    if answer == z3.unsat:
+        return PROVED, ""
+    if answer == z3.sat:
+        return FAILED, f"a kernel realizing {k + 1} rows exists: the optimizer's answer was not optimal"
+    return UNKNOWN, solver.reason_unknown()
+
+
+# ------------------------------------------------------------------ independent re-count (Python, ℚ)
+def recount(cls: KernelClass, witness: list[Fraction], task: Task, length: int, train_length: int) -> list[int]:
+    """Rows realized by the witness kernel, decided in ℚ without z3."""
+    rows, targets = task.rows_and_targets(length)
+    if cls.label in KERNEL_CLASSES:
+        kern = ProfileKernel(length, "offset" if cls.label == "relative" else "position", list(witness))
+        margins, _ = exact_margins(kern, rows, targets)
+        status = classify_exact(margins, np.zeros(rows.size, dtype=bool))
+        return [int(i) for i, s in zip(rows, status) if s > 0]
+    if cls.exact:   # rational PE: theory's exact transfer, margins and structural ties
+        kern = exact_transfer(cls.pe, witness, length, train_length)
+        margins, _ = exact_margins(kern, rows, targets)
+        ties = structural_ties(cls.pe, rows, targets, length, train_length)
+        status = classify_exact(margins, ties)
+        return [int(i) for i, s in zip(rows, status) if s > 0]
+    out = []   # rationalized float features: evaluate κ(i, j) = ⟨θ, ψ(i, j)⟩ in ℚ directly
+    for i, t in zip(rows.tolist(), targets.tolist()):
+        vals = [sum((witness[c] * x for c, x in cls.coeffs(i, j).items()), Fraction(0)) for j in range(i + 1)]
+        if all(vals[t] > vals[j] for j in range(i + 1) if j != t):
+            out.append(i)
+    return out
+
+
+# ------------------------------------------------------------------ the check (claim "expressivity")
+def ceiling_check(task: str, length: int, kernel: str | None = None, pe: str | None = None,
+                  train_length: int = DEFAULT_TRAIN_LENGTH, timeout: float = DEFAULT_TIMEOUT) -> Callable[[], CheckResult]:
+    """A check: the ceiling k/m is optimal (k+1 rows unsat) and attained (witness re-counted in ℚ).
+    Negative control: the weakened bound "at most k - 1 rows" must be refuted by the witness."""
+    label = kernel or pe
+
+    def body() -> CheckResult:
+        try:
+            c = compute_ceiling(task, length, kernel, pe, train_length, timeout)
+        except AlgebraicValue as err:
+            return CheckResult("expressivity", f"ceiling of {label} on {task} at n = {length}", "smt", UNKNOWN,
+                               None, detail=str(err))
+        verdict = PROVED if (c.optimal == PROVED and c.verified) else (FAILED if c.optimal == FAILED else UNKNOWN)
+        control = COUNTEREXAMPLE if (c.verified and c.realized >= 1) else "none"
+        detail = (f"ceiling {c.realized}/{c.total} ({c.features}); optimality: {c.optimal}"
+                  + (f" ({c.reason})" if c.reason else "") + f"; witness re-counted in ℚ: rows {c.realized_rows}; "
+                  f"negative control (bound weakened to ≤ {c.realized - 1} rows): "
+                  + ("refuted by the witness" if control == COUNTEREXAMPLE else "no witness row"))
+        return CheckResult("expressivity", f"class ceiling of {label} kernels on {task} at n = {length}", "smt",
+                           verdict, control, detail=detail, data=c.to_json())
+
+    return lambda: timed(body)
+
+
+REFERENCE_CELLS = (("copy", 16), ("middle", 16), ("reverse", 16), ("position:1", 16))
+
+
+def checks() -> list[Callable[[], CheckResult]]:
+    return [ceiling_check(task, n, kernel="relative") for task, n in REFERENCE_CELLS]
