@@ -4,7 +4,7 @@ MathJax comes from the pip package ``django-static-mathjax`` (a dev dependency),
 ES5 build under ``mathjax/static/mathjax/es5/``.  After the build, :func:`on_post_build` copies
 the parts a page needs (the ``tex-chtml`` component, its CHTML fonts, the TeX extensions loaded
 on demand, the menu and accessibility components) into ``<site>/mathjax/``; ``mkdocs.yml`` loads
-``mathjax/tex-chtml.js`` after ``javascripts/mathjax-config.js``.  Nothing is committed to git.
+``mathjax/tex-svg.js`` after ``javascripts/mathjax-config.js``.  Nothing is committed to git.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from mkdocs.exceptions import PluginError
 log = logging.getLogger("mkdocs.hooks.mathjax_offline")
 
 # What the site needs from es5/: the entry point and what it loads lazily.
-NEEDED = ("tex-chtml.js", "output/chtml/fonts/woff-v2", "input/tex/extensions", "ui", "a11y", "adaptors")
+NEEDED = ("tex-svg.js", "input/tex/extensions", "ui", "a11y", "adaptors")
 TARGET = "mathjax"
 
 
@@ -30,8 +30,8 @@ def mathjax_es5_dir() -> Path:
         raise PluginError("MathJax not found: install the dev extra (pip install -e \".[dev]\"), "
                           "which provides the package django-static-mathjax")
     es5 = Path(list(spec.submodule_search_locations)[0]) / "static" / "mathjax" / "es5"
-    if not (es5 / "tex-chtml.js").is_file():
-        raise PluginError(f"MathJax package found but {es5 / 'tex-chtml.js'} is missing; "
+    if not (es5 / "tex-svg.js").is_file():
+        raise PluginError(f"MathJax package found but {es5 / 'tex-svg.js'} is missing; "
                           "reinstall django-static-mathjax>=3.2")
     return es5
 

@@ -11,8 +11,8 @@ window.MathJax = {
     ignoreHtmlClass: ".*|",
     processHtmlClass: "arithmatex"
   },
-  chtml: {
-    fontURL: new URL("../mathjax/output/chtml/fonts/woff-v2", document.currentScript.src).href
+  svg: {
+    fontCache: "global"
   }
 };
 
@@ -20,7 +20,6 @@ window.MathJax = {
 if (typeof document$ !== "undefined") {
   document$.subscribe(function () {
     if (window.MathJax && MathJax.typesetPromise) {
-      MathJax.startup.output.clearCache();
       MathJax.typesetClear();
       MathJax.texReset();
       MathJax.typesetPromise();
