@@ -1,10 +1,11 @@
 """mkdocs hook: serve MathJax 3 from the site itself, never from a CDN.
 
 MathJax comes from the pip package ``django-static-mathjax`` (a dev dependency), which ships the
-ES5 build under ``mathjax/static/mathjax/es5/``.  After the build, :func:`on_post_build` copies
-the parts a page needs (the ``tex-chtml`` component, its CHTML fonts, the TeX extensions loaded
-on demand, the menu and accessibility components) into ``<site>/mathjax/``; ``mkdocs.yml`` loads
-``mathjax/tex-svg.js`` after ``javascripts/mathjax-config.js``.  Nothing is committed to git.
+ES5 build under ``mathjax/static/mathjax/es5/``.  After the build, :func:`on_post_build` copies the
+parts a page needs into ``<site>/mathjax/``: the ``tex-svg`` component (SVG output draws every glyph
+as a path, so no web font is involved), the TeX extensions it loads on demand, and the menu and
+accessibility components.  ``mkdocs.yml`` loads ``mathjax/tex-svg.js`` after
+``javascripts/mathjax-config.js``.  Nothing is committed to git.
 """
 
 from __future__ import annotations
