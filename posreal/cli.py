@@ -13,7 +13,7 @@ import sys
 
 from theory.errors import PosrealError
 
-COMMANDS = ("alpha", "table", "experiment")
+COMMANDS = ("alpha", "table", "experiment", "ceiling")
 
 
 class OneLineParser(argparse.ArgumentParser):

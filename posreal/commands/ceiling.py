@@ -1,0 +1,49 @@
+"""``posreal ceiling``: the class ceiling α*_n — the most rows of a task any kernel of a class
+realizes at one length (MaxSMT with z3, optimality certified, witness re-counted in ℚ)."""
+
+from __future__ import annotations
+
+import sys
+
+from posreal.commands._common import emit_json, positive_float, positive_int, with_provenance
+from checks.smt.ceiling import DEFAULT_TRAIN_LENGTH, KERNEL_CLASSES, MAX_CEILING_LENGTH, compute_ceiling
+from checks.smt.common import DEFAULT_TIMEOUT
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("ceiling", help="class ceiling α*_n of a kernel class on a task (z3 MaxSMT)",
+                       description="Maximum number of scored rows of TASK at length N that one kernel of the "
+                                   "class realizes: free relative / column kernels, or a linear PE with free θ.")
+    cls = p.add_mutually_exclusive_group(required=True)
+    cls.add_argument("--kernel", choices=KERNEL_CLASSES, help="a free relative or column kernel")
+    cls.add_argument("--pe", help="a linear PE with free parameters θ, e.g. relbias, rope:16")
+    p.add_argument("--task", required=True, help="task spec, e.g. copy, middle, position:1")
+    p.add_argument("--length", required=True, type=positive_int, help=f"grid length n (1..{MAX_CEILING_LENGTH})")
+    p.add_argument("--train-length", type=positive_int, default=DEFAULT_TRAIN_LENGTH,
+                   help=f"L0, for PEs whose features depend on it (default {DEFAULT_TRAIN_LENGTH})")
+    p.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
+                   help=f"seconds per z3 query (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    result = compute_ceiling(args.task, args.length, kernel=args.kernel, pe=args.pe,
+                             train_length=args.train_length, timeout=args.timeout)
+    ok = result.optimal == "proved" and result.verified
+    if args.json:
+        emit_json(with_provenance(result.to_json()))
+    else:
+        print(f"{result.kernel} kernels · {result.task} · n = {result.length}: ceiling "
+              f"{result.realized}/{result.total} ({'optimal, proved' if result.optimal == 'proved' else result.optimal})")
+        print(f"realized rows: {result.realized_rows}")
+        print(f"witness ({result.features}): {[str(w) for w in result.witness]}")
+        print(f"witness re-counted in ℚ without z3: {'agrees' if result.verified else 'DISAGREES'}; "
+              f"{result.seconds:.3g} s")
+        for note in result.notes + ([result.reason] if result.reason else []):
+            print(f"note: {note}")
+    if not ok:
+        print(f"posreal ceiling: not certified: optimality {result.optimal}"
+              + (f" ({result.reason})" if result.reason else "") + f", witness verified {result.verified}",
+              file=sys.stderr)
+    return 0 if ok else 1
