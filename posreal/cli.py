@@ -13,7 +13,7 @@ import sys
 
 from theory.errors import PosrealError
 
-COMMANDS = ("alpha", "table", "experiment", "ceiling")
+COMMANDS = ("alpha", "table", "experiment", "ceiling", "search", "verify")
 
 
 class OneLineParser(argparse.ArgumentParser):
