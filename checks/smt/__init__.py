@@ -9,6 +9,8 @@ Modules: :mod:`~checks.smt.common` (queries, rational model values, the proof pa
 :mod:`~checks.smt.theorem2`, :mod:`~checks.smt.proposition4`,
 :mod:`~checks.smt.underdetermination`, :mod:`~checks.smt.expressivity` (static routing, the
 ``middle`` one-row bound), :mod:`~checks.smt.ceiling` (class ceilings α*_L by MaxSMT).
+:data:`ENUMERATION_CHECKS` holds the static-routing β check (:mod:`~checks.smt.static_routing`,
+method ``enumeration``, no solver) for the same runner.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from typing import Callable
 
 from checks.base import CheckResult
-from checks.smt import ceiling, expressivity, proposition4, theorem2, underdetermination
+from checks.smt import ceiling, expressivity, proposition4, static_routing, theorem2, underdetermination
 
 SMT_CHECKS: dict[str, list[Callable[[], CheckResult]]] = {
     "theorem2": theorem2.checks(),
@@ -25,4 +27,9 @@ SMT_CHECKS: dict[str, list[Callable[[], CheckResult]]] = {
     "expressivity": expressivity.checks() + ceiling.checks(),
 }
 
-__all__ = ["SMT_CHECKS"]
+# not SMT, listed separately for the runner: the β enumeration check (method "enumeration")
+ENUMERATION_CHECKS: dict[str, list[Callable[[], CheckResult]]] = {
+    "expressivity": static_routing.checks(),
+}
+
+__all__ = ["ENUMERATION_CHECKS", "SMT_CHECKS"]
