@@ -13,7 +13,7 @@ import sys
 
 from theory.errors import PosrealError
 
-COMMANDS = ("alpha", "table", "experiment", "ceiling", "search", "verify")
+COMMANDS = ("alpha", "table", "experiment", "ceiling", "search", "verify", "check")
 
 
 class OneLineParser(argparse.ArgumentParser):

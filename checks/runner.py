@@ -1,0 +1,136 @@
+"""The claim runner behind ``posreal check``: every check of every requested result, by statement id.
+
+Main definitions:
+
+* :func:`registered_checks` — claim id -> the checks that cover it: symbolic derivations
+  (:mod:`checks.symbolic`), property checks (:mod:`checks.properties`), registry cross-checks
+  (:mod:`checks.registry`), Theorem 1 on real training (:mod:`checks.training_checks`) and whatever
+  ``checks.smt.SMT_CHECKS`` holds (imported lazily: z3 loads only when SMT checks run);
+* :func:`run_claims` — run them and return one :class:`ClaimReport` per claim.  A check that raises
+  is a failure with the exception in its detail; a method that the statement lists
+  (:attr:`theory.statements.Statement.checks`) but for which no check ran is reported as ``unknown``
+  (missing coverage is a failure, never silence); checks marked slow are skipped with
+  ``skip_slow=True`` and listed as skipped.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from checks.base import FAILED, UNKNOWN, CheckResult
+from theory.statements import STATEMENT_IDS, Statement, statement
+
+
+@dataclass(frozen=True)
+class RegisteredCheck:
+    claim: str
+    method: str
+    label: str
+    run: Callable[[], CheckResult]
+    slow: bool = False
+
+
+def _local_checks() -> list[RegisteredCheck]:
+    from checks import properties, registry, symbolic, training_checks
+    out = [
+        RegisteredCheck("theorem1", "symbolic", "Theorem 1 bound, γ > 0", symbolic.check_theorem1_positive),
+        RegisteredCheck("theorem1", "symbolic", "Theorem 1 bound, γ < 0", symbolic.check_theorem1_negative),
+        RegisteredCheck("conjecture", "symbolic", "gradient span lemma", symbolic.check_gradient_span),
+        RegisteredCheck("theorem2", "registry", "Theorem 2 on registry cells", registry.check_theorem2_registry),
+        RegisteredCheck("proposition4", "registry", "duality on registry cells", registry.check_duality_registry),
+        RegisteredCheck("underdetermination", "registry", "learned:16 completions and CLI interval",
+                        registry.check_learned_registry, slow=True),
+        RegisteredCheck("theorem1", "training", "rise on α_L = 1 cells", training_checks.check_training_rise,
+                        slow=True),
+    ]
+    for cell in training_checks.FALL_CELLS:
+        out.append(RegisteredCheck("theorem1", "training", f"fall on misranked rows {cell}",
+                                   lambda cell=cell: training_checks.check_training_fall(cell), slow=True))
+    for name, prop in properties.PROPERTIES.items():
+        out.append(RegisteredCheck(prop.claim, "property", name, lambda name=name: properties.run_property(name)))
+    return out
+
+
+def _smt_checks() -> tuple[list[RegisteredCheck], str]:
+    """Whatever checks.smt.SMT_CHECKS holds, and a note if the module is missing or broken."""
+    try:
+        module = importlib.import_module("checks.smt")
+    except Exception as exc:  # noqa: BLE001 — a broken SMT package must be reported, not crash the runner
+        return [], f"checks.smt could not be imported: {type(exc).__name__}: {exc}"
+    table = getattr(module, "SMT_CHECKS", None)
+    if not isinstance(table, dict):
+        return [], "checks.smt defines no SMT_CHECKS table"
+    out = []
+    for claim, fns in table.items():
+        for fn in fns:
+            label = getattr(fn, "__name__", "smt check")
+            method = "enumeration" if "enumerat" in label or "routing" in label else "smt"
+            out.append(RegisteredCheck(claim, method, label, fn))
+    return out, ""
+
+
+def registered_checks() -> tuple[dict[str, list[RegisteredCheck]], str]:
+    """Claim id -> registered checks (local and SMT), and a note about the SMT package."""
+    smt, note = _smt_checks()
+    table: dict[str, list[RegisteredCheck]] = {cid: [] for cid in STATEMENT_IDS}
+    for check in _local_checks() + smt:
+        table.setdefault(check.claim, []).append(check)
+    return table, note
+
+
+@dataclass
+class ClaimReport:
+    statement: Statement
+    results: list[CheckResult] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.results)
+
+    def to_json(self) -> dict:
+        return {"id": self.statement.id, "name": self.statement.name, "status": self.statement.status,
+                "section": self.statement.section, "ok": self.ok,
+                "checks": [r.to_json() for r in self.results], "skipped": self.skipped}
+
+
+def _run_one(check: RegisteredCheck) -> CheckResult:
+    try:
+        result = check.run()
+    except Exception as exc:  # noqa: BLE001 — a crashing check is a failed check
+        return CheckResult(claim=check.claim, name=check.label, method=check.method, verdict=FAILED,
+                           negative_control=None, detail=f"check raised {type(exc).__name__}: {exc}")
+    if not isinstance(result, CheckResult):
+        return CheckResult(claim=check.claim, name=check.label, method=check.method, verdict=FAILED,
+                           negative_control=None, detail=f"check returned {type(result).__name__}, not CheckResult")
+    return result
+
+
+def run_claims(ids: Iterable[str] | None = None, skip_slow: bool = False,
+               on_check: Callable[[RegisteredCheck], None] | None = None) -> list[ClaimReport]:
+    """Run every check of the requested claims (all six by default), in statement order."""
+    wanted = list(STATEMENT_IDS) if not ids else [statement(cid).id for cid in ids]
+    wanted = list(dict.fromkeys(wanted))
+    table, smt_note = registered_checks()
+    reports = []
+    for cid in wanted:
+        report = ClaimReport(statement(cid))
+        for check in table.get(cid, []):
+            if skip_slow and check.slow:
+                report.skipped.append(f"{check.method}: {check.label} (slow)")
+                continue
+            if on_check is not None:
+                on_check(check)
+            report.results.append(_run_one(check))
+        covered = {r.method for r in report.results} | {s.split(":")[0] for s in report.skipped}
+        for method in report.statement.checks:
+            if method not in covered:
+                reason = f"no {method} check registered for {cid}"
+                if method in ("smt", "enumeration") and smt_note:
+                    reason += f" ({smt_note})"
+                report.results.append(CheckResult(claim=cid, name=f"{method} coverage", method=method,
+                                                  verdict=UNKNOWN, negative_control=None, detail=reason))
+        reports.append(report)
+    return reports
