@@ -1,0 +1,89 @@
+"""SMT proofs: every proof is proved and every negative control is a Python-verified
+counterexample; the proof machinery itself can fail (refutation, unknown, unverified control,
+algebraic model values)."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import z3
+
+from checks.base import COUNTEREXAMPLE, PROVED, UNKNOWN
+from checks.smt import SMT_CHECKS
+from checks.smt import theorem2 as t2
+from checks.smt.common import AlgebraicValue, SmtProof, query, run_proof, to_fraction
+from theory.kernels import ProfileKernel
+from theory.realization import classify_exact, exact_margins
+
+pytestmark = pytest.mark.smt
+
+ALL = [(claim, n, check) for claim, checks in SMT_CHECKS.items() for n, check in enumerate(checks)]
+
+
+@pytest.mark.parametrize("claim,n,check", ALL, ids=[f"{c}-{n}" for c, n, _ in ALL])
+def test_every_smt_check_is_proved_with_a_counterexample_control(claim, n, check):
+    result = check()
+    assert result.claim == claim and result.method == "smt"
+    assert result.verdict == PROVED, result.detail
+    assert result.negative_control == COUNTEREXAMPLE, result.detail
+    assert result.ok and result.seconds > 0
+
+
+def test_contract_covers_the_four_claims():
+    assert set(SMT_CHECKS) == {"theorem2", "proposition4", "underdetermination", "expressivity"}
+    assert all(SMT_CHECKS[k] for k in SMT_CHECKS)
+
+
+def test_a_false_statement_is_refuted_not_proved():
+    # Theorem 2 "deep ⇒ t = i - δ*" without depth is false: the runner must say counterexample
+    proof = t2.deep_only_if()
+    weakened = SmtProof(proof.claim, "false: any row realized for t has t = i - δ*",
+                        [("quantified", proof.control[:-1])], proof.control_label, proof.control, proof.verify_control)
+    result = run_proof(weakened)
+    assert result.verdict == COUNTEREXAMPLE and not result.ok
+
+
+def test_unknown_is_a_failure_with_the_solver_reason():
+    x, y, z = z3.Ints("x y z")
+    hard = [x > 0, y > 0, z > 0, x * x * x + y * y * y == z * z * z]    # Fermat n = 3: beyond z3
+    proof = SmtProof("theorem2", "undecidable for z3 in 0.2 s", [("nonlinear", hard)], "same",
+                     hard, lambda m: (True, ""), timeout=0.2)
+    result = run_proof(proof)
+    assert result.verdict == UNKNOWN and not result.ok
+    assert "unknown" in result.detail and "(" in result.detail  # z3's reason is quoted
+
+
+def test_a_control_whose_model_fails_the_python_recheck_is_not_counted():
+    proof = t2.deep_if()
+    proof.verify_control = lambda model: (False, "rejected on purpose")
+    result = run_proof(proof)
+    assert result.verdict == PROVED and result.negative_control == "unverified" and not result.ok
+
+
+def test_contradictory_hypotheses_are_reported_as_vacuous():
+    a = z3.Int("a")
+    proof = SmtProof("theorem2", "vacuous", [("qf", [a > 0, a < 0])], "none", [a == 1],
+                     lambda m: (True, ""), hypotheses=[a > 0, a < 0])
+    result = run_proof(proof)
+    assert result.verdict == "failed" and "vacuous" in result.detail
+
+
+def test_algebraic_model_values_are_refused():
+    x = z3.Real("x")
+    out = query([x * x == 2, x > 0])
+    assert out.status == "sat"
+    with pytest.raises(AlgebraicValue):
+        to_fraction(out.model.eval(x))
+    assert to_fraction(z3.RealVal("3/7")) == Fraction(3, 7)
+
+
+def test_python_rechecks_agree_with_theory_exact_margins():
+    # the negative-control re-checks use their own realization test: it must agree with theory
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        v = [Fraction(int(a)) for a in rng.integers(-3, 4, size=7)]
+        rows = np.arange(7)
+        targets = np.array([int(rng.integers(0, i + 1)) for i in range(7)])
+        margins, _ = exact_margins(ProfileKernel(7, "offset", v), rows, targets)
+        status = classify_exact(margins, np.zeros(7, dtype=bool))
+        assert [s > 0 for s in status] == [t2.py_realized(v, i, t) for i, t in zip(rows, targets)]
