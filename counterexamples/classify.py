@@ -9,7 +9,10 @@ Main definitions (THEORY.md §2, Conjecture "Known" / "Open"); for a row i ∈ R
   has Z v_j = 0, i.e. v_j ⊥ col Zᵀ: gradient descent from 0 never leaves col Zᵀ, so
   ⟨θ_k, v_j⟩ = 0 for every k and the row fails forever (proven);
 * ``open_tie`` — γ_i = 0 and every tied rival has Z v_j ≠ 0: the Conjecture's open case;
-* ``undecided`` — float mode only (irrational features): |γ_i| within the tolerance rule.
+* ``undecided`` — float mode only (irrational features): |γ_i| within the tolerance rule.  Its
+  near-tied rivals (|κ(i,j) - κ(i,t)| within the same tolerance) are attached with float
+  directions, and ``orthogonal`` then means ‖Z v‖ within tolerance — not a proof: a float tie
+  may be a coincidence, and an exact tie needs its own argument.
 
 Exact mode (rational PEs with an exact KKT certificate for θ*) decides every class in ℚ.
 """
@@ -23,7 +26,7 @@ import numpy as np
 
 from theory.encodings import Encoding
 from theory.kernels import ProfileKernel, exact_transfer, transfer
-from theory.realization import (FAILED, REALIZED, classify_exact, classify_float, exact_margins,
+from theory.realization import (DEFAULT_TOL, FAILED, REALIZED, classify_exact, classify_float, exact_margins,
                                 float_margins, structural_ties, target_keys)
 from theory.selection import Selection
 from theory.tasks import Task
@@ -36,8 +39,8 @@ class TieRival:
     """One tied rival key j of a margin-0 row: v = ψ(i,t) - ψ(i,j), ⟨θ*, v⟩ = 0."""
 
     rival: int
-    direction: tuple[Fraction, ...]
-    orthogonal: bool  # Z v = 0
+    direction: tuple  # Fractions (exact mode) or floats (undecided float rows)
+    orthogonal: bool  # Z v = 0 (exact), ‖Z v‖ within tolerance (float)
 
 
 @dataclass
@@ -90,7 +93,8 @@ def _row_values(kernel, i: int) -> list:
     return list(kernel.values[i][: i + 1])
 
 
-def classify(pe: Encoding, task: Task, selection: Selection, length: int) -> Classification:
+def classify(pe: Encoding, task: Task, selection: Selection, length: int,
+             tol: float = DEFAULT_TOL) -> Classification:
     """Classify every failing row of R_L under T_L θ* (exact when θ* is exact)."""
     L0 = selection.train_length
     rows, targets = task.rows_and_targets(length)              # (m,), (m,)
@@ -99,12 +103,34 @@ def classify(pe: Encoding, task: Task, selection: Selection, length: int) -> Cla
         return _classify_exact(pe, selection, length, rows, targets, ties)
     kernel = transfer(pe, selection.theta, length, L0)
     margins, target_values = float_margins(kernel, rows, targets)   # (m,), (m,)
-    status = classify_float(margins, target_values, ties)
+    status = classify_float(margins, target_values, ties, tol)
     failing = []
     for n in np.flatnonzero(status != REALIZED).tolist():
         cls = "structural_tie" if ties[n] else ("strict_misrank" if status[n] == FAILED else "undecided")
-        failing.append(FailingRow(int(rows[n]), int(targets[n]), cls, float(margins[n])))
+        row = FailingRow(int(rows[n]), int(targets[n]), cls, float(margins[n]))
+        if cls == "undecided":
+            row.rivals = _near_rivals(pe, selection, kernel, row.row, row.target, tol)
+        failing.append(row)
     return Classification(length, False, int(rows.size), int(np.sum(status == REALIZED)), failing)
+
+
+def _near_rivals(pe, selection, kernel, i: int, t: int, tol: float) -> list[TieRival]:
+    """Rivals j of an undecided float row with κ(i,j) within tolerance of κ(i,t)."""
+    values = np.asarray(kernel.row_values(np.array([i])), dtype=float)[0, : i + 1]   # (i+1,)
+    kt = int(pe.key_index(i, t))
+    scale = tol * max(1.0, abs(values[kt]))
+    L0 = selection.train_length
+    z = np.asarray(selection.constraints, dtype=float)                               # (m, p)
+    out = []
+    for k in np.flatnonzero(np.abs(values - values[kt]) <= scale).tolist():
+        if k == kt:
+            continue
+        j = key_of(pe, i, k)
+        v = (pe.pair_features(np.array([i]), np.array([t]), L0)
+             - pe.pair_features(np.array([i]), np.array([j]), L0))[0]                # (p,)
+        zv = float(np.abs(z @ v).max(initial=0.0))
+        out.append(TieRival(j, tuple(float(x) for x in v), zv <= tol * max(1.0, float(np.abs(z).max(initial=0.0)))))
+    return sorted(out, key=lambda r: r.rival)
 
 
 def _classify_exact(pe, selection, length, rows, targets, ties) -> Classification:

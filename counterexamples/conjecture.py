@@ -7,7 +7,9 @@ Main functions:
   the gradient-descent tie margins ⟨θ_k, v_j⟩ with their limit verdict and the exact-sign
   exponential-tail prediction (:mod:`counterexamples.dynamics`).  A **candidate counterexample**
   is an open-tie row that gradient descent wins: all its tie margins tend to a positive limit,
-  so lim acc_L(θ_k) > α_L;
+  so lim acc_L(θ_k) > α_L.  Rows of irrational PEs that are tied within float tolerance
+  (``undecided``) get the same treatment as *float ties*; a won one is a **float candidate**
+  (the tie itself is not certified in ℚ);
 * :func:`search` — the seeded, resumable search: instance ``k`` of seed ``s`` is a function of
   (s, k) (:mod:`counterexamples.sampling`), results are appended to a JSONL file as they are
   found (one header line with seed, parameters and tool versions, then one line per instance),
@@ -33,7 +35,8 @@ from theory.tasks import parse_task
 
 from counterexamples.certificate import q, qvec
 from counterexamples.classify import CLASSES, classify
-from counterexamples.dynamics import DEFAULT_STEPS, LOSES, UNDECIDED, WINS, limit_verdict, predict, tie_margins
+from counterexamples.dynamics import (DEFAULT_STEPS, LOSES, UNDECIDED, WINS, limit_verdict, predict, predict_float,
+                                      tie_margins)
 from counterexamples.errors import CertificateError
 from counterexamples.sampling import FAMILIES, Instance, instance
 
@@ -100,26 +103,38 @@ def evaluate(inst: Instance, gd_steps: int = DEFAULT_STEPS) -> dict:
         record.update(status="classified", exact=cls.exact, rows=cls.total, realized=cls.realized,
                       alpha=q(cls.alpha) if cls.exact else float(cls.alpha), classes=cls.counts())
         open_rows = cls.open_rows
-        record["open_ties"] = []
-        record["candidate"] = False
-        if not open_rows:
+        float_rows = [r for r in cls.failing if r.cls == "undecided" and r.rivals
+                      and not any(v.orthogonal for v in r.rivals)]
+        record["open_ties"], record["float_ties"] = [], []
+        record["candidate"] = record["float_candidate"] = False
+        if not open_rows and not float_rows:
             return record
-        directions = [r.direction for row in open_rows for r in row.rivals]
+        directions = [r.direction for row in open_rows + float_rows for r in row.rivals]
         traj = tie_margins(pe, task, inst.train_length, [[float(x) for x in v] for v in directions], gd_steps)
         n = 0
-        for row in open_rows:
+        for row in open_rows + float_rows:
+            exact = row.cls == "open_tie"
             rivals = []
             for rival in row.rivals:
                 verdict = limit_verdict(traj.steps, traj.margins[n])
                 n += 1
-                pred = predict(pe, task, sel, rival.direction)
-                rivals.append({"rival": rival.rival, "direction": qvec(rival.direction), "gd": verdict,
-                               "prediction": None if pred is None else
-                               {"sign": pred["sign"], "value": pred["value"]}})
+                if exact:
+                    pred = predict(pe, task, sel, rival.direction)
+                    pred = None if pred is None else {"sign": pred["sign"], "value": pred["value"]}
+                    direction = qvec(rival.direction)
+                else:
+                    pred = predict_float(pe, task, sel, rival.direction)
+                    pred = None if pred is None else {"sign": None, "value": pred["value"]}
+                    direction = [float(x) for x in rival.direction]
+                rivals.append({"rival": rival.rival, "direction": direction, "gd": verdict, "prediction": pred})
             row_verdict = _row_verdict([r["gd"]["verdict"] for r in rivals])
-            predicted = [r["prediction"]["sign"] for r in rivals if r["prediction"] is not None]
-            predicted_wins = (len(predicted) == len(rivals) and all(s == 1 for s in predicted)) if predicted else None
-            record["open_ties"].append({
+            if exact:
+                signs = [r["prediction"]["sign"] for r in rivals if r["prediction"] is not None]
+            else:
+                signs = [(r["prediction"]["value"] > 0) - (r["prediction"]["value"] < 0)
+                         for r in rivals if r["prediction"] is not None]
+            predicted_wins = all(x == 1 for x in signs) if len(signs) == len(rivals) else None
+            (record["open_ties"] if exact else record["float_ties"]).append({
                 "row": row.row, "target": row.target, "rivals": rivals, "gd_verdict": row_verdict,
                 "limit_estimate": min(r["gd"]["estimate"] for r in rivals),
                 "predicted_wins": predicted_wins,
@@ -128,6 +143,7 @@ def evaluate(inst: Instance, gd_steps: int = DEFAULT_STEPS) -> dict:
             })
         record["gd_steps"] = gd_steps
         record["candidate"] = any(t["gd_verdict"] == WINS for t in record["open_ties"])
+        record["float_candidate"] = any(t["gd_verdict"] == WINS for t in record["float_ties"])
     return record
 
 
@@ -259,7 +275,8 @@ def summarize(records: dict[int, dict]) -> dict:
     status: dict[str, int] = {}
     per_family: dict[str, dict[str, int]] = {}
     verdicts = {WINS: 0, LOSES: 0, UNDECIDED: 0}
-    candidates, disagreements = [], []
+    float_verdicts = {WINS: 0, LOSES: 0, UNDECIDED: 0}
+    candidates, float_candidates, disagreements = [], [], []
     for k in sorted(records):
         r = records[k]
         status[r.get("status", "?")] = status.get(r.get("status", "?"), 0) + 1
@@ -271,7 +288,17 @@ def summarize(records: dict[int, dict]) -> dict:
             verdicts[tie["gd_verdict"]] += 1
             fam["open_tie_rows"] += 1
             if tie["prediction_disagrees"]:
-                disagreements.append({"index": k, "row": tie["row"]})
+                disagreements.append({"index": k, "row": tie["row"], "exact": True})
+        for tie in r.get("float_ties", []):
+            float_verdicts[tie["gd_verdict"]] += 1
+            if tie["prediction_disagrees"]:
+                disagreements.append({"index": k, "row": tie["row"], "exact": False})
+        if r.get("float_candidate"):
+            won = [t for t in r["float_ties"] if t["gd_verdict"] == WINS]
+            float_candidates.append({"index": k, "pe": r["pe"], "task": r["task"], "train_length": r["train_length"],
+                                     "length": r["length"], "rows_won": [t["row"] for t in won],
+                                     "limit_estimate": max(t["limit_estimate"] for t in won),
+                                     "predicted_wins": all(t["predicted_wins"] for t in won)})
         if r.get("candidate"):
             fam["candidates"] += 1
             best = max((t for t in r["open_ties"] if t["gd_verdict"] == WINS), key=lambda t: t["limit_estimate"])
@@ -280,4 +307,5 @@ def summarize(records: dict[int, dict]) -> dict:
                                "limit_estimate": best["limit_estimate"], "predicted_wins": best["predicted_wins"],
                                "table": r.get("table")})
     return {"instances": len(records), "status": status, "failing_rows": rows, "open_tie_verdicts": verdicts,
-            "families": per_family, "candidates": candidates, "prediction_disagreements": disagreements}
+            "float_tie_verdicts": float_verdicts, "families": per_family, "candidates": candidates,
+            "float_candidates": float_candidates, "prediction_disagreements": disagreements}

@@ -140,3 +140,33 @@ def predict(pe: Encoding, task: Task, selection: Selection, v: Sequence[Fraction
     sign = (product > 1) - (product < 1)
     value = sum(float(x) * math.log(n / float(lam)) for x, n, lam in zip(c, mult, lams))
     return {"coefficients": c, "multiplicities": mult, "sign": sign, "value": value, "support": support}
+
+
+def predict_float(pe: Encoding, task: Task, selection: Selection, v: Sequence[float],
+                  decimals: int = 9) -> dict | None:
+    """The same prediction in floats (irrational features): support from the float multipliers,
+    multiplicities by matching differences rounded to ``decimals``.  None if the support vectors are
+    (numerically) dependent or v's projection is not in their span."""
+    if selection.theta is None or selection.multipliers is None:
+        return None
+    from theory.selection import difference_vectors
+    z = np.asarray(selection.constraints, dtype=float)                     # (m, p)
+    support = selection.support
+    if not support:
+        return None
+    zs = z[support]                                                        # (s, p)
+    if np.linalg.matrix_rank(zs) != len(support):
+        return None
+    v = np.asarray(v, dtype=float)
+    c, *_ = np.linalg.lstsq(z @ zs.T, z @ v, rcond=None)                   # (s,)
+    if np.linalg.norm(z @ zs.T @ c - z @ v) > 1e-7 * max(1.0, np.linalg.norm(z @ v)):
+        return None
+    pairs = training_pairs(task, selection.train_length)
+    all_z = np.round(difference_vectors(pe, pairs, selection.train_length), decimals)   # (M, p)
+    keys = Counter(map(tuple, all_z.tolist()))
+    mult = [keys[tuple(np.round(zs[n], decimals).tolist())] for n in range(len(support))]
+    lams = selection.multipliers[support]
+    if min(mult) < 1 or np.any(lams <= 0):
+        return None
+    value = float(np.sum(c * np.log(np.asarray(mult, dtype=float) / lams)))
+    return {"value": value, "multiplicities": mult}
