@@ -13,7 +13,9 @@ iff ∀j ∈ [0, i], j ≠ t: r(i - t) > r(i - j).  Main results proved (unsat o
 * ``position:p``: at most one deep row per length is realized (control: drop depth);
 * growing tasks ``copy``, ``middle``, ``reverse``, ``half``: if the last row n-1 is realized
   (so in particular if all deep rows are), then n ≤ 2δ* + 2 — all deep rows are realized at
-  finitely many lengths at most (control: a fixed-offset task ``offset:c`` in its place).
+  finitely many lengths at most (control: a fixed-offset task ``offset:c`` in its place);
+* where it breaks: ``alibi`` r(δ) = mδ with m > 0 (no maximizer on ℕ) realizes ``position:0``
+  on every row of every length (control: a slope of either sign).
 
 Reference: THEORY.md §2, Theorem 2 (this project's formalization of the preprint).
 """
@@ -26,7 +28,7 @@ from typing import Callable
 import z3
 
 from checks.base import CheckResult
-from checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, run_proof, table
+from checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, run_proof, table, value
 
 CLAIM = "theorem2"
 
@@ -188,13 +190,32 @@ def growing_finite(task: str) -> SmtProof:
                     ctl, verify, hypotheses=hyps)
 
 
+def alibi_breaks() -> SmtProof:
+    # where Theorem 2 breaks: r(δ) = mδ with m > 0 grows without bound (no global maximizer);
+    # the causal boundary anchors position 0: on row i the largest offset i is key 0
+    m = z3.Real("m")
+    lin = lambda d: m * d
+    real0 = z3.ForAll([j], z3.Implies(z3.And(1 <= j, j <= i), lin(i) > lin(i - j)))
+    base = [n >= 1, in_range(i, 0, n)]
+
+    def verify(model):
+        slope, nn, ii = value(model, m), ivalue(model, n), ivalue(model, i)
+        v = [slope * d for d in range(nn)]
+        return not py_realized(v, ii, 0), f"slope m = {slope}: row {ii} of n = {nn} does not realize position:0"
+
+    return SmtProof(CLAIM, "where it breaks: alibi r(δ) = mδ, m > 0 (no maximizer), realizes position:0 on every row of every length",
+                    [("quantified", base + [m > 0, z3.Not(real0)])], "drop m > 0 (slope of either sign)",
+                    base + [z3.Not(real0), n <= CONTROL_BOUND], verify, hypotheses=base + [m > 0])
+
+
+MAKERS = [deep_only_if, deep_if, shallow_iff, position_one_deep_row, alibi_breaks]
+
+
 def proofs() -> list[SmtProof]:
-    return [deep_only_if(), deep_if(), shallow_iff(), position_one_deep_row()] + \
-        [growing_finite(name) for name in GROWING_TARGETS]
+    return [make() for make in MAKERS] + [growing_finite(name) for name in GROWING_TARGETS]
 
 
 def checks() -> list[Callable[[], CheckResult]]:
     """One zero-argument callable per proof (the runner's contract)."""
     return [(lambda make=make: run_proof(make())) for make in
-            [deep_only_if, deep_if, shallow_iff, position_one_deep_row] +
-            [(lambda name=name: growing_finite(name)) for name in GROWING_TARGETS]]
+            MAKERS + [(lambda name=name: growing_finite(name)) for name in GROWING_TARGETS]]
