@@ -225,3 +225,18 @@ def test_cli_resume_of_a_finished_run_prints_its_summary(quick_run, tmp_path, ca
     doc = json.loads(capsys.readouterr().out)
     assert doc["measurements"] == len(records) and doc["agreement_rate"] == summarize(records)["agreement_rate"]
     assert (copy / "summary.json").exists() and (copy / "experiment-cells.png").exists()
+
+
+def test_diagnosis_retrains_the_same_head_and_attention_accuracy_is_acc_L(quick_run):
+    """Retraining from a record's key reproduces its loss; its attention accuracy is acc_L(θ)."""
+    from checks.empirical.diagnose import diagnose
+    _, records = quick_run
+    first = next(r for r in records if r["pe"] == "abscol:16" and r["task"] == "position:0")
+    d = diagnose(first["pe"], first["task"], first["vocab"], first["width"], first["seed"], QUICK.recipe,
+                 QUICK.lengths)
+    assert d["final_loss"] == first["final_loss"]
+    for r in records:
+        if (r["pe"], r["task"]) == ("abscol:16", "position:0"):
+            assert d["trained_acc"][str(r["length"])] == r["attention_accuracy"]
+            assert d["alpha"][str(r["length"])] == r["alpha"]
+    assert -1.0 <= d["cosine_to_selected"] <= 1.0

@@ -45,10 +45,13 @@ def write_figures(summary: dict, out_dir: str | Path) -> list[Path]:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     cells = summary["cells"]
-    pes = list(dict.fromkeys(c["pe"] for c in cells))
-    tasks = list(dict.fromkeys(c["task"] for c in cells))
+    grid = summary.get("grid", {})  # the grid's order when the summary records it
+    pes = [p for p in grid.get("pes", []) if any(c["pe"] == p for c in cells)]
+    pes += [p for p in dict.fromkeys(c["pe"] for c in cells) if p not in pes]
+    tasks = [t for t in grid.get("tasks", []) if any(c["task"] == t for c in cells)]
+    tasks += [t for t in dict.fromkeys(c["task"] for c in cells) if t not in tasks]
     lookup = {(c["pe"], c["task"]): c for c in cells}
-    fig, axes = plt.subplots(len(pes), len(tasks), figsize=(1.9 * len(tasks) + 0.8, 1.6 * len(pes) + 0.9),
+    fig, axes = plt.subplots(len(pes), len(tasks), figsize=(max(5.5, 1.9 * len(tasks) + 0.8), 1.6 * len(pes) + 1.2),
                              squeeze=False, sharex=True, sharey=True)
     for r, pe in enumerate(pes):
         for c, task in enumerate(tasks):
@@ -65,12 +68,12 @@ def write_figures(summary: dict, out_dir: str | Path) -> list[Path]:
                 ax.set_xlabel("L", fontsize=7)
     handles, labels = next((ax.get_legend_handles_labels() for ax in axes.flat
                             if len(ax.get_legend_handles_labels()[0]) == 3), axes[0, 0].get_legend_handles_labels())
-    fig.legend(handles, labels, loc="upper right", fontsize=7, ncol=3)
+    fig.legend(handles, labels, loc="lower center", fontsize=7, ncol=3, frameon=False)
     rate = summary.get("agreement_rate")
     rate_text = "n/a" if rate is None else f"{rate:.3f}"
     fig.suptitle(f"α_L against trained heads ({summary['measurements']} measurements; agreement {rate_text}; "
                  f"threshold {summary['threshold']})", fontsize=9, x=0.02, ha="left")
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    fig.tight_layout(rect=(0, 0.05, 1, 0.95))
     path = out_dir / CELLS_FIGURE
     fig.savefig(path, dpi=130)
     plt.close(fig)

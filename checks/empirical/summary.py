@@ -60,7 +60,8 @@ def _group(records: list[dict], keys: tuple[str, ...]) -> dict[tuple, list[dict]
     out: dict[tuple, list[dict]] = defaultdict(list)
     for r in records:
         out[tuple(r[k] for k in keys)].append(r)
-    return dict(sorted(out.items(), key=lambda kv: tuple(str(x) for x in kv[0])))
+    return dict(sorted(out.items(), key=lambda kv: tuple((0, x, "") if isinstance(x, (int, float)) else (1, 0, str(x))
+                                                        for x in kv[0])))
 
 
 def disagreeing_cells(disagreements: list[dict], records: list[dict]) -> list[dict]:

@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from checks.empirical.diagnose import diagnose_disagreements
 from checks.empirical.grid import FULL, GRIDS, QUICK
 from checks.empirical.plots import write_figures
 from checks.empirical.runner import run_grid
@@ -72,6 +73,13 @@ def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
                            [[c["pe"], c["task"], c["length"], f"{c['alpha']:.4f}",
                              f"{c['disagreeing']}/{c['measurements']}", f"{c['token_accuracy']['mean']:.3f}"]
                             for c in summary["disagreeing_cells"]]))
+    if summary["diagnostics"]:
+        print("trained θ against θ* (one retrained model per disagreeing cell; acc_L(θ) = rows T_L θ realizes):")
+        print(format_table(["pe", "task", "V×d", "seed", "cos(θ, θ*)", "acc_L(θ)", "α_L"],
+                           [[d["pe"], d["task"], f"{d['vocab']}×{d['width']}", d["seed"],
+                             f"{d['cosine_to_selected']:.3f}",
+                             " ".join(f"{v:.3f}" for k, v in d["trained_acc"].items() if k in d["alpha"]),
+                             " ".join(f"{v:.3f}" for v in d["alpha"].values())] for d in summary["diagnostics"]]))
     st = summary["stability"]
     if st["available"]:
         print(f"stability at (V, d) = {tuple(st['reference'])}: {st['cell_verdicts_matching']}/"
@@ -89,6 +97,7 @@ def run(args) -> int:
     records = run_grid(grid, out, resume=args.resume, jobs=args.jobs, progress=_bar(args.json))
     meta = json.loads((out / "run.json").read_text())
     summary = with_provenance(summarize(records, grid.recipe.threshold), grid=grid.to_json(), runs=meta["runs"])
+    summary["diagnostics"] = diagnose_disagreements(summary["disagreements"], grid.recipe, grid.lengths)
     (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     figures = write_figures(summary, out)
     if args.json:
