@@ -54,6 +54,12 @@ def test_shear_duality_of_ceilings(task):
     assert (rel.realized, rel.total) == (col.realized, col.total)
 
 
+def test_shear_duality_of_pe_ceilings():
+    a = compute_ceiling("reverse", 12, pe="relbias", train_length=8)
+    b = compute_ceiling("dual:reverse", 12, pe="dual:relbias", train_length=8)
+    assert (a.realized, a.total) == (b.realized, b.total) and a.verified and b.verified
+
+
 @pytest.mark.parametrize("pe,task", [("relbias", "position:0"), ("alibi", "position:0"), ("colbias", "position:0")])
 def test_alpha_never_exceeds_the_ceiling(pe, task):
     alpha = compute_alpha(pe, task, 16, [32], "exact").to_json()

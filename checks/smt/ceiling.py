@@ -21,6 +21,7 @@ Lengths are bounded (≤ 64): the queries grow as n² rows × keys.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Sequence
@@ -156,7 +157,6 @@ def _check_length(length: int) -> None:
 def compute_ceiling(task: str | Task, length: int, kernel: str | None = None, pe: str | None = None,
                     train_length: int = DEFAULT_TRAIN_LENGTH, timeout: float = DEFAULT_TIMEOUT) -> Ceiling:
     """α*_n for one class and task: best kernel by MaxSMT, optimality by a second query."""
-    import time
     start = time.perf_counter()
     _check_length(length)
     if not isinstance(train_length, int) or train_length < 1:
@@ -181,7 +181,11 @@ def compute_ceiling(task: str | Task, length: int, kernel: str | None = None, pe
         reason = opt.reason_unknown() if answer == z3.unknown else "unsat (impossible for soft constraints)"
         return Ceiling(cls.label, str(task_obj), length, train_length, 0, len(rows), [], [], UNKNOWN, False,
                        features, reason, round(time.perf_counter() - start, 4))
-    witness = [to_fraction(model.eval(w, model_completion=True)) for w in params]
+    try:
+        witness = [to_fraction(model.eval(w, model_completion=True)) for w in params]
+    except AlgebraicValue as err:   # never rounded: the witness is refused
+        return Ceiling(cls.label, str(task_obj), length, train_length, 0, len(rows), [], [], "refused", False,
+                       features, str(err), round(time.perf_counter() - start, 4))
     realized_rows = recount(cls, witness, task_obj, length, train_length)
     k = len(realized_rows)
     optimal, reason = PROVED, ""
