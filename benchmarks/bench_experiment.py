@@ -17,10 +17,9 @@ import time
 
 import numpy as np
 
-from checks.empirical.grid import FULL
+from checks.empirical.grid import FULL, model_jobs, predictions
 from checks.empirical.model import geometry, init_params, loss_and_grads, naive_loss_and_grads
 from checks.empirical.runner import run_model
-from checks.empirical.grid import model_jobs, predictions
 from theory.encodings import parse_pe
 from theory.tasks import parse_task
 
