@@ -40,16 +40,17 @@ def on_config(config, **kwargs):
 def on_files(files, config, **kwargs):
     """Render every figure and add it to the site as a generated file."""
     start = time.perf_counter()
-    for src_uri, render in gen.ASSETS.items():
+    for produce in gen.ASSETS:
         try:
-            content = render()
+            produced = produce()
         except PluginError:
             raise
         except Exception as err:  # a figure that cannot be drawn is a build error, named
-            raise PluginError(f"posreal docs: figure {src_uri!r} failed: {type(err).__name__}: {err}") from err
-        if content is None:      # its source is not built yet; the page says so
+            raise PluginError(f"posreal docs: figures of {produce.__name__} failed: {type(err).__name__}: {err}") from err
+        if produced is None:      # its source is not built yet; the page says so
             continue
-        files.append(File.generated(config, src_uri, content=content))
+        for src_uri, content in produced.items():
+            files.append(File.generated(config, src_uri, content=content))
     log.info("posreal docs: figures rendered in %.1f s", time.perf_counter() - start)
     return files
 
@@ -62,8 +63,10 @@ def _expand(match: re.Match, page) -> str:
     if fn is None:
         raise PluginError(f"posreal docs: {page.file.src_uri}: unknown generator {name!r}; "
                           f"known: {', '.join(sorted(gen.GENERATORS))}")
+    start = time.perf_counter()
     try:
         text = fn(*args)
+        log.debug("posreal docs: %s %s in %.2f s", name, " ".join(args), time.perf_counter() - start)
     except PluginError as err:
         raise PluginError(f"posreal docs: {page.file.src_uri}: {name}: {err}") from err
     except Exception as err:

@@ -230,13 +230,13 @@ def gen_taxonomy_grid() -> str:
         "\n*n.r.*: not realizable at L0 — no θ realizes every training row, so θ* does not exist.\n"
 
 
-def asset_taxonomy_png() -> bytes:
+def asset_taxonomy() -> dict[str, bytes]:
     from theory.plots import plot_taxonomy
     docs, lengths, _, _ = taxonomy_docs()
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "taxonomy.png")
         plot_taxonomy(docs, lengths, path)
-        return Path(path).read_bytes()
+        return {"generated/taxonomy.png": Path(path).read_bytes()}
 
 
 def gen_taxonomy_figure() -> str:
@@ -260,11 +260,11 @@ def _runner_document():
     """The claim report, in-process: ``checks.runner`` if it exists, else ``posreal check --json``."""
     if module_exists("checks.runner"):
         runner = importlib.import_module("checks.runner")
-        for name in ("report", "run_claims", "run_all", "run"):
+        for name in ("run_claims", "report", "run_all", "run"):
             fn = getattr(runner, name, None)
             if callable(fn):
                 return _call_runner(fn), f"checks.runner.{name}"
-        raise PluginError("checks.runner exists but has none of report / run_claims / run_all / run")
+        raise PluginError("checks.runner exists but has no run_claims (contract of `posreal check`)")
     from posreal.cli import COMMANDS
     if "check" in COMMANDS:
         return _cli_json(["check", "--json"] + _fast_flags("check")), "posreal check --json"
@@ -280,7 +280,9 @@ def _call_runner(fn):
     if "slow" in params:
         kwargs["slow"] = False
     result = fn(**kwargs)
-    if hasattr(result, "to_json"):
+    if isinstance(result, (list, tuple)):
+        result = {"claims": [r.to_json() if hasattr(r, "to_json") else r for r in result]}
+    elif hasattr(result, "to_json"):
         result = result.to_json()
     return result
 
@@ -364,8 +366,13 @@ def gen_checks(claim_id: str) -> str:
     ok = sum(_check_ok(c) for c in checks)
     head = (f"**Latest verdicts** — {ok} of {len(checks)} checks good "
             f"(verdict proved/passed and, where there is one, the negative control refuted as it must be).\n\n")
-    return head + table(["check", "method", "verdict", "negative control", "time", "detail"], rows,
-                        f"{source}, run during this build ({seconds:.1f} s for every claim)")
+    out = head + table(["check", "method", "verdict", "negative control", "time", "detail"], rows,
+                       f"{source}(skip_slow=True), run during this build ({seconds:.1f} s for every claim)")
+    skipped = claims[claim_id].get("skipped") or []
+    if skipped:
+        out += ("\nSkipped in this build because they are marked slow (run them with `posreal check "
+                f"{claim_id}`):\n\n" + "\n".join(f"- {md_escape(x)}" for x in skipped) + "\n")
+    return out
 
 
 def gen_claims_overview() -> str:
@@ -590,82 +597,178 @@ def _certificate_files() -> list[Path]:
     return sorted(CERTIFICATES.glob("*.json")) if CERTIFICATES.is_dir() else []
 
 
+def _instance_text(instance: dict) -> str:
+    keys = ("pe", "task", "train_length", "length", "row", "target", "rival")
+    parts = [f"{k} = {instance[k]}" for k in keys if k in instance and not isinstance(instance[k], (dict, list))]
+    return ", ".join(parts) or "—"
+
+
 def gen_certificates() -> str:
+    """Every committed certificate, re-verified now by the fractions-only verifier."""
     files = _certificate_files()
     if not files:
         if CERTIFICATES.is_dir():
             raise PluginError(f"{CERTIFICATES.relative_to(ROOT)} exists but holds no *.json certificate")
         return not_yet_built("The table of committed certificates", "counterexamples/certificates/")
-    from posreal.cli import COMMANDS
-    can_verify = "verify" in COMMANDS
-    rows = []
+    from counterexamples.certificate import BUNDLE_FORMAT
+    from counterexamples.verify import verify_certificate
+    rows, details = [], []
     for path in files:
-        cert = json.loads(path.read_text())
-        fmt = cert.get("format", "?")
-        version = cert.get("version", cert.get("format_version", ""))
-        kind = cert.get("kind") or cert.get("flaw") or cert.get("claim") or cert.get("type") or "—"
-        summary = cert.get("summary") or cert.get("description") or cert.get("statement") or ""
-        verdict = "—"
-        if can_verify:
-            verdict = _verify_certificate(path)
-        rows.append([f"`{path.name}`", f"`{fmt}` {version}".strip(), md_escape(kind),
-                     md_escape(str(summary))[:200], verdict])
-    return table(["certificate", "format", "what it certifies", "summary", "`posreal verify` now"], rows,
-                 "counterexamples/certificates/*.json" + (", each re-verified by `posreal verify`" if can_verify else ""))
+        doc = json.loads(path.read_text())
+        certs = doc.get("certificates", []) if doc.get("format") == BUNDLE_FORMAT else [doc]
+        if not certs:
+            raise PluginError(f"certificate file {path.name} holds no certificate")
+        for n, cert in enumerate(certs):
+            name = path.name if len(certs) == 1 else f"{path.name} #{n}"
+            verdict = verify_certificate(cert, name)
+            shown = f"**{verdict.verdict}**" if verdict.verdict == "verified" else f"**{verdict.verdict.upper()}**"
+            rows.append([f"`{name}`", cert.get("kind", "?"), _instance_text(cert.get("instance", {})),
+                         f"{len(verdict.checked)} exact facts", shown])
+            text = md_escape(cert.get("explanation", "")).strip()
+            checked = "".join(f"\n    - {md_escape(c)}" for c in verdict.checked[:12])
+            more = f"\n    - … and {len(verdict.checked) - 12} more" if len(verdict.checked) > 12 else ""
+            failures = "".join(f"\n    - **FAILED:** {md_escape(c)}" for c in verdict.failures)
+            details.append(f'??? note "`{name}` — {cert.get("kind", "?")}"\n    {text}\n\n    Re-derived now, in '
+                           f"exact arithmetic:{checked}{more}{failures}\n")
+    return (table(["certificate", "kind", "instance", "re-derived", "verifier now"], rows,
+                  "counterexamples/certificates/*.json, each re-checked by counterexamples.verify "
+                  "(fractions only) during this build")
+            + "\n" + "\n".join(details))
 
 
-def _verify_certificate(path: Path) -> str:
-    from posreal.cli import main
-    out, err = io.StringIO(), io.StringIO()
-    argv = ["verify", str(path)]
-    if "--json" in {s for a in _subparser("verify")._actions for s in a.option_strings}:
-        argv.append("--json")
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
-    if code == 2:
-        raise PluginError(f"`posreal verify {path.name}` is a usage error: {err.getvalue().strip()[:300]}")
-    # exit 0: the certificate's verdict re-derived; 1: it did not verify (shown, and loud)
-    return "**verified**" if code == 0 else f"**DID NOT VERIFY** (exit {code})"
+@cached("colspan")
+def colspan_document():
+    from posreal.cli import COMMANDS
+    if "search" not in COMMANDS:
+        return None
+    return _cli_json(["search", "colspan", "--json"])
 
 
-def _search_json(argv: list[str]):
-    return _cli_json(argv)
+def _v(flag: bool | None) -> str:
+    return "—" if flag is None else ("**verified**" if flag else "**DID NOT VERIFY**")
 
 
 def gen_search(kind: str) -> str:
-    """The latest ``posreal search colspan|conjecture`` summary, run in-process with defaults."""
+    if kind == "colspan":
+        return _gen_colspan()
+    if kind == "conjecture":
+        return _gen_conjecture()
+    raise PluginError(f"unknown search {kind!r}; accepted: colspan, conjecture")
+
+
+def _verify_all(certs: list[dict]) -> list[bool]:
+    from counterexamples.verify import VERIFIED, verify_certificate
+    return [verify_certificate(c, f"colspan #{n}").verdict == VERIFIED for n, c in enumerate(certs)]
+
+
+def _gen_colspan() -> str:
+    doc = colspan_document()
+    if doc is None:
+        return not_yet_built("The colspan reproduction", "posreal search colspan")
+    for key in ("static", "dynamic", "stats", "reproduced"):
+        if key not in doc:
+            raise PluginError(f"`posreal search colspan --json` has no {key!r}")
+    static, dynamic = doc["static"], doc["dynamic"]
+    src = "posreal search colspan --json, run during this build; every certificate re-verified by counterexamples.verify"
+    out = []
+    status = ("Both forms reproduced" if doc["reproduced"] else "**NOT REPRODUCED**")
+    out.append(f"**{status}** — {doc.get('verified')} of {doc.get('certificates')} certificates verified "
+               f"({fmt_seconds(doc.get('seconds'))}).\n")
+    out.append("**Static form** — rows that $T_L\\theta^*$ realizes although $e_t \\notin \\operatorname{col}\\Psi_i$ "
+               "(the rank grows when $e_t$ is appended):\n")
+    ok = _verify_all(static)
+    rows = [[f"`{c['instance']['pe']}`", f"`{c['instance']['task']}`", c["instance"]["train_length"],
+             c["instance"]["length"], c["instance"]["row"], c["claims"]["margin"],
+             f"{c['claims']['rank_features']} → {c['claims']['rank_augmented']}", _v(v)] for c, v in zip(static, ok)]
+    out.append(table(["PE", "task", "L0", "L", "row", "exact margin", "rank Ψ_i → [Ψ_i | e_t]", "verifier"], rows))
+    st = doc["stats"]["static"]
+    out.append(f"\nSearched {st.get('cells')} rational registry cells ({st.get('realizable_cells')} realizable at "
+               f"L0) and {st.get('realized_rows_checked')} realized rows.\n")
+    out.append("\n**Dynamic form** — tie directions $v \\notin \\operatorname{col} Z^\\top$ with "
+               "$\\langle\\theta_1, v\\rangle \\ne 0$ after the first exact gradient step from 0:\n")
+    ok = _verify_all(dynamic)
+    rows = []
+    for c, v in zip(dynamic, ok):
+        ev = (c.get("evidence") or {}).get("gradient_descent_tie_margin") or {}
+        est = ev.get("estimate")
+        rows.append([f"`{c['instance']['pe']}`", f"`{c['instance']['task']}`", c["instance"]["train_length"],
+                     c["instance"]["length"], f"{c['instance']['row']}: {c['instance']['target']} vs {c['instance']['rival']}",
+                     f"{c['claims']['rank_differences']} → {c['claims']['rank_with_direction']}",
+                     c["claims"]["first_step_dot_v"], "—" if est is None else f"{est:.4g} (float)", _v(v)])
+    out.append(table(["PE", "task", "L0", "L", "row: target vs rival", "rank Z → [Z; v]", "⟨θ_1, v⟩ (exact)",
+                      "⟨θ_k, v⟩ at the end of GD", "verifier"], rows, src))
+    dy = doc["stats"]["dynamic"]
+    reg, tab = dy.get("registry", {}), dy.get("tables", {})
+    out.append(f"\nRegistry: {reg.get('cells')} cells, {reg.get('tie_rivals_checked')} tie rivals, "
+               f"{reg.get('instances')} instances. Small integer tables (seed {tab.get('seed')}): "
+               f"{tab.get('instances_examined')} examined, {tab.get('outside_colspan')} tie directions outside "
+               f"col Zᵀ, {tab.get('instances')} instances.\n")
+    if static or dynamic:
+        out.append("\nIn the certificates' own words:\n")
+        for c in (static[:1] + dynamic[:1]):
+            out.append(f"> {md_escape(c.get('explanation', ''))}\n")
+    return "\n".join(out)
+
+
+CONJECTURE_RESULTS_GLOB = ("counterexamples/results/*.jsonl", "counterexamples/*.jsonl", "docs/data/conjecture/*.jsonl")
+
+
+def _committed_conjecture_results() -> list[Path]:
+    found = []
+    for pattern in CONJECTURE_RESULTS_GLOB:
+        found += sorted(ROOT.glob(pattern))
+    return found
+
+
+@cached("conjecture")
+def conjecture_summary():
     from posreal.cli import COMMANDS
     if "search" not in COMMANDS:
-        return not_yet_built(f"The {kind} search summary", "posreal search")
-    argv = ["search", kind]
-    sp = _subparser("search")
-    opts = {s for a in sp._actions for s in a.option_strings}
-    sub_actions = [a for a in sp._actions if isinstance(a, argparse._SubParsersAction)]
-    if sub_actions:
-        opts |= {s for a in sub_actions[0].choices[kind]._actions for s in a.option_strings}
-    if "--json" not in opts:
-        raise PluginError("`posreal search` has no --json option")
-    argv.append("--json")
-    for flag in ("--quick", "--fast"):
-        if flag in opts:
-            argv.append(flag)
-            break
-    doc = _search_json(argv)
-    return _render_json_summary(doc, f"posreal {' '.join(argv)}")
+        return None
+    files = _committed_conjecture_results()
+    if files:
+        from counterexamples.conjecture import read_results, summarize
+        path = max(files, key=lambda p: p.stat().st_mtime)
+        head, records, _ = read_results(path)
+        if head is None or not records:
+            raise PluginError(f"conjecture results {path.relative_to(ROOT)} hold no records")
+        return {"seed": head.get("seed"), "families": head.get("families"), "gd_steps": head.get("gd_steps"),
+                "summary": summarize(records)}, f"{path.relative_to(ROOT)} (committed search results)"
+    doc = _cli_json(["search", "conjecture", "--json"])
+    return doc, "posreal search conjecture --json (default seed and budget), run during this build"
 
 
-def _render_json_summary(doc, source: str) -> str:
-    if not isinstance(doc, dict) or not doc:
-        raise PluginError(f"`{source}` returned no summary")
-    rows = []
-    for k, v in sorted(doc.items()):
-        if k in ("versions",):
-            continue
-        if isinstance(v, (dict, list)):
-            text = json.dumps(v, sort_keys=True, default=str)
-            v = text if len(text) <= 200 else text[:200] + "…"
-        rows.append([f"`{k}`", md_escape(v)])
-    return table(["field", "value"], rows, source)
+def _gen_conjecture() -> str:
+    got = conjecture_summary()
+    if got is None:
+        return not_yet_built("The conjecture-search summary", "posreal search conjecture")
+    doc, src = got
+    s = doc.get("summary")
+    if not isinstance(s, dict) or "instances" not in s:
+        raise PluginError(f"conjecture search summary from {src} has no 'summary.instances'")
+    out = [f"Seed {doc.get('seed')}, families {', '.join(doc.get('families') or [])}, "
+           f"{doc.get('gd_steps')} gradient-descent steps per open tie: **{s['instances']} instances**"
+           + (f" in {fmt_seconds(doc.get('seconds'))}" if doc.get("seconds") is not None else "") + ".\n"]
+    out.append(table(["instance outcome", "instances"], [[k, n] for k, n in sorted(s.get("status", {}).items())]))
+    out.append("\n" + table(["failing-row class", "rows"], [[k.replace("_", " "), n] for k, n in s["failing_rows"].items()]))
+    v = s.get("open_tie_verdicts", {})
+    out.append(f"\nOpen ties under gradient descent: {v.get('wins', 0)} won by training, {v.get('loses', 0)} lost, "
+               f"{v.get('undecided', 0)} undecided; {len(s.get('prediction_disagreements', []))} disagreements with "
+               "the exact sign prediction.\n")
+    fams = s.get("families", {})
+    if fams:
+        out.append(table(["family", "instances", "open-tie rows", "candidates"],
+                         [[f, d["instances"], d["open_tie_rows"], d["candidates"]] for f, d in fams.items()]))
+    cands = s.get("candidates", [])
+    if cands:
+        out.append(f"\n**{len(cands)} candidate counterexample(s) to the Conjecture** — open ties that the trained "
+                   "head wins, so that the limit accuracy would exceed α_L:\n")
+        out.append(table(["index", "PE", "task", "L0", "L", "α_L", "row", "limit tie margin (GD)", "predicted wins"],
+                         [[c["index"], f"`{c['pe']}`", f"`{c['task']}`", c["train_length"], c["length"],
+                           c["alpha"], c["row"], f"{c['limit_estimate']:.4g}", c["predicted_wins"]] for c in cands]))
+    else:
+        out.append("\nNo candidate counterexample among these instances: evidence for the conjecture on them, not a proof.\n")
+    return "\n".join(out) + "\n" + provenance(src)
 
 
 # --------------------------------------------------------------------------- experiment
@@ -674,16 +777,120 @@ def experiment_summary():
     if not EXPERIMENT_SUMMARY.is_file():
         return None
     try:
-        return json.loads(EXPERIMENT_SUMMARY.read_text())
+        doc = json.loads(EXPERIMENT_SUMMARY.read_text())
     except json.JSONDecodeError as err:
         raise PluginError(f"{EXPERIMENT_SUMMARY.relative_to(ROOT)} is not JSON: {err}") from err
+    for key in ("measurements", "table", "threshold", "cells", "disagreeing_cells", "stability"):
+        if key not in doc:
+            raise PluginError(f"{EXPERIMENT_SUMMARY.relative_to(ROOT)} has no {key!r} (contract: "
+                              "checks.empirical.summary.summarize)")
+    return doc
+
+
+SUMMARY_SOURCE = "docs/data/experiment/summary.json (committed by `posreal experiment`)"
+
+
+def _pct(x) -> str:
+    return "—" if x is None else f"{100 * x:.1f} %"
+
+
+def _stat(s: dict) -> str:
+    return f"{s['mean']:.3f} [{s['min']:.3f}, {s['max']:.3f}]"
 
 
 def gen_experiment(part: str) -> str:
     summary = experiment_summary()
     if summary is None:
-        return not_yet_built("The experiment " + part, "docs/data/experiment/summary.json")
-    return _render_json_summary(summary, "docs/data/experiment/summary.json")
+        return not_yet_built(f"The experiment's {part}", "docs/data/experiment/summary.json")
+    fn = {"headline": _exp_headline, "separation": _exp_separation, "disagreements": _exp_disagreements,
+          "stability": _exp_stability, "figures": _exp_figures}.get(part)
+    if fn is None:
+        raise PluginError(f"unknown experiment part {part!r}")
+    return fn(summary)
+
+
+def _exp_headline(s: dict) -> str:
+    recipe = s.get("recipe", {})
+    rows = [["measurements", s["measurements"]], ["trained models", s.get("models", "—")],
+            ["measurements realizable at L0 (in the 2×2 table)", s.get("realizable_measurements", "—")],
+            ["agreement of α_L = 1 with 'generalizes'", f"{s.get('agreeing', '—')} of {s.get('realizable_measurements', '—')} "
+                                                         f"({_pct(s.get('agreement_rate'))})"],
+            ["generalizes when token accuracy ≥", s["threshold"]],
+            ["model training time (sum)", fmt_seconds(s.get("model_seconds"))]]
+    for k in sorted(recipe):
+        if isinstance(recipe[k], (int, float, str)):
+            rows.append([f"recipe: {k}", recipe[k]])
+    return table(["", "value"], rows, SUMMARY_SOURCE)
+
+
+def _exp_separation(s: dict) -> str:
+    t = s["table"]
+    rows = [["α_L = 1", t["alpha_one"]["generalizes"], t["alpha_one"]["fails"]],
+            ["α_L < 1", t["alpha_below_one"]["generalizes"], t["alpha_below_one"]["fails"]]]
+    out = table(["prediction \\ measured", "generalizes", "fails"], rows, SUMMARY_SOURCE)
+    nr = s.get("not_realizable") or {}
+    if nr.get("measurements"):
+        out += (f"\nNot realizable at L0 (outside the table): {nr['measurements']} measurements, of which "
+                f"{nr['generalizes']} generalize and {nr['fails']} fail; cells: "
+                + ", ".join(f"`{c}`" for c in nr.get("cells", [])) + ".\n")
+    return out
+
+
+def _exp_disagreements(s: dict) -> str:
+    cells = s["disagreeing_cells"]
+    if not cells:
+        return (f"**No disagreement**: every one of the {s.get('realizable_measurements')} measurements in the "
+                "table matches its prediction.\n\n" + provenance(SUMMARY_SOURCE))
+    rows = [[f"`{c['pe']}`", f"`{c['task']}`", c["length"], fmt_alpha(c["alpha"]),
+             f"{c['disagreeing']} of {c['measurements']}", _stat(c["token_accuracy"]), _stat(c["attention_accuracy"])]
+            for c in cells]
+    return table(["PE", "task", "L", "α_L", "disagreeing", "token accuracy mean [min, max]",
+                  "attention accuracy mean [min, max]"], rows, SUMMARY_SOURCE)
+
+
+def _exp_stability(s: dict) -> str:
+    st = s["stability"]
+    if not st.get("available"):
+        return f"Stability not assessed: {st.get('reason', 'no reference setting in this run')}.\n"
+    ref = tuple(st["reference"])
+    rows = []
+    for e in st["settings"]:
+        same = (e["vocab"], e["width"]) == ref
+        rows.append([f"V = {e['vocab']}, d = {e['width']}" + (" (reference)" if same else ""), e["measurements"],
+                     _pct(e.get("agreement_rate")),
+                     "—" if same else f"{e.get('verdicts_matching_reference')} of {e.get('cells_compared')}"])
+    out = table(["setting", "measurements", "agreement", "cell verdicts matching the reference"], rows, SUMMARY_SOURCE)
+    verdict = "all match" if st.get("all_match") else f"{len(st.get('mismatches', []))} differ"
+    out += (f"\nMajority verdicts per (PE, task, L): {st.get('cell_verdicts_matching')} of "
+            f"{st.get('cell_verdicts_compared')} comparisons with the reference setting agree ({verdict}).\n")
+    for m in st.get("mismatches", [])[:20]:
+        out += (f"\n- `{m['pe']}` · `{m['task']}` at L = {m['length']}: reference "
+                f"{'generalizes' if m['reference_generalizes'] else 'fails'}, V = {m['vocab']}, d = {m['width']} "
+                f"{'generalizes' if m['setting_generalizes'] else 'fails'}")
+    return out + "\n"
+
+
+@cached("experiment-figures")
+def experiment_figures():
+    summary = experiment_summary()
+    if summary is None:
+        return None
+    from checks.empirical.plots import write_figures
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = write_figures(summary, tmp)
+        if not paths:
+            raise PluginError("checks.empirical.plots.write_figures wrote no figure")
+        return {f"generated/experiment/{Path(p).name}": Path(p).read_bytes() for p in paths}
+
+
+def asset_experiment():
+    return experiment_figures()
+
+
+def _exp_figures(s: dict) -> str:
+    figs = experiment_figures()
+    out = [f"![experiment figure {Path(uri).name}]({uri})\n" for uri in figs]
+    return "\n".join(out) + "\n" + provenance("checks.empirical.plots.write_figures over " + SUMMARY_SOURCE)
 
 
 GENERATORS = {
@@ -704,6 +911,5 @@ GENERATORS = {
     "experiment": gen_experiment,
 }
 
-ASSETS = {
-    "generated/taxonomy.png": asset_taxonomy_png,
-}
+# Figure producers: each returns {src_uri: PNG bytes}, or None when its source is not built yet.
+ASSETS = (asset_taxonomy, asset_experiment)
