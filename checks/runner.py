@@ -54,21 +54,22 @@ def _local_checks() -> list[RegisteredCheck]:
 
 
 def _smt_checks() -> tuple[list[RegisteredCheck], str]:
-    """Whatever checks.smt.SMT_CHECKS holds, and a note if the module is missing or broken."""
+    """Whatever ``checks.smt.SMT_CHECKS`` (method smt) and ``ENUMERATION_CHECKS`` (method enumeration)
+    hold, and a note if the package is missing or broken."""
     try:
         module = importlib.import_module("checks.smt")
     except Exception as exc:  # noqa: BLE001 — a broken SMT package must be reported, not crash the runner
         return [], f"checks.smt could not be imported: {type(exc).__name__}: {exc}"
-    table = getattr(module, "SMT_CHECKS", None)
-    if not isinstance(table, dict):
-        return [], "checks.smt defines no SMT_CHECKS table"
-    out = []
-    for claim, fns in table.items():
-        for fn in fns:
-            label = getattr(fn, "__name__", "smt check")
-            method = "enumeration" if "enumerat" in label or "routing" in label else "smt"
-            out.append(RegisteredCheck(claim, method, label, fn))
-    return out, ""
+    out, notes = [], []
+    for attr, method in (("SMT_CHECKS", "smt"), ("ENUMERATION_CHECKS", "enumeration")):
+        table = getattr(module, attr, None)
+        if not isinstance(table, dict):
+            notes.append(f"checks.smt defines no {attr} table")
+            continue
+        for claim, fns in table.items():
+            for fn in fns:
+                out.append(RegisteredCheck(claim, method, getattr(fn, "__name__", f"{method} check"), fn))
+    return out, "; ".join(notes)
 
 
 def registered_checks() -> tuple[dict[str, list[RegisteredCheck]], str]:
