@@ -273,7 +273,10 @@ def ceiling_check(task: str, length: int, kernel: str | None = None, pe: str | N
         return CheckResult("expressivity", f"class ceiling of {label} kernels on {task} at n = {length}", "smt",
                            verdict, control, detail=detail, data=c.to_json())
 
-    return lambda: timed(body)
+    def check() -> CheckResult:
+        return timed(body)
+    check.__name__ = check.__qualname__ = f"ceiling[{label}·{task}·n={length}]"
+    return check
 
 
 REFERENCE_CELLS = (("copy", 16), ("middle", 16), ("reverse", 16), ("position:1", 16))

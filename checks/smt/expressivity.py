@@ -20,13 +20,12 @@ Reference: THEORY.md §2, Expressivity bound (this project's formalization of th
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Callable
 
 import z3
 
 from checks.base import CheckResult
-from checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, run_proof, table, value
+from checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, proof_check, table, value
 
 CLAIM = "expressivity"
 
@@ -42,7 +41,7 @@ def score(seq, row, key):
     return kappa(n, row, key) + cw * T(seq[row], seq[key])
 
 
-def static_routing() -> SmtProof:
+def token_independence() -> SmtProof:
     diff = lambda seq: score(seq, i, j) - score(seq, i, j2)
     base = [n >= 1, in_range(i, 0, n), 0 <= j, j <= i, 0 <= j2, j2 <= i]
     moved = diff(x) != diff(y)
@@ -84,7 +83,7 @@ def middle_one_row() -> SmtProof:
                     hypotheses=[n >= 1, 2 * h <= n, n <= 2 * h + 1, in_range(i1, h, n), realized(i1, h)])
 
 
-MAKERS = [static_routing, middle_one_row]
+MAKERS = [token_independence, middle_one_row]
 
 
 def proofs() -> list[SmtProof]:
@@ -92,4 +91,4 @@ def proofs() -> list[SmtProof]:
 
 
 def checks() -> list[Callable[[], CheckResult]]:
-    return [(lambda make=make: run_proof(make())) for make in MAKERS]
+    return [proof_check(make, f"expressivity.{make.__name__}") for make in MAKERS]

@@ -28,7 +28,7 @@ from typing import Callable
 import z3
 
 from checks.base import CheckResult
-from checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, run_proof, table, value
+from checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, proof_check, table, value
 
 CLAIM = "theorem2"
 
@@ -217,5 +217,6 @@ def proofs() -> list[SmtProof]:
 
 def checks() -> list[Callable[[], CheckResult]]:
     """One zero-argument callable per proof (the runner's contract)."""
-    return [(lambda make=make: run_proof(make())) for make in
-            MAKERS + [(lambda name=name: growing_finite(name)) for name in GROWING_TARGETS]]
+    return [proof_check(make, f"theorem2.{make.__name__}") for make in MAKERS] + \
+        [proof_check(lambda name=name: growing_finite(name), f"theorem2.growing_finite[{name}]")
+         for name in GROWING_TARGETS]

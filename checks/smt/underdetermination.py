@@ -30,7 +30,7 @@ from typing import Callable
 import z3
 
 from checks.base import CheckResult
-from checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, run_proof, value
+from checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, proof_check, value
 
 CLAIM = "underdetermination"
 
@@ -143,4 +143,4 @@ def proofs() -> list[SmtProof]:
 
 
 def checks() -> list[Callable[[], CheckResult]]:
-    return [(lambda make=make: run_proof(make())) for make in MAKERS]
+    return [proof_check(make, f"underdetermination.{make.__name__}") for make in MAKERS]
