@@ -1,0 +1,61 @@
+"""Property checks of checks/properties.py, run under the active hypothesis profile (``ci`` by
+default, ``thorough`` with --hypothesis-profile=thorough), and their negative controls."""
+
+import pytest
+
+from checks.base import COUNTEREXAMPLE, PASSED
+from checks.properties import (PROPERTIES, _search, duality_margins, orthogonal_tie_persistence, run_property,
+                               theorem1_bound, theorem2_formula, theorem2_rows, underdetermination_completions)
+
+
+def test_theorem1_bound_property():
+    theorem1_bound()
+
+
+def test_theorem2_rows_property():
+    theorem2_rows()
+
+
+def test_duality_margins_property():
+    duality_margins()
+
+
+def test_underdetermination_completions_property():
+    underdetermination_completions()
+
+
+def test_orthogonal_tie_persistence_property():
+    orthogonal_tie_persistence()
+
+
+@pytest.mark.parametrize("name", sorted(PROPERTIES))
+def test_every_negative_control_finds_a_counterexample(name):
+    prop = PROPERTIES[name]
+    ok, report = _search(prop.control, prop.strategy, 200)
+    assert not ok, f"control of {name} ({prop.control_description}) found no counterexample"
+    assert "Falsifying example" in report
+
+
+def test_theorem2_formula_by_hand():
+    # r = [0, 5, 1, 2]: δ* = 1.  Row 0 (shallow): its only key realizes.  Deep rows i ≥ 1: only t = i - 1.
+    r = [0, 5, 1, 2]
+    assert theorem2_formula(r, 0, 0)
+    assert theorem2_formula(r, 1, 0) and not theorem2_formula(r, 1, 1)
+    assert theorem2_formula(r, 3, 2) and not theorem2_formula(r, 3, 0)
+    # r = [3, 1, 7]: δ* = 2; shallow row 1 realizes t with i - t = 0 (r(0) = 3 is its unique max)
+    assert theorem2_formula([3, 1, 7], 1, 1) and not theorem2_formula([3, 1, 7], 1, 0)
+    # a tie in the prefix: no target of shallow row 1 is realized
+    assert not theorem2_formula([1, 1, 7], 1, 1) and not theorem2_formula([1, 1, 7], 1, 0)
+
+
+def test_run_property_reports_verdict_and_control():
+    result = run_property("theorem2_rows", max_examples=20, control_examples=100)
+    assert result.claim == "theorem2" and result.method == "property"
+    assert result.verdict == PASSED and result.negative_control == COUNTEREXAMPLE
+    assert result.seconds > 0
+
+
+def test_a_false_property_is_reported_as_counterexample():
+    prop = PROPERTIES["theorem1_bound"]
+    ok, report = _search(prop.control, prop.strategy, 200)
+    assert not ok and "AssertionError" in report

@@ -1,0 +1,103 @@
+"""theory.underdetermination and the learned:d branch of ``posreal alpha``."""
+
+import json
+
+import numpy as np
+import pytest
+
+from posreal.cli import main
+from theory.errors import SpecError
+from theory.tasks import REGISTRY_TASKS, Position, parse_task
+from theory.underdetermination import (COMPLETIONS, completion_alpha, construct_block, learned_alpha_interval,
+                                       monte_carlo_alpha, train_block, zero_completion_formula)
+
+
+@pytest.mark.parametrize("task", REGISTRY_TASKS)
+def test_trained_block_realizes_every_registry_task(task):
+    block = train_block(task, 16, 16, seed=0)
+    assert block.train_margins().min() > 0
+    again = train_block(task, 16, 16, seed=0)
+    assert np.array_equal(block.W, again.W) and np.array_equal(block.E, again.E)
+
+
+@pytest.mark.parametrize("p", [0, 1, 7, 14])
+def test_completions_match_results_a_and_b(p):
+    block = train_block(Position(p), 16, 16, seed=3)
+    for L in (17, 32, 100):
+        zero = completion_alpha(block, L, "zero")
+        assert zero["alpha"] == (16 - p) / (L - p) == zero_completion_formula(Position(p), L, 16)
+        assert completion_alpha(block, L, "copy_last")["alpha"] == 1.0
+
+
+def test_copy_last_fails_without_the_hypothesis_p_le_L0_minus_2():
+    block = construct_block(Position(15), 16, 16, seed=1)
+    assert block.train_margins().min() > 0
+    assert completion_alpha(block, 32, "copy_last")["alpha"] < 1.0
+
+
+def test_construction_realizes_and_needs_d_at_least_L0():
+    block = construct_block("half", 20, 16, seed=2)
+    assert block.train_margins().min() > 0
+    with pytest.raises(SpecError):
+        construct_block("half", 8, 16)
+
+
+def test_monte_carlo_is_seeded_and_in_range():
+    block = train_block("position:0", 16, 16, seed=0)
+    a = monte_carlo_alpha(block, [32, 64], samples=10, seed=5)
+    b = monte_carlo_alpha(block, [32, 64], samples=10, seed=5)
+    assert a == b
+    assert 0.0 <= a[32]["min"] <= a[32]["mean"] <= a[32]["max"] <= 1.0 and a[32]["samples"] == 10
+
+
+def test_interval_document_names_both_completions():
+    doc = learned_alpha_interval("learned:16", "position:0", 16, (32, 64), samples=8)
+    assert doc["realizable"]
+    for L in ("32", "64"):
+        a = doc["alpha"][L]
+        assert set(a["completions"]) == set(COMPLETIONS)
+        assert a["low"] <= min(a["completions"].values()) and a["high"] >= max(a["completions"].values())
+        assert a["low"] <= a["monte_carlo"]["mean"] <= a["high"]
+        assert a["low"] < a["high"]  # not a function of (Φ, τ): two outcomes from one trained block
+
+
+@pytest.mark.parametrize("kwargs", [dict(pe="rope:16"), dict(lengths=(8,)), dict(samples=1),
+                                    dict(lengths=(10 ** 6,))])
+def test_bad_input_is_a_one_line_spec_error(kwargs):
+    args = dict(pe="learned:16", task="position:0", train_length=16, lengths=(32,), samples=4)
+    args.update(kwargs)
+    with pytest.raises(SpecError) as err:
+        learned_alpha_interval(**args)
+    assert "\n" not in str(err.value)
+
+
+def test_bad_completion_is_rejected():
+    block = construct_block("position:0", 16, 16)
+    with pytest.raises(SpecError):
+        completion_alpha(block, 32, "mean")
+    with pytest.raises(SpecError):
+        completion_alpha(block, 32, np.zeros((3, 16)))
+
+
+def test_cli_learned_json_is_an_interval(capsys):
+    code = main(["alpha", "--pe", "learned:16", "--task", "position:0", "--json", "--samples", "6",
+                 "--lengths", "32,64"])
+    assert code == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["pe"] == "learned:16" and "versions" in doc
+    for L in ("32", "64"):
+        a = doc["alpha"][L]
+        assert isinstance(a, dict) and {"low", "high", "completions", "monte_carlo"} <= set(a)
+        assert set(a["completions"]) == {"zero", "copy_last"}
+        assert {"mean", "stderr", "seed", "samples"} <= set(a["monte_carlo"])
+    expected = learned_alpha_interval("learned:16", "position:0", 16, (32, 64), samples=6)
+    assert doc["alpha"] == json.loads(json.dumps(expected["alpha"]))
+
+
+def test_cli_learned_text_and_errors(capsys):
+    assert main(["alpha", "--pe", "learned:16", "--task", "position:1", "--samples", "4", "--lengths", "32"]) == 0
+    out = capsys.readouterr().out
+    assert "interval" in out and "copy_last" in out
+    assert main(["alpha", "--pe", "learned:16", "--task", "position:0", "--exact"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "learned" in err
