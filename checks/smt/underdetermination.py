@@ -11,14 +11,19 @@ negative control re-checked in Python:
   (control: drop the additivity axiom);
 * (a') for a task with length-independent rows and targets (R_∞, t(i)) realized at L0, the
   completed kernel realizes row i < L exactly when i < L0, i.e. α_L = |R_L ∩ [0, L0)| / |R_L|
-  (control: drop realization at L0);
+  (control: drop realization at L0; uses B(0, v) = 0, the consequence of additivity proved by
+  the first proof);
 * (b) completion E_j = E_{L0-1} (j ≥ L0): if ``position:p`` with p ≤ L0 - 2 is realized at L0,
   every row p ≤ i < L is realized (control: allow p = L0 - 1).
 
-Disagreement noted (see the report / detail text): THEORY's formula α_L = |R_L ∩ [0, L0)| / |R_L|
-for (a) presumes the targets of rows below L0 do not change with the length; for ``copy``,
-``middle``, ``reverse`` the L-targets of those rows differ from the L0-targets, and the
-formula is then only an upper bound.
+* (a) for ``copy``: if ⌊L/2⌋ ≠ ⌊L0/2⌋, no row of R_L is realized (α_L = 0)
+  (control: drop ⌊L/2⌋ ≠ ⌊L0/2⌋; uses B(0, v) = 0 likewise).
+
+Disagreement with THEORY.md (reported): its formula α_L = |R_L ∩ [0, L0)| / |R_L| for (a)
+presumes the targets of rows below L0 do not change with the length; for ``copy`` (and
+``middle``, ``reverse``) the L-targets of those rows differ from the L0-targets, a row realizes
+at most one target, and the formula is then only an upper bound — for copy with
+L0 < L < 2·L0 the true value is 0.
 
 Reference: THEORY.md §2, Underdetermination (this project's formalization of the preprint).
 """
@@ -46,6 +51,10 @@ u, v, w = z3.Consts("u v w", Vec)
 
 ADDITIVE = z3.ForAll([u, v, w], B(add(u, v), w) == B(u, w) + B(v, w))
 ZERO = add(zero, zero) == zero
+# B(0, v) = 0: what additivity gives (proved by zero_ties).  The later proofs assume it directly:
+# MBQI builds finite Vec models, on which an additive B vanishes, so with the axiom itself no
+# negative-control model could realize a row.
+B_ZERO = z3.ForAll([v], B(zero, v) == 0)
 
 
 def zero_completion(x):
@@ -87,11 +96,8 @@ def zero_alpha() -> SmtProof:
     K = kernel(zero_completion)
     K0 = lambda row, key: B(E(row), E(key))     # the trained kernel at L0
     trained = z3.ForAll([i], z3.Implies(z3.And(in_range(i, 0, L0), scored(i)), realized(K0, i, tgt(i))))
-    base = lengths() + [ADDITIVE, ZERO, 0 <= tgt(i), tgt(i) <= i]
+    base = lengths() + [B_ZERO, 0 <= tgt(i), tgt(i) <= i]
     wrong = [in_range(i, 0, L), scored(i), realized(K, i, tgt(i)) != (i < L0)]
-    # the control's model search is restricted to add ≡ 0 (MBQI times out on the free additive
-    # B); a model of the restricted query is a model of the weakened query, so nothing is lost
-    restrict = z3.ForAll([u, v], add(u, v) == zero)
 
     def verify(model):
         l0, ii = ivalue(model, L0), ivalue(model, i)
@@ -104,10 +110,11 @@ def zero_alpha() -> SmtProof:
     return SmtProof(CLAIM, "(a') completion E_j = 0, targets independent of n, realized at L0: "
                     "row i < L is realized iff i < L0, so α_L = |R_L ∩ [0, L0)| / |R_L|",
                     [("quantified", base + [trained] + wrong)], "drop realization at L0",
-                    base + wrong + [L0 <= CONTROL_BOUND, restrict], verify,
-                    hypotheses=base + [trained, in_range(i, 0, L)],
-                    notes=["control model searched with add ≡ 0 (a restriction: its models are models of the weakened query)",
-                           "for copy/middle/reverse the targets of rows < L0 change with n: the formula is then an upper bound"])
+                    base + wrong + [L0 <= CONTROL_BOUND], verify,
+                    hypotheses=base + [trained, in_range(i, 1, L0), scored(i)],
+                    notes=["uses B(0, v) = 0, proved from additivity by the first proof",
+                           "for copy/middle/reverse the targets of rows < L0 change with n: the formula is then "
+                           "an upper bound (see the copy proof)"])
 
 
 # ------------------------------------------------------------------ (b) copy the last row
@@ -135,7 +142,39 @@ def last_realizes() -> SmtProof:
                     hypotheses=base + [p <= L0 - 2])
 
 
-MAKERS = [zero_ties, zero_alpha, last_realizes]
+# ------------------------------------------------------------------ (a) for a growing task
+
+
+def zero_copy() -> SmtProof:
+    """For ``copy`` the formula of (a) fails: with ⌊L/2⌋ ≠ ⌊L0/2⌋ the old rows keep their L0
+    targets i - ⌊L0/2⌋, so no row of R_L is realized and α_L = 0, not |R_L ∩ [0, L0)| / |R_L|."""
+    K = kernel(zero_completion)
+    K0 = lambda row, key: B(E(row), E(key))
+    h0, h = L0 / 2, L / 2
+    trained = z3.ForAll([i], z3.Implies(in_range(i, h0, L0), realized(K0, i, i - h0)))
+    base = lengths() + [B_ZERO, trained, in_range(i, h, L), realized(K, i, i - h)]
+
+    def verify(model):
+        l0, ll, ii = (ivalue(model, x) for x in (L0, L, i))
+        if l0 > 4 * CONTROL_BOUND:
+            raise ValueError(f"L0 = {l0} too large to re-check")
+        K0v = lambda a_, b_: value(model, K0(z3.IntVal(a_), z3.IntVal(b_)))
+        trained_ok = all(K0v(r_, r_ - l0 // 2) > K0v(r_, q) for r_ in range(l0 // 2, l0)
+                         for q in range(r_ + 1) if q != r_ - l0 // 2)
+        Kv = [value(model, K(z3.IntVal(ii), z3.IntVal(q))) for q in range(ii + 1)]
+        t_ = ii - ll // 2
+        real = all(Kv[t_] > Kv[q] for q in range(ii + 1) if q != t_)
+        return (trained_ok and real and ll // 2 == l0 // 2 and ll > l0,
+                f"L0 = {l0}, L = {ll} (same ⌊·/2⌋): copy trained at L0 still realizes row {ii} at L")
+
+    return SmtProof(CLAIM, "(a) for copy: completion E_j = 0 and ⌊L/2⌋ ≠ ⌊L0/2⌋ ⇒ no row of R_L is realized (α_L = 0)",
+                    [("quantified", base + [h != h0])], "drop ⌊L/2⌋ ≠ ⌊L0/2⌋",
+                    base + [L0 <= CONTROL_BOUND], verify, hypotheses=lengths() + [B_ZERO, trained, h != h0],
+                    notes=["THEORY.md (a) states α_L = |R_L ∩ [0, L0)| / |R_L| for every task; for copy with "
+                           "L0 < L < 2·L0 (e.g. L0 = 16, L = 24: formula 4/12) this proof gives α_L = 0"])
+
+
+MAKERS = [zero_ties, zero_alpha, last_realizes, zero_copy]
 
 
 def proofs() -> list[SmtProof]:
