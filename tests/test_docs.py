@@ -1,0 +1,225 @@
+"""The rendered docs: one page per claim, no remote assets, generated tables that are not empty,
+the formalization note once per page, and a hook that fails loudly.
+
+The site is built once per test session (``mkdocs build --strict`` as a subprocess, exactly as CI
+runs it) into a temporary directory; the hook tests import ``docs/hooks`` directly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HOOKS = ROOT / "docs" / "hooks"
+REMOTE = re.compile(r"^\s*(?:https?:)?//", re.I)
+
+
+def _hooks():
+    sys.path.insert(0, str(HOOKS))
+    try:
+        gen = importlib.import_module("posreal_docs_gen")
+        hook = importlib.import_module("posreal_docs")
+    finally:
+        sys.path.remove(str(HOOKS))
+    return gen, hook
+
+
+def _claim_ids() -> list[str]:
+    from theory.statements import STATEMENT_IDS
+    return list(STATEMENT_IDS)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"),
+                           "-d", str(out)], cwd=ROOT, capture_output=True, text=True,
+                          env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return out
+
+
+def _pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("index.html") if "mathjax" not in p.parts)
+
+
+class _Assets(HTMLParser):
+    """Collects every script src, stylesheet/font/preload href, and inline style/url() of a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.refs: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "script" and a.get("src"):
+            self.refs.append(a["src"])
+        if tag == "link" and a.get("href") and set((a.get("rel") or "").split()) & {
+                "stylesheet", "preload", "preconnect", "dns-prefetch", "modulepreload", "icon", "manifest"}:
+            self.refs.append(a["href"])
+        if tag in ("img", "iframe", "source", "embed") and a.get("src"):
+            self.refs.append(a["src"])
+        if a.get("style"):
+            self.refs += re.findall(r"url\(\s*['\"]?([^'\")]+)", a["style"])
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag):
+        self._in_style = False
+
+    def handle_data(self, data):
+        if self._in_style:
+            self.refs += re.findall(r"url\(\s*['\"]?([^'\")]+)", data)
+            self.refs += re.findall(r"@import\s+['\"]([^'\"]+)", data)
+
+
+# --------------------------------------------------------------------------- source-level (fast)
+def test_every_claim_id_has_a_page_in_the_nav():
+    nav = (ROOT / "mkdocs.yml").read_text()
+    for cid in _claim_ids():
+        page = ROOT / "docs" / "results" / f"{cid}.md"
+        assert page.is_file(), f"no page for claim {cid!r}"
+        text = page.read_text()
+        assert f"results/{cid}.md" in nav, f"page of {cid!r} is not in the nav"
+        assert f"<!-- posreal: checks {cid} -->" in text, f"page of {cid!r} has no generated checks table"
+        assert f"<!-- posreal: statement {cid} -->" in text, f"page of {cid!r} does not show its statement object"
+
+
+def test_unknown_marker_is_a_build_error():
+    from mkdocs.exceptions import PluginError
+    gen, hook = _hooks()
+
+    class Page:
+        class file:
+            src_uri = "fake.md"
+
+    with pytest.raises(PluginError, match="unknown generator"):
+        hook.on_page_markdown("# x\n\n<!-- posreal: no-such-table -->\n", Page, {}, None)
+    with pytest.raises(PluginError, match="malformed marker"):
+        hook.on_page_markdown("# x\n\n<!-- posreal: checks theorem1 --> trailing text\n", Page, {}, None)
+
+
+def test_formalization_note_is_added_once():
+    gen, hook = _hooks()
+
+    class Page:
+        class file:
+            src_uri = "fake.md"
+
+    out = hook.on_page_markdown("# x\n\ntext\n", Page, {}, None)
+    assert out.count("this project's formalization") == 1
+    out = hook.on_page_markdown("# x\n\n<!-- posreal: formalization-note -->\n\ntext\n", Page, {}, None)
+    assert out.count("this project's formalization") == 1
+
+
+def test_a_claim_missing_from_the_runner_report_is_a_build_error():
+    from mkdocs.exceptions import PluginError
+    gen, _ = _hooks()
+    gen.reset_cache()
+    gen._cache[("claims", ())] = ({"theorem1": {"id": "theorem1", "checks": []}}, "fake runner", 0.0)
+    try:
+        with pytest.raises(PluginError, match="not in the claim report"):
+            gen.gen_checks("theorem2")
+        with pytest.raises(PluginError, match="no checks"):
+            gen.gen_checks("theorem1")
+    finally:
+        gen.reset_cache()
+
+
+def test_empty_generated_table_is_an_error():
+    from mkdocs.exceptions import PluginError
+    gen, _ = _hooks()
+    with pytest.raises(PluginError, match="empty"):
+        gen.table(["a", "b"], [], "somewhere")
+
+
+def test_registry_tables_come_from_the_code():
+    gen, _ = _hooks()
+    from theory.encodings import REGISTRY_PES
+    from theory.tasks import REGISTRY_TASKS
+    pes = gen.gen_pe_registry("16")
+    tasks = gen.gen_task_registry("8")
+    for spec in REGISTRY_PES:
+        assert f"`{spec}`" in pes
+    for spec in REGISTRY_TASKS:
+        assert f"`{spec}`" in tasks
+
+
+def test_cli_reference_lists_every_command():
+    gen, _ = _hooks()
+    from posreal.cli import COMMANDS
+    text = gen.gen_cli_reference()
+    for name in COMMANDS:
+        assert f"## `posreal {name}`" in text
+
+
+# --------------------------------------------------------------------------- the built site
+def test_site_has_a_page_per_claim_with_its_checks(site):
+    for cid in _claim_ids():
+        page = site / "results" / cid / "index.html"
+        assert page.is_file(), f"no built page for claim {cid!r}"
+        html = page.read_text()
+        assert "Latest verdicts" in html, f"page of {cid!r} shows no verdicts from the claim runner"
+        assert "<table>" in html
+
+
+def test_no_remote_script_font_or_stylesheet(site):
+    offenders = []
+    for page in sorted(site.rglob("*.html")):
+        parser = _Assets()
+        parser.feed(page.read_text(errors="replace"))
+        offenders += [(str(page.relative_to(site)), ref) for ref in parser.refs if REMOTE.match(ref)]
+    for css in sorted(site.rglob("*.css")):
+        text = css.read_text(errors="replace")
+        refs = re.findall(r"url\(\s*['\"]?([^'\")]+)", text) + re.findall(r"@import\s+(?:url\()?['\"]?([^'\")\s;]+)", text)
+        offenders += [(str(css.relative_to(site)), ref) for ref in refs if REMOTE.match(ref)]
+    assert not offenders, f"remote assets: {offenders[:10]}"
+    assert (site / "mathjax" / "tex-svg.js").is_file(), "MathJax was not copied into the site"
+
+
+def test_generated_tables_are_not_empty(site):
+    """Every generated table (followed by its provenance line) has at least one body row."""
+    seen = 0
+    for page in _pages(site):
+        html = page.read_text()
+        for m in re.finditer(r'<p class="posreal-generated">', html):
+            before = html[:m.start()]
+            start = before.rfind("<table>")
+            if start < 0 or "</table>" not in before[start:]:
+                continue   # a figure's provenance
+            body = before[start:before.rfind("</table>")]
+            rows = re.findall(r"<tr>", body.split("<tbody>", 1)[-1]) if "<tbody>" in body else []
+            assert rows, f"empty generated table in {page.relative_to(site)}"
+            seen += 1
+    assert seen >= 15, f"only {seen} generated tables found"
+    assert (site / "generated" / "taxonomy.png").stat().st_size > 10_000
+
+
+def test_formalization_said_once_on_every_page(site):
+    for page in _pages(site):
+        html = page.read_text()
+        assert html.count("this project&rsquo;s formalization") + html.count("this project's formalization") == 1, \
+            f"{page.relative_to(site)} does not say exactly once that the formalization is ours"
+
+
+def test_math_is_marked_up_for_mathjax(site):
+    html = (site / "results" / "theorem1" / "index.html").read_text()
+    assert 'class="arithmatex"' in html
+    assert "mathjax/tex-svg.js" in html and "javascripts/mathjax-config.js" in html
+
+
+def test_not_yet_built_only_where_the_source_is_missing(site):
+    summary = ROOT / "docs" / "data" / "experiment" / "summary.json"
+    experiment = (site / "experiment" / "index.html").read_text()
+    if summary.is_file():
+        assert "Not yet built" not in experiment
+    for cid in _claim_ids():
+        assert "Not yet built" not in (site / "results" / cid / "index.html").read_text()
+    assert "Not yet built" not in (site / "taxonomy" / "index.html").read_text()
