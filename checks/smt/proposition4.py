@@ -9,7 +9,10 @@ proved, each with a negative control re-checked in Python:
 * S maps each row's key set {0..i} onto itself   (control: a bidirectional key set {0..n-1});
 * margins are preserved, γ_i(Sκ; Sτ) = γ_i(κ; τ), γ the exact minimum of the differences
   (control: shear the kernel but not the task);
-* S maps relative kernels to column kernels     (control: a general kernel in place of a relative one);
+* S maps relative kernels to column kernels and back (control: a general kernel in place of a relative one);
+* S maps fixed-offset tasks to fixed-position tasks and back, so growing tasks to growing ones
+  (uninterpreted task t_n(i) on uninterpreted rows; control: the reflection t ↦ n-1-t, on
+  lengths 1..4 so that Python can re-check the model);
 * S(offset:c) = position:c, S(position:c) = offset:c, S(copy) = middle
   (control: the reflection j ↦ n-1-j in place of the shear);
 * dual of Theorem 2: a column kernel with unique maximizer p realizes, on rows i ≥ p,
@@ -130,8 +133,10 @@ def margins() -> SmtProof:
 
 # ------------------------------------------------------------------ relative ↔ column
 def relative_to_column() -> SmtProof:
-    S_rel = shear(lambda row, key: rel(row - key))
-    proof = [causal(i, j), causal(i2, j), S_rel(i, j) != S_rel(i2, j)]
+    S_rel = shear(lambda row, key: rel(row - key))      # S of a relative kernel
+    S_col = shear(lambda row, key: a(key))              # S of a column kernel
+    not_column = z3.And(causal(i, j), causal(i2, j), S_rel(i, j) != S_rel(i2, j))
+    not_relative = z3.And(causal(i, j), causal(i2, k), i - j == i2 - k, S_col(i, j) != S_col(i2, k))
     S_gen = shear(kappa)
     ctl = [causal(i, j), causal(i2, j), S_gen(i, j) != S_gen(i2, j), i <= CONTROL_BOUND, i2 <= CONTROL_BOUND]
 
@@ -140,9 +145,48 @@ def relative_to_column() -> SmtProof:
         v1, v2 = value(model, kappa(ii, ii - jj)), value(model, kappa(kk, kk - jj))
         return v1 != v2, f"(Sκ)({ii},{jj}) = {v1} ≠ (Sκ)({kk},{jj}) = {v2}: the sheared general kernel is not a column kernel"
 
-    return SmtProof(CLAIM, "the shear of a relative kernel r(i-j) is the column kernel r(j)",
-                    [("quantifier-free", proof)], "a general kernel κ(i, j) in place of a relative one",
-                    ctl, verify, hypotheses=[causal(i, j), causal(i2, j)])
+    return SmtProof(CLAIM, "the shear maps relative kernels r(i-j) to column kernels r(j), and column kernels to relative ones",
+                    [("quantifier-free", [z3.Or(not_column, not_relative)])],
+                    "a general kernel κ(i, j) in place of a relative one", ctl, verify,
+                    hypotheses=[causal(i, j), causal(i2, j)])
+
+
+# ------------------------------------------------------------------ task classes
+tt = z3.Function("t", IntS, IntS, IntS)                 # a task: target t_n(i)
+sc = z3.Function("scored", IntS, IntS, z3.BoolSort())   # its rows: i ∈ R_n
+cc, nn_, ii_ = z3.Ints("cc nn ii")
+
+
+def _constant(term: Callable, lo_n=None, hi_n=None) -> z3.BoolRef:
+    """∃c ∀n, i: (i ∈ R_n) ⇒ term(n, i) = c."""
+    guard = sc(nn_, ii_) if lo_n is None else z3.And(sc(nn_, ii_), lo_n <= nn_, nn_ <= hi_n, 0 <= ii_, ii_ < nn_)
+    return z3.Exists([cc], z3.ForAll([nn_, ii_], z3.Implies(guard, term(nn_, ii_) == cc)))
+
+
+def task_classes() -> SmtProof:
+    sheared = lambda n_, i_: i_ - tt(n_, i_)                       # (Sτ)_n(i)
+    fixed_offset = lambda target, **kw: _constant(lambda n_, i_: i_ - target(n_, i_), **kw)
+    fixed_position = lambda target, **kw: _constant(target, **kw)
+    wrong = z3.Or(fixed_offset(sheared) != fixed_position(tt), fixed_position(sheared) != fixed_offset(tt))
+    bound = dict(lo_n=1, hi_n=4)
+    valid = z3.ForAll([nn_, ii_], z3.Implies(sc(nn_, ii_), z3.And(0 <= tt(nn_, ii_), tt(nn_, ii_) <= ii_)))
+    reflected = lambda n_, i_: n_ - 1 - tt(n_, i_)                 # a reflection, not the shear
+    ctl = [valid, fixed_position(reflected, **bound) != fixed_offset(tt, **bound)]
+
+    def verify(model):
+        dom = [(n_, i_) for n_ in range(1, 5) for i_ in range(n_)
+               if z3.is_true(model.eval(sc(n_, i_), model_completion=True))]
+        T = {d: ivalue(model, tt(*d)) for d in dom}
+        const = lambda vals: len(set(vals)) <= 1
+        fp_refl = const([n_ - 1 - T[(n_, i_)] for n_, i_ in dom])
+        fo = const([i_ - T[(n_, i_)] for n_, i_ in dom])
+        targets_ok = all(0 <= T[(n_, i_)] <= i_ for n_, i_ in dom)
+        return targets_ok and fp_refl != fo, (f"rows {dom}, targets {[T[d] for d in dom]}: reflected task fixed-position {fp_refl}, "
+                               f"task fixed-offset {fo}")
+
+    return SmtProof(CLAIM, "S maps fixed-offset tasks to fixed-position tasks and back, hence growing to growing",
+                    [("quantified", [valid, wrong])], "the reflection t ↦ n-1-t in place of the shear (lengths 1..4)",
+                    ctl, verify, hypotheses=[valid, fixed_offset(tt)])
 
 
 # ------------------------------------------------------------------ tasks
@@ -190,7 +234,7 @@ def dual_theorem2() -> SmtProof:
                     base + [mismatch, N <= CONTROL_BOUND], verify, hypotheses=base + [i >= p])
 
 
-MAKERS = [involution, key_set_onto, margins, relative_to_column, task_duals, dual_theorem2]
+MAKERS = [involution, key_set_onto, margins, relative_to_column, task_classes, task_duals, dual_theorem2]
 
 
 def proofs() -> list[SmtProof]:
