@@ -157,25 +157,36 @@ sc = z3.Function("scored", IntS, IntS, z3.BoolSort())   # its rows: i ∈ R_n
 cc, nn_, ii_ = z3.Ints("cc nn ii")
 
 
-def _constant(term: Callable, lo_n=None, hi_n=None) -> z3.BoolRef:
+def _constant(term: Callable) -> z3.BoolRef:
     """∃c ∀n, i: (i ∈ R_n) ⇒ term(n, i) = c."""
-    guard = sc(nn_, ii_) if lo_n is None else z3.And(sc(nn_, ii_), lo_n <= nn_, nn_ <= hi_n, 0 <= ii_, ii_ < nn_)
-    return z3.Exists([cc], z3.ForAll([nn_, ii_], z3.Implies(guard, term(nn_, ii_) == cc)))
+    return z3.Exists([cc], z3.ForAll([nn_, ii_], z3.Implies(sc(nn_, ii_), term(nn_, ii_) == cc)))
+
+
+CONTROL_CELLS = [(n_, i_) for n_ in range(1, 5) for i_ in range(n_)]   # lengths 1..4
+
+
+def _constant_on_cells(term: Callable) -> z3.BoolRef:
+    """Quantifier-free "term is one constant on the scored cells" over CONTROL_CELLS: the constant,
+    if any row is scored, is the value at some scored cell."""
+    cells = [(z3.IntVal(a_), z3.IntVal(b_)) for a_, b_ in CONTROL_CELLS]
+    same_as = lambda ref: z3.And([z3.Implies(sc(*d), term(*d) == term(*ref)) for d in cells])
+    return z3.Or([z3.Not(z3.Or([sc(*d) for d in cells]))] + [z3.And(sc(*ref), same_as(ref)) for ref in cells])
 
 
 def task_classes() -> SmtProof:
     sheared = lambda n_, i_: i_ - tt(n_, i_)                       # (Sτ)_n(i)
-    fixed_offset = lambda target, **kw: _constant(lambda n_, i_: i_ - target(n_, i_), **kw)
-    fixed_position = lambda target, **kw: _constant(target, **kw)
+    fixed_offset = lambda target: _constant(lambda n_, i_: i_ - target(n_, i_))
+    fixed_position = lambda target: _constant(target)
     wrong = z3.Or(fixed_offset(sheared) != fixed_position(tt), fixed_position(sheared) != fixed_offset(tt))
-    bound = dict(lo_n=1, hi_n=4)
     valid = z3.ForAll([nn_, ii_], z3.Implies(sc(nn_, ii_), z3.And(0 <= tt(nn_, ii_), tt(nn_, ii_) <= ii_)))
     reflected = lambda n_, i_: n_ - 1 - tt(n_, i_)                 # a reflection, not the shear
-    ctl = [valid, fixed_position(reflected, **bound) != fixed_offset(tt, **bound)]
+    # the control lives on lengths 1..4 (quantifier-free there, so that Python can re-check it)
+    on_cells = [z3.Implies(sc(z3.IntVal(a_), z3.IntVal(b_)),
+                           z3.And(0 <= tt(a_, b_), tt(a_, b_) <= b_)) for a_, b_ in CONTROL_CELLS]
+    ctl = on_cells + [_constant_on_cells(reflected) != _constant_on_cells(lambda n_, i_: i_ - tt(n_, i_))]
 
     def verify(model):
-        dom = [(n_, i_) for n_ in range(1, 5) for i_ in range(n_)
-               if z3.is_true(model.eval(sc(n_, i_), model_completion=True))]
+        dom = [(n_, i_) for n_, i_ in CONTROL_CELLS if z3.is_true(model.eval(sc(n_, i_), model_completion=True))]
         T = {d: ivalue(model, tt(*d)) for d in dom}
         const = lambda vals: len(set(vals)) <= 1
         fp_refl = const([n_ - 1 - T[(n_, i_)] for n_, i_ in dom])
