@@ -25,6 +25,7 @@ from fractions import Fraction
 import numpy as np
 
 from theory.encodings import Encoding
+from theory.errors import SpecError
 from theory.kernels import ProfileKernel, exact_transfer, transfer
 from theory.realization import (DEFAULT_TOL, FAILED, REALIZED, classify_exact, classify_float, exact_margins,
                                 float_margins, structural_ties, target_keys)
@@ -96,6 +97,9 @@ def _row_values(kernel, i: int) -> list:
 def classify(pe: Encoding, task: Task, selection: Selection, length: int,
              tol: float = DEFAULT_TOL) -> Classification:
     """Classify every failing row of R_L under T_L θ* (exact when θ* is exact)."""
+    if not selection.realizable:
+        raise SpecError(f"invalid cell {str(pe)!r} · {str(task)!r} for classification: not realizable at "
+                        f"L0 = {selection.train_length}; accepted: a realizable cell")
     L0 = selection.train_length
     rows, targets = task.rows_and_targets(length)              # (m,), (m,)
     ties = structural_ties(pe, rows, targets, length, L0)      # (m,) bool

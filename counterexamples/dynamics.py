@@ -86,17 +86,18 @@ def tie_margins(pe: Encoding, task: Task, train_length: int, directions: Sequenc
 def limit_verdict(steps: Sequence[int], values: Sequence[float]) -> dict:
     """Estimate lim ⟨θ_k, v⟩ from values recorded at log-spaced steps.
 
-    ``wins`` if the last value and the value a decade earlier are both > 0 and the change over
-    that decade is under half the last value (so two more decades of the same drift stay > 0);
-    ``loses`` symmetrically; ``undecided`` otherwise."""
+    ``wins`` if the last value and the value a decade earlier are both > 0 and over that decade
+    the value moved away from 0 or towards it by at most a quarter of the last value (so three
+    more decades of the same drift stay > 0; the drift of a converging residual shrinks);
+    ``loses`` symmetrically; ``undecided`` otherwise.  A heuristic on floats, not a proof."""
     last = float(values[-1])
     earlier_index = max((n for n, k in enumerate(steps) if k <= steps[-1] / 10), default=0)
     earlier = float(values[earlier_index])
     drift = last - earlier
     verdict = UNDECIDED
-    if last > 0 and earlier > 0 and abs(drift) < last / 2:
+    if last > 0 and earlier > 0 and (drift >= 0 or -drift <= last / 4):
         verdict = WINS
-    elif last < 0 and earlier < 0 and abs(drift) < -last / 2:
+    elif last < 0 and earlier < 0 and (drift <= 0 or drift <= -last / 4):
         verdict = LOSES
     return {"estimate": last, "drift_last_decade": drift, "verdict": verdict,
             "steps": list(map(int, steps)), "values": [float(x) for x in values]}
@@ -168,5 +169,10 @@ def predict_float(pe: Encoding, task: Task, selection: Selection, v: Sequence[fl
     lams = selection.multipliers[support]
     if min(mult) < 1 or np.any(lams <= 0):
         return None
+    slack = z @ selection.theta - 1.0                                      # (m,)
+    off = np.ones(len(z), dtype=bool)
+    off[support] = False
+    if np.any(slack[off] <= 1e-7 * max(1.0, float(np.abs(selection.theta).sum()))):
+        return None  # a tight constraint off the support: not strictly complementary
     value = float(np.sum(c * np.log(np.asarray(mult, dtype=float) / lams)))
     return {"value": value, "multiplicities": mult}

@@ -1,0 +1,67 @@
+"""Regenerate the certificates the project ships in ``counterexamples/certificates/``.
+
+Run ``python -m counterexamples.shipped`` (about a minute).  What is written:
+
+* ``static_*.json`` — the static form of the flaw on the registry (``alibi``, ``dual:alibi``);
+* ``dynamic_*.json`` — the dynamic form on the small integer tables found by
+  :func:`counterexamples.colspan.find_dynamic` (seed 0);
+* ``open_tie_designed_log2.json`` — :data:`counterexamples.designed.LOG2_TIE`;
+* ``open_tie_seed1_*.json`` — open ties of the conjecture search (seed 1, all families) listed in
+  :data:`SEARCH_ROWS`: won ones (candidate counterexamples) and one lost one.
+
+Every file is replayed by ``tests/test_certificates.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from counterexamples.certificate import write
+from counterexamples.certify import open_tie_certificate
+from counterexamples.colspan import find_dynamic, find_static
+from counterexamples.designed import LOG2_TIE
+from counterexamples.sampling import instance
+
+DIRECTORY = Path(__file__).with_name("certificates")
+STATIC_CELLS = (("alibi", "position:0"), ("dual:alibi", "offset:0"))
+SEARCH_SEED = 1
+SEARCH_ROWS: tuple[tuple[int, int], ...] = (   # (index, row): from `posreal search conjecture --seed 1 --budget 4000`
+    (614, 3), (1133, 3), (2283, 3), (3079, 3), (1509, 3),   # won (candidate counterexamples)
+    (2283, 4), (1286, 4),                                   # lost (consistent with the Conjecture)
+)
+GD_STEPS = 20000
+
+
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in text).strip("_")
+
+
+def regenerate(directory: Path = DIRECTORY) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    static, _ = find_static()
+    for cert in static:
+        cell = (cert["instance"]["pe"], cert["instance"]["task"])
+        if cell in STATIC_CELLS:
+            path = directory / f"static_{_slug(cell[0])}_{_slug(cell[1])}.json"
+            write(cert, path)
+            written.append(path)
+    dynamic, _ = find_dynamic(evidence_steps=GD_STEPS)
+    for cert in dynamic:
+        inst = cert["instance"]
+        path = directory / f"dynamic_{_slug(inst['pe'])}_{_slug(inst['task'])}.json"
+        write(cert, path)
+        written.append(path)
+    path = directory / "open_tie_designed_log2.json"
+    write(open_tie_certificate(LOG2_TIE, gd_steps=GD_STEPS, name="designed log 2 tie"), path)
+    written.append(path)
+    for index, row in SEARCH_ROWS:
+        path = directory / f"open_tie_seed{SEARCH_SEED}_{index}_row{row}.json"
+        write(open_tie_certificate(instance(SEARCH_SEED, index), row, GD_STEPS), path)
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for p in regenerate():
+        print(p)

@@ -1,0 +1,268 @@
+"""Certificates: every shipped certificate replays; edited, corrupted and malformed files are refused;
+the fractions-only verifier and its exact model agree with ``theory`` and stay independent of it."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from counterexamples import exact_model as em
+from counterexamples import qla
+from counterexamples.certificate import digest, dumps, seal
+from counterexamples.verify import NOT_CHECKABLE, REFUTED, VERIFIED, verify_document
+from posreal.cli import main
+from theory import parse_pe, parse_task, register_pe, unregister_pe
+from theory.rational import rank as sympy_rank
+from theory.tasks import REGISTRY_TASKS
+
+ROOT = Path(__file__).resolve().parents[1]
+CERT_DIR = ROOT / "counterexamples" / "certificates"
+SHIPPED = sorted(CERT_DIR.glob("*.json"))
+
+
+def _load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _by_kind(kind: str) -> list[Path]:
+    return [p for p in SHIPPED if _load(p).get("kind") == kind]
+
+
+# --------------------------------------------------------------------------- replay
+def test_every_kind_is_shipped():
+    kinds = {_load(p)["kind"] for p in SHIPPED}
+    assert kinds == {"static-colspan", "dynamic-colspan", "open-tie"}
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_shipped_certificate_replays(path):
+    verdicts = verify_document(_load(path), path.name)
+    assert [v.verdict for v in verdicts] == [VERIFIED], [v.failures for v in verdicts]
+    assert all(len(v.checked) >= 5 for v in verdicts)
+
+
+def test_shipped_certificates_are_canonical_json():
+    for path in SHIPPED:
+        doc = _load(path)
+        assert path.read_text(encoding="utf-8") == dumps(doc), path.name  # sort_keys, as written
+        assert doc["digest"] == digest(doc)
+        assert {"format", "version", "versions", "explanation"} <= set(doc)
+
+
+def test_cli_verifies_shipped_in_process(capsys):
+    assert main(["verify", *map(str, SHIPPED)]) == 0
+    assert capsys.readouterr().out.strip().endswith("verified")
+
+
+def test_cli_verify_json_and_subprocess(capsys):
+    path = str(_by_kind("static-colspan")[0])
+    assert main(["verify", "--json", path]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["verdict"] == VERIFIED and "versions" in doc
+    proc = subprocess.run([sys.executable, "-m", "posreal", "verify", path], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().endswith("verified")
+
+
+# --------------------------------------------------------------------------- edits are refused
+def _plus(text: str) -> str:
+    x = Fraction(int(text.split("/")[0]), int(text.split("/")[1])) + Fraction(1, 7)
+    return f"{x.numerator}/{x.denominator}"
+
+
+EDITS = {
+    "static-colspan": [
+        ("theta", lambda d: d["claims"]["selected"]["theta"].__setitem__(0, _plus(d["claims"]["selected"]["theta"][0]))),
+        ("lambda", lambda d: d["claims"]["selected"]["support"][0].__setitem__(
+            "lambda", _plus(d["claims"]["selected"]["support"][0]["lambda"]))),
+        ("margin", lambda d: d["claims"].__setitem__("margin", _plus(d["claims"]["margin"]))),
+        ("rank", lambda d: d["claims"].__setitem__("rank_augmented", d["claims"]["rank_augmented"] - 1)),
+        ("row", lambda d: d["instance"].__setitem__("target", d["instance"]["target"] + 1)),
+    ],
+    "dynamic-colspan": [
+        ("first step", lambda d: d["claims"].__setitem__("first_step_dot_v", _plus(d["claims"]["first_step_dot_v"]))),
+        ("direction", lambda d: d["claims"]["tie_direction"].__setitem__(0, _plus(d["claims"]["tie_direction"][0]))),
+        ("table", lambda d: _edit_table(d)),
+        ("step", lambda d: d["claims"].__setitem__("step_size", _plus(d["claims"]["step_size"]))),
+    ],
+    "open-tie": [
+        ("alpha", lambda d: d["claims"].__setitem__("alpha", _plus(d["claims"]["alpha"]))),
+        ("direction", lambda d: d["claims"]["rivals"][0]["direction"].__setitem__(
+            0, _plus(d["claims"]["rivals"][0]["direction"][0]))),
+        ("sign", lambda d: d["claims"]["rivals"][0]["prediction"].__setitem__(
+            "sign", -d["claims"]["rivals"][0]["prediction"]["sign"])),
+    ],
+}
+
+
+def _edit_table(doc: dict) -> None:
+    table = next(iter(doc["instance"]["tables"].values()))
+    cell = table["rows"][-1]
+    while isinstance(cell[0], list):
+        cell = cell[-1]
+    cell[0] = _plus(cell[0])
+
+
+@pytest.mark.parametrize("kind,edit", [(k, e) for k, es in EDITS.items() for e in es],
+                         ids=[f"{k}-{e[0]}" for k, es in EDITS.items() for e in es])
+def test_one_changed_entry_is_refused_even_when_resealed(kind, edit):
+    """The edit is caught by the mathematics, not only by the digest: the digest is recomputed."""
+    original = _load(next(p for p in _by_kind(kind) if kind != "open-tie" or "designed" in p.name))
+    doc = copy.deepcopy(original)
+    edit[1](doc)
+    assert doc != original
+    plain = verify_document(doc)[0]
+    assert plain.verdict == REFUTED
+    body = {k: v for k, v in doc.items() if k not in ("format", "version", "digest")}
+    resealed = verify_document(seal(body))[0]
+    assert resealed.verdict == REFUTED, "the edited claim re-derived as if it were true"
+    assert not any("digest" in f for f in resealed.failures)
+
+
+def test_edited_explanation_is_refused_by_the_digest():
+    doc = _load(_by_kind("static-colspan")[0])
+    doc["explanation"] = doc["explanation"].replace("realized", "not realized")
+    verdict = verify_document(doc)[0]
+    assert verdict.verdict == REFUTED and verdict.failures == ["digest matches the content (no edit after sealing)"]
+
+
+def test_edited_file_exits_1(tmp_path, capsys):
+    doc = _load(_by_kind("dynamic-colspan")[0])
+    doc["claims"]["first_step_dot_v"] = "0/1"
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(doc, sort_keys=True))
+    assert main(["verify", str(path)]) == 1
+    assert "refuted" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- malformed input
+MALFORMED = {
+    "not_json.json": "{ this is not json",
+    "list.json": "[1, 2, 3]",
+    "empty.json": "",
+    "wrong_format.json": json.dumps({"format": "something-else", "version": 1}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_malformed_file_exits_2_with_one_line(tmp_path, capsys, name):
+    path = tmp_path / name
+    path.write_text(MALFORMED[name])
+    assert main(["verify", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("posreal verify: error:") and "\n" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("mutation", ["missing claims", "bad rational", "bad version", "bad kind", "bad task",
+                                      "wrong dimension"])
+def test_corrupted_certificate_exits_2(tmp_path, capsys, mutation):
+    doc = _load(_by_kind("static-colspan")[0])
+    if mutation == "missing claims":
+        del doc["claims"]
+    elif mutation == "bad rational":
+        doc["claims"]["margin"] = "1.5"
+    elif mutation == "bad version":
+        doc["version"] = 99
+    elif mutation == "bad kind":
+        doc["kind"] = "proof-by-intimidation"
+    elif mutation == "bad task":
+        doc["instance"]["task"] = "sort"
+    else:
+        doc["claims"]["selected"]["theta"].append("0/1")
+    path = tmp_path / "corrupt.json"
+    path.write_text(json.dumps(doc))
+    assert main(["verify", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("posreal verify: error:") and "\n" not in err
+
+
+def test_missing_file_exits_2(tmp_path, capsys):
+    assert main(["verify", str(tmp_path / "nope.json")]) == 2
+    assert "unreadable" in capsys.readouterr().err
+
+
+def test_irrational_pe_is_not_checkable():
+    doc = _load(_by_kind("static-colspan")[0])
+    doc["instance"]["pe"] = "rope:16"
+    body = {k: v for k, v in doc.items() if k not in ("format", "version", "digest")}
+    assert verify_document(seal(body))[0].verdict == NOT_CHECKABLE
+
+
+# --------------------------------------------------------------------------- independence and agreement
+VERIFIER_MODULES = ["verify", "exact_model", "qla", "certificate", "errors"]
+
+
+@pytest.mark.parametrize("module", VERIFIER_MODULES)
+def test_verifier_path_imports_no_numpy_z3_or_theory_computation(module):
+    tree = ast.parse((ROOT / "counterexamples" / f"{module}.py").read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add(node.module or "")
+    bad = {m for m in imported if m.split(".")[0] in ("numpy", "scipy", "z3", "sympy")
+           or (m.startswith("theory") and m != "theory.errors")}
+    assert not bad
+
+
+RATIONAL_PES = ["nope", "relbias", "relbias:2", "colbias", "colbias:3", "alibi", "dual:relbias", "dual:alibi",
+                "dual:colbias:3"]
+
+
+@pytest.mark.parametrize("spec", RATIONAL_PES)
+def test_exact_model_features_agree_with_theory(spec):
+    pe, L0 = parse_pe(spec), 5
+    for i in range(9):
+        for j in range(i + 1):
+            expected = tuple(pe.exact_index_features([i], [pe.key_index(i, j)], L0)[0])
+            assert em.feature(spec, i, j, L0) == expected
+
+
+@pytest.mark.parametrize("kind", ["relative", "column", "general"])
+def test_exact_model_tables_agree_with_theory(kind):
+    rng = np.random.default_rng(3)
+    shape = (6, 6, 2) if kind == "general" else (6, 2)
+    table = rng.integers(-3, 4, size=shape).tolist()
+    name = f"cert_model_{kind}"
+    register_pe(name, table, kind)
+    try:
+        embedded = {name: {"kind": kind, "rows": table if kind != "general" else
+                           [[tuple(map(Fraction, c)) for c in row] for row in table]}}
+        if kind != "general":
+            embedded[name]["rows"] = [tuple(map(Fraction, r)) for r in table]
+        for spec in (name, f"dual:{name}"):
+            pe = parse_pe(spec)
+            for i in range(6):
+                for j in range(i + 1):
+                    expected = tuple(pe.exact_index_features([i], [pe.key_index(i, j)], 3)[0])
+                    assert em.feature(spec, i, j, 3, embedded) == expected
+    finally:
+        unregister_pe(name)
+
+
+@pytest.mark.parametrize("spec", list(REGISTRY_TASKS) + ["offset:0", "position:3"] + [f"dual:{t}" for t in REGISTRY_TASKS])
+def test_exact_model_tasks_agree_with_theory(spec):
+    task = parse_task(spec)
+    for n in range(1, 14):
+        rows, targets = task.rows_and_targets(n)
+        assert em.rows_and_targets(spec, n) == list(zip(rows.tolist(), targets.tolist()))
+
+
+@given(st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), min_size=1, max_size=6))
+def test_fraction_rank_agrees_with_sympy_rank(rows):
+    fr = [[Fraction(x) for x in r] for r in rows]
+    assert qla.rank(fr) == sympy_rank(fr, 3)
+    v = [Fraction(1), Fraction(-2), Fraction(3)]
+    assert qla.in_span(v, fr) == (sympy_rank(fr + [v], 3) == sympy_rank(fr, 3))

@@ -1,0 +1,167 @@
+"""The conjecture search: row classes, tie dynamics, reproducibility, resume, CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from counterexamples.classify import classify
+from counterexamples.conjecture import evaluate, read_results, registered, search, summarize
+from counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
+from counterexamples.dynamics import WINS, limit_verdict, predict, tie_margins
+from counterexamples.sampling import FAMILIES, instance, registry_grid
+from posreal.cli import main
+from theory import compute_alpha, parse_pe, parse_task, select
+
+STEPS = 300  # gradient-descent steps in the quick tests
+
+
+# --------------------------------------------------------------------------- classification
+@pytest.mark.parametrize("pe,task,L0,L,mode", [
+    ("relbias", "position:0", 16, 64, "exact"), ("alibi", "position:0", 8, 32, "exact"),
+    ("colbias:2", "position:1", 8, 32, "exact"), ("rope:16", "offset:1", 16, 256, "float"),
+    ("abscol:16", "position:0", 16, 64, "float"), ("abssin:2", "offset:1", 16, 64, "float"),
+])
+def test_classification_agrees_with_alpha(pe, task, L0, L, mode):
+    pe_, task_ = parse_pe(pe), parse_task(task)
+    sel = select(pe_, task_, L0)
+    cls = classify(pe_, task_, sel, L)
+    counts = compute_alpha(pe, task, L0, [L], mode).to_json()["rows"][str(L)]
+    assert cls.realized == counts["realized"] and cls.total == counts["total"]
+    assert cls.counts()["structural_tie"] == counts["structural_ties"]
+    assert cls.counts()["undecided"] == counts["undecided"]
+    assert len(cls.failing) == counts["failed"] + counts["undecided"]
+
+
+def test_designed_log2_tie_is_open_and_won():
+    """Hand derivation in counterexamples.designed: the tie margin tends to log 2 > 0."""
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        sel = select(pe, task, 3)
+        cls = classify(pe, task, sel, 4)
+        assert cls.counts()["open_tie"] == 1 and cls.alpha == Fraction(3, 4)
+        row = cls.open_rows[0]
+        v = row.rivals[0].direction
+        pred = predict(pe, task, sel, v)
+        assert pred["sign"] == 1 and pred["coefficients"] == [1, -1] and pred["multiplicities"] == [2, 1]
+        assert math.isclose(pred["value"], math.log(2), rel_tol=1e-12)
+        traj = tie_margins(pe, task, 3, [[float(x) for x in v]], 20000)
+    verdict = limit_verdict(traj.steps, traj.margins[0])
+    assert verdict["verdict"] == WINS
+    # the residual converges like 1/k: at k = 2·10^4 it is within 10^-3 of log 2
+    assert abs(verdict["estimate"] - math.log(2)) < 1e-3
+
+
+def test_orthogonal_tie_stays_exactly_tied():
+    with registered(ORTHOGONAL_TIE):
+        pe, task = parse_pe(ORTHOGONAL_TIE.pe), parse_task(ORTHOGONAL_TIE.task)
+        sel = select(pe, task, 2)
+        cls = classify(pe, task, sel, 3)
+        assert cls.counts()["orthogonal_tie"] == 1 and cls.counts()["open_tie"] == 0
+        v = cls.failing[0].rivals[0].direction
+        traj = tie_margins(pe, task, 2, [[float(x) for x in v]], 500)
+    assert np.all(traj.margins == 0.0)
+
+
+def test_evaluate_records_candidate_for_designed_tie():
+    with registered(LOG2_TIE):
+        pass
+    record = evaluate(LOG2_TIE, gd_steps=2000)
+    assert record["candidate"] is True and record["alpha"] == "3/4"
+    tie = record["open_ties"][0]
+    assert tie["gd_verdict"] == WINS and tie["predicted_wins"] is True and not tie["prediction_disagrees"]
+
+
+def test_limit_verdict_rules():
+    steps = [1, 10, 100, 1000]
+    assert limit_verdict(steps, [0.1, 0.5, 0.6, 0.62])["verdict"] == "wins"
+    assert limit_verdict(steps, [0.1, 0.5, 0.9, 0.3])["verdict"] == "undecided"   # falling fast towards 0
+    assert limit_verdict(steps, [-0.1, -0.5, -0.6, -0.7])["verdict"] == "loses"
+    assert limit_verdict(steps, [0.1, 0.5, -0.1, 0.05])["verdict"] == "undecided"
+
+
+# --------------------------------------------------------------------------- the stream
+def test_instance_stream_is_a_function_of_seed_and_index():
+    a = [instance(5, k).to_json() for k in range(12)]
+    b = [instance(5, k).to_json() for k in reversed(range(12))][::-1]
+    assert a == b
+    assert [instance(6, k).to_json() for k in range(12)] != a
+    assert {instance(5, k).family for k in range(8)} == set(FAMILIES)
+    assert len(registry_grid()) == len(set(registry_grid()))
+
+
+def _instances(path) -> list[str]:
+    return path.read_text().splitlines()
+
+
+def test_same_seed_same_output(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    search(seed=3, budget=24, out=a, gd_steps=STEPS)
+    search(seed=3, budget=24, out=b, gd_steps=STEPS)
+    assert a.read_bytes() == b.read_bytes()
+    head = json.loads(_instances(a)[0])
+    assert head["seed"] == 3 and "numpy" in head["versions"]
+    assert len(_instances(a)) == 25
+
+
+def test_resume_after_interruption_equals_uninterrupted(tmp_path):
+    full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
+    search(seed=4, budget=24, out=full, gd_steps=STEPS)
+    search(seed=4, budget=9, out=part, gd_steps=STEPS)
+    with open(part, "ab") as fh:                 # an interrupted write: half a line, no newline
+        fh.write(b'{"index": 9, "family": "rel')
+    run = search(seed=4, budget=24, out=part, resume=True, gd_steps=STEPS)
+    assert run.skipped_done == 9 and run.evaluated == 15
+    assert part.read_bytes() == full.read_bytes()
+    _, records, _ = read_results(part)
+    assert sorted(records) == list(range(24))
+    assert summarize(records) == summarize(read_results(full)[1])
+
+
+def test_resume_refuses_other_parameters(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    search(seed=1, budget=4, out=path, gd_steps=STEPS)
+    code = main(["search", "conjecture", "--seed", "2", "--budget", "8", "--out", str(path), "--resume", "--json"])
+    assert code == 2 and "seed" in capsys.readouterr().err
+    code = main(["search", "conjecture", "--seed", "1", "--budget", "8", "--out", str(path), "--json"])
+    assert code == 2 and "--resume" in capsys.readouterr().err
+
+
+def test_malformed_result_file_is_refused(tmp_path, capsys):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"type": "header", "format": "posreal-conjecture-search"}\nnot json\n{"index": 1}\n')
+    assert main(["search", "conjecture", "--budget", "3", "--out", str(path), "--resume", "--json"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "line 2" in err and "\n" not in err
+
+
+def test_summary_counts_add_up(tmp_path):
+    run = search(seed=0, budget=40, gd_steps=STEPS)
+    summary = summarize(run.records)
+    total = {c: sum(r.get("classes", {}).get(c, 0) for r in run.records.values()) for c in summary["failing_rows"]}
+    assert total == summary["failing_rows"]
+    assert sum(summary["status"].values()) == 40
+    for r in run.records.values():
+        if r.get("status") == "classified":
+            failing = sum(r["classes"].values())
+            assert r["realized"] + failing == r["rows"]
+
+
+def test_cli_conjecture_json(tmp_path, capsys):
+    out = tmp_path / "c.jsonl"
+    code = main(["search", "conjecture", "--seed", "0", "--budget", "16", "--gd-steps", str(STEPS),
+                 "--out", str(out), "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == (1 if doc["summary"]["candidates"] else 0)
+    assert doc["seed"] == 0 and doc["summary"]["instances"] == 16 and "versions" in doc
+    assert doc["instances_per_second"] > 0
+    assert len(out.read_text().splitlines()) == 17
+
+
+def test_cli_bad_family(capsys):
+    assert main(["search", "conjecture", "--families", "registry,bogus", "--budget", "2", "--json"]) == 2
+    assert "bogus" in capsys.readouterr().err
