@@ -54,8 +54,8 @@ def _local_checks() -> list[RegisteredCheck]:
 
 
 def _smt_checks() -> tuple[list[RegisteredCheck], str]:
-    """Whatever ``checks.smt.SMT_CHECKS`` (method smt) and ``ENUMERATION_CHECKS`` (method enumeration)
-    hold, and a note if the package is missing or broken."""
+    """Whatever ``checks.smt.SMT_CHECKS`` holds (and ``ENUMERATION_CHECKS`` if defined), and a note if
+    the package is missing or broken.  The method recorded is the one each result reports."""
     try:
         module = importlib.import_module("checks.smt")
     except Exception as exc:  # noqa: BLE001 — a broken SMT package must be reported, not crash the runner
@@ -64,7 +64,8 @@ def _smt_checks() -> tuple[list[RegisteredCheck], str]:
     for attr, method in (("SMT_CHECKS", "smt"), ("ENUMERATION_CHECKS", "enumeration")):
         table = getattr(module, attr, None)
         if not isinstance(table, dict):
-            notes.append(f"checks.smt defines no {attr} table")
+            if attr == "SMT_CHECKS":
+                notes.append(f"checks.smt defines no {attr} table")
             continue
         for claim, fns in table.items():
             for fn in fns:
