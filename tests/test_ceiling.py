@@ -112,3 +112,12 @@ def test_cli_as_a_subprocess():
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert (doc["realized"], doc["total"]) == (4, 4)    # column kernel peaked at h: every middle row
+
+
+def test_timeout_is_unknown_and_exit_1(capsys):
+    # abssin:4 on copy at n = 16 does not finish in half a second: a lower bound only, never a pass
+    code = main(["ceiling", "--pe", "abssin:4", "--task", "copy", "--length", "16", "--timeout", "0.5", "--json"])
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert code == 1 and doc["optimal"] == "unknown" and doc["reason"]
+    assert "not certified" in captured.err
