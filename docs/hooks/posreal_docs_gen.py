@@ -218,14 +218,14 @@ def gen_taxonomy_grid() -> str:
     by = {(d["pe"], d["task"]): d for d in docs}
     classes = {d["task"]: d["task_class"] for d in docs}
     kinds = {d["pe"]: d["pe_kind"] for d in docs}
-    rows = []
+    rows = [["*task class*", *[f"*{classes[t]}*" for t in tasks]]]
     for pe in pes:
         cells = []
         for task in tasks:
             d = by[(pe, task)]
             cells.append("n.r." if not d["realizable"] else fmt_alpha(d["alpha"][L]))
         rows.append([f"`{pe}` ({kinds[pe]})", *cells])
-    header = [f"α_{L} (L0 = {L0})", *[f"`{t}` ({classes[t]})" for t in tasks]]
+    header = [f"α_{L} (L0 = {L0})", *[f"`{t}`" for t in tasks]]
     return table(header, rows, "posreal.commands.table.taxonomy") + \
         "\n*n.r.*: not realizable at L0 — no θ realizes every training row, so θ* does not exist.\n"
 
@@ -511,6 +511,24 @@ def _option_rows(parser: argparse.ArgumentParser):
     return rows
 
 
+def _command_section(command: str, parser: argparse.ArgumentParser, level: int) -> list[str]:
+    """One command: description, usage, options; nested subcommands (``posreal search colspan``) below it."""
+    anchor = command.replace(" ", "-")
+    out = [f"\n{'#' * level} `{command}` {{#{anchor}}}\n"]
+    if parser.description:
+        out.append(rst_to_md(parser.description) + "\n")
+    out.append(f"```text\n{parser.format_usage().strip()}\n```\n")
+    nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    rows = [r for r, a in zip(_option_rows(parser), [a for a in parser._actions if not isinstance(a, argparse._HelpAction)])
+            if not isinstance(a, argparse._SubParsersAction)]
+    if rows:
+        out.append(table(["option", "value", "default", "meaning"], rows))
+    for sub in nested:
+        for name, child in sub.choices.items():
+            out += _command_section(f"{command} {name}", child, min(level + 1, 6))
+    return out
+
+
 def gen_cli_reference() -> str:
     from posreal.cli import build_parser
     parser = build_parser()
@@ -520,13 +538,7 @@ def gen_cli_reference() -> str:
            table(["command", "what it does"], [[f"[`posreal {n}`](#posreal-{n})", helps.get(n, "")]
                                                for n in subs.choices], "posreal.cli.build_parser()")]
     for name, sp in subs.choices.items():
-        out.append(f"\n## `posreal {name}` {{#posreal-{name}}}\n")
-        if sp.description:
-            out.append(rst_to_md(sp.description) + "\n")
-        out.append(f"```text\n{sp.format_usage().strip()}\n```\n")
-        rows = _option_rows(sp)
-        if rows:
-            out.append(table(["option", "value", "default", "meaning"], rows))
+        out += _command_section(f"posreal {name}", sp, 2)
     out.append("\n" + provenance("posreal.cli.build_parser() (argparse), at build time"))
     return "\n".join(out)
 
