@@ -189,6 +189,26 @@ def gen_alpha(pe: str, task: str, train_length: str = "16", lengths: str = "32,6
     return table(["L", "α_L", "realized", "failed", "undecided", "structural ties", "|R_L|"], rows, src)
 
 
+def gen_learned(pe: str, task: str) -> str:
+    """α_L of a learned absolute PE as an interval: both completions and the Monte Carlo estimate
+    (``posreal alpha --pe learned:d --json``, in-process)."""
+    doc = _cli_json(["alpha", "--pe", pe, "--task", task, "--json"])
+    alpha = doc.get("alpha")
+    if not isinstance(alpha, dict) or not alpha:
+        raise PluginError(f"`posreal alpha --pe {pe} --task {task} --json` has no 'alpha' intervals")
+    rows = []
+    for L in sorted(alpha, key=int):
+        a = alpha[L]
+        comp, mc = a["completions"], a.get("monte_carlo") or {}
+        mc_text = (f"{mc['mean']:.3f} ± {mc['stderr']:.3f} [{mc['min']:.3f}, {mc['max']:.3f}]" if mc else "—")
+        rows.append([L, fmt_alpha(comp["zero"]), fmt_alpha(comp["copy_last"]), mc_text])
+    mc0 = next((alpha[L].get("monte_carlo") for L in alpha if alpha[L].get("monte_carlo")), {}) or {}
+    note = (f"\nMonte Carlo: {mc0.get('samples')} draws of the untrained rows (`{mc0.get('init')}`), seed {mc0.get('seed')}.\n"
+            if mc0 else "")
+    return table(["L", "(a) zeros: $E_j = 0$", "(b) copies: $E_j = E_{L_0-1}$", "(c) random rows: mean ± s.e. [min, max]"],
+                 rows, f"posreal alpha --pe {pe} --task {task} --json, run during this build") + note
+
+
 @cached("taxonomy")
 def taxonomy_docs():
     from posreal.commands.table import taxonomy
@@ -909,6 +929,7 @@ GENERATORS = {
     "pe-registry": gen_pe_registry,
     "task-registry": gen_task_registry,
     "alpha": gen_alpha,
+    "learned": gen_learned,
     "taxonomy-table": gen_taxonomy_table,
     "taxonomy-grid": gen_taxonomy_grid,
     "taxonomy-figure": gen_taxonomy_figure,
