@@ -143,6 +143,15 @@ def run_conjecture(args) -> int:
     v = summary["open_tie_verdicts"]
     print(f"open ties under gradient descent: {v['wins']} won, {v['loses']} lost, {v['undecided']} undecided; "
           f"prediction disagreements: {len(summary['prediction_disagreements'])}")
+    fv = summary["float_tie_verdicts"]
+    print(f"float near-ties (irrational PEs, tie not certified) under gradient descent: {fv['wins']} won, "
+          f"{fv['loses']} lost, {fv['undecided']} undecided")
+    if summary["float_candidates"]:
+        rows = [[c["index"], c["pe"], c["task"], c["train_length"], c["length"], ",".join(map(str, c["rows_won"])),
+                 f"{c['limit_estimate']:.4g}", c["predicted_wins"]] for c in summary["float_candidates"]]
+        print("float candidates (won near-ties; exactness of the tie not certified):")
+        print(format_table(["index", "pe", "task", "L0", "L", "rows won", "lim tie margin (GD)",
+                            "predicted wins (float)"], rows))
     if summary["candidates"]:
         print(f"\nCANDIDATE COUNTEREXAMPLES to the Conjecture ({len(summary['candidates'])}): open ties the trained "
               "head wins, so lim acc_L(θ_k) > α_L")
