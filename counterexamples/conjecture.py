@@ -224,6 +224,9 @@ def search(seed: int = 0, budget: int | None = None, seconds: float | None = Non
         if old_head is not None and not resume:
             raise CertificateError(f"result file {str(path)!r} exists; accepted: --resume to continue it, "
                                    "or a new --out file")
+        if old_head is None and path.exists() and path.read_bytes().strip():
+            raise CertificateError(f"result file {str(path)!r} exists and is not a {FILE_FORMAT} file; "
+                                   "accepted: a new --out file or one written by this search")
         if old_head is not None:
             for key in ("seed", "families", "gd_steps"):
                 if old_head.get(key) != head[key]:

@@ -26,6 +26,11 @@ Vector = tuple[Fraction, ...]
 TASK_FORMS = "offset:c, position:p, copy, middle, reverse, half, dual:TASK"
 PE_FORMS = "nope, relbias[:D], colbias[:D], alibi, dual:PE, or the name of an embedded table"
 TABLE_KINDS = ("relative", "column", "general")
+IRRATIONAL_NAMES = ("rope", "abscol", "abssin", "learned")
+
+
+class NotCheckable(CertificateError):
+    """A well-formed claim about a PE whose features are not rational (sinusoidal, learned)."""
 
 
 def _nonneg(text: str, what: str, forms: str) -> int:
@@ -94,7 +99,9 @@ def feature(pe: str, i: int, j: int, train_length: int,
             raise CertificateError(f"invalid train length {train_length!r}; accepted: an integer >= 1")
         k = i - j if name == "relbias" else j
         return _onehot(min(k, D), D + 1)
-    raise CertificateError(f"PE {pe!r} is not rational or not known to the verifier; accepted: {PE_FORMS}")
+    if name in IRRATIONAL_NAMES:
+        raise NotCheckable(f"PE {pe!r} has irrational features; the fractions-only verifier accepts {PE_FORMS}")
+    raise CertificateError(f"invalid PE {pe!r}; accepted: {PE_FORMS}")
 
 
 def row_features(pe: str, i: int, train_length: int, tables: Mapping | None = None) -> list[Vector]:

@@ -317,13 +317,12 @@ def verify_certificate(document: dict, name: str = "certificate") -> Verdict:
     check(document.get("digest") == digest(document), "digest matches the content (no edit after sealing)")
     try:
         inst = _Instance(instance)
-    except CertificateError as err:
-        if "not rational or not known" in str(err):
-            return Verdict(NOT_CHECKABLE, name, notes=[str(err)])
-        raise
-    try:
         _KIND_CHECKS[kind](inst, instance, claims, check)
-    except (KeyError, IndexError, TypeError) as err:
+    except em.NotCheckable as err:
+        return Verdict(NOT_CHECKABLE, name, notes=[str(err)])
+    except (KeyError, IndexError, TypeError, ValueError) as err:
+        if isinstance(err, CertificateError):
+            raise
         raise CertificateError(f"malformed certificate {name}: {err.__class__.__name__} {err}") from None
     notes = ["float evidence (gradient descent) is reported, not verified"] if document.get("evidence") else []
     verdict = VERIFIED if not check.failures else REFUTED

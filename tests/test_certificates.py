@@ -165,7 +165,7 @@ def test_malformed_file_exits_2_with_one_line(tmp_path, capsys, name):
 
 
 @pytest.mark.parametrize("mutation", ["missing claims", "bad rational", "bad version", "bad kind", "bad task",
-                                      "wrong dimension"])
+                                      "wrong dimension", "unknown pe", "row off the grid", "table too short"])
 def test_corrupted_certificate_exits_2(tmp_path, capsys, mutation):
     doc = _load(_by_kind("static-colspan")[0])
     if mutation == "missing claims":
@@ -178,6 +178,14 @@ def test_corrupted_certificate_exits_2(tmp_path, capsys, mutation):
         doc["kind"] = "proof-by-intimidation"
     elif mutation == "bad task":
         doc["instance"]["task"] = "sort"
+    elif mutation == "unknown pe":
+        doc["instance"]["pe"] = "relbais"
+    elif mutation == "row off the grid":
+        doc["instance"]["row"] = doc["instance"]["length"] + 3
+    elif mutation == "table too short":
+        doc = _load(_by_kind("dynamic-colspan")[0])
+        table = next(iter(doc["instance"]["tables"].values()))
+        del table["rows"][1:]
     else:
         doc["claims"]["selected"]["theta"].append("0/1")
     path = tmp_path / "corrupt.json"

@@ -142,6 +142,14 @@ def test_malformed_result_file_is_refused(tmp_path, capsys):
     assert "line 2" in err and "\n" not in err
 
 
+def test_foreign_file_is_not_overwritten(tmp_path, capsys):
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes, no newline")
+    assert main(["search", "conjecture", "--budget", "2", "--out", str(path), "--resume", "--json"]) == 2
+    assert path.read_text() == "my notes, no newline"
+    assert "not a posreal-conjecture-search file" in capsys.readouterr().err
+
+
 def test_summary_counts_add_up(tmp_path):
     run = search(seed=0, budget=40, gd_steps=STEPS)
     summary = summarize(run.records)
