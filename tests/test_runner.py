@@ -34,12 +34,12 @@ def test_every_listed_method_has_a_registered_check():
 
 def test_run_claims_on_one_claim(monkeypatch):
     monkeypatch.setattr(runner, "_smt_checks", _stub_smt())
-    reports = run_claims(["proposition4"], skip_slow=True)
-    assert [r.statement.id for r in reports] == ["proposition4"]
+    reports = run_claims(["theorem2"], skip_slow=True)
+    assert [r.statement.id for r in reports] == ["theorem2"]
     report = reports[0]
     assert report.ok, [(r.method, r.verdict, r.detail[:200]) for r in report.results if not r.ok]
     assert {r.method for r in report.results} >= {"smt", "property", "registry"}
-    assert all(isinstance(r, CheckResult) and r.claim == "proposition4" for r in report.results)
+    assert all(isinstance(r, CheckResult) and r.claim == "theorem2" for r in report.results)
     assert all(r.negative_control == "counterexample" for r in report.results)
 
 
