@@ -204,7 +204,7 @@ def dynamic_certificate(pe_spec: str, task_spec: str, sel: Selection, L: int, ro
 def find_dynamic(pes=COLSPAN_PES, tasks=COLSPAN_TASKS, train_lengths=COLSPAN_TRAIN_LENGTHS,
                  table_seed: int = TABLE_SEED, table_budget: int = TABLE_BUDGET,
                  evidence_steps: int = EVIDENCE_STEPS) -> tuple[list[dict], dict]:
-    """Dynamic-form instances: registry cells first (L = 2·L0), then small integer tables from the
+    """Dynamic-form instances: registry cells first (L = 2·L0 and 4·L0), then small integer tables from the
     seeded instance stream until one instance per table kind is found."""
     certs: list[dict] = []
     reg = {"cells": 0, "tie_rivals_checked": 0, "outside_colspan": 0, "instances": 0}
@@ -216,16 +216,17 @@ def find_dynamic(pes=COLSPAN_PES, tasks=COLSPAN_TASKS, train_lengths=COLSPAN_TRA
                 sel = select(pe, task, L0)
                 if not sel.realizable or sel.exact_theta is None:
                     continue
-                for what, row, rival, data in _dynamic_candidates(pe, task, sel, 2 * L0):
-                    if what == "checked":
-                        reg["tie_rivals_checked"] += 1
-                    elif what == "outside":
-                        reg["outside_colspan"] += 1
-                    else:
-                        reg["instances"] += 1
-                        if reg["instances"] <= 2:
-                            certs.append(dynamic_certificate(pe_spec, task_spec, sel, 2 * L0, row, rival, data,
-                                                             evidence_steps=evidence_steps))
+                for L in (2 * L0, 4 * L0):
+                    for what, row, rival, data in _dynamic_candidates(pe, task, sel, L):
+                        if what == "checked":
+                            reg["tie_rivals_checked"] += 1
+                        elif what == "outside":
+                            reg["outside_colspan"] += 1
+                        else:
+                            reg["instances"] += 1
+                            if reg["instances"] <= 2:
+                                certs.append(dynamic_certificate(pe_spec, task_spec, sel, L, row, rival, data,
+                                                                 evidence_steps=evidence_steps))
     tab = {"seed": table_seed, "instances_examined": 0, "tie_rivals_checked": 0, "outside_colspan": 0,
            "instances": 0, "found_at": {}}
     wanted = {"relative", "column", "general"}
