@@ -209,6 +209,34 @@ def gen_learned(pe: str, task: str) -> str:
                  rows, f"posreal alpha --pe {pe} --task {task} --json, run during this build") + note
 
 
+def gen_static_routing(length: str = "6", vocab: str = "3", *tasks: str) -> str:
+    """β_i = max_j P[x_j = F(x)_i] per scored row (theory.expressivity.static_routing_bound)."""
+    from theory.expressivity import static_routing_bound
+    n, V = int(length), int(vocab)
+    rows = []
+    for spec in tasks or ("copy", "reverse", "sort", "addition"):
+        r = static_routing_bound(spec, n, V)
+        betas = [str(b) if isinstance(b, Fraction) else f"{b:.4f}" for b in r.beta]
+        rows.append([f"`{spec}`", r.method, ", ".join(f"{i}: {b}" for i, b in zip(r.rows, betas)), str(min(r.beta))])
+    return table(["task", "method", "row i: β_i", "min β_i"], rows,
+                 f"theory.expressivity.static_routing_bound(task, length={n}, vocab={V}), exact by enumeration of all {V}^{n} inputs")
+
+
+def gen_ceilings(length: str = "16", *tasks: str) -> str:
+    """Class ceilings of free relative / column kernels (``posreal ceiling --json``, z3 MaxSMT)."""
+    rows = []
+    for kernel in ("relative", "column"):
+        for task in tasks or ("copy", "middle", "reverse", "position:1"):
+            doc = _cli_json(["ceiling", "--kernel", kernel, "--task", task, "--length", length, "--json"])
+            for key in ("realized", "total", "optimal"):
+                if key not in doc:
+                    raise PluginError(f"`posreal ceiling --json` has no {key!r}")
+            rows.append([kernel, f"`{task}`", f"{doc['realized']} of {doc['total']}", doc.get("ceiling", "—"),
+                         doc["optimal"], "yes" if doc.get("verified") else "**NO**"])
+    return table(["free kernel", "task", "rows realized at best", "α*", "optimality", "witness re-checked"], rows,
+                 f"posreal ceiling --kernel K --task T --length {length} --json (z3 Optimize), run during this build")
+
+
 @cached("taxonomy")
 def taxonomy_docs():
     from posreal.commands.table import taxonomy
@@ -930,6 +958,8 @@ GENERATORS = {
     "task-registry": gen_task_registry,
     "alpha": gen_alpha,
     "learned": gen_learned,
+    "static-routing": gen_static_routing,
+    "ceilings": gen_ceilings,
     "taxonomy-table": gen_taxonomy_table,
     "taxonomy-grid": gen_taxonomy_grid,
     "taxonomy-figure": gen_taxonomy_figure,
