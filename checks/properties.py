@@ -29,17 +29,19 @@ exception is a counterexample; hypothesis's falsifying example is reported.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Callable
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, timed
+from checks.base import COUNTEREXAMPLE, PASSED, CheckResult, timed
 from theory import realization
 from theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
 from theory.kernels import DenseKernel, ProfileKernel
 from theory.tasks import Position, Task, dual_task, parse_task
+from theory.transfer import row_outcomes
 
 FLOAT_SLACK = 1e-12   # rounding of one float softmax; the bounds themselves are exact
 THEOREM1_PES = ("relbias", "relbias:3", "alibi", "rope:4", "rope:8:100", "abscol:4:10", "colbias:5", "abssin:4:50")
@@ -245,10 +247,7 @@ def duality_body(case: dict) -> None:
     try:
         task = TableTask(L, tuple(rows), tuple(targets))
         sheared = dual_task(task) if case["shear_task"] else task
-        theta = [int(x) for x in case["theta"]]
-        from fractions import Fraction
-        q = [Fraction(x) for x in theta]
-        from theory.transfer import row_outcomes
+        q = [Fraction(int(x)) for x in case["theta"]]
         a = row_outcomes(pe, task, q, L, L, mode="exact")
         b = row_outcomes(dual_pe(pe), sheared, q, L, L, mode="exact")
         assert a.margins == b.margins and np.array_equal(a.status, b.status), (
@@ -449,4 +448,4 @@ def property_checks() -> dict[str, list[Callable[[], CheckResult]]]:
 
 
 __all__ = ["PROPERTIES", "Property", "run_property", "property_checks", "theorem1_bound", "theorem2_rows",
-           "duality_margins", "underdetermination_completions", "orthogonal_tie_persistence", "FAILED"]
+           "duality_margins", "underdetermination_completions", "orthogonal_tie_persistence"]

@@ -33,7 +33,6 @@ from checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, timed
 from theory.encodings import REGISTRY_PES, dual_pe, parse_pe
 from theory.kernels import naive_kernel_matrix, transfer
 from theory.realization import DEFAULT_TOL, REALIZED
-from theory.selection import select
 from theory.tasks import REGISTRY_TASKS, Position, dual_task, parse_task
 from theory.transfer import compute_alpha
 

@@ -7,7 +7,7 @@ import pytest
 
 from posreal.cli import main
 from theory.errors import SpecError
-from theory.tasks import REGISTRY_TASKS, Position, parse_task
+from theory.tasks import REGISTRY_TASKS, Position
 from theory.underdetermination import (COMPLETIONS, completion_alpha, construct_block, learned_alpha_interval,
                                        monte_carlo_alpha, train_block, zero_completion_formula)
 
