@@ -8,7 +8,9 @@ Main checks (THEORY.md §1-2; statement ids in brackets):
   outcome in :func:`theory.transfer.compute_alpha` is the one Theorem 2 predicts (deep rows: realized
   iff i - t = δ*; shallow rows: iff i - t is the unique maximizer of r on {0..i}), so α_L equals the
   formula.  Control: treat shallow rows as deep (the hypothesis "i ≥ δ*" dropped) — alibi·position:0,
-  the case where the theorem "breaks", must refute it.
+  the case where the theorem "breaks", must refute it.  :func:`where_theorem2_breaks` shows the
+  breaks of THEORY.md: alibi with a far-end slope realizes position:0 at every length, and relbias's
+  clipped buckets (non-unique maximizer) fail exactly on the tied rows.
 * :func:`check_duality_registry` [proposition4] — α_L(dual:Φ, dual:τ) = α_L(Φ, τ) cell by cell through
   compute_alpha, and independently at small L by materializing the dual's own features with
   :func:`theory.kernels.naive_kernel_matrix` and reading margins straight off the dense kernel;
@@ -100,21 +102,45 @@ def theorem2_registry(deep_rule_everywhere: bool = False) -> dict:
     return {"checked": checked, "skipped": skipped, "mismatches": mismatches}
 
 
+def where_theorem2_breaks() -> dict:
+    """THEORY.md's "where it breaks", shown on the registry: (i) alibi with slope favouring the far end
+    (r(δ) = mδ, m > 0, no maximizer on ℕ) realizes position:0 at every length; (ii) relbias's clipped
+    buckets give a non-unique maximizer on long grids, and exactly the tied rows fail."""
+    problems = []
+    alibi = compute_alpha("alibi", "position:0", TRAIN_LENGTH, LENGTHS)
+    slope = float(-alibi.selection.theta[0]) if alibi.realizable else float("nan")   # r(δ) = slope·δ
+    alphas = {L: alibi.alpha(L) for L in LENGTHS} if alibi.realizable else {}
+    if not (alibi.realizable and slope > 0 and all(a == 1.0 for a in alphas.values())):
+        problems.append(f"alibi·position:0: slope {slope}, α {alphas}")
+    relbias = compute_alpha("relbias", "position:0", TRAIN_LENGTH, LENGTHS)
+    tied = {}
+    for L in LENGTHS:
+        out = relbias.outcomes[L]
+        tied[L] = int(out.ties.sum())
+        if not np.array_equal(out.status != REALIZED, out.ties) or not out.ties.any():
+            problems.append(f"relbias·position:0 L={L}: failing rows are not exactly the tied rows")
+    return {"alibi_slope": slope, "alibi_alpha": alphas, "relbias_tied_rows": tied, "problems": problems}
+
+
 def check_theorem2_registry() -> CheckResult:
     def run() -> CheckResult:
         main = theorem2_registry()
         control = theorem2_registry(deep_rule_everywhere=True)
+        breaks = where_theorem2_breaks()
+        main["mismatches"] += breaks["problems"]
         ok = not main["mismatches"] and bool(main["checked"])
         return CheckResult(
             claim="theorem2", method="registry",
             name="relative registry cells with a strict unique maximizer: row outcomes and α_L match Theorem 2",
             verdict=PASSED if ok else FAILED,
             negative_control=COUNTEREXAMPLE if control["mismatches"] else "no counterexample",
-            detail=(f"{len(main['checked'])} (cell, L) pairs agree, {len(main['skipped'])} skipped"
+            detail=(f"{len(main['checked'])} (cell, L) pairs agree, {len(main['skipped'])} skipped; where it breaks: "
+                    f"alibi·position:0 (slope {breaks['alibi_slope']:.3g} > 0, no maximizer) has α = 1 at every L, "
+                    f"relbias·position:0 fails exactly on its tied rows {breaks['relbias_tied_rows']}"
                     + (f"; mismatches: {main['mismatches'][:3]}" if main["mismatches"] else "")
                     + f"; control (shallow rows treated as deep): {control['mismatches'][:1]}"),
             data={"checked": main["checked"], "skipped": main["skipped"], "mismatches": main["mismatches"],
-                  "control_mismatches": control["mismatches"]})
+                  "control_mismatches": control["mismatches"], "where_it_breaks": breaks})
     return timed(run)
 
 

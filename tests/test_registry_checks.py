@@ -98,3 +98,11 @@ def test_training_fall_cells():
     # 20000 steps with a vacuous finite bound: reported as unknown, not as a pass
     assert verdicts[FALL_CELLS[0]] == PASSED
     assert verdicts[FALL_CELLS[1]] in (PASSED, UNKNOWN)
+
+
+def test_where_theorem2_breaks_is_shown():
+    from checks.registry import where_theorem2_breaks
+    breaks = where_theorem2_breaks()
+    assert not breaks["problems"]
+    assert breaks["alibi_slope"] > 0 and set(breaks["alibi_alpha"].values()) == {1.0}
+    assert all(n > 0 for n in breaks["relbias_tied_rows"].values())
