@@ -847,7 +847,7 @@ def experiment_summary():
     return doc
 
 
-SUMMARY_SOURCE = "docs/data/experiment/summary.json (committed by `posreal experiment`)"
+SUMMARY_SOURCE = "docs/data/experiment/summary.json (written by posreal experiment)"
 
 
 def _pct(x) -> str:
