@@ -176,3 +176,23 @@ def test_cli_conjecture_json(tmp_path, capsys):
 def test_cli_bad_family(capsys):
     assert main(["search", "conjecture", "--families", "registry,bogus", "--budget", "2", "--json"]) == 2
     assert "bogus" in capsys.readouterr().err
+
+
+def test_rope2_registry_float_tie_is_an_exact_tie():
+    """The registry float candidate rope:2 · offset:1 (L0 = 8): θ* has support offsets {2, 7}, both
+    tight, so θ* ⊥ f(2) - f(7); in 2-D, f(1) - f(8) ∥ f(2) - f(7) (chords symmetric about 4.5, proved
+    by sympy), hence r(1) = r(8) exactly — the row-8 tie is real, not a rounding coincidence.  (The
+    support itself comes from the float KKT certificate, here with every other slack ≥ 5.)"""
+    import sympy as sp
+
+    f = lambda d: sp.Matrix([sp.cos(d), sp.sin(d)])  # noqa: E731  rope:2 features, ω = 1
+    a, b = f(1) - f(8), f(2) - f(7)
+    assert sp.simplify(a[0] * b[1] - a[1] * b[0]) == 0
+    sel = select("rope:2", "offset:1", 8)
+    offsets = sorted(int(i - j) for i, _, j in sel.pairs[sel.support])
+    assert offsets == [2, 7]
+    slack = np.sort(sel.constraints @ sel.theta)
+    assert np.allclose(slack[:2], 1.0) and slack[2] > 5
+    cls = classify(parse_pe("rope:2"), parse_task("offset:1"), sel, 16)
+    tied = [r.row for r in cls.failing if r.cls == "undecided"]
+    assert tied == list(range(8, 14)) and all(r.rivals[0].rival == r.row - 8 for r in cls.failing if r.row in tied)
