@@ -13,9 +13,9 @@ The argument replaces "v ⊥ col Zᵀ" by "v ∉ col Zᵀ".  Both of its forms a
 * **dynamic form** (:func:`find_dynamic`): "the tie direction v = ψ(i,t) - ψ(i,j) (⟨θ*, v⟩ = 0)
   lies outside col Zᵀ, so training cannot move along it".  An instance has rank [Z; v] =
   rank Z + 1 and yet ⟨θ_1, v⟩ ≠ 0 for the first gradient step θ_1 = -∇ℓ(0)/β ∈ col Zᵀ — exact
-  in ℚ.  Only v ⊥ col Zᵀ freezes ⟨θ_k, v⟩.  For the rational registry PEs none exists (their
-  tie directions lie in col Zᵀ or are orthogonal to it; the search counts them), so the instances
-  come from small integer feature tables (``theory.register_pe``).
+  in ℚ.  Only v ⊥ col Zᵀ freezes ⟨θ_k, v⟩.  The rational registry cells searched (L0 ∈ {4, 8},
+  L ∈ {2·L0, 4·L0}) have no non-structural tie row at all, hence no instance (sinusoidal PEs are
+  not exact in ℚ), so the instances come from small integer feature tables (``theory.register_pe``).
 
 Every instance is a certificate (:mod:`counterexamples.certificate`) re-checked by
 :mod:`counterexamples.verify`.
