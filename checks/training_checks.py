@@ -30,7 +30,7 @@ from theory.kernels import transfer
 from theory.realization import target_keys
 from theory.tasks import parse_task
 from theory.training import gradient_descent
-from theory.transfer import compute_alpha
+from theory.transfer import compute_alpha, row_outcomes
 
 TRAIN_LENGTH = 16
 STEPS = 20000
@@ -86,7 +86,8 @@ def trajectory_attention(pe_spec: str, task_spec: str, length: int, steps: int =
     bounds = np.array([row_bounds(pe, task, th, u, gamma, length) for th in traj.thetas])  # (K, m)
     decided = np.abs(gamma) > MARGIN_TOL
     violated = ((gamma > 0) & decided & (attention < bounds - SLACK)) | ((gamma < 0) & decided & (attention > bounds + SLACK))
-    return {"cell": f"{pe_spec}·{task_spec} L={length}", "steps": traj.steps, "gamma": gamma,
+    realized = np.array([row_outcomes(pe, task, th, length, TRAIN_LENGTH).status == 1 for th in traj.thetas])  # (K, m)
+    return {"cell": f"{pe_spec}·{task_spec} L={length}", "steps": traj.steps, "gamma": gamma, "realized": realized,
             "attention": attention, "bounds": bounds, "bound_violations": int(np.sum(violated[1:])),
             "alpha": result.alpha(length), "cosine": float(traj.cosines[-1])}
 
@@ -167,7 +168,10 @@ def check_training_fall(cell: tuple[str, str, int], steps: int = STEPS) -> Check
             verdict = FAILED     # the finite form already forces these rows down, yet the trend is not falling
         else:
             verdict = UNKNOWN    # Theorem 1 says nothing at these iterates: undecided within the budget
-        detail = (f"{int(neg.sum())} rows with γ < 0; mean target attention {info['mean']} over steps "
+        hard = traj["realized"][:, neg].sum(axis=1)                           # (K,) rows realized by T_L θ_k
+        detail = (f"{int(neg.sum())} rows with γ < 0 (γ_i(T_L u) in [{traj['gamma'][neg].min():.3g}, "
+                  f"{traj['gamma'][neg].max():.3g}]); realized by T_L θ_k (argmax at the target) at the recorded "
+                  f"iterates: {hard.tolist()}; mean target attention {info['mean']} over steps "
                   f"{traj['steps'].tolist()}; peak at iterate {info['peak_index']}; finite bound non-vacuous on "
                   f"{nonvacuous:.0%} of (row, iterate) pairs; final cos(θ_k, θ*) = {traj['cosine']:.4f}")
         if verdict == UNKNOWN:
@@ -179,6 +183,7 @@ def check_training_fall(cell: tuple[str, str, int], steps: int = STEPS) -> Check
             name=f"{traj['cell']}: target attention on rows with γ_i(T_L θ*) < 0 falls toward 0 ({steps} steps)",
             verdict=verdict, negative_control=COUNTEREXAMPLE if control_ok else "no counterexample",
             detail=detail, data={**info, "rows": int(neg.sum()), "nonvacuous_fraction": nonvacuous,
+                                 "realized_by_theta_k": hard.tolist(),
                                  "bound_violations": traj["bound_violations"]})
     return timed(run)
 
