@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import html
 import importlib
 import importlib.util
 import inspect
@@ -24,6 +25,7 @@ import io
 import json
 import os
 import re
+import sys
 import tempfile
 import time
 from dataclasses import fields, is_dataclass
@@ -587,15 +589,53 @@ def gen_cli_reference() -> str:
                                                for n in subs.choices], "posreal.cli.build_parser()")]
     for name, sp in subs.choices.items():
         out += _command_section(f"posreal {name}", sp, 2)
-    out.append("\n" + provenance("posreal.cli.build_parser() (argparse), at build time"))
+    out.append("\n" + provenance("posreal.cli.build_parser() (argparse)"))
     return "\n".join(out)
 
 
-def _signature(obj) -> str:
+def _param_text(p: inspect.Parameter) -> str:
+    prefix = {inspect.Parameter.VAR_POSITIONAL: "*", inspect.Parameter.VAR_KEYWORD: "**"}.get(p.kind, "")
+    text = prefix + p.name
+    if p.annotation is not inspect.Parameter.empty:
+        ann = p.annotation if isinstance(p.annotation, str) else inspect.formatannotation(p.annotation)
+        text += f": {ann}"
+    if p.default is not inspect.Parameter.empty:
+        text += (" = " if p.annotation is not inspect.Parameter.empty else "=") + repr(p.default)
+    return text
+
+
+def _signature_parts(obj):
     try:
-        return str(inspect.signature(obj))
+        sig = inspect.signature(obj)
     except (TypeError, ValueError):
+        return None, ""
+    params, seen_kw_only = [], False
+    for p in sig.parameters.values():
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and not seen_kw_only:
+            params.append("*")
+            seen_kw_only = True
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
+            seen_kw_only = True
+        params.append(_param_text(p))
+    ann = sig.return_annotation
+    ret = "" if ann is inspect.Signature.empty else " -> " + (ann if isinstance(ann, str) else inspect.formatannotation(ann))
+    return params, ret
+
+
+def _signature(obj) -> str:
+    params, ret = _signature_parts(obj)
+    return "(…)" if params is None else "(" + ", ".join(params) + ")" + ret
+
+
+def _wrapped_signature(obj, width: int = 88) -> str:
+    """The signature on one line, or one parameter per line when it is long."""
+    params, ret = _signature_parts(obj)
+    if params is None:
         return "(…)"
+    one = "(" + ", ".join(params) + ")" + ret
+    if len(one) <= width:
+        return one
+    return "(\n" + "".join(f"    {p},\n" for p in params) + ")" + ret
 
 
 def gen_api_reference() -> str:
@@ -606,15 +646,29 @@ def gen_api_reference() -> str:
         raise PluginError("theory.__all__ is empty")
     for name in names:
         obj = getattr(theory, name)
+        shadow = ""
+        if inspect.ismodule(obj):
+            # ``theory.<name>`` is a submodule that shadows the exported function of the same name
+            owner = next((m for key, m in sorted(sys.modules.items()) if key.startswith("theory.") and m is not obj
+                          and inspect.isfunction(getattr(m, name, None))
+                          and getattr(m, name).__module__ == key), None)
+            if owner is None:
+                raise PluginError(f"theory.{name} is listed in theory.__all__ but is a module, not an API object")
+            shadow = (f'!!! warning "`theory.{name}` is shadowed"\n    `theory.__all__` exports the function '
+                      f"`{owner.__name__}.{name}`, but the submodule `theory.{name}` has the same name, so "
+                      f"`theory.{name}` is the module at run time. Import the function from `{owner.__name__}`.\n")
+            obj = getattr(owner, name)
         module = getattr(obj, "__module__", "theory")
         kind = "class" if inspect.isclass(obj) else "function"
         out.append(f"\n## `{name}` {{#{name.lower()}}}\n")
-        sig = _signature(obj)
-        out.append(f"```python\n{'class ' if kind == 'class' else ''}{module}.{name}{sig}\n```\n")
+        out.append(f"```python\n{'class ' if kind == 'class' else ''}{module}.{name}{_wrapped_signature(obj)}\n```\n")
+        if shadow:
+            out.append(shadow)
         doc = inspect.getdoc(obj)
         out.append(_doc_block(doc) if doc else "*This object has no docstring in the code.*\n")
         if inspect.isclass(obj) and is_dataclass(obj):
-            rows = [[f"`{f.name}`", f"`{_type_name(f.type)}`"] for f in fields(obj) if not f.name.startswith("_")]
+            rows = [[f"`{f.name}`", "<code>" + html.escape(_type_name(f.type)).replace("|", "&#124;") + "</code>"]
+                    for f in fields(obj) if not f.name.startswith("_")]
             if rows:
                 out.append(table(["field", "type"], rows))
         if inspect.isclass(obj):
@@ -626,7 +680,7 @@ def gen_api_reference() -> str:
                            f"{' (property)' if isinstance(v, property) else ''}: {first_line(inspect.getdoc(v))}")
             if methods:
                 out.append("")
-    out.append("\n" + provenance("inspect.signature / docstrings of theory.__all__, at build time"))
+    out.append("\n" + provenance("inspect.signature and the docstrings of theory.__all__"))
     return "\n".join(out)
 
 
