@@ -33,7 +33,7 @@ class RegisteredCheck:
 
 
 def _local_checks() -> list[RegisteredCheck]:
-    from checks import properties, registry, symbolic, training_checks
+    from checks import registry, symbolic, training_checks
     out = [
         RegisteredCheck("theorem1", "symbolic", "Theorem 1 bound, γ > 0", symbolic.check_theorem1_positive),
         RegisteredCheck("theorem1", "symbolic", "Theorem 1 bound, γ < 0", symbolic.check_theorem1_negative),
@@ -48,9 +48,17 @@ def _local_checks() -> list[RegisteredCheck]:
     for cell in training_checks.FALL_CELLS:
         out.append(RegisteredCheck("theorem1", "training", f"fall on misranked rows {cell}",
                                    lambda cell=cell: training_checks.check_training_fall(cell), slow=True))
+    try:
+        from checks import properties   # needs hypothesis (the dev extra)
+    except ImportError as exc:
+        _NOTES["property"] = f"property checks need hypothesis: {exc} (pip install -e '.[dev]')"
+        return out
     for name, prop in properties.PROPERTIES.items():
         out.append(RegisteredCheck(prop.claim, "property", name, lambda name=name: properties.run_property(name)))
     return out
+
+
+_NOTES: dict[str, str] = {}   # method -> why its checks are missing
 
 
 def _smt_checks() -> tuple[list[RegisteredCheck], str]:
@@ -132,6 +140,8 @@ def run_claims(ids: Iterable[str] | None = None, skip_slow: bool = False,
                 reason = f"no {method} check registered for {cid}"
                 if method in ("smt", "enumeration") and smt_note:
                     reason += f" ({smt_note})"
+                elif method in _NOTES:
+                    reason += f" ({_NOTES[method]})"
                 report.results.append(CheckResult(claim=cid, name=f"{method} coverage", method=method,
                                                   verdict=UNKNOWN, negative_control=None, detail=reason))
         reports.append(report)

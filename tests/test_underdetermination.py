@@ -101,3 +101,9 @@ def test_cli_learned_text_and_errors(capsys):
     assert main(["alpha", "--pe", "learned:16", "--task", "position:0", "--exact"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "learned" in err
+
+
+def test_learned_only_options_are_refused_for_linear_pes(capsys):
+    assert main(["alpha", "--pe", "relbias", "--task", "offset:1", "--samples", "5"]) == 2
+    err = capsys.readouterr().err
+    assert "--samples" in err and "learned" in err

@@ -24,9 +24,9 @@ def add_parser(sub) -> None:
     mode.add_argument("--certified", action="store_const", dest="mode", const="certified",
                       help="re-decide borderline float rows with interval arithmetic")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--seed", type=nonnegative_int, default=0,
+    p.add_argument("--seed", type=nonnegative_int, default=None,
                    help="learned:d only: seed of the trained block and of the Monte Carlo (default 0)")
-    p.add_argument("--samples", type=positive_int, default=200,
+    p.add_argument("--samples", type=positive_int, default=None,
                    help="learned:d only: Monte Carlo samples of the untrained rows (default 200)")
     p.set_defaults(run=run, mode="float")
 
@@ -36,8 +36,9 @@ def run_learned(args) -> int:
     from theory.underdetermination import learned_alpha_interval
     if args.mode != "float":
         raise bad_value("mode", args.mode, "the default float mode for learned:d (its α is an interval)")
-    document = learned_alpha_interval(args.pe, args.task, args.train_length, args.lengths, args.seed,
-                                      args.samples)
+    seed = 0 if args.seed is None else args.seed
+    samples = 200 if args.samples is None else args.samples
+    document = learned_alpha_interval(args.pe, args.task, args.train_length, args.lengths, seed, samples)
     if args.json:
         emit_json(with_provenance(document))
         return 0
@@ -55,13 +56,16 @@ def run_learned(args) -> int:
         rows.append([L, f"[{a['low']:.4f}, {a['high']:.4f}]", f"{a['completions']['zero']:.4f}",
                      f"{a['completions']['copy_last']:.4f}", f"{mc['mean']:.4f} ± {mc['stderr']:.4f}"])
     print(format_table(["L", "alpha interval", "zero completion", "copy_last completion",
-                        f"Monte Carlo mean ± stderr ({args.samples} samples)"], rows))
+                        f"Monte Carlo mean ± stderr ({samples} samples)"], rows))
     return 0
 
 
 def run(args) -> int:
     if isinstance(parse_pe(args.pe), LearnedAbsolute):
         return run_learned(args)
+    for name in ("seed", "samples"):
+        if getattr(args, name) is not None:
+            raise bad_value(f"option --{name} for PE", args.pe, "learned:d (α of a linear PE has no randomness)")
     result = compute_alpha(args.pe, args.task, args.train_length, args.lengths, args.mode)
     document = result.to_json()
     if args.json:
