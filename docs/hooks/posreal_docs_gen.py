@@ -3,14 +3,17 @@
 Each generator returns Markdown computed from the code at build time: the registries
 (``theory.encodings``, ``theory.tasks``), α_L (``theory.transfer``), the taxonomy
 (``posreal.commands.table.taxonomy``, ``theory.plots.plot_taxonomy``), the claim runner
-(``checks.runner`` / ``posreal check --json``), the statements (``theory.statements``), the
+(``checks.runner.run_claims``, the engine of ``posreal check``), the statements
+(``theory.statements``), the
 counterexample certificates and searches (``counterexamples``), the experiment summary
 (``docs/data/experiment/summary.json``), the argparse parsers (``posreal.cli.build_parser``) and
 the docstrings of ``theory.__all__``.
 
-Rules: nothing is pasted by hand; an empty table is an error; a source that exists but does not
-answer as its contract says is an error (``PluginError``); a source whose module or file does
-not exist yet yields a plain "not yet built" notice and nothing else.
+Rules: nothing is pasted by hand; an empty table is an error; a source that does not answer as
+its contract says is an error (``PluginError``).  Only two sources may still be absent and then
+yield a plain "not yet built" notice: the committed certificates directory and the committed
+experiment summary; every other source is imported unconditionally, so its absence stops the
+build.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ import argparse
 import contextlib
 import html
 import importlib
-import importlib.util
 import inspect
 import io
 import json
@@ -38,9 +40,6 @@ ROOT = Path(__file__).resolve().parents[2]          # the repository
 DOCS = ROOT / "docs"
 EXPERIMENT_SUMMARY = DOCS / "data" / "experiment" / "summary.json"
 CERTIFICATES = ROOT / "counterexamples" / "certificates"
-
-# Claim ids of THEORY.md §2; the statements module, once it exists, is the authority.
-CLAIM_IDS = ("theorem1", "theorem2", "proposition4", "underdetermination", "expressivity", "conjecture")
 
 FORMALIZATION = ("The precise definitions and statements on this site are <strong>this project's "
                  "formalization</strong> of the preprint's public abstract, not the preprint's own "
@@ -98,14 +97,6 @@ def table(header, rows, source: str | None = None) -> str:
     if source:
         out += "\n" + provenance(source) + "\n"
     return out
-
-
-def module_exists(name: str) -> bool:
-    """True when the module's file exists (import errors inside it are then build errors)."""
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:
-        return False
 
 
 def first_line(doc: str | None) -> str:
@@ -307,18 +298,12 @@ def _claims_from_document(doc) -> dict:
 
 
 def _runner_document():
-    """The claim report, in-process: ``checks.runner`` if it exists, else ``posreal check --json``."""
-    if module_exists("checks.runner"):
-        runner = importlib.import_module("checks.runner")
-        for name in ("run_claims", "report", "run_all", "run"):
-            fn = getattr(runner, name, None)
-            if callable(fn):
-                return _call_runner(fn), f"checks.runner.{name}"
-        raise PluginError("checks.runner exists but has no run_claims (contract of `posreal check`)")
-    from posreal.cli import COMMANDS
-    if "check" in COMMANDS:
-        return _cli_json(["check", "--json"] + _fast_flags("check")), "posreal check --json"
-    return None, None
+    """The claim report, in-process, from ``checks.runner.run_claims`` (the engine of ``posreal check``)."""
+    runner = importlib.import_module("checks.runner")   # landed: an import error is a build error
+    fn = getattr(runner, "run_claims", None)
+    if not callable(fn):
+        raise PluginError("checks.runner has no run_claims (the contract of `posreal check`)")
+    return _call_runner(fn), "checks.runner.run_claims"
 
 
 def _call_runner(fn):
@@ -366,17 +351,14 @@ def _cli_json(argv: list[str]):
 def claims_report():
     start = time.perf_counter()
     doc, source = _runner_document()
-    if doc is None:
-        return None, None, 0.0
     return _claims_from_document(doc), source, time.perf_counter() - start
 
 
 def claim_ids() -> list[str]:
-    if module_exists("theory.statements"):
-        ids = _statement_ids()
-        if ids:
-            return ids
-    return list(CLAIM_IDS)
+    ids = _statement_ids()
+    if not ids:
+        raise PluginError("theory.statements declares no statement")
+    return ids
 
 
 _GOOD = ("proved", "passed")
@@ -400,8 +382,6 @@ def _control(check: dict) -> str:
 
 def gen_checks(claim_id: str) -> str:
     claims, source, seconds = claims_report()
-    if claims is None:
-        return not_yet_built("The table of checks for this claim", "checks.runner / posreal check --json")
     if claim_id not in claims:
         raise PluginError(f"claim {claim_id!r} is not in the claim report from {source} "
                           f"(it has: {', '.join(claims)})")
@@ -432,9 +412,6 @@ def gen_claims_overview() -> str:
     rows = []
     for cid in ids:
         link = f"[{names.get(cid, cid)}](results/{cid}.md)"
-        if claims is None:
-            rows.append([link, f"`{cid}`", "—", "runner not yet built"])
-            continue
         if cid not in claims:
             raise PluginError(f"claim {cid!r} is missing from the claim report ({source})")
         checks = claims[cid]["checks"]
@@ -443,9 +420,7 @@ def gen_claims_overview() -> str:
         status = "all good" if checks and ok == len(checks) else f"**{len(checks) - ok} NOT GOOD**"
         rows.append([link, f"`{cid}`", methods or "—", f"{ok}/{len(checks)} good — {status}"])
     out = table(["result", "claim id", "methods", "latest verdicts"], rows,
-                source and f"{source} ({seconds:.1f} s)" or "theory.statements (claim runner not yet built)")
-    if claims is None:
-        out += "\n" + not_yet_built("The verdict column", "checks.runner / posreal check --json")
+                f"{source} ({seconds:.1f} s)")
     return out
 
 
@@ -455,54 +430,29 @@ def gen_claims_overview_from_results() -> str:
 
 
 # --------------------------------------------------------------------------- statements
-def _statements_module():
-    return importlib.import_module("theory.statements") if module_exists("theory.statements") else None
-
-
-def _all_statements(mod) -> list:
-    for name in ("STATEMENTS", "statements", "ALL", "REGISTRY", "CLAIMS"):
-        value = getattr(mod, name, None)
-        if isinstance(value, dict):
-            return list(value.values())
-        if isinstance(value, (list, tuple)):
-            return list(value)
-    for name in ("all_statements", "statements"):
-        fn = getattr(mod, name, None)
-        if callable(fn):
-            value = fn()
-            return list(value.values()) if isinstance(value, dict) else list(value)
-    raise PluginError("theory.statements has no list of statements (STATEMENTS / all_statements())")
+def _statements() -> dict:
+    """``theory.statements.STATEMENTS`` (id -> Statement): the one declaration of each result."""
+    from theory.statements import STATEMENTS
+    if not STATEMENTS:
+        raise PluginError("theory.statements.STATEMENTS is empty")
+    return STATEMENTS
 
 
 def _statement_ids() -> list[str]:
-    mod = _statements_module()
-    return [str(getattr(s, "id")) for s in _all_statements(mod)] if mod else []
+    return list(_statements())
 
 
 def _statement_names() -> dict:
-    mod = _statements_module()
-    if not mod:
-        return {}
-    return {str(s.id): str(getattr(s, "name", s.id)) for s in _all_statements(mod)}
+    return {cid: st.name for cid, st in _statements().items()}
 
 
 def _lookup_statement(claim_id: str):
-    mod = _statements_module()
-    for name in ("get", "lookup", "statement", "by_id", "get_statement"):
-        fn = getattr(mod, name, None)
-        if callable(fn):
-            return fn(claim_id)
-    for s in _all_statements(mod):
-        if getattr(s, "id", None) == claim_id:
-            return s
-    raise PluginError(f"theory.statements has no statement {claim_id!r}")
+    from theory.statements import statement
+    return statement(claim_id)   # one-line SpecError for an unknown id: a build error
 
 
 def gen_statement(claim_id: str) -> str:
     """The statement object as declared in ``theory.statements`` (its ``to_json()``)."""
-    mod = _statements_module()
-    if mod is None:
-        return not_yet_built("The encoded statement object", "theory.statements")
     s = _lookup_statement(claim_id)
     doc = s.to_json() if hasattr(s, "to_json") else {k: getattr(s, k, None) for k in
                                                       ("name", "hypotheses", "conclusion", "symbols", "checks")}
@@ -752,9 +702,6 @@ def gen_certificates() -> str:
 
 @cached("colspan")
 def colspan_document():
-    from posreal.cli import COMMANDS
-    if "search" not in COMMANDS:
-        return None
     return _cli_json(["search", "colspan", "--json"])
 
 
@@ -777,8 +724,6 @@ def _verify_all(certs: list[dict]) -> list[bool]:
 
 def _gen_colspan() -> str:
     doc = colspan_document()
-    if doc is None:
-        return not_yet_built("The colspan reproduction", "posreal search colspan")
     for key in ("static", "dynamic", "stats", "reproduced"):
         if key not in doc:
             raise PluginError(f"`posreal search colspan --json` has no {key!r}")
@@ -836,9 +781,6 @@ def _committed_conjecture_results() -> list[Path]:
 
 @cached("conjecture")
 def conjecture_summary():
-    from posreal.cli import COMMANDS
-    if "search" not in COMMANDS:
-        return None
     files = _committed_conjecture_results()
     if files:
         from counterexamples.conjecture import read_results, summarize
@@ -853,10 +795,7 @@ def conjecture_summary():
 
 
 def _gen_conjecture() -> str:
-    got = conjecture_summary()
-    if got is None:
-        return not_yet_built("The conjecture-search summary", "posreal search conjecture")
-    doc, src = got
+    doc, src = conjecture_summary()
     s = doc.get("summary")
     if not isinstance(s, dict) or "instances" not in s:
         raise PluginError(f"conjecture search summary from {src} has no 'summary.instances'")
