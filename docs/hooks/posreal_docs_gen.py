@@ -700,6 +700,37 @@ def gen_certificates() -> str:
             + "\n" + "\n".join(details))
 
 
+def gen_open_ties() -> str:
+    """The open-tie certificates: rows of the Conjecture's open case that gradient descent wins."""
+    files = _certificate_files()
+    if not files:
+        if CERTIFICATES.is_dir():
+            raise PluginError(f"{CERTIFICATES.relative_to(ROOT)} exists but holds no *.json certificate")
+        return not_yet_built("The table of open-tie certificates", "counterexamples/certificates/")
+    from counterexamples.verify import verify_certificate
+    rows = []
+    for path in files:
+        cert = json.loads(path.read_text())
+        if cert.get("kind") != "open-tie":
+            continue
+        inst, claims, ev = cert["instance"], cert["claims"], cert.get("evidence") or {}
+        verdict = verify_certificate(cert, path.name).verdict
+        gd = ev.get("gradient_descent") or []
+        est = min((g["estimate"] for g in gd), default=None)
+        kind = (inst.get("tables") or {}).get(inst["pe"].removeprefix("dual:"), {}).get("kind")
+        pe = f"`{inst['pe']}`" + (f" ({kind} table)" if kind else "")
+        rows.append([f"`{path.name}`", pe, f"`{inst['task']}`", inst["train_length"], inst["length"], inst["row"],
+                     claims.get("alpha", "—"), {True: "wins", False: "loses"}.get(claims.get("predicted_wins"), "no prediction"),
+                     "—" if est is None else f"{est:.4g} ({ev.get('row_verdict', '?')})",
+                     f"**{verdict}**" if verdict == "verified" else f"**{verdict.upper()}**"])
+    if not rows:
+        return ("No open-tie certificate is committed: the search has not produced a row of the open case "
+                "that training wins.\n\n" + provenance("counterexamples/certificates/*.json"))
+    return table(["certificate", "PE", "task", "L0", "L", "row", "α_L (exact)", "exact sign prediction",
+                  "tie margin at the end of GD (float)", "verifier now"], rows,
+                 "counterexamples/certificates/*.json (kind open-tie), re-checked by counterexamples.verify during this build")
+
+
 @cached("colspan")
 def colspan_document():
     return _cli_json(["search", "colspan", "--json"])
@@ -963,6 +994,7 @@ GENERATORS = {
     "cli-reference": gen_cli_reference,
     "api-reference": gen_api_reference,
     "certificates": gen_certificates,
+    "open-ties": gen_open_ties,
     "search": gen_search,
     "experiment": gen_experiment,
 }
