@@ -213,6 +213,13 @@ def test_math_is_marked_up_for_mathjax(site):
     html = (site / "results" / "theorem1" / "index.html").read_text()
     assert 'class="arithmatex"' in html
     assert "mathjax/tex-svg.js" in html and "javascripts/mathjax-config.js" in html
+    for page in _pages(site):
+        text = page.read_text()
+        where = page.relative_to(site)
+        assert "$$" not in text, f"a display-math block was not recognized in {where}"
+        inline = text.count("\\(")
+        marked = len(re.findall(r'<span class="arithmatex">\\\(', text))
+        assert inline == marked, f"{inline - marked} inline formulas outside arithmatex markup in {where}"
 
 
 def test_not_yet_built_only_where_the_source_is_missing(site):
