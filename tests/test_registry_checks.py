@@ -53,15 +53,16 @@ def test_duality_on_registry_cells():
     assert len(result.data["cells"]) == 56
 
 
-def test_learned_registry_without_cli():
-    result = check_learned_registry(with_cli=False)
+def test_learned_registry():
+    result = check_learned_registry()
     assert result.verdict == PASSED and result.negative_control == COUNTEREXAMPLE, result.detail
 
 
 @pytest.mark.slow
 def test_learned_registry_with_cli_subprocess():
-    result = check_learned_registry(with_cli=True)
-    assert result.verdict == PASSED, result.detail
+    from checks.registry import check_learned_cli
+    result = check_learned_cli()
+    assert result.verdict == PASSED and result.negative_control == COUNTEREXAMPLE, result.detail
 
 
 def test_rise_and_fall_criteria():
