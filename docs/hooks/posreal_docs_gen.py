@@ -847,9 +847,10 @@ def _gen_conjecture() -> str:
     if cands:
         out.append(f"\n**{len(cands)} candidate counterexample(s) to the Conjecture** — open ties that the trained "
                    "head wins, so that the limit accuracy would exceed α_L:\n")
-        out.append(table(["index", "PE", "task", "L0", "L", "α_L", "row", "limit tie margin (GD)", "predicted wins"],
+        out.append(table(["index", "PE", "task", "L0", "L", "α_L", "row", "tie margin at the end of GD (float)", "exact sign prediction"],
                          [[c["index"], f"`{c['pe']}`", f"`{c['task']}`", c["train_length"], c["length"],
-                           c["alpha"], c["row"], f"{c['limit_estimate']:.4g}", c["predicted_wins"]] for c in cands]))
+                           c["alpha"], c["row"], f"{c['limit_estimate']:.4g}",
+                           {True: "wins", False: "loses"}.get(c["predicted_wins"], "no prediction")] for c in cands]))
     else:
         out.append("\nNo candidate counterexample among these instances: evidence for the conjecture on them, not a proof.\n")
     return "\n".join(out) + "\n" + provenance(src)
