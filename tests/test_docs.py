@@ -140,6 +140,14 @@ def test_empty_generated_table_is_an_error():
         gen.table(["a", "b"], [], "somewhere")
 
 
+def test_table_cells_keep_their_pipes():
+    gen, _ = _hooks()
+    once = gen.md_escape("a_t ≤ exp(-ρ(|γ| - 2εB))")
+    assert once == gen.md_escape(once)
+    row = gen.table(["check", "method"], [[once, "symbolic"]]).splitlines()[2]
+    assert row.count(" | ") == 1, row
+
+
 def test_registry_tables_come_from_the_code():
     gen, _ = _hooks()
     from theory.encodings import REGISTRY_PES

@@ -83,7 +83,8 @@ def provenance(source: str) -> str:
 
 
 def md_escape(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """One table cell on one line, with its pipes escaped (idempotent: escaped pipes stay as they are)."""
+    return re.sub(r"(?<!\\)\|", r"\\|", str(text).replace("\n", " "))
 
 
 def table(header, rows, source: str | None = None) -> str:
