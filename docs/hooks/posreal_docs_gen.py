@@ -272,6 +272,34 @@ def gen_taxonomy_grid() -> str:
         "\n*n.r.*: not realizable at L0 — no θ realizes every training row, so θ* does not exist.\n"
 
 
+# Registry PEs whose shear is (up to a fixed permutation of coordinates) another registry PE.
+SHEAR_PARTNERS = {"relbias": "colbias", "rope:16": "abscol:16"}
+
+
+def _task_partner(task: str) -> str | None:
+    name, _, arg = task.partition(":")
+    return {"offset": f"position:{arg}", "position": f"offset:{arg}"}.get(name) if arg else \
+        {"copy": "middle", "middle": "copy"}.get(task)
+
+
+def gen_taxonomy_duals() -> str:
+    """Pairs of registry cells exchanged by the shear (Proposition 4), side by side."""
+    docs, lengths, L0, _ = taxonomy_docs()
+    by = {(d["pe"], d["task"]): d for d in docs}
+    rows = []
+    for (pe, task), d in by.items():
+        partner_pe, partner_task = SHEAR_PARTNERS.get(pe), _task_partner(task)
+        other = by.get((partner_pe, partner_task))
+        if other is None:
+            continue
+        mine = ["n.r." if not d["realizable"] else fmt_alpha(d["alpha"][str(L)]) for L in lengths]
+        theirs = ["n.r." if not other["realizable"] else fmt_alpha(other["alpha"][str(L)]) for L in lengths]
+        rows.append([f"`{pe}` · `{task}`", " / ".join(mine), f"`{partner_pe}` · `{partner_task}`", " / ".join(theirs),
+                     "yes" if mine == theirs else "**NO**"])
+    return table(["cell", f"α at L = {' / '.join(map(str, lengths))}", "its shear", "α of the shear", "equal"], rows,
+                 "posreal.commands.table.taxonomy (pairs of registry cells related by the shear)")
+
+
 def asset_taxonomy() -> dict[str, bytes]:
     from theory.plots import plot_taxonomy
     docs, lengths, _, _ = taxonomy_docs()
@@ -989,6 +1017,7 @@ GENERATORS = {
     "taxonomy-table": gen_taxonomy_table,
     "taxonomy-grid": gen_taxonomy_grid,
     "taxonomy-figure": gen_taxonomy_figure,
+    "taxonomy-duals": gen_taxonomy_duals,
     "checks": gen_checks,
     "claims-overview": gen_claims_overview,
     "claims-overview-here": gen_claims_overview_from_results,
