@@ -245,9 +245,9 @@ def taxonomy_docs():
 
 def gen_taxonomy_table() -> str:
     docs, lengths, L0, seconds = taxonomy_docs()
-    rows = [[f"`{d['pe']}`", d["pe_kind"], f"`{d['task']}`", d["task_class"], "yes" if d["realizable"] else "no",
+    rows = [[f"`{d['pe']}` ({d['pe_kind']})", f"`{d['task']}` ({d['task_class']})", "yes" if d["realizable"] else "no",
              *[fmt_alpha(d["alpha"].get(str(L))) for L in lengths]] for d in docs]
-    return table(["PE", "kind", "task", "class", "realizable at L0", *[f"α_{L}" for L in lengths]], rows,
+    return table(["PE (kind)", "task (class)", "realizable at L0", *[f"α_{L}" for L in lengths]], rows,
                  f"posreal.commands.table.taxonomy (every registry PE × task, L0 = {L0}; {seconds:.1f} s)")
 
 
