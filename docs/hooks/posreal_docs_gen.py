@@ -590,6 +590,8 @@ def _signature_parts(obj):
         return None, ""
     params, seen_kw_only = [], False
     for p in sig.parameters.values():
+        if p.name.startswith("_"):
+            continue   # private dataclass fields
         if p.kind is inspect.Parameter.KEYWORD_ONLY and not seen_kw_only:
             params.append("*")
             seen_kw_only = True
@@ -597,7 +599,7 @@ def _signature_parts(obj):
             seen_kw_only = True
         params.append(_param_text(p))
     ann = sig.return_annotation
-    ret = "" if ann is inspect.Signature.empty else " -> " + (ann if isinstance(ann, str) else inspect.formatannotation(ann))
+    ret = "" if ann is inspect.Signature.empty or inspect.isclass(obj) else " -> " + (ann if isinstance(ann, str) else inspect.formatannotation(ann))
     return params, ret
 
 
