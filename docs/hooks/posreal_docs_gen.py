@@ -692,10 +692,17 @@ def _certificate_files() -> list[Path]:
     return sorted(CERTIFICATES.glob("*.json")) if CERTIFICATES.is_dir() else []
 
 
-def _instance_text(instance: dict) -> str:
-    keys = ("pe", "task", "train_length", "length", "row", "target", "rival")
-    parts = [f"{k} = {instance[k]}" for k in keys if k in instance and not isinstance(instance[k], (dict, list))]
-    return ", ".join(parts) or "—"
+def _instance_text(inst: dict) -> str:
+    if "pe" not in inst or "task" not in inst:
+        return "—"
+    text = f"`{inst['pe']}` · `{inst['task']}`"
+    if "train_length" in inst and "length" in inst:
+        text += f", L0 = {inst['train_length']} → L = {inst['length']}"
+    if "row" in inst:
+        text += f", row {inst['row']}"
+        if "target" in inst:
+            text += f" (target {inst['target']}" + (f", rival {inst['rival']})" if "rival" in inst else ")")
+    return text
 
 
 def gen_certificates() -> str:
