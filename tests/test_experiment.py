@@ -240,3 +240,12 @@ def test_diagnosis_retrains_the_same_head_and_attention_accuracy_is_acc_L(quick_
             assert d["trained_acc"][str(r["length"])] == r["attention_accuracy"]
             assert d["alpha"][str(r["length"])] == r["alpha"]
     assert -1.0 <= d["cosine_to_selected"] <= 1.0
+
+
+def test_cli_usage_error_as_a_subprocess(tmp_path):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "posreal", "experiment", "--jobs", "0", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "--jobs" in done.stderr
