@@ -150,7 +150,13 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         symbols=(("Z", "training differences z = ψ(i, t) - ψ(i, j) at L0"), ("v", "tie direction"),
                  ("acc_L", "fraction of R_L realized by T_L θ_k")),
         checks=("symbolic", "property"),
-        notes="open: ties whose direction v is not orthogonal to col Zᵀ",
+        notes=("open in THEORY.md: ties whose direction v is not orthogonal to col Zᵀ. Finding of this project "
+               "(counterexamples/, `posreal search conjecture`): open ties that gradient descent wins in the limit "
+               "exist, e.g. counterexamples.designed.LOG2_TIE (relative 4×3 integer table, offset:0, L0 = 3, "
+               "L = 4): α_4 = 3/4 but ⟨θ_k, v⟩ → log 2 > 0, so lim acc_4(θ_k) = 1. The first step is exact, the "
+               "limit follows from the implicit-bias expansion θ_k = θ* log k + w̃ + o(1) (Soudry et al. 2018) "
+               "and matches gradient descent numerically; the conjecture as formalized here is false in the "
+               "open case. The checks below cover only its proven parts."),
     ),
 )}
 
