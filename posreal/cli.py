@@ -24,7 +24,10 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="posreal", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="posreal", description=(
+        "posreal — proof companion for positional realizability: compute α_L before training, check the "
+        "claims, search counterexamples, run the trained-head experiment."),
+        epilog="Exit codes: 0 ok, 1 a claim failed or a counterexample was found, 2 usage error.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser,
                                 metavar="{" + ",".join(COMMANDS) + "}")
     for name in COMMANDS:
