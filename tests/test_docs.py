@@ -230,11 +230,26 @@ def test_math_is_marked_up_for_mathjax(site):
         assert inline == marked, f"{inline - marked} inline formulas outside arithmatex markup in {where}"
 
 
-def test_not_yet_built_only_where_the_source_is_missing(site):
-    summary = ROOT / "docs" / "data" / "experiment" / "summary.json"
-    experiment = (site / "experiment" / "index.html").read_text()
-    if summary.is_file():
-        assert "Not yet built" not in experiment
-    for cid in _claim_ids():
-        assert "Not yet built" not in (site / "results" / cid / "index.html").read_text()
-    assert "Not yet built" not in (site / "taxonomy" / "index.html").read_text()
+def test_no_placeholder_anywhere(site):
+    for page in _pages(site):
+        assert "Not yet built" not in page.read_text(), f"placeholder in {page.relative_to(site)}"
+
+
+def test_missing_sources_are_build_errors(tmp_path):
+    from mkdocs.exceptions import PluginError
+    gen, _ = _hooks()
+    saved = gen.EXPERIMENT_SUMMARY, gen.CERTIFICATES
+    gen.reset_cache()
+    try:
+        gen.EXPERIMENT_SUMMARY, gen.CERTIFICATES = tmp_path / "summary.json", tmp_path / "certificates"
+        with pytest.raises(PluginError, match="summary.json is missing|is missing"):
+            gen.gen_experiment("separation")
+        with pytest.raises(PluginError, match="no committed certificate"):
+            gen.gen_certificates()
+        (tmp_path / "summary.json").write_text("{}")
+        gen.reset_cache()
+        with pytest.raises(PluginError, match="has no"):
+            gen.gen_experiment("separation")
+    finally:
+        gen.EXPERIMENT_SUMMARY, gen.CERTIFICATES = saved
+        gen.reset_cache()

@@ -7,8 +7,8 @@ A page asks for generated content with a marker line of its own::
 and :func:`on_page_markdown` replaces it with the Markdown that ``GENERATORS[NAME]`` returns
 (see ``posreal_docs_gen.py``).  Figures are added as generated files in :func:`on_files`, so
 they are written into the site and never into git.  An unknown marker, a generator that raises,
-or an empty table is a build ERROR (``PluginError``); the only non-error fallback is a plain
-"not yet built" notice for a part of the project whose source does not exist yet.
+or an empty table is a build ERROR (``PluginError``); a missing source is an error too, never a
+placeholder.
 
 Every page also says once, plainly, that the formalization is this project's: at the
 ``formalization-note`` marker if the page places it, otherwise as a footer line.
@@ -47,8 +47,6 @@ def on_files(files, config, **kwargs):
             raise
         except Exception as err:  # a figure that cannot be drawn is a build error, named
             raise PluginError(f"posreal docs: figures of {produce.__name__} failed: {type(err).__name__}: {err}") from err
-        if produced is None:      # its source is not built yet; the page says so
-            continue
         for src_uri, content in produced.items():
             files.append(File.generated(config, src_uri, content=content))
     log.info("posreal docs: figures rendered in %.1f s", time.perf_counter() - start)

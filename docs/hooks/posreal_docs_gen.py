@@ -9,11 +9,9 @@ counterexample certificates and searches (``counterexamples``), the experiment s
 (``docs/data/experiment/summary.json``), the argparse parsers (``posreal.cli.build_parser``) and
 the docstrings of ``theory.__all__``.
 
-Rules: nothing is pasted by hand; an empty table is an error; a source that does not answer as
-its contract says is an error (``PluginError``).  Only two sources may still be absent and then
-yield a plain "not yet built" notice: the committed certificates directory and the committed
-experiment summary; every other source is imported unconditionally, so its absence stops the
-build.
+Rules: nothing is pasted by hand; an empty table is an error; a source that is missing or does
+not answer as its contract says is an error (``PluginError``) that names it — there is no
+placeholder fallback.
 """
 
 from __future__ import annotations
@@ -72,14 +70,16 @@ def formalization_note(inline: bool) -> str:
     return f'<div class="posreal-formalization" markdown>{FORMALIZATION}</div>'
 
 
-def not_yet_built(what: str, source: str) -> str:
-    return (f'!!! warning "Not yet built"\n    {what} is generated from `{source}`, which does not exist in '
-            f"this checkout yet. Once it lands, this section is generated from it at build time "
-            f"(and a failure to generate it stops the build).\n")
-
-
 def provenance(source: str) -> str:
     return f'<p class="posreal-generated">Generated at build time from <code>{source}</code>.</p>'
+
+
+def _rel(path: Path) -> str:
+    """A path relative to the repository when it is inside it."""
+    try:
+        return str(Path(path).relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
 
 def md_escape(text) -> str:
@@ -689,7 +689,12 @@ def _doc_block(doc: str) -> str:
 
 # --------------------------------------------------------------------------- counterexamples
 def _certificate_files() -> list[Path]:
-    return sorted(CERTIFICATES.glob("*.json")) if CERTIFICATES.is_dir() else []
+    """The committed certificates; none at all is a build error."""
+    files = sorted(CERTIFICATES.glob("*.json")) if CERTIFICATES.is_dir() else []
+    if not files:
+        raise PluginError(f"no committed certificate in {_rel(CERTIFICATES)}/ "
+                          "(expected *.json written by posreal search colspan --out / --certify)")
+    return files
 
 
 def _instance_text(inst: dict) -> str:
@@ -708,10 +713,6 @@ def _instance_text(inst: dict) -> str:
 def gen_certificates() -> str:
     """Every committed certificate, re-verified now by the fractions-only verifier."""
     files = _certificate_files()
-    if not files:
-        if CERTIFICATES.is_dir():
-            raise PluginError(f"{CERTIFICATES.relative_to(ROOT)} exists but holds no *.json certificate")
-        return not_yet_built("The table of committed certificates", "counterexamples/certificates/")
     from counterexamples.certificate import BUNDLE_FORMAT
     from counterexamples.verify import verify_certificate
     rows, details = [], []
@@ -741,10 +742,6 @@ def gen_certificates() -> str:
 def gen_open_ties() -> str:
     """The open-tie certificates: rows of the Conjecture's open case that gradient descent wins."""
     files = _certificate_files()
-    if not files:
-        if CERTIFICATES.is_dir():
-            raise PluginError(f"{CERTIFICATES.relative_to(ROOT)} exists but holds no *.json certificate")
-        return not_yet_built("The table of open-tie certificates", "counterexamples/certificates/")
     from counterexamples.verify import verify_certificate
     rows = []
     for path in files:
@@ -856,9 +853,9 @@ def conjecture_summary():
         path = max(files, key=lambda p: p.stat().st_mtime)
         head, records, _ = read_results(path)
         if head is None or not records:
-            raise PluginError(f"conjecture results {path.relative_to(ROOT)} hold no records")
+            raise PluginError(f"conjecture results {_rel(path)} hold no records")
         return {"seed": head.get("seed"), "families": head.get("families"), "gd_steps": head.get("gd_steps"),
-                "summary": summarize(records)}, f"{path.relative_to(ROOT)} (committed search results)"
+                "summary": summarize(records)}, f"{_rel(path)} (committed search results)"
     doc = _cli_json(["search", "conjecture", "--json"])
     return doc, "posreal search conjecture --json (default seed and budget), run during this build"
 
@@ -898,14 +895,15 @@ def _gen_conjecture() -> str:
 @cached("experiment")
 def experiment_summary():
     if not EXPERIMENT_SUMMARY.is_file():
-        return None
+        raise PluginError(f"{_rel(EXPERIMENT_SUMMARY)} is missing: commit the summary written by "
+                          "`posreal experiment --full` (its summary.json)")
     try:
         doc = json.loads(EXPERIMENT_SUMMARY.read_text())
     except json.JSONDecodeError as err:
-        raise PluginError(f"{EXPERIMENT_SUMMARY.relative_to(ROOT)} is not JSON: {err}") from err
+        raise PluginError(f"{_rel(EXPERIMENT_SUMMARY)} is not JSON: {err}") from err
     for key in ("measurements", "table", "threshold", "cells", "disagreeing_cells", "stability"):
         if key not in doc:
-            raise PluginError(f"{EXPERIMENT_SUMMARY.relative_to(ROOT)} has no {key!r} (contract: "
+            raise PluginError(f"{_rel(EXPERIMENT_SUMMARY)} has no {key!r} (contract: "
                               "checks.empirical.summary.summarize)")
     return doc
 
@@ -923,8 +921,6 @@ def _stat(s: dict) -> str:
 
 def gen_experiment(part: str) -> str:
     summary = experiment_summary()
-    if summary is None:
-        return not_yet_built(f"The experiment's {part}", "docs/data/experiment/summary.json")
     fn = {"headline": _exp_headline, "separation": _exp_separation, "disagreements": _exp_disagreements,
           "stability": _exp_stability, "figures": _exp_figures}.get(part)
     if fn is None:
@@ -996,8 +992,6 @@ def _exp_stability(s: dict) -> str:
 @cached("experiment-figures")
 def experiment_figures():
     summary = experiment_summary()
-    if summary is None:
-        return None
     from checks.empirical.plots import write_figures
     with tempfile.TemporaryDirectory() as tmp:
         paths = write_figures(summary, tmp)
