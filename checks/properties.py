@@ -408,6 +408,9 @@ underdetermination_completions = hypothesis_test(underdetermination_body, underd
 orthogonal_tie_persistence = hypothesis_test(tie_body, tie_cases())
 
 
+FALSIFIED = "falsified"   # report prefix of a property whose own assertion failed on an example
+
+
 def _search(body, strategy, max_examples: int) -> tuple[bool, str]:
     """Run a property under fixed settings; (True, "") if no example fails, else (False, the report)."""
     test = settings(max_examples=max_examples, deadline=None, database=None, derandomize=True,
@@ -415,8 +418,12 @@ def _search(body, strategy, max_examples: int) -> tuple[bool, str]:
     try:
         test()
     except Exception as exc:  # noqa: BLE001 — any raised exception is a counterexample
+        # hypothesis re-raises the property's own exception with the example in __notes__ (whose
+        # wording changes between hypothesis versions); an AssertionError is a falsified property,
+        # anything else a crash of the property's code
         notes = " ".join(" ".join(getattr(exc, "__notes__", [])).split())
-        return False, f"{type(exc).__name__}: {exc} | {notes}"
+        kind = FALSIFIED if isinstance(exc, AssertionError) else f"crashed ({type(exc).__name__})"
+        return False, f"{kind}: {exc} | {notes}"
     return True, ""
 
 

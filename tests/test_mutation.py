@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from checks.base import GOOD_VERDICTS
-from checks.properties import run_property
+from checks.properties import FALSIFIED, run_property
 from checks.registry import check_duality_registry
 from theory import realization, tasks, training, transfer
 
@@ -37,7 +37,7 @@ def test_nonstrict_realization_is_caught(monkeypatch):
         monkeypatch.setattr(module, "classify_exact", _nonstrict_exact)
     mutant = run_property("theorem2_rows", max_examples=40, control_examples=50)
     assert _fails(mutant), mutant.detail
-    assert "Falsifying example" in mutant.detail
+    assert f"counterexample: {FALSIFIED}:" in mutant.detail
 
 
 def test_broken_task_shear_is_caught(monkeypatch):
