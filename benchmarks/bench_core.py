@@ -20,7 +20,7 @@ from theory.encodings import REGISTRY_PES
 from theory.kernels import naive_kernel_matrix
 from theory.realization import classify_float, structural_ties
 from theory.tasks import REGISTRY_TASKS
-from theory.transfer import row_outcomes
+from theory.alpha import row_outcomes
 
 
 def timed(fn):

@@ -11,7 +11,7 @@ Main properties (THEORY.md §2; the statement id is in brackets):
   formula.  Control: no planted maximizer (uniqueness dropped).
 * :data:`duality_margins` [proposition4] — random dense kernels and tasks: γ(Sκ; Sτ) = γ(κ; τ) via
   theory functions and via the direct definition; random rational feature tables: margins of
-  (dual:Φ, dual:τ) from :func:`theory.transfer.row_outcomes` equal those of (Φ, τ).  Control: the
+  (dual:Φ, dual:τ) from :func:`theory.alpha.row_outcomes` equal those of (Φ, τ).  Control: the
   kernel is sheared but the task is not.
 * :data:`underdetermination_completions` [underdetermination] — random realizing ``learned:d``
   blocks: the zero completion gives |R_L ∩ [0, L0)|/|R_L|, the copy_last completion gives 1 for
@@ -41,7 +41,7 @@ from theory import realization
 from theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
 from theory.kernels import DenseKernel, ProfileKernel
 from theory.tasks import Position, Task, dual_task, parse_task
-from theory.transfer import row_outcomes
+from theory.alpha import row_outcomes
 
 FLOAT_SLACK = 1e-12   # rounding of one float softmax; the bounds themselves are exact
 THEOREM1_PES = ("relbias", "relbias:3", "alibi", "rope:4", "rope:8:100", "abscol:4:10", "colbias:5", "abssin:4:50")

@@ -5,7 +5,7 @@ Main checks (THEORY.md §1-2; statement ids in brackets):
 
 * :func:`check_theorem2_registry` [theorem2] — every relative cell whose selected profile
   r(δ) = ⟨θ*, ψ(δ)⟩ has a strict unique maximizer δ* over the offsets of the L-grid: each row's
-  outcome in :func:`theory.transfer.compute_alpha` is the one Theorem 2 predicts (deep rows: realized
+  outcome in :func:`theory.alpha.compute_alpha` is the one Theorem 2 predicts (deep rows: realized
   iff i - t = δ*; shallow rows: iff i - t is the unique maximizer of r on {0..i}), so α_L equals the
   formula.  Control: treat shallow rows as deep (the hypothesis "i ≥ δ*" dropped) — alibi·position:0,
   the case where the theorem "breaks", must refute it.  :func:`where_theorem2_breaks` shows the
@@ -38,7 +38,7 @@ from theory.encodings import REGISTRY_PES, dual_pe, parse_pe
 from theory.kernels import naive_kernel_matrix, transfer
 from theory.realization import DEFAULT_TOL, REALIZED
 from theory.tasks import REGISTRY_TASKS, Position, dual_task, parse_task
-from theory.transfer import compute_alpha
+from theory.alpha import compute_alpha
 
 TRAIN_LENGTH = 16
 LENGTHS = (32, 64, 128, 256)

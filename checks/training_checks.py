@@ -32,7 +32,7 @@ from theory.kernels import transfer
 from theory.realization import target_keys
 from theory.tasks import parse_task
 from theory.training import gradient_descent
-from theory.transfer import compute_alpha, row_outcomes
+from theory.alpha import compute_alpha, row_outcomes
 
 TRAIN_LENGTH = 16
 STEPS = 20000

@@ -12,7 +12,7 @@ import pytest
 from checks.smt.ceiling import compute_ceiling
 from posreal.cli import main
 from theory.rational import parse_fraction
-from theory.transfer import compute_alpha
+from theory.alpha import compute_alpha
 
 pytestmark = pytest.mark.smt
 

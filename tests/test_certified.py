@@ -5,7 +5,7 @@ from mpmath import mp
 
 from theory import parse_pe, parse_task
 from theory.certified import interval_margin
-from theory.transfer import row_outcomes
+from theory.alpha import row_outcomes
 
 
 def test_borderline_row_decided_by_intervals():

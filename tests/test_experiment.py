@@ -22,7 +22,7 @@ from posreal.cli import main
 from theory.encodings import parse_pe
 from theory.errors import SpecError
 from theory.tasks import parse_task
-from theory.transfer import compute_alpha
+from theory.alpha import compute_alpha
 
 PES = ("relbias", "alibi", "rope:16", "abscol:16", "abssin:16")
 VOLATILE = ("seconds", "timestamp")

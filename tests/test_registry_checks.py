@@ -11,7 +11,7 @@ from checks.training_checks import (BEYOND_BUDGET, CONTRADICTS, FALLS, check_tra
 from theory.encodings import dual_pe, parse_pe
 from theory.selection import select
 from theory.tasks import dual_task, parse_task
-from theory.transfer import compute_alpha
+from theory.alpha import compute_alpha
 
 
 def test_unique_maximizer():

@@ -11,7 +11,7 @@ from theory.kernels import exact_transfer, naive_kernel_matrix, transfer
 from theory.selection import Selection, select
 from theory.tasks import dual_task, parse_task
 from theory.training import gradient_descent
-from theory.transfer import AlphaResult, alpha_sweep, compute_alpha, row_outcomes
+from theory.alpha import AlphaResult, alpha_sweep, compute_alpha, row_outcomes
 
 __all__ = [
     "AlphaResult", "PosrealError", "Selection", "SpecError", "alpha_sweep", "compute_alpha", "dual_pe",

@@ -222,7 +222,7 @@ def learned_alpha_interval(pe, task, train_length: int = 16, lengths=(32, 64, 12
     completions and the Monte Carlo samples, never one number."""
     pe, task = parse_pe(pe), parse_task(task)
     if not isinstance(pe, LearnedAbsolute):
-        raise bad_value("PE", str(pe), "learned:d (linear PEs go through theory.transfer.compute_alpha)")
+        raise bad_value("PE", str(pe), "learned:d (linear PEs go through theory.alpha.compute_alpha)")
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
         raise bad_value("samples", samples, "an integer >= 2")
     lengths = sorted(set(int(L) for L in lengths))

@@ -22,7 +22,7 @@ from checks.empirical.train import Recipe, stable_seed, train_model
 from theory.encodings import parse_pe
 from theory.selection import select
 from theory.tasks import parse_task
-from theory.transfer import row_outcomes
+from theory.alpha import row_outcomes
 
 
 def diagnose(pe_spec: str, task_spec: str, vocab: int, width: int, seed: int, recipe: Recipe,

@@ -8,7 +8,7 @@ Main definitions:
   from 875 trained models; :data:`QUICK` — a few cells, one seed, one setting (tests, CI);
 * :func:`model_jobs` — one :class:`ModelJob` per trained model (it yields one measurement per
   evaluation length); :func:`predictions` — α_L(Φ, τ; L0) per cell from
-  :func:`theory.transfer.compute_alpha`, computed once before any training.
+  :func:`theory.alpha.compute_alpha`, computed once before any training.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from checks.empirical.train import Recipe
 from theory.encodings import parse_pe
 from theory.errors import bad_value
 from theory.tasks import parse_task
-from theory.transfer import compute_alpha
+from theory.alpha import compute_alpha
 
 STABILITY_SETTING = (64, 128)
 

@@ -1,7 +1,7 @@
 """Generators behind the ``<!-- posreal: NAME ARG... -->`` markers (see ``posreal_docs.py``).
 
 Each generator returns Markdown computed from the code at build time: the registries
-(``theory.encodings``, ``theory.tasks``), α_L (``theory.transfer``), the taxonomy
+(``theory.encodings``, ``theory.tasks``), α_L (``theory.alpha``), the taxonomy
 (``posreal.commands.table.taxonomy``, ``theory.plots.plot_taxonomy``), the claim runner
 (``checks.runner.run_claims``, the engine of ``posreal check``), the statements
 (``theory.statements``), the
@@ -167,7 +167,7 @@ def gen_task_registry(length: str = "8") -> str:
 def gen_alpha(pe: str, task: str, train_length: str = "16", lengths: str = "32,64,128,256",
               mode: str = "float") -> str:
     """α_L of one cell with the row counts behind it (``posreal alpha``)."""
-    from theory.transfer import compute_alpha
+    from theory.alpha import compute_alpha
     Ls = [int(x) for x in lengths.split(",")]
     result = compute_alpha(pe, task, int(train_length), Ls, mode)
     doc = result.to_json()
@@ -236,7 +236,7 @@ def taxonomy_docs():
     from posreal.commands.table import taxonomy
     from theory.encodings import REGISTRY_PES
     from theory.tasks import REGISTRY_TASKS
-    from theory.transfer import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH
+    from theory.alpha import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH
     lengths = list(DEFAULT_LENGTHS)
     start = time.perf_counter()
     docs = taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), DEFAULT_TRAIN_LENGTH, lengths, quiet=True)

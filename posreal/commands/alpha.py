@@ -6,7 +6,7 @@ from posreal.commands._common import (emit_json, format_table, int_list, nonnega
                                       with_provenance)
 from theory.encodings import LearnedAbsolute, parse_pe
 from theory.errors import bad_value
-from theory.transfer import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH, compute_alpha
+from theory.alpha import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH, compute_alpha
 
 
 def add_parser(sub) -> None:

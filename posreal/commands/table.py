@@ -12,7 +12,7 @@ from posreal.commands._common import (emit_json, format_table, int_list, positiv
 from theory.encodings import REGISTRY_PES, parse_pe
 from theory.errors import SpecError
 from theory.tasks import REGISTRY_TASKS, parse_task
-from theory.transfer import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH, compute_alpha
+from theory.alpha import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH, compute_alpha
 
 
 def add_parser(sub) -> None:

@@ -1,4 +1,4 @@
-"""The transfer coefficient α_L(Φ, τ; L0), read off before any training.
+"""The transfer coefficient α_L(Φ, τ; L0), read off before any training (module ``theory.alpha``).
 
 Main definitions (THEORY.md §1, "Transfer coefficient"):
 
