@@ -87,8 +87,41 @@ def dumps(document: dict) -> str:
     return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
+def check_output_file(path: str | Path, what: str = "output file") -> Path:
+    """``path`` as a Path if a file can be written there (not a directory; its directory exists),
+    else a one-line CertificateError — called before long work so that it fails first."""
+    path = Path(path)
+    if path.is_dir():
+        raise CertificateError(f"invalid {what} {str(path)!r}: it is a directory; accepted: a file path")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise CertificateError(f"invalid {what} {str(path)!r}: directory {str(parent)!r} does not exist; "
+                               "accepted: a file path in an existing directory")
+    return path
+
+
+def check_output_directory(path: str | Path, what: str = "output directory") -> Path:
+    """``path`` as a Path if it is a directory or can be created as one, else a one-line CertificateError."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise CertificateError(f"invalid {what} {str(path)!r}: it exists and is not a directory; "
+                               "accepted: a directory (created if missing)")
+    for ancestor in path.absolute().parents:
+        if ancestor.exists():
+            if not ancestor.is_dir():
+                raise CertificateError(f"invalid {what} {str(path)!r}: {str(ancestor)!r} is not a directory; "
+                                       "accepted: a directory (created if missing)")
+            break
+    return path
+
+
 def write(document: dict, path: str | Path) -> None:
-    Path(path).write_text(dumps(document), encoding="utf-8")
+    """Write ``document`` to ``path``; a path that cannot be written is a one-line CertificateError."""
+    try:
+        Path(path).write_text(dumps(document), encoding="utf-8")
+    except OSError as err:
+        raise CertificateError(f"cannot write certificate file {str(path)!r}: {err.strerror or err}; "
+                               "accepted: a writable file path in an existing directory") from None
 
 
 def load(path: str | Path) -> dict:

@@ -158,7 +158,11 @@ def read_results(path: Path) -> tuple[dict | None, dict[int, dict], int]:
     interrupted write) is ignored; any other malformed line is an error."""
     if not path.exists():
         return None, {}, 0
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CertificateError(f"cannot read result file {str(path)!r}: {exc.strerror or exc}; "
+                               f"accepted: a {FILE_FORMAT} JSONL file") from None
     lines = data.split(b"\n")
     good = 0
     head, records = None, {}
@@ -177,7 +181,7 @@ def read_results(path: Path) -> tuple[dict | None, dict[int, dict], int]:
             break  # no trailing newline: treat as partial
         good += len(raw) + 1
         if n == 0:
-            if doc.get("type") != "header" or doc.get("format") != FILE_FORMAT:
+            if not isinstance(doc, dict) or doc.get("type") != "header" or doc.get("format") != FILE_FORMAT:
                 raise CertificateError(f"malformed result file {str(path)!r}: first line is not a "
                                        f"{FILE_FORMAT} header")
             head = doc
@@ -232,13 +236,20 @@ def search(seed: int = 0, budget: int | None = None, seconds: float | None = Non
                 if old_head.get(key) != head[key]:
                     raise CertificateError(f"cannot resume {str(path)!r}: it was written with {key} = "
                                            f"{old_head.get(key)!r}, this run has {head[key]!r}")
-            with open(path, "r+b") as fh:   # drop a partial last line
-                fh.truncate(good)
             run.records = dict(done)
-        handle = open(path, "a", encoding="utf-8")
-        if old_head is None:
-            handle.write(json.dumps(head, sort_keys=True) + "\n")
-            handle.flush()
+        try:
+            if old_head is not None:
+                with open(path, "r+b") as fh:   # drop a partial last line
+                    fh.truncate(good)
+            handle = open(path, "a", encoding="utf-8")
+            if old_head is None:
+                handle.write(json.dumps(head, sort_keys=True) + "\n")
+                handle.flush()
+        except OSError as exc:
+            if handle is not None:
+                handle.close()
+            raise CertificateError(f"cannot write result file {str(path)!r}: {exc.strerror or exc}; "
+                                   "accepted: a writable file path in an existing directory") from None
     start = time.perf_counter()
 
     def indices() -> Iterator[int]:

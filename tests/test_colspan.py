@@ -110,3 +110,24 @@ def test_cli_search_colspan_json_out_and_verify(tmp_path, capsys):
     assert code == 0 and doc["reproduced"] and doc["verified"] == doc["certificates"] > 0
     assert doc["static"] and doc["dynamic"] and "versions" in doc
     assert main(["verify", str(out)]) == 0
+
+
+@pytest.mark.parametrize("where, needle", [("dir", "is a directory"), ("missing", "does not exist")])
+def test_cli_search_colspan_bad_out_is_refused_before_the_search(where, needle, tmp_path, capsys, monkeypatch):
+    import counterexamples.colspan as colspan
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("the search ran although --out cannot be written")
+    monkeypatch.setattr(colspan, "find_static", no_search)
+    out = tmp_path if where == "dir" else tmp_path / "missing" / "c.json"
+    assert main(["search", "colspan", "--json", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and needle in err and "Traceback" not in err
+
+
+def test_certificate_write_error_is_one_line(tmp_path):
+    from counterexamples.certificate import write
+    from counterexamples.errors import CertificateError
+    with pytest.raises(CertificateError, match="cannot write certificate file") as info:
+        write({"format": "x"}, tmp_path)   # a directory: the OSError becomes a CertificateError
+    assert "\n" not in str(info.value)

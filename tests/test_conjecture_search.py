@@ -16,6 +16,7 @@ from counterexamples.dynamics import WINS, limit_verdict, predict, tie_margins
 from counterexamples.sampling import FAMILIES, instance, registry_grid
 from posreal.cli import main
 from theory import compute_alpha, parse_pe, parse_task, select
+from theory.errors import SpecError
 
 STEPS = 300  # gradient-descent steps in the quick tests
 
@@ -68,9 +69,12 @@ def test_orthogonal_tie_stays_exactly_tied():
 
 
 def test_evaluate_records_candidate_for_designed_tie():
-    with registered(LOG2_TIE):
-        pass
+    """evaluate registers the instance's table itself, and removes it afterwards."""
+    with pytest.raises(SpecError, match="logtwo"):
+        parse_pe(LOG2_TIE.pe)
     record = evaluate(LOG2_TIE, gd_steps=2000)
+    with pytest.raises(SpecError, match="logtwo"):
+        parse_pe(LOG2_TIE.pe)
     assert record["candidate"] is True and record["alpha"] == "3/4"
     tie = record["open_ties"][0]
     assert tie["gd_verdict"] == WINS and tie["predicted_wins"] is True and not tie["prediction_disagrees"]
@@ -140,6 +144,41 @@ def test_malformed_result_file_is_refused(tmp_path, capsys):
     assert main(["search", "conjecture", "--budget", "3", "--out", str(path), "--resume", "--json"]) == 2
     err = capsys.readouterr().err.strip()
     assert "line 2" in err and "\n" not in err
+
+
+def _one_line_error(capsys) -> str:
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+def test_out_is_a_directory_is_refused(tmp_path, capsys):
+    assert main(["search", "conjecture", "--budget", "1", "--out", str(tmp_path), "--json"]) == 2
+    assert "is a directory" in _one_line_error(capsys)
+
+
+def test_out_in_a_missing_directory_is_refused(tmp_path, capsys):
+    path = tmp_path / "missing" / "d" / "x.jsonl"
+    assert main(["search", "conjecture", "--budget", "1", "--out", str(path), "--json"]) == 2
+    assert "does not exist" in _one_line_error(capsys)
+    assert not path.parent.exists()
+
+
+def test_resume_of_a_file_whose_first_line_is_not_an_object(tmp_path, capsys):
+    path = tmp_path / "list.jsonl"
+    path.write_text("[1]\n")
+    assert main(["search", "conjecture", "--budget", "1", "--out", str(path), "--resume", "--json"]) == 2
+    assert "first line is not" in _one_line_error(capsys)
+    assert path.read_text() == "[1]\n"
+
+
+def test_certify_that_is_a_file_is_refused_before_the_search(tmp_path, capsys):
+    path = tmp_path / "hostname"
+    path.write_text("not a directory")
+    out = tmp_path / "r.jsonl"
+    assert main(["search", "conjecture", "--budget", "1", "--out", str(out), "--certify", str(path), "--json"]) == 2
+    assert "not a directory" in _one_line_error(capsys)
+    assert not out.exists()   # refused before anything was searched or written
 
 
 def test_foreign_file_is_not_overwritten(tmp_path, capsys):

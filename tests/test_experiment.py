@@ -217,6 +217,22 @@ def test_cli_refuses_to_overwrite_records(quick_run, tmp_path, capsys):
     assert main(["experiment", "--out", str(tmp_path / "file")]) == 2
 
 
+@pytest.mark.parametrize("content, needle", [
+    ("{not json", "not JSON"),
+    ('{"runs": []}', "'grid'"),
+    ('{"grid": [1], "runs": []}', "'grid' is not an object"),
+    ("[1]", "malformed run file"),
+])
+def test_cli_resume_with_a_malformed_run_file_exits_2(content, needle, tmp_path, capsys):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "run.json").write_text(content)
+    assert main(["experiment", "--quick", "--out", str(out), "--resume", "--json"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and needle in err and "Traceback" not in err
+    assert not (out / RECORDS).exists()   # refused before any training
+
+
 def test_cli_resume_of_a_finished_run_prints_its_summary(quick_run, tmp_path, capsys):
     out, records = quick_run
     copy = tmp_path / "run"

@@ -79,21 +79,44 @@ def read_records(path: Path) -> tuple[list[dict], bool]:
     return records, broken
 
 
+def read_run_file(run_file: Path) -> dict:
+    """The run file (``{"grid": {...}, "runs": [...]}``); unreadable or malformed is a one-line SpecError."""
+    accepted = f"accepted: a {RUN_FILE} written by 'posreal experiment', or a new --out DIR"
+    try:
+        meta = json.loads(run_file.read_text())
+        if not isinstance(meta["grid"], dict) or not isinstance(meta["runs"], list):
+            raise TypeError("'grid' is not an object or 'runs' is not a list")
+    except OSError as exc:
+        raise SpecError(f"unreadable run file {str(run_file)!r}: {exc.strerror or exc}; {accepted}") from None
+    except json.JSONDecodeError as exc:
+        raise SpecError(f"malformed run file {str(run_file)!r}: not JSON ({exc.msg} at line {exc.lineno}); "
+                        f"{accepted}") from None
+    except KeyError as exc:
+        raise SpecError(f"malformed run file {str(run_file)!r}: no {exc.args[0]!r} key; {accepted}") from None
+    except TypeError as exc:
+        raise SpecError(f"malformed run file {str(run_file)!r}: {exc}; {accepted}") from None
+    return meta
+
+
 def _prepare(out: Path, grid: Grid, resume: bool) -> list[dict]:
     """Check the output directory against the grid; return the records already there."""
     if out.exists() and not out.is_dir():
         raise SpecError(f"invalid output directory {str(out)!r}; accepted: a directory (new or from an earlier run)")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SpecError(f"invalid output directory {str(out)!r}: {exc.strerror or exc}; "
+                        "accepted: a directory that can be created") from None
     run_file, path = out / RUN_FILE, out / RECORDS
     config = json.loads(json.dumps(grid.to_json()))  # as it reads back from run.json
     if path.exists() and not resume:
         raise SpecError(f"invalid output directory {str(out)!r}: it already holds {RECORDS}; "
                         "accepted: --resume to continue that run, or a new --out DIR")
-    if resume and run_file.exists():
-        earlier = json.loads(run_file.read_text())["grid"]
-        if earlier != config:
-            raise SpecError(f"invalid --resume in {str(out)!r}: it holds the {earlier['name']!r} grid with other "
-                            f"settings; accepted: the same grid and recipe, or a new --out DIR")
+    if run_file.exists():
+        earlier = read_run_file(run_file)["grid"]   # checked before any training, resumed or not
+        if resume and earlier != config:
+            raise SpecError(f"invalid --resume in {str(out)!r}: it holds the {earlier.get('name')!r} grid with "
+                            f"other settings; accepted: the same grid and recipe, or a new --out DIR")
     records, broken = read_records(path)
     if broken:  # an interrupted write: keep the complete lines only
         with path.open("w") as fh:
@@ -151,7 +174,7 @@ def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
                     new.append(r)
             fh.flush()
     run_file = out / RUN_FILE
-    meta = json.loads(run_file.read_text())
+    meta = read_run_file(run_file)
     meta["runs"].append({"started": started, "finished": timestamp(), "jobs": jobs, "models_trained": len(todo),
                          "wall_seconds": round(time.perf_counter() - t0, 2), "versions": versions()})
     run_file.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
@@ -164,5 +187,5 @@ def load_run(out: str | Path) -> tuple[dict, list[dict]]:
     if not (out / RUN_FILE).exists():
         raise SpecError(f"invalid results directory {str(out)!r}: no {RUN_FILE}; accepted: an --out DIR "
                         "written by 'posreal experiment'")
-    return json.loads((out / RUN_FILE).read_text()), read_records(out / RECORDS)[0]
+    return read_run_file(out / RUN_FILE), read_records(out / RECORDS)[0]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from checks.empirical.diagnose import diagnose_disagreements
 from checks.empirical.grid import FULL, GRIDS, QUICK
 from checks.empirical.plots import write_figures
-from checks.empirical.runner import run_grid
+from checks.empirical.runner import RUN_FILE, read_run_file, run_grid
 from checks.empirical.summary import summarize
 from posreal.commands._common import emit_json, format_table, positive_int, progress, with_provenance
 
@@ -95,7 +95,7 @@ def run(args) -> int:
         grid = grid.with_recipe(threshold=args.threshold)
     out = Path(args.out)
     records = run_grid(grid, out, resume=args.resume, jobs=args.jobs, progress=_bar(args.json))
-    meta = json.loads((out / "run.json").read_text())
+    meta = read_run_file(out / RUN_FILE)
     summary = with_provenance(summarize(records, grid.recipe.threshold), grid=grid.to_json(), runs=meta["runs"])
     summary["diagnostics"] = diagnose_disagreements(summary["disagreements"], grid.recipe, grid.lengths)
     (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")

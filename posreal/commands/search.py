@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 from posreal.commands._common import (emit_json, format_table, nonnegative_int, positive_float, positive_int,
                                       progress, spec_list, with_provenance)
@@ -54,10 +53,12 @@ def add_parser(sub) -> None:
 
 
 def run_colspan(args) -> int:
-    from counterexamples.certificate import bundle, write
+    from counterexamples.certificate import bundle, check_output_file, write
     from counterexamples.colspan import find_dynamic, find_static
     from counterexamples.verify import VERIFIED, verify_document
 
+    if args.out:
+        check_output_file(args.out, "--out file")   # fail before the search, not after it
     start = time.perf_counter()
     static, sstats = find_static()
     dynamic, dstats = find_dynamic(evidence_steps=args.evidence_steps)
@@ -100,7 +101,7 @@ def run_colspan(args) -> int:
 
 
 def run_conjecture(args) -> int:
-    from counterexamples.certificate import write
+    from counterexamples.certificate import check_output_directory, check_output_file, write
     from counterexamples.certify import open_tie_certificate
     from counterexamples.conjecture import search, summarize
     from counterexamples.errors import CertificateError
@@ -108,6 +109,9 @@ def run_conjecture(args) -> int:
 
     if args.resume and not args.out:
         raise CertificateError("invalid --resume without --out; accepted: --resume --out FILE.jsonl")
+    if args.out:
+        check_output_file(args.out, "--out file")
+    directory = check_output_directory(args.certify, "--certify directory") if args.certify else None
     families = tuple(args.families) if args.families else FAMILIES
     budget = args.budget if (args.budget or args.time) else 500
     quiet = args.json
@@ -119,9 +123,12 @@ def run_conjecture(args) -> int:
                  families=families, gd_steps=args.gd_steps, progress=bar)
     summary = summarize(run.records)
     certified = []
-    if args.certify:
-        directory = Path(args.certify)
-        directory.mkdir(parents=True, exist_ok=True)
+    if directory is not None:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CertificateError(f"invalid --certify directory {args.certify!r}: {exc.strerror or exc}; "
+                                   "accepted: a directory (created if missing)") from None
         for cand in summary["candidates"]:
             inst = instance(args.seed, cand["index"], families)
             path = directory / f"open_tie_seed{args.seed}_{cand['index']}.json"
