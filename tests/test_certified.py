@@ -27,3 +27,22 @@ def test_exact_tie_stays_undecided():
     assert outcomes.counts()["undecided"] == 19        # every row with two keys ties at κ ≡ 0
     enclosure = interval_margin(pe, zero, 5, 0, 16)
     assert enclosure.a <= 0 <= enclosure.b
+
+
+def test_error_bound_uses_the_largest_feature_of_the_grid():
+    """Features of size 1e17 at one offset: the float margin 3 of row 2 is pure rounding (the true
+    margin is -1.90); the bound must see max|ψ| over the grid, send the row to intervals and fail it."""
+    from fractions import Fraction
+
+    from theory import register_pe, unregister_pe
+
+    pe = register_pe("cancel", [[0, 0], [1e17, 1e17], [13, 0]], "relative")
+    theta = np.array([1.0, -(1 - 2.0 ** -53)])
+    floating = row_outcomes(pe, parse_task("offset:1"), theta, 3, 2, mode="float")
+    certified = row_outcomes(pe, parse_task("offset:1"), theta, 3, 2, mode="certified")
+    exact_theta = [Fraction(1), -(1 - Fraction(1, 2 ** 53))]
+    values = [sum(a * b for a, b in zip(exact_theta, f)) for f in ([0, 0], [10 ** 17, 10 ** 17], [13, 0])]
+    true_margin = values[1] - max(values[0], values[2])       # row 2, target offset 1
+    assert true_margin < 0 and floating.status[1] == 1         # float is fooled
+    assert certified.status[1] == -1                           # certified is not
+    unregister_pe("cancel")

@@ -52,6 +52,8 @@ def test_alpha_exact_reports_rationals(capsys):
     (["alpha", "--pe", "abssin:16", "--task", "copy", "--lengths", "100000"], "100000"),
     (["alpha", "--pe", "rope:16", "--task", "copy", "--exact"], "exact"),
     (["table", "--pes", "rope:16", "--tasks", "copy", "--plot", "out.txt"], "out.txt"),
+    (["table", "--pes", "rope:16", "--tasks", "copy", "--plot", "/nonexistent/dir/x.png"], "does not exist"),
+    (["alpha", "--pe", "relbias", "--task", "offset:40"], "offset:40"),
 ])
 def test_bad_input_one_line_exit_2(capsys, argv, needle):
     code, out, err = run(capsys, *argv)
@@ -82,3 +84,14 @@ def test_subprocess_entry_point():
     bad = subprocess.run([sys.executable, "-m", "posreal", "alpha", "--pe", "x", "--task", "copy"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_table_never_hides_undecided_rows(capsys):
+    """rope:2 · offset:0 at L0 = 8 has float-undecided rows (r(1) = r(8) exactly in ℝ): shown."""
+    code, out, _ = run(capsys, "table", "--pes", "rope:2", "--tasks", "offset:0", "--train-length", "8",
+                       "--lengths", "32", "--json")
+    undecided = json.loads(out)["cells"][0]["rows"]["32"]["undecided"]
+    assert code == 0 and undecided > 0
+    code, out, _ = run(capsys, "table", "--pes", "rope:2", "--tasks", "offset:0", "--train-length", "8",
+                       "--lengths", "32")
+    assert f"(+{undecided} undecided)" in out

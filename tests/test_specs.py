@@ -32,7 +32,7 @@ def test_bad_pe_specs_raise_one_line(spec):
     with pytest.raises(SpecError) as err:
         parse_pe(spec)
     message = str(err.value)
-    assert "\n" not in message and repr(spec) in message or "odd" in message or "base" in message
+    assert "\n" not in message and repr(spec) in message
 
 
 @pytest.mark.parametrize("spec", ["offset", "offset:-1", "offset:x", "position:", "copy:1", "bogus", "dual:"])

@@ -68,23 +68,23 @@ class AlphaResult:
         return self.selection.realizable
 
     def alpha(self, length: int) -> float | None:
-        return self.outcomes[length].alpha if self.realizable else None
+        """α_L; None when the cell is not realizable (or undecided) at L0, or R_L is empty."""
+        if not self.realizable or self.outcomes[length].status.size == 0:
+            return None
+        return self.outcomes[length].alpha
 
     def to_json(self) -> dict:
-        lengths = sorted(self.outcomes) if self.realizable else []
+        lengths = sorted(self.outcomes) if self.realizable else list(self._requested)
         out = {
             "pe": str(self.pe),
             "task": str(self.task),
             "train_length": self.train_length,
             "mode": self.mode,
-            "realizable": self.realizable,
+            "realizable": None if self.selection.undecided else self.realizable,
             "alpha": {str(L): self.alpha(L) for L in lengths},
-            "rows": {str(L): self.outcomes[L].counts() for L in lengths},
+            "rows": {str(L): self.outcomes[L].counts() for L in lengths} if self.realizable else {},
             "selected": self.selection.summary(),
         }
-        if not self.realizable:
-            out["alpha"] = {str(L): None for L in self._requested}
-            out["rows"] = {}
         if self.mode == "exact" and self.realizable:
             out["alpha_exact"] = {str(L): str(self.outcomes[L].exact_alpha) for L in lengths}
         return out
@@ -92,18 +92,32 @@ class AlphaResult:
     _requested: tuple = ()
 
 
+def check_train_length(train_length) -> int:
+    if isinstance(train_length, bool) or not isinstance(train_length, (int, np.integer)) or train_length < 1:
+        raise bad_value("train length", train_length, "an integer >= 1")
+    return int(train_length)
+
+
+def check_tol(tol) -> float:
+    if isinstance(tol, bool) or not isinstance(tol, (int, float, np.floating)) or not 0 <= tol < np.inf:
+        raise bad_value("tolerance", tol, "a finite number >= 0")
+    return float(tol)
+
+
 def check_lengths(lengths: Iterable[int], train_length: int, pe: Encoding, mode: str = "float") -> list[int]:
-    """Validate lengths: integers ≥ L0 within the PE's limit; returns them sorted, unique."""
+    """Validate lengths: a non-empty collection of integers ≥ L0 within the PE's limit; sorted, unique."""
+    if isinstance(lengths, (str, bytes)) or not isinstance(lengths, Iterable):
+        raise bad_value("lengths", lengths, "a non-empty list of integers >= the train length")
     out = []
     for L in lengths:
-        if isinstance(L, bool) or not isinstance(L, (int, np.integer)):
-            raise bad_value("length", L, f"integers >= the train length {train_length}")
-        if L < train_length:
+        if isinstance(L, bool) or not isinstance(L, (int, np.integer)) or L < train_length:
             raise bad_value("length", L, f"integers >= the train length {train_length}")
         pe.check_length(int(L), train_length)
         if mode == "exact" and L > MAX_EXACT_LENGTH:
             raise bad_value("length", L, f"lengths up to {MAX_EXACT_LENGTH} in exact mode (use float or --certified)")
         out.append(int(L))
+    if not out:
+        raise bad_value("lengths", lengths, "a non-empty list of integers >= the train length")
     return sorted(set(out))
 
 
@@ -124,14 +138,18 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
         raise SpecError(f"invalid PE {str(pe)!r} for α_L; accepted: a linear PE "
                         "(for learned:d use theory.underdetermination.learned_alpha_interval)")
     _check_mode(mode, pe)
+    train_length = check_train_length(train_length)
+    tol = check_tol(tol)
     lengths = check_lengths(lengths, train_length, pe, mode)
     sel = select(pe, task, train_length, exact=(mode == "exact"))
+    if mode == "exact" and sel.realizable and sel.exact_theta is None:
+        mode = "float (exact certificate not found)"   # say so: rows are then decided in float
     result = AlphaResult(pe, task, train_length, mode, sel)
     result._requested = tuple(lengths)
     if not sel.realizable:
         return result
-    theta = sel.exact_theta if mode == "exact" and sel.exact_theta is not None else sel.theta
-    row_mode = mode if (mode != "exact" or sel.exact_theta is not None) else "float"
+    theta = sel.exact_theta if mode == "exact" else sel.theta
+    row_mode = mode if mode in MODES else "float"
     for L in lengths:
         result.outcomes[L] = row_outcomes(pe, task, theta, L, train_length, row_mode, tol)
     return result
@@ -160,10 +178,18 @@ def alpha_sweep(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH, max_length: 
         raise SpecError(f"invalid task {str(task)!r} for the all-lengths sweep; accepted: tasks whose "
                         "rows do not depend on n (offset:c, position:p, half and their duals)")
     _check_mode(mode, pe)
+    train_length = check_train_length(train_length)
+    tol = check_tol(tol)
     check_lengths([max_length], train_length, pe, mode)
     sel = selection or select(pe, task, train_length, exact=(mode == "exact"))
+    if (sel.pe, sel.task, sel.train_length) != (pe, task, train_length):
+        raise SpecError(f"invalid selection for the sweep: it was computed for {sel.pe}·{sel.task} at L0 = "
+                        f"{sel.train_length}; accepted: the selection of {pe}·{task} at L0 = {train_length}")
     if not sel.realizable:
         return None
+    if mode == "exact" and sel.exact_theta is None:
+        raise SpecError(f"invalid mode 'exact' for the sweep of {pe}·{task}: no exact θ* was found; "
+                        "accepted: float or certified")
     theta = sel.exact_theta if mode == "exact" else sel.theta
     out = row_outcomes(pe, task, theta, max_length, train_length, mode, tol)
     lengths = np.arange(train_length, max_length + 1)                     # (K,)

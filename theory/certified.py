@@ -5,7 +5,7 @@ every row is decided rigorously or reported undecided:
 
 * a float margin whose size exceeds the a-priori rounding bound of the float evaluation is
   decided by its sign.  Bound used: one kernel entry ⟨θ̂, ψ(i, j)⟩ is off by at most
-  E = 8 (p + L) u ‖θ̂‖₁ max(1, max|ψ|) with u = 2⁻⁵³ (Higham 2002, §3.1, for the sum; the
+  E = 8 (p + L) u ‖θ̂‖₁ max(1, max|ψ|) with u = 2⁻⁵³ and max|ψ| over the whole L-grid (Higham 2002, §3.1, for the sum; the
   argument ω·δ carries a relative error of a few u, hence the L term; numpy's sin/cos/pow are
   assumed faithful to a few ulps), so a margin is off by at most 2E;
 * rows with |γ̂| ≤ 100·2E (the borderline band, and every float-undecided row) are
@@ -24,7 +24,7 @@ from fractions import Fraction
 import numpy as np
 from mpmath import iv
 
-from theory.encodings import AbsSin, DualOf, Encoding, Sinusoidal
+from theory.encodings import AbsSin, DualOf, Encoding, ProfileEncoding, Sinusoidal
 from theory.realization import FAILED, REALIZED, UNDECIDED, RowOutcomes, target_keys
 
 UNIT_ROUNDOFF = 2.0 ** -53
@@ -36,6 +36,18 @@ def float_error_bound(theta: np.ndarray, p: int, length: int, max_feature: float
     """A-priori bound on the float error of one margin: 2E (see module docstring)."""
     entry = 8.0 * (p + length) * UNIT_ROUNDOFF * float(np.abs(theta).sum()) * max(1.0, max_feature)
     return 2.0 * entry
+
+
+def max_abs_feature(pe: Encoding, length: int, train_length: int) -> float:
+    """max |ψ_f(i, k)| over the whole L-grid (the bound must hold for every entry, not a sample)."""
+    base = pe.base if isinstance(pe, DualOf) else pe
+    if isinstance(base, AbsSin):
+        return float(np.abs(base.phi(np.arange(length))).max(initial=0.0)) ** 2
+    if isinstance(base, ProfileEncoding):
+        step = max(1, 2 ** 20 // max(1, base.dim(train_length)))
+        return max((float(np.abs(base.features(np.arange(a, min(length, a + step)), train_length)).max(initial=0.0))
+                    for a in range(0, length, step)), default=0.0)
+    return float(np.abs(base.values[:length, :length]).max(initial=0.0))
 
 
 def _interval(x) -> iv.mpf:
@@ -89,9 +101,7 @@ def certify_rows(pe: Encoding, theta: np.ndarray, outcomes: RowOutcomes, train_l
     """Re-decide borderline rows of ``outcomes`` in place with interval arithmetic."""
     iv.dps = DIGITS
     p = theta.size
-    sample = pe.index_features(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), train_length)
-    max_feature = 1.0 if pe.rational is False and sample.size == 0 else max(1.0, float(np.abs(sample).max(initial=1.0)))
-    bound = float_error_bound(theta, p, outcomes.length, max_feature)
+    bound = float_error_bound(theta, p, outcomes.length, max_abs_feature(pe, outcomes.length, train_length))
     margins = np.asarray(outcomes.margins, dtype=float)
     keys = target_keys(pe.index, outcomes.rows, outcomes.targets)
     borderline = (~outcomes.ties) & ((np.abs(margins) <= BAND_FACTOR * bound) | (outcomes.status == UNDECIDED))

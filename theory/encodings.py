@@ -316,16 +316,14 @@ class TableEncoding(Encoding):
     table_kind: str
     exact: tuple | None = field(repr=False, default=None)
     values: np.ndarray = field(repr=False, default=None)
-    flipped: bool = False
 
     @property
     def kind(self):
-        return _DUAL_KIND[self.table_kind] if self.flipped else self.table_kind
+        return self.table_kind
 
     @property
     def index(self):
-        base = OFFSET if self.table_kind == RELATIVE else POSITION
-        return _FLIP[base] if self.flipped else base
+        return OFFSET if self.table_kind == RELATIVE else POSITION
 
     @property
     def rational(self):
@@ -369,7 +367,7 @@ class TableEncoding(Encoding):
         return hash(str(self))
 
     def __str__(self):
-        return f"dual:{self.name}" if self.flipped else self.name
+        return self.name
 
 
 class ProfileTable(TableEncoding, ProfileEncoding):
@@ -408,9 +406,13 @@ def register_pe(name: str, table, kind: str = RELATIVE) -> TableEncoding:
         raise bad_value("table kind", kind, "relative, column, general")
     values = np.asarray(table, dtype=object)
     want = 2 if kind != GENERAL else 3
-    if values.ndim != want or values.shape[0] < 1 or (kind == GENERAL and values.shape[1] != values.shape[0]):
+    if (values.ndim != want or values.shape[0] < 1 or values.shape[-1] < 1
+            or (kind == GENERAL and values.shape[1] != values.shape[0])):
         raise bad_value("feature table shape", values.shape,
-                        "(N, p) for relative/column tables, (N, N, p) for general ones")
+                        "(N, p) for relative/column tables, (N, N, p) for general ones, N >= 1, p >= 1")
+    for x in values.reshape(-1):
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, Fraction, np.integer, np.floating)):
+            raise bad_value("feature table entry", x, "int, Fraction or float numbers")
     flat = [_to_fraction(x) for x in values.reshape(-1)]
     exact = None
     if all(f is not None for f in flat):

@@ -22,8 +22,8 @@ from typing import Sequence
 
 import numpy as np
 
-from theory.encodings import (OFFSET, AbsSin, DualOf, Encoding, ProfileEncoding, TableEncoding,
-                              _FLIP)
+from theory.encodings import OFFSET, AbsSin, DualOf, Encoding, ProfileEncoding, _FLIP
+from theory.errors import SpecError
 
 BLOCK_ENTRIES = 2 ** 21  # entries of one row block: bounds the memory of blocked kernels
 
@@ -98,6 +98,9 @@ def transfer(pe: Encoding, theta: np.ndarray, length: int, train_length: int) ->
     """T_L θ for a linear PE, float: θ (p,) -> Kernel on the ``length``-grid."""
     pe.check_length(length, train_length)
     theta = np.asarray(theta, dtype=float)
+    if theta.shape != (pe.dim(train_length),):
+        raise SpecError(f"invalid θ of shape {theta.shape} for PE {str(pe)!r}; accepted: shape "
+                        f"({pe.dim(train_length)},) at train length {train_length}")
     if isinstance(pe, DualOf):
         return transfer(pe.base, theta, length, train_length).flipped()
     if isinstance(pe, ProfileEncoding):

@@ -3,7 +3,7 @@
 Thin layer over sympy's ``DomainMatrix`` on the field ``QQ`` (fraction-free, exact), so the
 rest of the package speaks :class:`fractions.Fraction`.  Main functions: :func:`solve`
 (unique solution of a square or full-column-rank system), :func:`pivot_rows` (a maximal
-linearly independent subset of rows, in order), :func:`rank`, :func:`in_row_span`.
+linearly independent subset of rows, in order), :func:`rank`.
 """
 
 from __future__ import annotations
@@ -68,14 +68,6 @@ def solve(a: Sequence[Vector], b: Vector) -> list[Fraction] | None:
         return None  # inconsistent, or not a unique solution
     rows = from_domain(reduced)
     return [rows[r][n] for r in range(n)]
-
-
-def in_row_span(vector: Vector, rows: Sequence[Vector]) -> bool:
-    """Exact membership of ``vector`` in the span of ``rows``."""
-    ncols = len(vector)
-    if not rows:
-        return all(x == 0 for x in vector)
-    return rank(list(rows) + [vector], ncols) == rank(rows, ncols)
 
 
 def integer_form(rows: Sequence[Vector], ncols: int) -> tuple[np.ndarray, int]:

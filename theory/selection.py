@@ -80,6 +80,12 @@ class Selection:
     reason: str = ""
     certificate: dict = field(default_factory=dict)
     exact_constraints: list[tuple] | None = None
+    undecided: bool = False   # neither a feasible θ nor a Farkas certificate was found
+
+    @property
+    def status(self) -> str:
+        """``realizable`` / ``not realizable`` / ``undecided`` — three answers, never two."""
+        return "undecided" if self.undecided else ("realizable" if self.realizable else "not realizable")
 
     @property
     def norm(self) -> float | None:
@@ -101,7 +107,7 @@ class Selection:
 
     def summary(self) -> dict:
         return {"norm": self.norm, "support": len(self.support), "constraints": int(self.constraints.shape[0]),
-                "exact": self.exact, "reason": self.reason or None}
+                "exact": self.exact, "status": self.status, "reason": self.reason or None}
 
 
 def _dedupe_float(z: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -144,18 +150,25 @@ def _nnls_ldp(z: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def _float_kkt(z: np.ndarray, theta: np.ndarray, lam: np.ndarray) -> dict:
+    """KKT residuals, each relative to its natural scale (slack to the margin 1, stationarity to
+    ‖θ‖, complementarity to max λ)."""
     slack = z @ theta - 1.0                          # (m,)
     scale = max(1.0, float(np.linalg.norm(theta)))
+    lam_scale = max(1.0, float(lam.max(initial=0.0)))
     return {
         "primal_min_slack": float(slack.min(initial=0.0)),
         "dual_min": float(lam.min(initial=0.0)),
         "stationarity": float(np.linalg.norm(theta - z.T @ lam)) / scale,
-        "complementarity": float(np.abs(lam * slack).max(initial=0.0)),
+        "complementarity": float(np.abs(lam * slack).max(initial=0.0)) / lam_scale,
     }
 
 
+def _primal_feasible(cert: dict) -> bool:
+    return cert["primal_min_slack"] >= -PRIMAL_TOL
+
+
 def _float_kkt_ok(cert: dict) -> bool:
-    return (cert["primal_min_slack"] >= -PRIMAL_TOL and cert["dual_min"] >= 0
+    return (_primal_feasible(cert) and cert["dual_min"] >= 0
             and cert["stationarity"] <= PRIMAL_TOL and cert["complementarity"] <= PRIMAL_TOL)
 
 
@@ -234,6 +247,9 @@ def select(pe, task, train_length: int = 16, exact: bool | None = None) -> Selec
     if exact and not pe.rational:
         pe.exact_index_features([], [], train_length)  # raises the one-line SpecError
     p = pe.dim(train_length)
+    if task.rows(train_length).size == 0:
+        raise SpecError(f"invalid task {str(task)!r} at train length {train_length}: it scores no row there; "
+                        "accepted: a task with at least one scored row at L0")
     pairs = training_pairs(task, train_length)
     zq = None
     if exact:
@@ -260,18 +276,24 @@ def select(pe, task, train_length: int = 16, exact: bool | None = None) -> Selec
 
 
 def _finish_float(sel: Selection, z: np.ndarray, u: np.ndarray, rho: float) -> Selection:
+    """A primal-feasible θ proves realizability (its KKT residuals say whether it is θ*); only a
+    Farkas certificate proves the opposite; otherwise the cell is undecided."""
     if rho > FEASIBILITY_RHO:
         theta, lam = z.T @ u / rho, u / rho
         cert = _float_kkt(z, theta, lam)
-        if _float_kkt_ok(cert):
+        if _primal_feasible(cert):
+            cert["optimal"] = _float_kkt_ok(cert)
             sel.realizable, sel.theta, sel.multipliers, sel.certificate = True, theta, lam, cert
+            if not cert["optimal"]:
+                sel.reason = "θ is feasible (Zθ ≥ 1) but its KKT residuals exceed tolerance: θ* only approximately"
             return sel
     farkas = _farkas(z)
     if farkas is not None:
         sel.certificate = {"farkas_residual": float(np.linalg.norm(z.T @ farkas)), "farkas_exact": False}
         sel.reason = "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, float)"
     else:
-        sel.reason = f"undecided: NNLS gives ρ = {rho:.3g} but no Farkas certificate was found"
+        sel.undecided = True
+        sel.reason = f"undecided: NNLS gives ρ = {rho:.3g}, no feasible θ and no Farkas certificate"
     return sel
 
 

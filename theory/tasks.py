@@ -47,9 +47,6 @@ class Task:
     def rows(self, length: int) -> np.ndarray:
         return self.rows_and_targets(length)[0]
 
-    def targets(self, length: int) -> np.ndarray:
-        return self.rows_and_targets(length)[1]
-
 
 def _arange(start: int, stop: int) -> np.ndarray:
     return np.arange(max(start, 0), max(stop, 0), dtype=np.int64)

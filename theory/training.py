@@ -37,13 +37,6 @@ class TrainingGrid:
         out = self.features @ theta                        # (m, L)
         return np.where(self.mask, out, -np.inf)
 
-    def attention(self, theta: np.ndarray) -> np.ndarray:
-        """softmax over keys of each scored row: (m, L)."""
-        z = self.logits(theta)
-        z = z - z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
-
     def loss_and_grad(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
         z = self.logits(theta)                              # (m, L)
         zmax = z.max(axis=1, keepdims=True)
@@ -107,11 +100,15 @@ def gradient_descent(pe, task, train_length: int = 16, steps: int = 10000, step_
         raise bad_value("steps", steps, "an integer >= 1")
     if not getattr(pe, "linear", False):
         raise SpecError(f"invalid PE {str(pe)!r} for training; accepted: a linear PE")
+    if isinstance(train_length, bool) or not isinstance(train_length, (int, np.integer)) or train_length < 1:
+        raise bad_value("train length", train_length, "an integer >= 1")
     grid = training_grid(pe, task, train_length, train_length)
     p = pe.dim(train_length)
     eta = step_size if step_size is not None else 1.0 / max(grid.smoothness(), 1e-12)
-    if not eta > 0:
-        raise bad_value("step size", step_size, "a number > 0")
+    if isinstance(eta, bool) or not isinstance(eta, (int, float, np.floating)) or not 0 < eta < np.inf:
+        raise bad_value("step size", step_size, "a finite number > 0")
+    if theta0 is not None and np.shape(theta0) != (p,):
+        raise bad_value("theta0 shape", np.shape(theta0), f"({p},), the PE's parameter count at L0 = {train_length}")
     sel = select(pe, task, train_length, exact=False)
     target = sel.theta if sel.realizable else None
     marks = set(np.unique(np.geomspace(1, steps, num=max(2, record)).astype(int)).tolist()) | {0, steps}

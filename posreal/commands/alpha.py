@@ -71,16 +71,17 @@ def run(args) -> int:
     if args.json:
         emit_json(with_provenance(document))
         return 0
-    head = f"{document['pe']} · {document['task']} · L0 = {args.train_length} · mode {args.mode}"
+    head = f"{document['pe']} · {document['task']} · L0 = {args.train_length} · mode {document['mode']}"
     if not result.realizable:
-        print(f"{head}\nnot realizable at L0: {result.selection.reason}")
+        print(f"{head}\n{result.selection.status} at L0: {result.selection.reason}")
         return 0
     sel = document["selected"]
     print(f"{head}\nθ*: norm {sel['norm']:.6g}, {sel['support']} support vectors of {sel['constraints']} constraints"
-          + (" (exact KKT certificate)" if sel["exact"] else ""))
+          + (" (exact KKT certificate)" if sel["exact"] else "") + (f" — {sel['reason']}" if sel["reason"] else ""))
     rows = []
     for L, counts in document["rows"].items():
-        alpha = document.get("alpha_exact", {}).get(L) or f"{document['alpha'][L]:.4f}"
+        value = document["alpha"][L]
+        alpha = document.get("alpha_exact", {}).get(L) or ("—" if value is None else f"{value:.4f}")
         rows.append([L, alpha, counts["realized"], counts["failed"], counts["undecided"], counts["total"],
                      counts["structural_ties"]])
     print(format_table(["L", "alpha", "realized", "failed", "undecided", "total", "structural ties"], rows))

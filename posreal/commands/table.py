@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import sys
 
 from posreal.commands._common import (emit_json, format_table, int_list, positive_int, progress, spec_list,
@@ -43,14 +44,26 @@ def taxonomy(pes, tasks, train_length, lengths, quiet=False) -> list[dict]:
     return out
 
 
+def _alpha_text(doc: dict, L: int) -> str:
+    """α_L to 3 decimals; undecided rows are never hidden: "0.051 (+6 undecided)"."""
+    value = doc["alpha"].get(str(L))
+    if value is None:
+        return "—"
+    undecided = doc["rows"].get(str(L), {}).get("undecided", 0)
+    return f"{value:.3f}" + (f" (+{undecided} undecided)" if undecided else "")
+
+
 def _cell_row(doc: dict, lengths: list[int]) -> list[str]:
-    alphas = [("—" if doc["alpha"].get(str(L)) is None else f"{doc['alpha'][str(L)]:.3f}") for L in lengths]
+    alphas = [_alpha_text(doc, L) for L in lengths]
     return [doc["pe"], doc["pe_kind"], doc["task"], doc["task_class"], "yes" if doc["realizable"] else "no", *alphas]
 
 
 def run(args) -> int:
     if args.plot and not args.plot.lower().endswith(".png"):
         raise SpecError(f"invalid plot file {args.plot!r}; accepted: a path ending in .png")
+    if args.plot and not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
+        raise SpecError(f"invalid plot file {args.plot!r}: its directory does not exist; accepted: a .png path "
+                        "in an existing directory")
     lengths = sorted(set(args.lengths))
     docs = taxonomy(args.pes, args.tasks, args.train_length, lengths, quiet=args.format == "json")
     header = ["pe", "kind", "task", "class", "realizable at L0", *[f"α_{L}" for L in lengths]]
@@ -71,6 +84,8 @@ def run(args) -> int:
     else:
         print(f"α_L(Φ, τ; L0 = {args.train_length}) — computed from θ* before any training")
         print(format_table(header, rows))
+        if any("undecided" in a for r in rows for a in r):
+            print("(+k undecided): rows whose float margin is within tolerance; try posreal alpha --certified")
     if args.plot:
         from theory.plots import plot_taxonomy
         plot_taxonomy(docs, lengths, args.plot)
