@@ -36,7 +36,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from checks.base import COUNTEREXAMPLE, PASSED, CheckResult, timed
+from checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, timed
 from theory import realization
 from theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
 from theory.kernels import DenseKernel, ProfileKernel
@@ -434,13 +434,24 @@ def run_property(name: str, max_examples: int = 60, control_examples: int = 200)
     def run() -> CheckResult:
         ok, report = _search(prop.body, prop.strategy, max_examples)
         control_ok, control_report = _search(prop.control, prop.strategy, control_examples)
-        detail = (f"{max_examples} examples, no counterexample" if ok else f"counterexample: {report}")
-        detail += (f"; control ({prop.control_description}): "
-                   + (f"counterexample found: {control_report}" if not control_ok else
-                      f"no counterexample in {control_examples} examples"))
+        falsified = report.startswith(FALSIFIED + ":")
+        # only a falsified assertion counts as the control's counterexample: a control whose code
+        # crashed has shown nothing about the dropped hypothesis
+        control_falsified = control_report.startswith(FALSIFIED + ":")
+        if ok:
+            detail = f"{max_examples} examples, no counterexample"
+        else:
+            detail = f"counterexample: {report}" if falsified else f"property crashed: {report}"
+        if control_ok:
+            control, said = "no counterexample", f"no counterexample in {control_examples} examples"
+        elif control_falsified:
+            control, said = COUNTEREXAMPLE, f"counterexample found: {control_report}"
+        else:
+            control, said = "crashed", f"control crashed: {control_report}"
+        detail += f"; control ({prop.control_description}): {said}"
         return CheckResult(claim=prop.claim, name=prop.description, method="property",
-                           verdict=PASSED if ok else COUNTEREXAMPLE,
-                           negative_control=COUNTEREXAMPLE if not control_ok else "no counterexample",
+                           verdict=PASSED if ok else (COUNTEREXAMPLE if falsified else FAILED),
+                           negative_control=control,
                            detail=detail, data={"property": name, "examples": max_examples,
                                                 "control": prop.control_description})
     return timed(run)

@@ -3,7 +3,9 @@ default, ``thorough`` with --hypothesis-profile=thorough), and their negative co
 
 import pytest
 
-from checks.base import COUNTEREXAMPLE, PASSED
+from dataclasses import replace
+
+from checks.base import COUNTEREXAMPLE, FAILED, PASSED
 from checks.properties import (FALSIFIED, PROPERTIES, _search, duality_margins, orthogonal_tie_persistence, run_property,
                                theorem1_bound, theorem2_formula, theorem2_rows, underdetermination_completions)
 
@@ -59,3 +61,24 @@ def test_a_false_property_is_reported_as_counterexample():
     prop = PROPERTIES["theorem1_bound"]
     ok, report = _search(prop.control, prop.strategy, 200)
     assert not ok and report.startswith(FALSIFIED + ":"), report
+
+
+def _crash(case):
+    raise ZeroDivisionError("the control's own code is broken")
+
+
+def test_a_crashing_control_is_not_a_working_control(monkeypatch):
+    """A control that raises (not an AssertionError) proves nothing: the check is not ok."""
+    crashing = replace(PROPERTIES["theorem2_rows"], control=_crash)
+    monkeypatch.setitem(PROPERTIES, "theorem2_rows", crashing)
+    result = run_property("theorem2_rows", max_examples=5, control_examples=5)
+    assert result.verdict == PASSED
+    assert result.negative_control == "crashed" and not result.ok
+    assert "control crashed" in result.detail and "ZeroDivisionError" in result.detail
+
+
+def test_a_crashing_property_is_a_failure_not_a_pass(monkeypatch):
+    crashing = replace(PROPERTIES["theorem2_rows"], body=_crash)
+    monkeypatch.setitem(PROPERTIES, "theorem2_rows", crashing)
+    result = run_property("theorem2_rows", max_examples=5, control_examples=100)
+    assert result.verdict == FAILED and not result.ok and "property crashed" in result.detail
