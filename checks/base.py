@@ -37,6 +37,19 @@ class CheckResult:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class RegisteredCheck:
+    """One check as the claim runner registers it: the claim it covers, its method, a one-line label,
+    the zero-argument callable that runs it, and whether it is slow (skipped by ``--skip-slow``).
+    Each engine module lists its checks once, as a tuple of these."""
+
+    claim: str
+    method: str
+    label: str
+    run: Callable[[], CheckResult]
+    slow: bool = False
+
+
 def timed(fn: Callable[[], CheckResult]) -> CheckResult:
     """Run a check and fill in its wall-clock seconds."""
     start = time.perf_counter()

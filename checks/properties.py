@@ -36,7 +36,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, timed
+from checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, RegisteredCheck, timed
 from theory import realization
 from theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
 from theory.kernels import DenseKernel, ProfileKernel
@@ -457,12 +457,10 @@ def run_property(name: str, max_examples: int = 60, control_examples: int = 200)
     return timed(run)
 
 
-def property_checks() -> dict[str, list[Callable[[], CheckResult]]]:
-    """Claim id -> property checks, for the runner."""
-    out: dict[str, list[Callable[[], CheckResult]]] = {}
-    for name, prop in PROPERTIES.items():
-        out.setdefault(prop.claim, []).append(lambda name=name: run_property(name))
-    return out
+def property_checks() -> list[RegisteredCheck]:
+    """One registered check per property (labelled by its name), for the runner."""
+    return [RegisteredCheck(prop.claim, "property", name, lambda name=name: run_property(name))
+            for name, prop in PROPERTIES.items()]
 
 
 __all__ = ["PROPERTIES", "Property", "run_property", "property_checks", "theorem1_bound", "theorem2_rows",

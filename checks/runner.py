@@ -19,67 +19,37 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from checks.base import FAILED, UNKNOWN, CheckResult
+from checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck
 from theory.statements import STATEMENT_IDS, Statement, statement
 
 
-@dataclass(frozen=True)
-class RegisteredCheck:
-    claim: str
-    method: str
-    label: str
-    run: Callable[[], CheckResult]
-    slow: bool = False
-
-
 def _local_checks() -> list[RegisteredCheck]:
+    """Every non-SMT check, from the one table each engine module keeps (labels and slow flags there)."""
     from checks import registry, symbolic, training_checks
-    out = [
-        RegisteredCheck("theorem1", "symbolic", "Theorem 1 bound, γ > 0", symbolic.check_theorem1_positive),
-        RegisteredCheck("theorem1", "symbolic", "Theorem 1 bound, γ < 0", symbolic.check_theorem1_negative),
-        RegisteredCheck("conjecture", "symbolic", "gradient span lemma", symbolic.check_gradient_span),
-        RegisteredCheck("theorem2", "registry", "Theorem 2 on registry cells", registry.check_theorem2_registry),
-        RegisteredCheck("proposition4", "registry", "duality on registry cells", registry.check_duality_registry),
-        RegisteredCheck("underdetermination", "registry", "learned:16 completions on registry tasks",
-                        registry.check_learned_registry),
-        RegisteredCheck("underdetermination", "registry", "learned:16 interval as posreal alpha reports it",
-                        registry.check_learned_cli, slow=True),
-        RegisteredCheck("theorem1", "training", "rise on α_L = 1 cells", training_checks.check_training_rise,
-                        slow=True),
-    ]
-    out.append(RegisteredCheck("theorem1", "training", "fall on misranked rows", training_checks.check_training_fall,
-                               slow=True))
+    out = [*symbolic.SYMBOLIC_CHECKS, *registry.REGISTRY_CHECKS, *training_checks.TRAINING_CHECKS]
     try:
         from checks import properties   # needs hypothesis (the dev extra)
     except ImportError as exc:
         _NOTES["property"] = f"property checks need hypothesis: {exc} (pip install -e '.[dev]')"
         return out
-    for name, prop in properties.PROPERTIES.items():
-        out.append(RegisteredCheck(prop.claim, "property", name, lambda name=name: properties.run_property(name)))
-    return out
+    return out + properties.property_checks()
 
 
 _NOTES: dict[str, str] = {}   # method -> why its checks are missing
 
 
 def _smt_checks() -> tuple[list[RegisteredCheck], str]:
-    """Whatever ``checks.smt.SMT_CHECKS`` holds (and ``ENUMERATION_CHECKS`` if defined), and a note if
-    the package is missing or broken.  The method recorded is the one each result reports."""
+    """Whatever ``checks.smt.SMT_CHECKS`` holds, and a note if the package is missing or broken.
+    Each is registered as ``smt``; the method recorded is the one each result reports."""
     try:
         module = importlib.import_module("checks.smt")
     except Exception as exc:  # noqa: BLE001 — a broken SMT package must be reported, not crash the runner
         return [], f"checks.smt could not be imported: {type(exc).__name__}: {exc}"
-    out, notes = [], []
-    for attr, method in (("SMT_CHECKS", "smt"), ("ENUMERATION_CHECKS", "enumeration")):
-        table = getattr(module, attr, None)
-        if not isinstance(table, dict):
-            if attr == "SMT_CHECKS":
-                notes.append(f"checks.smt defines no {attr} table")
-            continue
-        for claim, fns in table.items():
-            for fn in fns:
-                out.append(RegisteredCheck(claim, method, getattr(fn, "__name__", f"{method} check"), fn))
-    return out, "; ".join(notes)
+    table = getattr(module, "SMT_CHECKS", None)
+    if not isinstance(table, dict):
+        return [], "checks.smt defines no SMT_CHECKS table"
+    return [RegisteredCheck(claim, "smt", getattr(fn, "__name__", "smt check"), fn)
+            for claim, fns in table.items() for fn in fns], ""
 
 
 def registered_checks() -> tuple[dict[str, list[RegisteredCheck]], str]:

@@ -27,7 +27,7 @@ from typing import Callable
 
 import sympy as sp
 
-from checks.base import COUNTEREXAMPLE, FAILED, PROVED, CheckResult, timed
+from checks.base import COUNTEREXAMPLE, FAILED, PROVED, CheckResult, RegisteredCheck, timed
 
 
 @dataclass
@@ -362,7 +362,8 @@ def check_gradient_span() -> CheckResult:
         [lambda: derive_gradient_span("outside_term"), lambda: derive_gradient_span("outside_colspan")]))
 
 
-SYMBOLIC_CHECKS: dict[str, list[Callable[[], CheckResult]]] = {
-    "theorem1": [check_theorem1_positive, check_theorem1_negative],
-    "conjecture": [check_gradient_span],
-}
+SYMBOLIC_CHECKS: tuple[RegisteredCheck, ...] = (
+    RegisteredCheck("theorem1", "symbolic", "Theorem 1 bound, γ > 0", check_theorem1_positive),
+    RegisteredCheck("theorem1", "symbolic", "Theorem 1 bound, γ < 0", check_theorem1_negative),
+    RegisteredCheck("conjecture", "symbolic", "gradient span lemma", check_gradient_span),
+)

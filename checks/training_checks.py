@@ -22,11 +22,10 @@ Along every trajectory the finite bound itself is checked at every recorded iter
 
 from __future__ import annotations
 
-from typing import Callable
 
 import numpy as np
 
-from checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, timed
+from checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, RegisteredCheck, timed
 from theory.encodings import parse_pe
 from theory.kernels import transfer
 from theory.realization import target_keys
@@ -205,6 +204,7 @@ def check_training_fall(cells: tuple = FALL_CELLS, steps: int = STEPS) -> CheckR
     return timed(run)
 
 
-TRAINING_CHECKS: dict[str, list[Callable[[], CheckResult]]] = {
-    "theorem1": [check_training_rise, check_training_fall],
-}
+TRAINING_CHECKS: tuple[RegisteredCheck, ...] = (
+    RegisteredCheck("theorem1", "training", "rise on α_L = 1 cells", check_training_rise, slow=True),
+    RegisteredCheck("theorem1", "training", "fall on misranked rows", check_training_fall, slow=True),
+)

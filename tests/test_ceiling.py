@@ -99,11 +99,21 @@ def test_cli_json_shape(capsys):
     ["--kernel", "relative", "--pe", "relbias", "--task", "copy", "--length", "8"],
     ["--task", "copy", "--length", "8"],
     ["--kernel", "relative", "--task", "copy", "--length", "8", "--timeout", "-1"],
+    ["--kernel", "relative", "--task", "position:20", "--length", "8"],   # R_n empty: α*_n undefined
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(argv, capsys):
     assert main(["ceiling", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert err and "\n" not in err and "Traceback" not in err
+
+
+def test_a_task_with_no_scored_row_is_refused_not_a_ceiling_of_one(capsys):
+    from theory.errors import SpecError
+    with pytest.raises(SpecError, match="scores no row"):
+        compute_ceiling("position:20", 8, kernel="relative")
+    assert main(["ceiling", "--kernel", "relative", "--task", "position:20", "--length", "8"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1 and "no row" in captured.err
 
 
 def test_cli_as_a_subprocess():

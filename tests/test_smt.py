@@ -10,7 +10,9 @@ import z3
 
 from checks.base import COUNTEREXAMPLE, PASSED, PROVED, UNKNOWN
 from checks.smt import SMT_CHECKS
+from checks.smt import proposition4 as p4
 from checks.smt import theorem2 as t2
+from checks.smt import underdetermination as ud
 from checks.smt.common import AlgebraicValue, SmtProof, query, run_proof, to_fraction
 from theory.kernels import ProfileKernel
 from theory.realization import classify_exact, exact_margins
@@ -89,3 +91,44 @@ def test_python_rechecks_agree_with_theory_exact_margins():
         margins, _ = exact_margins(ProfileKernel(7, "offset", v), rows, targets)
         status = classify_exact(margins, np.zeros(7, dtype=bool))
         assert [s > 0 for s in status] == [t2.py_realized(v, i, t) for i, t in zip(rows, targets)]
+
+
+def test_unknown_non_vacuity_downgrades_a_proof_to_unknown():
+    a = z3.Int("a")
+    x, y, z = z3.Ints("x y z")
+    hard = [x > 0, y > 0, z > 0, x * x * x + y * y * y == z * z * z]    # z3 gives up on this in 0.2 s
+    assert query(hard, 0.2).status == "unknown"
+    proof = SmtProof("theorem2", "proved, but are the hypotheses satisfiable?", [("qf", [a > 0, a < 0])], "none",
+                     [a == 1], lambda m: (True, ""), hypotheses=hard, timeout=0.2)
+    result = run_proof(proof)
+    assert result.verdict == UNKNOWN and not result.ok
+    assert "non-vacuity not established" in result.detail
+
+
+def test_b_zero_is_proved_from_additivity_and_its_control_is_a_real_model():
+    result = run_proof(ud.zero_form())
+    assert result.verdict == PROVED and result.negative_control == COUNTEREXAMPLE, result.detail
+    assert "B(0, " in result.detail and "≠ 0" in result.detail
+    assert ud.zero_form in ud.MAKERS
+
+
+def _swap(assertions, old, new):
+    out = [new if a.eq(old) else a for a in assertions]
+    assert any(a.eq(old) for a in assertions), f"{old} is not among the control's assertions"
+    return out
+
+
+@pytest.mark.parametrize("make, old, new", [
+    (p4.margins, p4.causal(p4.i, p4.t), p4.t > p4.i),
+    (p4.relative_to_column, p4.causal(p4.i2, p4.j), p4.j > p4.i2),
+    (p4.relative_to_column, p4.causal(p4.i, p4.j), p4.j > p4.i),
+    (ud.zero_ties, ud.j2 <= ud.i, ud.j2 > ud.i),
+    (ud.zero_ties, ud.j <= ud.i, ud.j > ud.i),
+], ids=["margins-causal", "rel2col-i2", "rel2col-i", "zero_ties-j", "zero_ties-j2"])
+def test_control_rechecks_reject_models_that_break_a_kept_hypothesis(make, old, new):
+    """A model of the control with one kept hypothesis negated must fail the Python re-check."""
+    proof = make()
+    out = query(_swap(proof.control, old, new))
+    assert out.status == "sat", out.reason
+    ok, text = proof.verify_control(out.model)
+    assert not ok, text

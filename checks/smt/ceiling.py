@@ -75,7 +75,10 @@ class Ceiling:
 
     @property
     def value(self) -> Fraction:
-        return Fraction(self.realized, self.total) if self.total else Fraction(1)
+        if not self.total:   # never built by compute_ceiling: an empty R_n is refused there
+            raise SpecError(f"invalid ceiling of {self.task!r} at length {self.length}: no scored row; "
+                            "accepted: a task with at least one scored row at that length")
+        return Fraction(self.realized, self.total)
 
     def to_json(self) -> dict:
         return {"kernel": self.kernel, "task": self.task, "length": self.length,
@@ -166,6 +169,9 @@ def compute_ceiling(task: str | Task, length: int, kernel: str | None = None, pe
     task_obj = parse_task(task)
     cls = kernel_class(kernel, pe, length, train_length)
     rows, targets = (a.tolist() for a in task_obj.rows_and_targets(length))
+    if not rows:   # α*_n = |realized| / |R_n| is undefined, not 1
+        raise SpecError(f"invalid task {str(task_obj)!r} at length {length}: it scores no row (R_n is empty); "
+                        "accepted: a task and length with at least one scored row, e.g. position:p with p < length")
     params = [z3.Real(f"w{k}") for k in range(cls.size)]
     cons = [row_constraint(cls, params, i, t) for i, t in zip(rows, targets)]
     flags = [z3.Bool(f"row{i}") for i in rows]

@@ -13,7 +13,7 @@ come back ``sat``; its model is then read back as exact rationals (an algebraic 
 refused) and checked **in Python, outside z3** to satisfy the kept hypotheses and violate the
 conclusion.  Only then is ``negative_control = "counterexample"`` recorded.  When a proof gives
 its hypotheses alone, they are checked to be satisfiable (a proof from contradictory
-hypotheses is reported as failed, not proved).
+hypotheses is reported as failed, not proved; when that query is unknown, the proof is unknown).
 """
 
 from __future__ import annotations
@@ -144,6 +144,9 @@ def run_proof(proof: SmtProof) -> CheckResult:
             if hyp.status == "unsat" and verdict == PROVED:
                 verdict = FAILED
                 lines.append("vacuous: the hypotheses are contradictory")
+            elif hyp.status == "unknown" and verdict == PROVED:
+                verdict = UNKNOWN   # not known to be non-vacuous: a proof from possibly contradictory hypotheses
+                lines.append("non-vacuity not established: a proof whose hypotheses may be contradictory is unknown")
         control, text = _control(proof)
         lines.append(text)
         lines.extend(proof.notes)

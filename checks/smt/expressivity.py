@@ -86,9 +86,5 @@ def middle_one_row() -> SmtProof:
 MAKERS = [token_independence, middle_one_row]
 
 
-def proofs() -> list[SmtProof]:
-    return [make() for make in MAKERS]
-
-
 def checks() -> list[Callable[[], CheckResult]]:
     return [proof_check(make, f"expressivity.{make.__name__}") for make in MAKERS]

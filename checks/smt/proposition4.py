@@ -120,6 +120,8 @@ def margins() -> SmtProof:
 
     def verify(model):
         ii, tt = ivalue(model, i), ivalue(model, t)
+        if not (ii >= 1 and 0 <= tt <= ii):   # the kept hypotheses: a row with a rival key, a causal target
+            return False, f"row {ii}, target {tt}: not a row i ≥ 1 with 0 ≤ t ≤ i"
         _small(ii)
         vals = _kernel_rows(model, [ii])
         sheared = {(ii, q): vals[(ii, ii - q)] for q in range(ii + 1)}
@@ -143,7 +145,8 @@ def relative_to_column() -> SmtProof:
     def verify(model):
         ii, jj, kk = ivalue(model, i), ivalue(model, j), ivalue(model, i2)
         v1, v2 = value(model, kappa(ii, ii - jj)), value(model, kappa(kk, kk - jj))
-        return v1 != v2, f"(Sκ)({ii},{jj}) = {v1} ≠ (Sκ)({kk},{jj}) = {v2}: the sheared general kernel is not a column kernel"
+        kept = 0 <= jj <= ii and 0 <= jj <= kk   # causal(i, j) and causal(i2, j)
+        return kept and v1 != v2, f"(Sκ)({ii},{jj}) = {v1} ≠ (Sκ)({kk},{jj}) = {v2}: the sheared general kernel is not a column kernel"
 
     return SmtProof(CLAIM, "the shear maps relative kernels r(i-j) to column kernels r(j), and column kernels to relative ones",
                     [("quantifier-free", [z3.Or(not_column, not_relative)])],
@@ -246,10 +249,6 @@ def dual_theorem2() -> SmtProof:
 
 
 MAKERS = [involution, key_set_onto, margins, relative_to_column, task_classes, task_duals, dual_theorem2]
-
-
-def proofs() -> list[SmtProof]:
-    return [make() for make in MAKERS]
 
 
 def checks() -> list[Callable[[], CheckResult]]:

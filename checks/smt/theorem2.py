@@ -211,10 +211,6 @@ def alibi_breaks() -> SmtProof:
 MAKERS = [deep_only_if, deep_if, shallow_iff, position_one_deep_row, alibi_breaks]
 
 
-def proofs() -> list[SmtProof]:
-    return [make() for make in MAKERS] + [growing_finite(name) for name in GROWING_TARGETS]
-
-
 def checks() -> list[Callable[[], CheckResult]]:
     """One zero-argument callable per proof (the runner's contract)."""
     return [proof_check(make, f"theorem2.{make.__name__}") for make in MAKERS] + \

@@ -3,16 +3,17 @@
 Encoding: positions embed into an abstract vector space (uninterpreted sort ``Vec``, any
 dimension) by a table E : ℤ → Vec; the head's kernel is κ(i, j) = B(E_i, E_j) with
 B(u, v) = uᵀWv.  Only what is used is axiomatized: B is additive in its first argument and
-0 + 0 = 0 (so B(0, v) = 0); part (b) needs no axiom at all.  Training at lengths ≤ L0 reads
+0 + 0 = 0 (so B(0, v) = 0, proved first); part (b) needs no axiom at all.  Training at lengths ≤ L0 reads
 E_j for j < L0 only; the completions replace E_j, j ≥ L0.  Main results proved, each with a
 negative control re-checked in Python:
 
+* B(0, v) = 0 for every v, from additivity and 0 + 0 = 0 (control: drop additivity);
 * (a) completion E_j = 0 (j ≥ L0): every row i ≥ L0 has all its keys tied
   (control: drop the additivity axiom);
 * (a') for a task with length-independent rows and targets (R_∞, t(i)) realized at L0, the
   completed kernel realizes row i < L exactly when i < L0, i.e. α_L = |R_L ∩ [0, L0)| / |R_L|
   (control: drop realization at L0; uses B(0, v) = 0, the consequence of additivity proved by
-  the first proof);
+  :func:`zero_form`);
 * (b) completion E_j = E_{L0-1} (j ≥ L0): if ``position:p`` with p ≤ L0 - 2 is realized at L0,
   every row p ≤ i < L is realized (control: allow p = L0 - 1).
 
@@ -51,9 +52,9 @@ u, v, w = z3.Consts("u v w", Vec)
 
 ADDITIVE = z3.ForAll([u, v, w], B(add(u, v), w) == B(u, w) + B(v, w))
 ZERO = add(zero, zero) == zero
-# B(0, v) = 0: what additivity gives (proved by zero_ties).  The later proofs assume it directly:
-# MBQI builds finite Vec models, on which an additive B vanishes, so with the axiom itself no
-# negative-control model could realize a row.
+# B(0, v) = 0: what additivity and 0 + 0 = 0 give (proved by zero_form).  zero_alpha and zero_copy
+# assume it directly: MBQI builds finite Vec models, on which an additive B vanishes, so with the
+# axiom itself no negative-control model could realize a row.
 B_ZERO = z3.ForAll([v], B(zero, v) == 0)
 
 
@@ -77,15 +78,36 @@ def lengths() -> list[z3.BoolRef]:
     return [L0 >= 1, L > L0]
 
 
+# ------------------------------------------------------------------ B(0, v) = 0
+# B(0, v) = B(0 + 0, v) = B(0, v) + B(0, v), hence B(0, v) = 0.  QED
+def zero_form() -> SmtProof:
+    def verify(model):
+        # the control's model: a finite Vec universe; find a v with B(0, v) ≠ 0 and re-check 0 + 0 = 0
+        universe = model.get_universe(Vec) or []
+        z0 = model.eval(zero, model_completion=True)
+        zero_ok = model.eval(add(zero, zero), model_completion=True).eq(z0)
+        for elem in universe:
+            b = value(model, B(zero, elem))
+            if b != 0:
+                return zero_ok, f"0 + 0 = 0 holds, B(0, {elem}) = {b} ≠ 0 (B not additive)"
+        return False, f"no v in the model's universe {universe} has B(0, v) ≠ 0"
+
+    return SmtProof(CLAIM, "B(0, v) = 0 for every v: from additivity of B in its first argument and 0 + 0 = 0",
+                    [("quantified", [ADDITIVE, ZERO, z3.Not(B_ZERO)])], "drop additivity of B in its first argument",
+                    [ZERO, z3.Not(B_ZERO)], verify, hypotheses=[ADDITIVE, ZERO])
+
+
 # ------------------------------------------------------------------ (a) all tied
 def zero_ties() -> SmtProof:
     K = kernel(zero_completion)
     base = lengths() + [in_range(i, L0, L), 0 <= j, j <= i, 0 <= j2, j2 <= i, K(i, j) != K(i, j2)]
 
     def verify(model):
-        l0, ii, a_, b_ = (ivalue(model, x) for x in (L0, i, j, j2))
+        l0, ll, ii, a_, b_ = (ivalue(model, x) for x in (L0, L, i, j, j2))
         va, vb = value(model, K(z3.IntVal(ii), z3.IntVal(a_))), value(model, K(z3.IntVal(ii), z3.IntVal(b_)))
-        return ii >= l0 and va != vb, f"L0 = {l0}, new row {ii}: κ(i,{a_}) = {va} ≠ κ(i,{b_}) = {vb} (B(0,·) ≠ 0)"
+        kept = 1 <= l0 < ll and l0 <= ii < ll and 0 <= a_ <= ii and 0 <= b_ <= ii
+        return kept and va != vb, (f"L0 = {l0}, L = {ll}, new row {ii}: κ(i,{a_}) = {va} ≠ κ(i,{b_}) = {vb} "
+                                   "(B(0,·) ≠ 0)")
 
     return SmtProof(CLAIM, "(a) completion E_j = 0: every new row i ≥ L0 has all keys tied (all L0, L)",
                     [("quantified", base + [ADDITIVE, ZERO])], "drop additivity of B in its first argument",
@@ -112,7 +134,7 @@ def zero_alpha() -> SmtProof:
                     [("quantified", base + [trained] + wrong)], "drop realization at L0",
                     base + wrong + [L0 <= CONTROL_BOUND], verify,
                     hypotheses=base + [trained, in_range(i, 1, L0), scored(i)],
-                    notes=["uses B(0, v) = 0, proved from additivity by the first proof",
+                    notes=["uses B(0, v) = 0, proved from additivity by underdetermination.zero_form",
                            "for copy/middle/reverse the targets of rows < L0 change with n: the formula is then "
                            "an upper bound (see the copy proof)"])
 
@@ -174,11 +196,7 @@ def zero_copy() -> SmtProof:
                            "L0 < L < 2·L0 (e.g. L0 = 16, L = 24: formula 4/12) this proof gives α_L = 0"])
 
 
-MAKERS = [zero_ties, zero_alpha, last_realizes, zero_copy]
-
-
-def proofs() -> list[SmtProof]:
-    return [make() for make in MAKERS]
+MAKERS = [zero_form, zero_ties, zero_alpha, last_realizes, zero_copy]
 
 
 def checks() -> list[Callable[[], CheckResult]]:
