@@ -42,6 +42,9 @@ def test_nonstrict_realization_is_caught(monkeypatch):
 
 
 def test_broken_task_shear_is_caught(monkeypatch):
+    intact = run_property("duality_margins", max_examples=40, control_examples=50)
+    assert intact.ok, intact.detail
+
     def unsheared(self, length):
         return self.base.rows_and_targets(length)   # forgets t ↦ i - t
     monkeypatch.setattr(tasks.DualTask, "rows_and_targets", unsheared)
@@ -50,6 +53,8 @@ def test_broken_task_shear_is_caught(monkeypatch):
 
 @pytest.mark.slow
 def test_broken_task_shear_is_caught_on_the_registry(monkeypatch):
+    intact = check_duality_registry()
+    assert intact.ok, intact.detail
     monkeypatch.setattr(tasks.DualTask, "rows_and_targets", lambda self, n: self.base.rows_and_targets(n))
     assert _fails(check_duality_registry())
 
