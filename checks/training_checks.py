@@ -26,9 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, RegisteredCheck, timed
+from checks.empirical.model import transferred_attention
 from theory.encodings import parse_pe
-from theory.kernels import transfer
-from theory.realization import target_keys
 from theory.tasks import parse_task
 from theory.training import gradient_descent
 from theory.alpha import compute_alpha, row_outcomes
@@ -48,14 +47,9 @@ SLACK = 1e-12
 
 def target_attention(pe, task, theta: np.ndarray, length: int, train_length: int = TRAIN_LENGTH) -> np.ndarray:
     """Softmax attention on the target of every scored row of the L-grid under T_L θ: (|R_L|,)."""
-    kernel = transfer(pe, theta, length, train_length)
     rows, targets = task.rows_and_targets(length)
-    vals = np.array(kernel.row_values(rows), dtype=float)                      # (m, L)
-    vals[np.arange(length)[None, :] > rows[:, None]] = -np.inf                 # causal mask
-    vals -= vals.max(axis=1, keepdims=True)
-    weights = np.exp(vals)
-    weights /= weights.sum(axis=1, keepdims=True)                              # (m, L)
-    return weights[np.arange(rows.size), target_keys(kernel.index, rows, targets)]
+    weights = transferred_attention(pe, theta, length, train_length, rows)     # (m, L), columns = key positions
+    return weights[np.arange(rows.size), targets]
 
 
 def row_bounds(pe, task, theta: np.ndarray, u: np.ndarray, gamma: np.ndarray, length: int) -> np.ndarray:

@@ -29,6 +29,7 @@ from theory.errors import SpecError
 from theory.kernels import ProfileKernel, exact_transfer, transfer
 from theory.realization import (DEFAULT_TOL, FAILED, REALIZED, classify_exact, classify_float, exact_margins,
                                 float_margins, structural_ties, target_keys)
+from theory.rational import dot
 from theory.selection import Selection
 from theory.tasks import Task
 
@@ -163,7 +164,7 @@ def _classify_exact(pe, selection, length, rows, targets, ties) -> Classificatio
                 continue
             j = key_of(pe, i, k)
             v = tuple(a - b for a, b in zip(psi_t, exact_feature(pe, i, j, L0)))
-            orthogonal = all(sum((a * b for a, b in zip(z, v)), Fraction(0)) == 0 for z in zq)
+            orthogonal = all(dot(z, v) == 0 for z in zq)
             rivals.append(TieRival(j, v, orthogonal))
         rivals.sort(key=lambda r: r.rival)
         cls = "orthogonal_tie" if any(r.orthogonal for r in rivals) else "open_tie"

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from theory.encodings import DualOf, parse_pe
+from theory.encodings import parse_pe
 from theory.errors import PosrealError
 from theory.kernels import exact_transfer
 from theory.provenance import versions
