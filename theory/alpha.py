@@ -61,6 +61,7 @@ class AlphaResult:
     train_length: int
     mode: str
     selection: Selection
+    lengths: tuple[int, ...] = ()                          # the requested lengths, sorted
     outcomes: dict[int, RowOutcomes] = field(default_factory=dict)
 
     @property
@@ -74,7 +75,7 @@ class AlphaResult:
         return self.outcomes[length].alpha
 
     def to_json(self) -> dict:
-        lengths = sorted(self.outcomes) if self.realizable else list(self._requested)
+        lengths = list(self.lengths)
         out = {
             "pe": str(self.pe),
             "task": str(self.task),
@@ -88,8 +89,6 @@ class AlphaResult:
         if self.mode == "exact" and self.realizable:
             out["alpha_exact"] = {str(L): str(self.outcomes[L].exact_alpha) for L in lengths}
         return out
-
-    _requested: tuple = ()
 
 
 def check_train_length(train_length) -> int:
@@ -144,8 +143,7 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
     sel = select(pe, task, train_length, exact=(mode == "exact"))
     if mode == "exact" and sel.realizable and sel.exact_theta is None:
         mode = "float (exact certificate not found)"   # say so: rows are then decided in float
-    result = AlphaResult(pe, task, train_length, mode, sel)
-    result._requested = tuple(lengths)
+    result = AlphaResult(pe, task, train_length, mode, sel, tuple(lengths))
     if not sel.realizable:
         return result
     theta = sel.exact_theta if mode == "exact" else sel.theta
