@@ -83,3 +83,15 @@ def test_shear_features_are_the_definition():
     assert np.array_equal(dual.pair_features(i, j, 8), pe.pair_features(i, i - j, 8))
     col = parse_pe("colbias")
     assert np.array_equal(parse_pe("dual:relbias").pair_features(i, j, 8), col.pair_features(i, j, 8))
+
+
+def test_double_shear_is_equal_and_hashes_equal():
+    for spec in ("relbias", "rope:16", "abssin:4"):
+        pe = parse_pe(spec)
+        assert parse_pe(f"dual:dual:{spec}") == pe and hash(parse_pe(f"dual:dual:{spec}")) == hash(pe)
+        assert parse_pe(f"dual:{spec}") != pe
+        assert hash(parse_pe(f"dual:dual:dual:{spec}")) == hash(parse_pe(f"dual:{spec}"))
+    for spec in ("half", "copy", "offset:2"):
+        task = parse_task(spec)
+        assert parse_task(f"dual:dual:{spec}") == task and hash(parse_task(f"dual:dual:{spec}")) == hash(task)
+        assert parse_task(f"dual:{spec}") != task

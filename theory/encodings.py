@@ -27,6 +27,7 @@ from typing import Sequence
 import numpy as np
 
 from theory.errors import SpecError, bad_value
+from theory.tasks import shear_normal_form
 
 OFFSET = "offset"      # key index k = i - j
 POSITION = "position"  # key index k = j
@@ -486,27 +487,17 @@ class DualOf(Encoding):
         return getattr(self.base, name)
 
     def __eq__(self, other):
-        mine, theirs = canonical(self), canonical(other)
-        if isinstance(mine, DualOf):
-            return isinstance(theirs, DualOf) and theirs.base == mine.base
-        return mine == theirs
+        return shear_normal_form(self, DualOf) == shear_normal_form(other, DualOf)
 
     def __hash__(self):
-        mine = canonical(self)
-        return hash(("dual", mine.base)) if isinstance(mine, DualOf) else hash(mine)
+        parity, inner = shear_normal_form(self, DualOf)
+        return hash(("dual", inner)) if parity else hash(inner)   # equal objects, equal hashes
 
     def __str__(self):
         return f"dual:{self.base}"
 
     def __repr__(self):
         return f"DualOf({self.base!r})"
-
-
-def canonical(pe):
-    """The same map with double shears removed (S∘S = id)."""
-    while isinstance(pe, DualOf) and isinstance(pe.base, DualOf):
-        pe = pe.base.base
-    return pe
 
 
 def is_profile(pe: Encoding) -> bool:

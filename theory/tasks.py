@@ -158,21 +158,20 @@ class DualTask(Task):
         return f"dual:{self.base}"
 
     def __eq__(self, other):
-        mine, theirs = canonical_task(self), canonical_task(other)
-        if isinstance(mine, DualTask):
-            return isinstance(theirs, DualTask) and theirs.base == mine.base
-        return mine == theirs
+        return shear_normal_form(self, DualTask) == shear_normal_form(other, DualTask)
 
     def __hash__(self):
-        mine = canonical_task(self)
-        return hash(("dual", mine.base)) if isinstance(mine, DualTask) else hash(mine)
+        parity, inner = shear_normal_form(self, DualTask)
+        return hash(("dual", inner)) if parity else hash(inner)   # equal objects, equal hashes
 
 
-def canonical_task(task):
-    """The same task with double shears removed (S∘S = id)."""
-    while isinstance(task, DualTask) and isinstance(task.base, DualTask):
-        task = task.base.base
-    return task
+def shear_normal_form(obj, wrapper: type) -> tuple[int, object]:
+    """(parity of the nested shears, innermost object): S∘S = id, so two nestings of ``wrapper``
+    (DualTask or DualOf) denote the same map iff their normal forms are equal."""
+    parity = 0
+    while isinstance(obj, wrapper):
+        obj, parity = obj.base, parity ^ 1
+    return parity, obj
 
 
 def _nonnegative_int(text: str, what: str, spec: str) -> int:
