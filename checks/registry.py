@@ -123,25 +123,32 @@ def where_theorem2_breaks() -> dict:
     return {"alibi_slope": slope, "alibi_alpha": alphas, "relbias_tied_rows": tied, "problems": problems}
 
 
+def registry_result(claim: str, name: str, main: dict, control: dict, agreed: str, control_label: str,
+                    ok: bool, **data) -> CheckResult:
+    """A registry check's result: passed iff ``ok``; the negative control must find mismatches."""
+    return CheckResult(
+        claim=claim, method="registry", name=name, verdict=PASSED if ok else FAILED,
+        negative_control=COUNTEREXAMPLE if control["mismatches"] else "no counterexample",
+        detail=(agreed if ok else f"mismatches: {main['mismatches'][:3]}")
+               + f"; control ({control_label}): {control['mismatches'][:1]}",
+        data={**data, "mismatches": main["mismatches"], "control_mismatches": control["mismatches"][:10]})
+
+
 def check_theorem2_registry() -> CheckResult:
     def run() -> CheckResult:
         main = theorem2_registry()
         control = theorem2_registry(deep_rule_everywhere=True)
         breaks = where_theorem2_breaks()
         main["mismatches"] += breaks["problems"]
-        ok = not main["mismatches"] and bool(main["checked"])
-        return CheckResult(
-            claim="theorem2", method="registry",
-            name="relative registry cells with a strict unique maximizer: row outcomes and α_L match Theorem 2",
-            verdict=PASSED if ok else FAILED,
-            negative_control=COUNTEREXAMPLE if control["mismatches"] else "no counterexample",
-            detail=(f"{len(main['checked'])} (cell, L) pairs agree, {len(main['skipped'])} skipped; where it breaks: "
+        return registry_result(
+            "theorem2", "relative registry cells with a strict unique maximizer: row outcomes and α_L match Theorem 2",
+            main, control,
+            agreed=(f"{len(main['checked'])} (cell, L) pairs agree, {len(main['skipped'])} skipped; where it breaks: "
                     f"alibi·position:0 (slope {breaks['alibi_slope']:.3g} > 0, no maximizer) has α = 1 at every L, "
-                    f"relbias·position:0 fails exactly on its tied rows {breaks['relbias_tied_rows']}"
-                    + (f"; mismatches: {main['mismatches'][:3]}" if main["mismatches"] else "")
-                    + f"; control (shallow rows treated as deep): {control['mismatches'][:1]}"),
-            data={"checked": main["checked"], "skipped": main["skipped"], "mismatches": main["mismatches"],
-                  "control_mismatches": control["mismatches"], "where_it_breaks": breaks})
+                    f"relbias·position:0 fails exactly on its tied rows {breaks['relbias_tied_rows']}"),
+            control_label="shallow rows treated as deep",
+            ok=not main["mismatches"] and bool(main["checked"]),
+            checked=main["checked"], skipped=main["skipped"], where_it_breaks=breaks)
     return timed(run)
 
 
@@ -201,17 +208,10 @@ def check_duality_registry() -> CheckResult:
     def run() -> CheckResult:
         main = duality_registry()
         control = duality_registry(shear_task=False)
-        ok = not main["mismatches"]
-        return CheckResult(
-            claim="proposition4", method="registry",
-            name="α_L(dual:Φ, dual:τ) = α_L(Φ, τ) on every registry cell, also from the dual's own features",
-            verdict=PASSED if ok else FAILED,
-            negative_control=COUNTEREXAMPLE if control["mismatches"] else "no counterexample",
-            detail=(f"{len(main['checked'])} cells agree at L = {LENGTHS} (direct at {NAIVE_LENGTHS})" if ok
-                    else f"mismatches: {main['mismatches'][:3]}")
-                   + f"; control (PE sheared, task not): {control['mismatches'][:1]}",
-            data={"cells": main["checked"], "mismatches": main["mismatches"],
-                  "control_mismatches": control["mismatches"][:10]})
+        return registry_result(
+            "proposition4", "α_L(dual:Φ, dual:τ) = α_L(Φ, τ) on every registry cell, also from the dual's own features",
+            main, control, agreed=f"{len(main['checked'])} cells agree at L = {LENGTHS} (direct at {NAIVE_LENGTHS})",
+            control_label="PE sheared, task not", ok=not main["mismatches"], cells=main["checked"])
     return timed(run)
 
 
@@ -258,16 +258,10 @@ def check_learned_registry() -> CheckResult:
     def run() -> CheckResult:
         main = learned_registry()
         control = learned_registry(copy_last_for_every_task=True)
-        ok = not main["mismatches"]
-        return CheckResult(
-            claim="underdetermination", method="registry",
-            name="learned:16 on every registry task: completions (a) and (b) inside the reported interval",
-            verdict=PASSED if ok else FAILED,
-            negative_control=COUNTEREXAMPLE if control["mismatches"] else "no counterexample",
-            detail=(f"{len(main['checked'])} tasks agree" if ok else f"mismatches: {main['mismatches'][:3]}")
-                   + f"; control (copy_last = 1 claimed for every task): {control['mismatches'][:1]}",
-            data={"tasks": main["checked"], "mismatches": main["mismatches"],
-                  "control_mismatches": control["mismatches"][:10]})
+        return registry_result(
+            "underdetermination", "learned:16 on every registry task: completions (a) and (b) inside the reported interval",
+            main, control, agreed=f"{len(main['checked'])} tasks agree",
+            control_label="copy_last = 1 claimed for every task", ok=not main["mismatches"], tasks=main["checked"])
     return timed(run)
 
 
@@ -286,14 +280,10 @@ def check_learned_cli() -> CheckResult:
             other = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, seed=1, samples=CLI_SAMPLES)
             if reported != json.loads(json.dumps(other["alpha"])):
                 control.append(f"{task}: seed 1 gives a different document")
-        return CheckResult(
-            claim="underdetermination", method="registry",
-            name="posreal alpha --pe learned:16 --json reports the computed interval (subprocess)",
-            verdict=PASSED if not mismatches else FAILED,
-            negative_control=COUNTEREXAMPLE if control else "no counterexample",
-            detail=(f"CLI agrees on {CLI_TASKS}" if not mismatches else f"mismatches: {mismatches}")
-                   + f"; control (seed 1 instead of 0): {control[:1]}",
-            data={"tasks": list(CLI_TASKS), "mismatches": mismatches, "control": control})
+        return registry_result(
+            "underdetermination", "posreal alpha --pe learned:16 --json reports the computed interval (subprocess)",
+            {"mismatches": mismatches}, {"mismatches": control}, agreed=f"CLI agrees on {CLI_TASKS}",
+            control_label="seed 1 instead of 0", ok=not mismatches, tasks=list(CLI_TASKS))
     return timed(run)
 
 
