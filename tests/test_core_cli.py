@@ -95,3 +95,12 @@ def test_table_never_hides_undecided_rows(capsys):
     code, out, _ = run(capsys, "table", "--pes", "rope:2", "--tasks", "offset:0", "--train-length", "8",
                        "--lengths", "32")
     assert f"(+{undecided} undecided)" in out
+
+
+def test_closed_pipe_stops_quietly():
+    """`posreal table | head` style: the reader goes away before the output is written."""
+    proc = subprocess.Popen([sys.executable, "-m", "posreal", "table", "--pes", "relbias", "--tasks", "copy"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()                      # nobody reads: every write gets EPIPE
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and b"Traceback" not in err and b"Exception ignored" not in err, err
