@@ -15,12 +15,12 @@ import tracemalloc
 
 import numpy as np
 
-from theory import alpha_sweep, compute_alpha, parse_pe, parse_task, select
-from theory.encodings import REGISTRY_PES
-from theory.kernels import naive_kernel_matrix
-from theory.realization import classify_float, structural_ties
-from theory.tasks import REGISTRY_TASKS
-from theory.alpha import row_outcomes
+from posreal.theory import alpha_sweep, compute_alpha, parse_pe, parse_task, select
+from posreal.theory.encodings import REGISTRY_PES
+from posreal.theory.kernels import naive_kernel_matrix
+from posreal.theory.realization import classify_float, structural_ties
+from posreal.theory.tasks import REGISTRY_TASKS
+from posreal.theory.alpha import row_outcomes
 
 
 def timed(fn):

@@ -5,9 +5,9 @@ Prints:
 * trained models per minute with the grid's recipe (training at L0 plus measurement at L0 and
   2, 4, 8 × L0), per (V, d) setting of the full grid;
 * the time of one training step (loss and all gradients on a batch) with attention shared by
-  the batch (:func:`checks.empirical.model.loss_and_grads`) against the straightforward
+  the batch (:func:`posreal.experiment.model.loss_and_grads`) against the straightforward
   implementation that computes attention and the literal value path separately for every
-  sequence (:func:`checks.empirical.model.naive_loss_and_grads`), and their ratio (target ≥ 5×);
+  sequence (:func:`posreal.experiment.model.naive_loss_and_grads`), and their ratio (target ≥ 5×);
 * for the split of that ratio, a third variant without the Python loop: attention computed per
   sequence as a (B, m, n) tensor and the literal value path h = A U[x] W_V, all batched
   (:func:`batched_per_sequence`; checked against the shared version before it is timed).
@@ -20,12 +20,12 @@ import time
 
 import numpy as np
 
-from checks.empirical.grid import FULL, model_jobs, predictions
-from checks.empirical.model import (PARAMS, Geometry, geometry, init_params, loss_and_grads, naive_loss_and_grads,
+from posreal.experiment.grid import FULL, model_jobs, predictions
+from posreal.experiment.model import (PARAMS, Geometry, geometry, init_params, loss_and_grads, naive_loss_and_grads,
                                     softmax_rows)
-from checks.empirical.runner import run_model
-from theory.encodings import parse_pe
-from theory.tasks import parse_task
+from posreal.experiment.runner import run_model
+from posreal.theory.encodings import parse_pe
+from posreal.theory.tasks import parse_task
 
 
 def models_per_minute(setting: tuple[int, int], count: int) -> float:

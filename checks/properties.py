@@ -7,17 +7,17 @@ Main properties (THEORY.md §2; the statement id is in brackets):
   attention vs 1/(1 + (m-1)exp(-ρ(γ - 2εB))) (γ > 0) and exp(-ρ(|γ| - 2εB)) (γ < 0).
   Control: 2εB replaced by εB.
 * :data:`theorem2_rows` [theorem2] — random integer relative kernels with a planted strict unique
-  maximizer δ*: row outcomes from :mod:`theory.realization` (float and exact) equal the deep/shallow
+  maximizer δ*: row outcomes from :mod:`posreal.theory.realization` (float and exact) equal the deep/shallow
   formula.  Control: no planted maximizer (uniqueness dropped).
 * :data:`duality_margins` [proposition4] — random dense kernels and tasks: γ(Sκ; Sτ) = γ(κ; τ) via
   theory functions and via the direct definition; random rational feature tables: margins of
-  (dual:Φ, dual:τ) from :func:`theory.alpha.row_outcomes` equal those of (Φ, τ).  Control: the
+  (dual:Φ, dual:τ) from :func:`posreal.theory.alpha.row_outcomes` equal those of (Φ, τ).  Control: the
   kernel is sheared but the task is not.
 * :data:`underdetermination_completions` [underdetermination] — random realizing ``learned:d``
   blocks: the zero completion gives |R_L ∩ [0, L0)|/|R_L|, the copy_last completion gives 1 for
   position:p, p ≤ L0-2.  Control: p = L0-1.
 * :data:`orthogonal_tie_persistence` [conjecture] — real gradient-descent runs
-  (:func:`theory.training.gradient_descent`) from θ = 0: every L-grid difference v ⊥ col Zᵀ keeps
+  (:func:`posreal.theory.training.gradient_descent`) from θ = 0: every L-grid difference v ⊥ col Zᵀ keeps
   ⟨θ_k, v⟩ = 0.  Control: start from θ_0 ∉ col Zᵀ.
 
 Each property is a plain function of one drawn case; :data:`PROPERTIES` pairs it with its strategy
@@ -36,12 +36,12 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, RegisteredCheck, timed
-from theory import realization
-from theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
-from theory.kernels import DenseKernel, ProfileKernel
-from theory.tasks import Position, Task, dual_task, parse_task
-from theory.alpha import row_outcomes
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, RegisteredCheck, timed
+from posreal.theory import realization
+from posreal.theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
+from posreal.theory.kernels import DenseKernel, ProfileKernel
+from posreal.theory.tasks import Position, Task, dual_task, parse_task
+from posreal.theory.alpha import row_outcomes
 
 FLOAT_SLACK = 1e-12   # rounding of one float softmax; the bounds themselves are exact
 THEOREM1_PES = ("relbias", "relbias:3", "alibi", "rope:4", "rope:8:100", "abscol:4:10", "colbias:5", "abssin:4:50")
@@ -270,7 +270,7 @@ def underdetermination_cases(draw) -> dict:
 
 
 def underdetermination_body(case: dict) -> None:
-    from theory.underdetermination import (completion_alpha, construct_block, train_block,
+    from posreal.theory.underdetermination import (completion_alpha, construct_block, train_block,
                                            zero_completion_formula)
     L0, d, p, L = case["train_length"], case["d"], case["p"], case["length"]
     task = Position(p)
@@ -317,8 +317,8 @@ def _tie_pe(case: dict):
 
 
 def tie_body(case: dict) -> None:
-    from theory.selection import difference_vectors, training_pairs
-    from theory.training import gradient_descent
+    from posreal.theory.selection import difference_vectors, training_pairs
+    from posreal.theory.training import gradient_descent
     L0 = case["train_length"]
     pe, L, name = _tie_pe(case)
     try:

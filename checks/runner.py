@@ -3,12 +3,12 @@
 Main definitions:
 
 * :func:`registered_checks` — claim id -> the checks that cover it: symbolic derivations
-  (:mod:`checks.symbolic`), property checks (:mod:`checks.properties`), registry cross-checks
-  (:mod:`checks.registry`), Theorem 1 on real training (:mod:`checks.training_checks`) and whatever
-  ``checks.smt.SMT_CHECKS`` holds (imported lazily: z3 loads only when SMT checks run);
+  (:mod:`posreal.checks.symbolic`), property checks (:mod:`posreal.checks.properties`), registry cross-checks
+  (:mod:`posreal.checks.registry_cells`), Theorem 1 on real training (:mod:`posreal.checks.training_checks`) and whatever
+  ``posreal.checks.smt.SMT_CHECKS`` holds (imported lazily: z3 loads only when SMT checks run);
 * :func:`run_claims` — run them and return one :class:`ClaimReport` per claim.  A check that raises
   is a failure with the exception in its detail; a method that the statement lists
-  (:attr:`theory.statements.Statement.checks`) but for which no check ran is reported as ``unknown``
+  (:attr:`posreal.theory.statements.Statement.checks`) but for which no check ran is reported as ``unknown``
   (missing coverage is a failure, never silence); checks marked slow are skipped with
   ``skip_slow=True`` and listed as skipped.
 """
@@ -19,16 +19,16 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck
-from theory.statements import STATEMENT_IDS, Statement, statement
+from posreal.checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck
+from posreal.theory.statements import STATEMENT_IDS, Statement, statement
 
 
 def _local_checks() -> list[RegisteredCheck]:
     """Every non-SMT check, from the one table each engine module keeps (labels and slow flags there)."""
-    from checks import registry, symbolic, training_checks
-    out = [*symbolic.SYMBOLIC_CHECKS, *registry.REGISTRY_CHECKS, *training_checks.TRAINING_CHECKS]
+    from posreal.checks import registry_cells, symbolic, training_checks
+    out = [*symbolic.SYMBOLIC_CHECKS, *registry_cells.REGISTRY_CHECKS, *training_checks.TRAINING_CHECKS]
     try:
-        from checks import properties   # needs hypothesis (the dev extra)
+        from posreal.checks import properties   # needs hypothesis (the dev extra)
     except ImportError as exc:
         _NOTES["property"] = f"property checks need hypothesis: {exc} (pip install -e '.[dev]')"
         return out
@@ -39,15 +39,15 @@ _NOTES: dict[str, str] = {}   # method -> why its checks are missing
 
 
 def _smt_checks() -> tuple[list[RegisteredCheck], str]:
-    """Whatever ``checks.smt.SMT_CHECKS`` holds, and a note if the package is missing or broken.
+    """Whatever ``posreal.checks.smt.SMT_CHECKS`` holds, and a note if the package is missing or broken.
     Each is registered as ``smt``; the method recorded is the one each result reports."""
     try:
-        module = importlib.import_module("checks.smt")
+        module = importlib.import_module("posreal.checks.smt")
     except Exception as exc:  # noqa: BLE001 — a broken SMT package must be reported, not crash the runner
-        return [], f"checks.smt could not be imported: {type(exc).__name__}: {exc}"
+        return [], f"posreal.checks.smt could not be imported: {type(exc).__name__}: {exc}"
     table = getattr(module, "SMT_CHECKS", None)
     if not isinstance(table, dict):
-        return [], "checks.smt defines no SMT_CHECKS table"
+        return [], "posreal.checks.smt defines no SMT_CHECKS table"
     return [RegisteredCheck(claim, "smt", getattr(fn, "__name__", "smt check"), fn)
             for claim, fns in table.items() for fn in fns], ""
 

@@ -27,7 +27,7 @@ from typing import Callable
 
 import sympy as sp
 
-from checks.base import COUNTEREXAMPLE, FAILED, PROVED, CheckResult, RegisteredCheck, timed
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, CheckResult, RegisteredCheck, timed
 
 
 @dataclass

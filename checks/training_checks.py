@@ -3,8 +3,8 @@
 Main checks (THEORY.md §2 Theorem 1; statement id ``theorem1``):
 
 * :func:`check_training_rise` — on cells with α_L = 1 (every row has γ_i(T_L θ*) > 0), the trained
-  head's attention on the target, evaluated at L with :func:`theory.kernels.transfer`, rises toward 1
-  along :func:`theory.training.gradient_descent` (min and mean over rows non-decreasing over the
+  head's attention on the target, evaluated at L with :func:`posreal.theory.kernels.transfer`, rises toward 1
+  along :func:`posreal.theory.training.gradient_descent` (min and mean over rows non-decreasing over the
   recorded iterates, final mean above the first).  Control: the same criterion on rows with
   γ_i < 0 of a cell where they eventually fall must be refuted.
 * :func:`check_training_fall` — on rows where θ* strictly misranks (γ_i(T_L θ*) < 0) the target
@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, RegisteredCheck, timed
-from checks.empirical.model import transferred_attention
-from theory.encodings import parse_pe
-from theory.tasks import parse_task
-from theory.training import gradient_descent
-from theory.alpha import compute_alpha, row_outcomes
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, RegisteredCheck, timed
+from posreal.experiment.model import transferred_attention
+from posreal.theory.encodings import parse_pe
+from posreal.theory.tasks import parse_task
+from posreal.theory.training import gradient_descent
+from posreal.theory.alpha import compute_alpha, row_outcomes
 
-TRAIN_LENGTH = 16
+from posreal.theory.defaults import TRAIN_LENGTH  # noqa: E402
 STEPS = 20000
 RECORD = 14
 RISE_CELLS = (("relbias", "offset:1", 64), ("alibi", "position:0", 64), ("colbias", "position:0", 64),

@@ -3,7 +3,7 @@
 Main function: :func:`open_tie_certificate` — for one instance and one open-tie row, the exact
 claims (θ* with its KKT multipliers, the row's margin 0 under T_L θ*, each tied rival's direction
 v_j with ⟨θ*, v_j⟩ = 0 and Z v_j ≠ 0, α_L in ℚ, and — when its hypotheses hold — the exact sign
-of the exponential-tail prediction of lim ⟨θ_k, v_j⟩, see :mod:`counterexamples.dynamics`), plus
+of the exponential-tail prediction of lim ⟨θ_k, v_j⟩, see :mod:`posreal.counterexamples.dynamics`), plus
 the float evidence: the gradient-descent tie margins and their limit verdict.  A certified
 ``predicted_wins: true`` together with a ``wins`` trajectory is what makes a row a candidate
 counterexample to the Conjecture: lim acc_L(θ_k) > α_L.
@@ -11,18 +11,18 @@ counterexample to the Conjecture: lim acc_L(θ_k) > α_L.
 
 from __future__ import annotations
 
-from theory.encodings import parse_pe
-from theory.provenance import versions
-from theory.selection import select
-from theory.tasks import parse_task
+from posreal.theory.encodings import parse_pe
+from posreal.theory.provenance import versions
+from posreal.theory.selection import select
+from posreal.theory.tasks import parse_task
 
-from counterexamples.certificate import q, qvec, seal
-from counterexamples.classify import classify
-from counterexamples.colspan import selected_claims, tables_json
-from counterexamples.conjecture import registered
-from counterexamples.dynamics import DEFAULT_STEPS, limit_verdict, predict, tie_margins
-from counterexamples.errors import CertificateError
-from counterexamples.sampling import Instance
+from posreal.counterexamples.verifier.certificate import q, qvec, seal
+from posreal.counterexamples.classify import classify
+from posreal.counterexamples.colspan import selected_claims, tables_json
+from posreal.counterexamples.conjecture import registered
+from posreal.counterexamples.dynamics import DEFAULT_STEPS, limit_verdict, predict, tie_margins
+from posreal.counterexamples.verifier.errors import CertificateError
+from posreal.counterexamples.sampling import Instance
 
 SENTENCE = ("Row {i} (target {t}) of the L={L} grid is tied under T_L θ* (margin 0; α_L = {alpha}) and every tied "
             "rival's direction has Z v ≠ 0 — the Conjecture's open case.  {prediction}Gradient descent from 0 "

@@ -24,14 +24,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from theory.encodings import Encoding
-from theory.errors import SpecError
-from theory.kernels import ProfileKernel, exact_transfer, transfer
-from theory.realization import (DEFAULT_TOL, FAILED, REALIZED, classify_exact, classify_float, exact_margins,
+from posreal.theory.encodings import Encoding
+from posreal.theory.errors import SpecError
+from posreal.theory.kernels import ProfileKernel, exact_transfer, transfer
+from posreal.theory.realization import (DEFAULT_TOL, FAILED, REALIZED, classify_exact, classify_float, exact_margins,
                                 float_margins, structural_ties, target_keys)
-from theory.rational import dot
-from theory.selection import Selection
-from theory.tasks import Task
+from posreal.theory.rational import dot
+from posreal.theory.selection import Selection
+from posreal.theory.tasks import Task
 
 CLASSES = ("strict_misrank", "structural_tie", "orthogonal_tie", "open_tie", "undecided")
 

@@ -15,10 +15,10 @@ The argument replaces "v ⊥ col Zᵀ" by "v ∉ col Zᵀ".  Both of its forms a
   rank Z + 1 and yet ⟨θ_1, v⟩ ≠ 0 for the first gradient step θ_1 = -∇ℓ(0)/β ∈ col Zᵀ — exact
   in ℚ.  Only v ⊥ col Zᵀ freezes ⟨θ_k, v⟩.  The rational registry cells searched (L0 ∈ {4, 8},
   L ∈ {2·L0, 4·L0}) have no non-structural tie row at all, hence no instance (sinusoidal PEs are
-  not exact in ℚ), so the instances come from small integer feature tables (``theory.register_pe``).
+  not exact in ℚ), so the instances come from small integer feature tables (``posreal.theory.register_pe``).
 
-Every instance is a certificate (:mod:`counterexamples.certificate`) re-checked by
-:mod:`counterexamples.verify`.
+Every instance is a certificate (:mod:`posreal.counterexamples.verifier.certificate`) re-checked by
+:mod:`posreal.counterexamples.verifier.verify`.
 """
 
 from __future__ import annotations
@@ -26,20 +26,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from theory.encodings import parse_pe
-from theory.errors import PosrealError
-from theory.kernels import exact_transfer
-from theory.provenance import versions
-from theory.rational import dot, rank
-from theory.realization import REALIZED, classify_exact, exact_margins, structural_ties
-from theory.selection import Selection, select
-from theory.tasks import REGISTRY_TASKS, parse_task
+from posreal.theory.encodings import parse_pe
+from posreal.theory.errors import PosrealError
+from posreal.theory.kernels import exact_transfer
+from posreal.theory.provenance import versions
+from posreal.theory.rational import dot, rank
+from posreal.theory.realization import REALIZED, classify_exact, exact_margins, structural_ties
+from posreal.theory.selection import Selection, select
+from posreal.theory.tasks import REGISTRY_TASKS, parse_task
 
-from counterexamples.certificate import q, qvec, seal
-from counterexamples.classify import classify, exact_feature
-from counterexamples.conjecture import registered
-from counterexamples.dynamics import first_step, limit_verdict, tie_margins
-from counterexamples.sampling import Instance, instance
+from posreal.counterexamples.verifier.certificate import q, qvec, seal
+from posreal.counterexamples.classify import classify, exact_feature
+from posreal.counterexamples.conjecture import registered
+from posreal.counterexamples.dynamics import first_step, limit_verdict, tie_margins
+from posreal.counterexamples.sampling import Instance, instance
 
 RATIONAL_REGISTRY = ("nope", "relbias", "relbias:2", "colbias", "colbias:2", "alibi")
 COLSPAN_PES = RATIONAL_REGISTRY + tuple(f"dual:{p}" for p in RATIONAL_REGISTRY)

@@ -3,15 +3,15 @@
 Main functions:
 
 * :func:`evaluate` — one instance (PE, task, L0, L): θ* (exact in ℚ for rational features),
-  every failing row of T_L θ* classified (:mod:`counterexamples.classify`), and for each open tie
+  every failing row of T_L θ* classified (:mod:`posreal.counterexamples.classify`), and for each open tie
   the gradient-descent tie margins ⟨θ_k, v_j⟩ with their limit verdict and the exact-sign
-  exponential-tail prediction (:mod:`counterexamples.dynamics`).  A **candidate counterexample**
+  exponential-tail prediction (:mod:`posreal.counterexamples.dynamics`).  A **candidate counterexample**
   is an open-tie row that gradient descent wins: all its tie margins tend to a positive limit,
   so lim acc_L(θ_k) > α_L.  Rows of irrational PEs that are tied within float tolerance
   (``undecided``) get the same treatment as *float ties*; a won one is a **float candidate**
   (the tie itself is not certified in ℚ);
 * :func:`search` — the seeded, resumable search: instance ``k`` of seed ``s`` is a function of
-  (s, k) (:mod:`counterexamples.sampling`), results are appended to a JSONL file as they are
+  (s, k) (:mod:`posreal.counterexamples.sampling`), results are appended to a JSONL file as they are
   found (one header line with seed, parameters and tool versions, then one line per instance),
   and ``resume`` skips indices already in the file;
 * :func:`summarize` — counts per class and the candidates, from the file's records.
@@ -27,18 +27,18 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Callable, Iterator
 
-from theory.encodings import parse_pe, register_pe, unregister_pe
-from theory.errors import PosrealError
-from theory.provenance import versions
-from theory.selection import Selection, select
-from theory.tasks import parse_task
+from posreal.theory.encodings import parse_pe, register_pe, unregister_pe
+from posreal.theory.errors import PosrealError
+from posreal.theory.provenance import versions
+from posreal.theory.selection import Selection, select
+from posreal.theory.tasks import parse_task
 
-from counterexamples.certificate import q, qvec
-from counterexamples.classify import CLASSES, classify
-from counterexamples.dynamics import (DEFAULT_STEPS, LOSES, UNDECIDED, WINS, limit_verdict, predict, predict_float,
+from posreal.counterexamples.verifier.certificate import q, qvec
+from posreal.counterexamples.classify import CLASSES, classify
+from posreal.counterexamples.dynamics import (DEFAULT_STEPS, LOSES, UNDECIDED, WINS, limit_verdict, predict, predict_float,
                                       tie_margins)
-from counterexamples.errors import CertificateError
-from counterexamples.sampling import FAMILIES, Instance, instance
+from posreal.counterexamples.verifier.errors import CertificateError
+from posreal.counterexamples.sampling import FAMILIES, Instance, instance
 
 FILE_FORMAT = "posreal-conjecture-search"
 FILE_VERSION = 1

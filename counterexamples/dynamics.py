@@ -4,7 +4,7 @@ Main definitions and results (THEORY.md §1 Selection, §2 Conjecture):
 
 * :func:`first_step` — ∇ℓ(0) = Σ_{i∈R_L0} (mean_{j≤i} ψ(i,j) - ψ(i,t)) and β = Σ_i max_j ‖ψ(i,j)‖²
   in ℚ, so θ_1 = -∇ℓ(0)/β is exact for rational features (the default step of
-  :func:`theory.training.gradient_descent`);
+  :func:`posreal.theory.training.gradient_descent`);
 * :func:`tie_margins` — float gradient descent from θ = 0 with step 1/β, recording the tie
   margins ⟨θ_k, v⟩ of given directions at log-spaced k;
 * :func:`limit_verdict` — ``wins`` / ``loses`` / ``undecided`` from the last recorded decades;
@@ -30,13 +30,13 @@ from typing import Sequence
 
 import numpy as np
 
-from theory.encodings import Encoding
-from theory.rational import dot, rank, solve
-from theory.selection import Selection, exact_difference_vectors, training_pairs
-from theory.tasks import Task
-from theory.training import training_grid
+from posreal.theory.encodings import Encoding
+from posreal.theory.rational import dot, rank, solve
+from posreal.theory.selection import Selection, exact_difference_vectors, training_pairs
+from posreal.theory.tasks import Task
+from posreal.theory.training import training_grid
 
-from counterexamples.classify import exact_feature
+from posreal.counterexamples.classify import exact_feature
 
 DEFAULT_STEPS = 20000
 WINS, LOSES, UNDECIDED = "wins", "loses", "undecided"
@@ -150,7 +150,7 @@ def predict_float(pe: Encoding, task: Task, selection: Selection, v: Sequence[fl
     (numerically) dependent or v's projection is not in their span."""
     if selection.theta is None or selection.multipliers is None:
         return None
-    from theory.selection import difference_vectors
+    from posreal.theory.selection import difference_vectors
     z = np.asarray(selection.constraints, dtype=float)                     # (m, p)
     support = selection.support
     if not support:

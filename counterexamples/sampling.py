@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from theory.tasks import REGISTRY_TASKS
+from posreal.theory.tasks import REGISTRY_TASKS
 
 FAMILIES = ("registry", "relative", "column", "general")
 TABLE_TASKS = ("offset:0", "offset:1", "offset:2", "position:0", "position:1", "copy", "middle",

@@ -1,11 +1,11 @@
 """Regenerate the certificates the project ships in ``counterexamples/certificates/``.
 
-Run ``python -m counterexamples.shipped`` (about a minute).  What is written:
+Run ``python -m posreal.counterexamples.shipped`` (about a minute).  What is written:
 
 * ``static_*.json`` — the static form of the flaw on the registry (``alibi``, ``dual:alibi``);
 * ``dynamic_*.json`` — the dynamic form on the small integer tables found by
-  :func:`counterexamples.colspan.find_dynamic` (seed 0);
-* ``open_tie_designed_log2.json`` — :data:`counterexamples.designed.LOG2_TIE`;
+  :func:`posreal.counterexamples.colspan.find_dynamic` (seed 0);
+* ``open_tie_designed_log2.json`` — :data:`posreal.counterexamples.designed.LOG2_TIE`;
 * ``open_tie_seed1_*.json`` — open ties of the conjecture search (seed 1, all families) listed in
   :data:`SEARCH_ROWS`: won ones (candidate counterexamples) and one lost one.
 
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from counterexamples.certificate import write
-from counterexamples.certify import open_tie_certificate
-from counterexamples.colspan import find_dynamic, find_static
-from counterexamples.designed import LOG2_TIE
-from counterexamples.sampling import instance
+from posreal.counterexamples.verifier.certificate import write
+from posreal.counterexamples.certify import open_tie_certificate
+from posreal.counterexamples.colspan import find_dynamic, find_static
+from posreal.counterexamples.designed import LOG2_TIE
+from posreal.counterexamples.sampling import instance
 
 DIRECTORY = Path(__file__).with_name("certificates")
 STATIC_CELLS = (("alibi", "position:0"), ("dual:alibi", "offset:0"))

@@ -12,7 +12,7 @@ import importlib
 import os
 import sys
 
-from theory.errors import PosrealError
+from posreal.theory.errors import PosrealError
 
 COMMANDS = ("alpha", "table", "experiment", "ceiling", "search", "verify", "check")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from theory.kernels import naive_kernel_matrix
-from theory.realization import DEFAULT_TOL
+from posreal.theory.kernels import naive_kernel_matrix
+from posreal.theory.realization import DEFAULT_TOL
 
 
 def naive_row_status(pe, task, theta, length, train_length, tol=DEFAULT_TOL) -> np.ndarray:

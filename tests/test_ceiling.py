@@ -9,10 +9,10 @@ from fractions import Fraction
 
 import pytest
 
-from checks.smt.ceiling import compute_ceiling
+from posreal.checks.smt.ceiling import compute_ceiling
 from posreal.cli import main
-from theory.rational import parse_fraction
-from theory.alpha import compute_alpha
+from posreal.theory.rational import parse_fraction
+from posreal.theory.alpha import compute_alpha
 
 pytestmark = pytest.mark.smt
 
@@ -26,7 +26,7 @@ def realized_rows_by_hand(r, task_rows):
 
 
 def rows_of(task, n):
-    from theory.tasks import parse_task
+    from posreal.theory.tasks import parse_task
     rows, targets = parse_task(task).rows_and_targets(n)
     return list(zip(rows.tolist(), targets.tolist()))
 
@@ -108,7 +108,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(argv, capsys):
 
 
 def test_a_task_with_no_scored_row_is_refused_not_a_ceiling_of_one(capsys):
-    from theory.errors import SpecError
+    from posreal.theory.errors import SpecError
     with pytest.raises(SpecError, match="scores no row"):
         compute_ceiling("position:20", 8, kernel="relative")
     assert main(["ceiling", "--kernel", "relative", "--task", "position:20", "--length", "8"]) == 2

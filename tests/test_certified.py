@@ -3,9 +3,9 @@
 import numpy as np
 from mpmath import mp
 
-from theory import parse_pe, parse_task
-from theory.certified import interval_margin
-from theory.alpha import row_outcomes
+from posreal.theory import parse_pe, parse_task
+from posreal.theory.certified import interval_margin
+from posreal.theory.alpha import row_outcomes
 
 
 def test_borderline_row_decided_by_intervals():
@@ -34,7 +34,7 @@ def test_error_bound_uses_the_largest_feature_of_the_grid():
     margin is -1.90); the bound must see max|ψ| over the grid, send the row to intervals and fail it."""
     from fractions import Fraction
 
-    from theory import register_pe, unregister_pe
+    from posreal.theory import register_pe, unregister_pe
 
     pe = register_pe("cancel", [[0, 0], [1e17, 1e17], [13, 0]], "relative")
     theta = np.array([1.0, -(1 - 2.0 ** -53)])

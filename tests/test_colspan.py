@@ -9,13 +9,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from counterexamples.colspan import _dynamic_candidates, find_dynamic, find_static, static_rank
-from counterexamples.conjecture import registered
-from counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
-from counterexamples.verify import VERIFIED, verify_document
+from posreal.counterexamples.colspan import _dynamic_candidates, find_dynamic, find_static, static_rank
+from posreal.counterexamples.conjecture import registered
+from posreal.counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
+from posreal.counterexamples.verifier.verify import VERIFIED, verify_document
 from posreal.cli import main
-from theory import parse_pe, parse_task, select
-from theory.realization import structural_ties
+from posreal.theory import parse_pe, parse_task, select
+from posreal.theory.realization import structural_ties
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +114,7 @@ def test_cli_search_colspan_json_out_and_verify(tmp_path, capsys):
 
 @pytest.mark.parametrize("where, needle", [("dir", "is a directory"), ("missing", "does not exist")])
 def test_cli_search_colspan_bad_out_is_refused_before_the_search(where, needle, tmp_path, capsys, monkeypatch):
-    import counterexamples.colspan as colspan
+    import posreal.counterexamples.colspan as colspan
 
     def no_search(*args, **kwargs):
         raise AssertionError("the search ran although --out cannot be written")
@@ -126,8 +126,8 @@ def test_cli_search_colspan_bad_out_is_refused_before_the_search(where, needle, 
 
 
 def test_certificate_write_error_is_one_line(tmp_path):
-    from counterexamples.certificate import write
-    from counterexamples.errors import CertificateError
+    from posreal.counterexamples.verifier.certificate import write
+    from posreal.counterexamples.verifier.errors import CertificateError
     with pytest.raises(CertificateError, match="cannot write certificate file") as info:
         write({"format": "x"}, tmp_path)   # a directory: the OSError becomes a CertificateError
     assert "\n" not in str(info.value)

@@ -9,14 +9,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from counterexamples.classify import classify
-from counterexamples.conjecture import evaluate, read_results, registered, search, summarize
-from counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
-from counterexamples.dynamics import WINS, limit_verdict, predict, tie_margins
-from counterexamples.sampling import FAMILIES, instance, registry_grid
+from posreal.counterexamples.classify import classify
+from posreal.counterexamples.conjecture import evaluate, read_results, registered, search, summarize
+from posreal.counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
+from posreal.counterexamples.dynamics import WINS, limit_verdict, predict, tie_margins
+from posreal.counterexamples.sampling import FAMILIES, instance, registry_grid
 from posreal.cli import main
-from theory import compute_alpha, parse_pe, parse_task, select
-from theory.errors import SpecError
+from posreal.theory import compute_alpha, parse_pe, parse_task, select
+from posreal.theory.errors import SpecError
 
 STEPS = 300  # gradient-descent steps in the quick tests
 
@@ -39,7 +39,7 @@ def test_classification_agrees_with_alpha(pe, task, L0, L, mode):
 
 
 def test_designed_log2_tie_is_open_and_won():
-    """Hand derivation in counterexamples.designed: the tie margin tends to log 2 > 0."""
+    """Hand derivation in posreal.counterexamples.designed: the tie margin tends to log 2 > 0."""
     with registered(LOG2_TIE):
         pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
         sel = select(pe, task, 3)

@@ -4,8 +4,8 @@ silently defaulted.  Also the three selection answers (realizable / not realizab
 import numpy as np
 import pytest
 
-from theory import SpecError, compute_alpha, gradient_descent, register_pe, select, transfer
-from theory.alpha import alpha_sweep
+from posreal.theory import SpecError, compute_alpha, gradient_descent, register_pe, select, transfer
+from posreal.theory.alpha import alpha_sweep
 
 
 @pytest.mark.parametrize("kwargs, needle", [

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from naive import naive_row_status
-from theory import alpha_sweep, compute_alpha, register_pe, select, unregister_pe
-from theory.selection import verify_farkas_exact, verify_kkt_exact
+from posreal.theory import alpha_sweep, compute_alpha, register_pe, select, unregister_pe
+from posreal.theory.selection import verify_farkas_exact, verify_kkt_exact
 
 SWEEPABLE = ["offset:0", "offset:1", "offset:2", "position:0", "position:1", "half", "dual:half", "dual:offset:1"]
 ALL_TASKS = SWEEPABLE + ["copy", "middle", "reverse", "dual:copy", "dual:middle"]

@@ -7,9 +7,9 @@ import pytest
 from cases import (LENGTHS, RATIONAL_PES, REFERENCE_ALPHA, REGISTRY_CELLS, SINUSOIDAL_PES, TRAIN_LENGTH,
                    quoted_decimals)
 from naive import naive_row_status
-from theory import compute_alpha, dual_pe, dual_task, parse_pe, parse_task, select
-from theory.selection import verify_farkas_exact, verify_kkt_exact
-from theory.alpha import row_outcomes
+from posreal.theory import compute_alpha, dual_pe, dual_task, parse_pe, parse_task, select
+from posreal.theory.selection import verify_farkas_exact, verify_kkt_exact
+from posreal.theory.alpha import row_outcomes
 
 
 @pytest.mark.parametrize("cell", sorted(REFERENCE_ALPHA), ids=lambda c: f"{c[0]}-{c[1]}")

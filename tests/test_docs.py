@@ -32,7 +32,7 @@ def _hooks():
 
 
 def _claim_ids() -> list[str]:
-    from theory.statements import STATEMENT_IDS
+    from posreal.theory.statements import STATEMENT_IDS
     return list(STATEMENT_IDS)
 
 
@@ -150,8 +150,8 @@ def test_table_cells_keep_their_pipes():
 
 def test_registry_tables_come_from_the_code():
     gen, _ = _hooks()
-    from theory.encodings import REGISTRY_PES
-    from theory.tasks import REGISTRY_TASKS
+    from posreal.theory.encodings import REGISTRY_PES
+    from posreal.theory.tasks import REGISTRY_TASKS
     pes = gen.gen_pe_registry("16")
     tasks = gen.gen_task_registry("8")
     for spec in REGISTRY_PES:

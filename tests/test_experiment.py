@@ -1,6 +1,6 @@
-"""Tests of the trained-head experiment (checks.empirical, ``posreal experiment``):
+"""Tests of the trained-head experiment (posreal.experiment, ``posreal experiment``):
 hand-written gradients against finite differences and the per-sequence reference, the attention
-of training against T_L θ from theory.kernels, Adam's first step, the quick grid's summary
+of training against T_L θ from posreal.theory.kernels, Adam's first step, the quick grid's summary
 arithmetic recomputed from its records, resume, and CLI usage errors."""
 
 from __future__ import annotations
@@ -11,18 +11,18 @@ import shutil
 import numpy as np
 import pytest
 
-from checks.empirical.grid import QUICK
-from checks.empirical.model import (PARAMS, attention, geometry, init_params, loss_and_grads,
+from posreal.experiment.grid import QUICK
+from posreal.experiment.model import (PARAMS, attention, geometry, init_params, loss_and_grads,
                                     naive_loss_and_grads, transferred_attention)
-from checks.empirical.optim import Adam
-from checks.empirical.plots import write_figures
-from checks.empirical.runner import RECORDS, read_records, record_key, run_grid
-from checks.empirical.summary import stability, summarize
+from posreal.experiment.optim import Adam
+from posreal.experiment.plots import write_figures
+from posreal.experiment.runner import RECORDS, read_records, record_key, run_grid
+from posreal.experiment.summary import stability, summarize
 from posreal.cli import main
-from theory.encodings import parse_pe
-from theory.errors import SpecError
-from theory.tasks import parse_task
-from theory.alpha import compute_alpha
+from posreal.theory.encodings import parse_pe
+from posreal.theory.errors import SpecError
+from posreal.theory.tasks import parse_task
+from posreal.theory.alpha import compute_alpha
 
 PES = ("relbias", "alibi", "rope:16", "abscol:16", "abssin:16")
 VOLATILE = ("seconds", "timestamp")
@@ -85,7 +85,7 @@ def test_shared_attention_equals_per_sequence_reference(pe_spec):
 
 @pytest.mark.parametrize("pe_spec", PES)
 def test_training_attention_is_the_transferred_kernel(pe_spec):
-    """A from the dense pair features equals softmax(T_L θ) from theory.kernels, at L0 and at L > L0."""
+    """A from the dense pair features equals softmax(T_L θ) from posreal.theory.kernels, at L0 and at L > L0."""
     pe, task, _, params, _, _ = _setup(pe_spec, "middle", seed=5, n=8)
     for L in (8, 24):
         geom = geometry(pe, task, L, 8)
@@ -245,7 +245,7 @@ def test_cli_resume_of_a_finished_run_prints_its_summary(quick_run, tmp_path, ca
 
 def test_diagnosis_retrains_the_same_head_and_attention_accuracy_is_acc_L(quick_run):
     """Retraining from a record's key reproduces its loss; its attention accuracy is acc_L(θ)."""
-    from checks.empirical.diagnose import diagnose
+    from posreal.experiment.diagnose import diagnose
     _, records = quick_run
     first = next(r for r in records if r["pe"] == "abscol:16" and r["task"] == "position:0")
     d = diagnose(first["pe"], first["task"], first["vocab"], first["width"], first["seed"], QUICK.recipe,

@@ -8,11 +8,11 @@ Each test first confirms the check passes on the intact code, then that it fails
 import numpy as np
 import pytest
 
-from checks.base import GOOD_VERDICTS
-from checks.properties import FALSIFIED, run_property
-from checks.registry import check_duality_registry
-from theory import alpha as alpha_module
-from theory import realization, tasks, training
+from posreal.checks.base import GOOD_VERDICTS
+from posreal.checks.properties import FALSIFIED, run_property
+from posreal.checks.registry_cells import check_duality_registry
+from posreal.theory import alpha as alpha_module
+from posreal.theory import realization, tasks, training
 
 
 def _nonstrict_float(margins, target_values, ties, tol=realization.DEFAULT_TOL):

@@ -5,8 +5,8 @@ import pytest
 
 from dataclasses import replace
 
-from checks.base import COUNTEREXAMPLE, FAILED, PASSED
-from checks.properties import (FALSIFIED, PROPERTIES, _search, duality_margins, orthogonal_tie_persistence, run_property,
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED
+from posreal.checks.properties import (FALSIFIED, PROPERTIES, _search, duality_margins, orthogonal_tie_persistence, run_property,
                                theorem1_bound, theorem2_formula, theorem2_rows, underdetermination_completions)
 
 

@@ -1,17 +1,17 @@
-"""Registry cross-checks (checks/registry.py) and Theorem 1 on real training (checks/training_checks.py)."""
+"""Registry cross-checks (checks/registry_cells.py) and Theorem 1 on real training (checks/training_checks.py)."""
 
 import numpy as np
 import pytest
 
-from checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN
-from checks.registry import (check_duality_registry, check_learned_registry, check_theorem2_registry, direct_alpha,
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN
+from posreal.checks.registry_cells import (check_duality_registry, check_learned_registry, check_theorem2_registry, direct_alpha,
                              theorem2_prediction, theorem2_registry, unique_maximizer)
-from checks.training_checks import (BEYOND_BUDGET, CONTRADICTS, FALLS, check_training_fall, check_training_rise,
+from posreal.checks.training_checks import (BEYOND_BUDGET, CONTRADICTS, FALLS, check_training_fall, check_training_rise,
                                     fall_holds, fall_verdict, rise_holds, target_attention)
-from theory.encodings import dual_pe, parse_pe
-from theory.selection import select
-from theory.tasks import dual_task, parse_task
-from theory.alpha import compute_alpha
+from posreal.theory.encodings import dual_pe, parse_pe
+from posreal.theory.selection import select
+from posreal.theory.tasks import dual_task, parse_task
+from posreal.theory.alpha import compute_alpha
 
 
 def test_unique_maximizer():
@@ -60,7 +60,7 @@ def test_learned_registry():
 
 @pytest.mark.slow
 def test_learned_registry_with_cli_subprocess():
-    from checks.registry import check_learned_cli
+    from posreal.checks.registry_cells import check_learned_cli
     result = check_learned_cli()
     assert result.verdict == PASSED and result.negative_control == COUNTEREXAMPLE, result.detail
 
@@ -110,7 +110,7 @@ def test_fall_verdict_rule():
 
 
 def test_where_theorem2_breaks_is_shown():
-    from checks.registry import where_theorem2_breaks
+    from posreal.checks.registry_cells import where_theorem2_breaks
     breaks = where_theorem2_breaks()
     assert not breaks["problems"]
     assert breaks["alibi_slope"] > 0 and set(breaks["alibi_alpha"].values()) == {1.0}

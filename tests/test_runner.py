@@ -6,16 +6,16 @@ import sys
 
 import pytest
 
-from checks import runner
-from checks.base import FAILED, PASSED, UNKNOWN, CheckResult
-from checks.runner import RegisteredCheck, _run_one, registered_checks, run_claims
+from posreal.checks import runner
+from posreal.checks.base import FAILED, PASSED, UNKNOWN, CheckResult
+from posreal.checks.runner import RegisteredCheck, _run_one, registered_checks, run_claims
 from posreal.cli import main
-from theory.errors import SpecError
-from theory.statements import STATEMENT_IDS, statement
+from posreal.theory.errors import SpecError
+from posreal.theory.statements import STATEMENT_IDS, statement
 
 
 def _stub_smt(claims=("theorem2", "proposition4", "underdetermination", "expressivity")):
-    """Stand-ins for checks.smt (tested by its own suite), so these tests exercise the runner alone."""
+    """Stand-ins for posreal.checks.smt (tested by its own suite), so these tests exercise the runner alone."""
     def make(cid, method):
         return RegisteredCheck(cid, method, f"stub {method}",
                                lambda: CheckResult(cid, f"stub {method}", method, "proved", "counterexample"))
@@ -34,10 +34,10 @@ def test_every_listed_method_has_a_registered_check():
 
 def test_local_checks_are_the_engine_tables():
     """One list only: the runner registers exactly what each engine module's table declares."""
-    from checks.properties import PROPERTIES, property_checks
-    from checks.registry import REGISTRY_CHECKS
-    from checks.symbolic import SYMBOLIC_CHECKS
-    from checks.training_checks import TRAINING_CHECKS
+    from posreal.checks.properties import PROPERTIES, property_checks
+    from posreal.checks.registry_cells import REGISTRY_CHECKS
+    from posreal.checks.symbolic import SYMBOLIC_CHECKS
+    from posreal.checks.training_checks import TRAINING_CHECKS
     key = lambda c: (c.claim, c.method, c.label, c.slow)
     declared = [*SYMBOLIC_CHECKS, *REGISTRY_CHECKS, *TRAINING_CHECKS, *property_checks()]
     assert [key(c) for c in runner._local_checks()] == [key(c) for c in declared]
@@ -71,7 +71,7 @@ def test_a_raising_check_is_a_failure():
 
 
 def test_missing_coverage_is_reported_unknown(monkeypatch):
-    monkeypatch.setattr(runner, "_smt_checks", lambda: ([], "checks.smt could not be imported: test"))
+    monkeypatch.setattr(runner, "_smt_checks", lambda: ([], "posreal.checks.smt could not be imported: test"))
     monkeypatch.setattr(runner, "_local_checks", lambda: [])
     report = run_claims(["theorem2"])[0]
     assert not report.ok

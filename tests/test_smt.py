@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 import z3
 
-from checks.base import COUNTEREXAMPLE, PASSED, PROVED, UNKNOWN
-from checks.smt import SMT_CHECKS
-from checks.smt import proposition4 as p4
-from checks.smt import theorem2 as t2
-from checks.smt import underdetermination as ud
-from checks.smt.common import AlgebraicValue, SmtProof, query, run_proof, to_fraction
-from theory.kernels import ProfileKernel
-from theory.realization import classify_exact, exact_margins
+from posreal.checks.base import COUNTEREXAMPLE, PASSED, PROVED, UNKNOWN
+from posreal.checks.smt import SMT_CHECKS
+from posreal.checks.smt import proposition4 as p4
+from posreal.checks.smt import theorem2 as t2
+from posreal.checks.smt import underdetermination as ud
+from posreal.checks.smt.common import AlgebraicValue, SmtProof, query, run_proof, to_fraction
+from posreal.theory.kernels import ProfileKernel
+from posreal.theory.realization import classify_exact, exact_margins
 
 pytestmark = pytest.mark.smt
 

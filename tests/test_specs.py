@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from theory import SpecError, dual_pe, dual_task, parse_pe, parse_task
-from theory.encodings import COLUMN, RELATIVE, REGISTRY_PES
-from theory.tasks import FIXED_OFFSET, FIXED_POSITION, GROWING, REGISTRY_TASKS
+from posreal.theory import SpecError, dual_pe, dual_task, parse_pe, parse_task
+from posreal.theory.encodings import COLUMN, RELATIVE, REGISTRY_PES
+from posreal.theory.tasks import FIXED_OFFSET, FIXED_POSITION, GROWING, REGISTRY_TASKS
 
 PE_SPECS = list(REGISTRY_PES) + ["relbias:3", "colbias:5", "rope:8:500", "abscol:4:100.5", "abssin:4",
                                  "dual:rope:16", "dual:dual:relbias", "dual:abssin:16", "learned:16"]

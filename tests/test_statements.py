@@ -2,8 +2,8 @@
 
 import pytest
 
-from theory.errors import SpecError
-from theory.statements import CONJECTURE, METHODS, STATEMENT_IDS, STATEMENTS, THEOREM, statement
+from posreal.theory.errors import SpecError
+from posreal.theory.statements import CONJECTURE, METHODS, STATEMENT_IDS, STATEMENTS, THEOREM, statement
 
 EXPECTED_IDS = ("theorem1", "theorem2", "proposition4", "underdetermination", "expressivity", "conjecture")
 

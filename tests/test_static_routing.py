@@ -1,4 +1,4 @@
-"""Static routing bound β (theory.expressivity): exact enumeration against an independent
+"""Static routing bound β (posreal.theory.expressivity): exact enumeration against an independent
 brute force and closed forms, Monte Carlo reproducibility and accuracy, the controls, bad
 input, and the enumeration check of claim ``expressivity``."""
 
@@ -7,11 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from checks.base import COUNTEREXAMPLE, PASSED
-from checks.smt.static_routing import beta_check
-from theory.errors import SpecError
-from theory.expressivity import static_routing_bound
-from theory.tasks import REGISTRY_TASKS, parse_task
+from posreal.checks.base import COUNTEREXAMPLE, PASSED
+from posreal.checks.smt.static_routing import beta_check
+from posreal.theory.errors import SpecError
+from posreal.theory.expressivity import static_routing_bound
+from posreal.theory.tasks import REGISTRY_TASKS, parse_task
 
 
 def brute_beta(F, n, V, visible):

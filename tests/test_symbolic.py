@@ -3,8 +3,8 @@
 import pytest
 import sympy as sp
 
-from checks.base import COUNTEREXAMPLE, PROVED
-from checks.symbolic import (check_gradient_span, check_theorem1_negative, check_theorem1_positive,
+from posreal.checks.base import COUNTEREXAMPLE, PROVED
+from posreal.checks.symbolic import (check_gradient_span, check_theorem1_negative, check_theorem1_positive,
                              derive_gradient_span, derive_theorem1_negative, derive_theorem1_positive, is_zero)
 
 

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from cases import GD_CELLS
-from theory import gradient_descent, parse_pe, parse_task, select
-from theory.selection import training_pairs, difference_vectors
-from theory.training import training_grid
+from posreal.theory import gradient_descent, parse_pe, parse_task, select
+from posreal.theory.selection import training_pairs, difference_vectors
+from posreal.theory.training import training_grid
 
 
 @pytest.mark.parametrize("cell", GD_CELLS, ids=lambda c: f"{c[0]}-{c[1]}")

@@ -1,4 +1,4 @@
-"""theory.underdetermination and the learned:d branch of ``posreal alpha``."""
+"""posreal.theory.underdetermination and the learned:d branch of ``posreal alpha``."""
 
 import json
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from posreal.cli import main
-from theory.errors import SpecError
-from theory.tasks import REGISTRY_TASKS, Position
-from theory.underdetermination import (COMPLETIONS, completion_alpha, construct_block, learned_alpha_interval,
+from posreal.theory.errors import SpecError
+from posreal.theory.tasks import REGISTRY_TASKS, Position
+from posreal.theory.underdetermination import (COMPLETIONS, completion_alpha, construct_block, learned_alpha_interval,
                                        monte_carlo_alpha, train_block, zero_completion_formula)
 
 

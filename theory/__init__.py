@@ -5,16 +5,46 @@ Public API: :func:`parse_pe`, :func:`parse_task`, :func:`register_pe`, :func:`se
 :func:`gradient_descent`.
 """
 
-from theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
-from theory.errors import PosrealError, SpecError
-from theory.kernels import exact_transfer, naive_kernel_matrix, transfer
-from theory.selection import Selection, select
-from theory.tasks import dual_task, parse_task
-from theory.training import gradient_descent
-from theory.alpha import AlphaResult, alpha_sweep, compute_alpha, row_outcomes
+from __future__ import annotations
 
-__all__ = [
-    "AlphaResult", "PosrealError", "Selection", "SpecError", "alpha_sweep", "compute_alpha", "dual_pe",
-    "dual_task", "exact_transfer", "gradient_descent", "naive_kernel_matrix", "parse_pe", "parse_task",
-    "register_pe", "row_outcomes", "select", "transfer", "unregister_pe",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Lazy exports (PEP 562): importing ``posreal.theory`` (or a light submodule such as
+# ``posreal.theory.errors``) loads neither numpy, scipy nor sympy until a name below is used.
+_EXPORTS = {
+    "dual_pe": "encodings", "parse_pe": "encodings", "register_pe": "encodings",
+    "unregister_pe": "encodings", "load_table": "tables",
+    "PosrealError": "errors", "SpecError": "errors",
+    "exact_transfer": "kernels", "naive_kernel_matrix": "kernels", "transfer": "kernels",
+    "Selection": "selection", "select": "selection",
+    "dual_task": "tasks", "parse_task": "tasks",
+    "gradient_descent": "training",
+    "AlphaResult": "alpha", "alpha_sweep": "alpha", "compute_alpha": "alpha", "row_outcomes": "alpha",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
+
+
+if TYPE_CHECKING:
+    from posreal.theory.alpha import AlphaResult, alpha_sweep, compute_alpha, row_outcomes
+    from posreal.theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
+    from posreal.theory.tables import load_table
+    from posreal.theory.errors import PosrealError, SpecError
+    from posreal.theory.kernels import exact_transfer, naive_kernel_matrix, transfer
+    from posreal.theory.selection import Selection, select
+    from posreal.theory.tasks import dual_task, parse_task
+    from posreal.theory.training import gradient_descent

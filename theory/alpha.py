@@ -1,9 +1,9 @@
-"""The transfer coefficient α_L(Φ, τ; L0), read off before any training (module ``theory.alpha``).
+"""The transfer coefficient α_L(Φ, τ; L0), read off before any training (module ``posreal.theory.alpha``).
 
 Main definitions (THEORY.md §1, "Transfer coefficient"):
 
 * α_L = |{i ∈ R_L : T_L θ* realizes row i}| / |R_L| ∈ [0, 1], with θ* the selected
-  parameters at L0 (:mod:`theory.selection`) and T_L the transfer operator (:mod:`theory.kernels`);
+  parameters at L0 (:mod:`posreal.theory.selection`) and T_L the transfer operator (:mod:`posreal.theory.kernels`);
 * three modes: ``float`` (tolerance rule, undecided rows reported), ``exact`` (ℚ, rational PEs),
   ``certified`` (float, with borderline rows re-decided by interval arithmetic);
 * the all-lengths sweep: for tasks whose rows do not depend on n (offset, position, half), a
@@ -19,17 +19,17 @@ from typing import Iterable
 
 import numpy as np
 
-from theory.encodings import Encoding, parse_pe
-from theory.errors import SpecError, bad_value
-from theory.kernels import exact_transfer, transfer
-from theory.realization import (DEFAULT_TOL, REALIZED, RowOutcomes, classify_exact, classify_float,
+from posreal.theory.encodings import Encoding, parse_pe
+from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.kernels import exact_transfer, transfer
+from posreal.theory.realization import (DEFAULT_TOL, REALIZED, RowOutcomes, classify_exact, classify_float,
                                 exact_margins, float_margins, structural_ties)
-from theory.selection import Selection, select
-from theory.tasks import Task, parse_task
+from posreal.theory.selection import Selection, select
+from posreal.theory.tasks import Task, parse_task
 
 MODES = ("float", "exact", "certified")
-DEFAULT_LENGTHS = (32, 64, 128, 256)
-DEFAULT_TRAIN_LENGTH = 16
+from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS  # noqa: E402  (re-exported)
+from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH  # noqa: E402
 MAX_EXACT_LENGTH = 2 ** 18   # exact mode keeps one Fraction per key index
 
 
@@ -47,7 +47,7 @@ def row_outcomes(pe: Encoding, task: Task, theta, length: int, train_length: int
     status = classify_float(margins, target_values, ties, tol)
     outcomes = RowOutcomes(length, mode, rows, targets, margins, status, ties, tol)
     if mode == "certified":
-        from theory.certified import certify_rows  # mpmath only when asked for
+        from posreal.theory.certified import certify_rows  # mpmath only when asked for
         certify_rows(pe, np.asarray(theta, dtype=float), outcomes, train_length)
     return outcomes
 
@@ -135,7 +135,7 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
     pe, task = parse_pe(pe), parse_task(task)
     if not getattr(pe, "linear", False):
         raise SpecError(f"invalid PE {str(pe)!r} for α_L; accepted: a linear PE "
-                        "(for learned:d use theory.underdetermination.learned_alpha_interval)")
+                        "(for learned:d use posreal.theory.underdetermination.learned_alpha_interval)")
     _check_mode(mode, pe)
     train_length = check_train_length(train_length)
     tol = check_tol(tol)

@@ -24,8 +24,8 @@ from fractions import Fraction
 import numpy as np
 from mpmath import iv
 
-from theory.encodings import AbsSin, DualOf, Encoding, ProfileEncoding, Sinusoidal
-from theory.realization import FAILED, REALIZED, UNDECIDED, RowOutcomes, target_keys
+from posreal.theory.encodings import AbsSin, DualOf, Encoding, ProfileEncoding, Sinusoidal
+from posreal.theory.realization import FAILED, REALIZED, UNDECIDED, RowOutcomes, target_keys
 
 UNIT_ROUNDOFF = 2.0 ** -53
 BAND_FACTOR = 100.0

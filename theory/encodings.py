@@ -26,8 +26,8 @@ from typing import Sequence
 
 import numpy as np
 
-from theory.errors import SpecError, bad_value
-from theory.tasks import shear_normal_form
+from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.tasks import shear_normal_form
 
 OFFSET = "offset"      # key index k = i - j
 POSITION = "position"  # key index k = j
@@ -38,9 +38,9 @@ BILINEAR = "bilinear"
 GENERAL = "general"
 
 PE_FORMS = ("nope, relbias[:D], alibi, rope:d[:base], abssin:d[:base], abscol:d[:base], "
-            "colbias[:D] (d even >= 2, D >= 0, base > 1), dual:PE, learned:d, "
-            "or a name registered with theory.register_pe")
-REGISTRY_PES = ("nope", "relbias", "alibi", "rope:16", "abssin:16", "abscol:16", "colbias")
+            "colbias[:D] (d even >= 2, D >= 0, base > 1), dual:PE, learned:d, table:PATH (a JSON feature table), "
+            "or a name registered with posreal.theory.register_pe")
+from posreal.theory.defaults import REGISTRY_PES  # noqa: E402  (re-exported)
 
 MAX_PROFILE_LENGTH = 2 ** 24   # relative / column kernels: O(L) memory
 MAX_BLOCKED_LENGTH = 2 ** 15   # bilinear kernels: O(L^2 d) time, row-blocked memory
@@ -395,25 +395,32 @@ def _to_fraction(x) -> Fraction | None:
 _USER_TABLES: dict[str, TableEncoding] = {}
 
 
-def register_pe(name: str, table, kind: str = RELATIVE) -> TableEncoding:
-    """Register a PE from a feature table so that spec ``name`` (and ``dual:name``) parses.
+def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
+    """A :class:`TableEncoding` from a feature table (see :func:`register_pe` for the shapes).
 
-    ``kind='relative'``: table[δ] = f(δ), shape (N, p); ``'column'``: table[j] = f(j), (N, p);
-    ``'general'``: table[i][j] = ψ(i, j), shape (N, N, p) (entries with j > i are ignored).
-    Entries may be int / Fraction (exact mode) or floats.  Lengths up to N are supported."""
-    if not isinstance(name, str) or not name.isidentifier() or name in _RESERVED:
-        raise bad_value("PE name", name, "an identifier that is not a registry name")
+    Entries may be int / Fraction / rational strings ``"p/q"`` (exact mode) or floats."""
+    from posreal.theory.tables import parse_entry
+
     if kind not in (RELATIVE, COLUMN, GENERAL):
         raise bad_value("table kind", kind, "relative, column, general")
-    values = np.asarray(table, dtype=object)
+    try:
+        values = np.asarray(table, dtype=object)
+    except ValueError:
+        values = np.empty(0, dtype=object)   # ragged: reported as a shape error below
     want = 2 if kind != GENERAL else 3
     if (values.ndim != want or values.shape[0] < 1 or values.shape[-1] < 1
             or (kind == GENERAL and values.shape[1] != values.shape[0])):
         raise bad_value("feature table shape", values.shape,
                         "(N, p) for relative/column tables, (N, N, p) for general ones, N >= 1, p >= 1")
+    parsed = []
     for x in values.reshape(-1):
-        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, Fraction, np.integer, np.floating)):
-            raise bad_value("feature table entry", x, "int, Fraction or float numbers")
+        if isinstance(x, str):
+            parsed.append(parse_entry(x, "", name))
+        elif isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, Fraction, np.integer, np.floating)):
+            raise bad_value("feature table entry", x, "int, Fraction, float numbers or rational strings 'p/q'")
+        else:
+            parsed.append(x)
+    values = np.asarray(parsed, dtype=object).reshape(values.shape)
     flat = [_to_fraction(x) for x in values.reshape(-1)]
     exact = None
     if all(f is not None for f in flat):
@@ -426,7 +433,19 @@ def register_pe(name: str, table, kind: str = RELATIVE) -> TableEncoding:
     if not np.all(np.isfinite(floats)):
         raise bad_value("feature table", name, "finite numbers")
     cls = TableEncoding if kind == GENERAL else ProfileTable
-    enc = cls(name=name, table_kind=kind, exact=exact, values=floats)
+    return cls(name=name, table_kind=kind, exact=exact, values=floats)
+
+
+def register_pe(name: str, table, kind: str = RELATIVE) -> TableEncoding:
+    """Register a PE from a feature table so that spec ``name`` (and ``dual:name``) parses.
+
+    ``kind='relative'``: table[δ] = f(δ), shape (N, p); ``'column'``: table[j] = f(j), (N, p);
+    ``'general'``: table[i][j] = ψ(i, j), shape (N, N, p) (entries with j > i are ignored).
+    Entries may be int / Fraction / rational strings ``"p/q"`` (exact mode) or floats — the
+    entries of a ``table:PATH`` file (:mod:`posreal.theory.tables`).  Lengths up to N are supported."""
+    if not isinstance(name, str) or not name.isidentifier() or name in _RESERVED:
+        raise bad_value("PE name", name, "an identifier that is not a registry name")
+    enc = build_table(name, table, kind)
     _USER_TABLES[name] = enc
     return enc
 
@@ -505,7 +524,7 @@ def is_profile(pe: Encoding) -> bool:
     return isinstance(pe.base if isinstance(pe, DualOf) else pe, ProfileEncoding)
 
 
-_RESERVED = {"nope", "relbias", "alibi", "rope", "abssin", "abscol", "colbias", "dual", "learned"}
+_RESERVED = {"nope", "relbias", "alibi", "rope", "abssin", "abscol", "colbias", "dual", "learned", "table"}
 
 
 def _int_arg(text: str, spec: str, minimum: int) -> int:
@@ -547,6 +566,9 @@ def parse_pe(spec: str | Encoding | LearnedAbsolute) -> Encoding | LearnedAbsolu
         if isinstance(inner, LearnedAbsolute):
             raise bad_value("PE", spec, "the shear dual:P of a linear PE P (learned:d is not linear)")
         return DualOf(inner)
+    if text.startswith("table:"):
+        from posreal.theory.tables import load_table
+        return load_table(text[len("table:"):])
     name, *args = text.split(":")
     if name in _USER_TABLES and not args:
         return _USER_TABLES[name]

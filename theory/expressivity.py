@@ -3,7 +3,7 @@
 Main definitions and results (THEORY.md §2, Expressivity bound):
 
 * a positional-only head's attention on row i depends on n alone (static routing, proved in
-  :mod:`checks.smt.expressivity`); a hard-attention head therefore copies one fixed input
+  :mod:`posreal.checks.smt.expressivity`); a hard-attention head therefore copies one fixed input
   position j(i) on row i, and its accuracy on a task y = F(x) with x ~ D is
   P[x_{j(i)} = F(x)_i] ≤ β_i = max_{j visible from i} P[x_j = F(x)_i];
 * x is i.i.d. uniform over a vocabulary {0..V-1}.  β_i is computed **exactly** (Fractions) by
@@ -20,7 +20,7 @@ Main definitions and results (THEORY.md §2, Expressivity bound):
   and ``successor`` (F(x)_i = x_i + 1 mod V: content-dependent, must give β < 1).
 
 :func:`static_routing_bound` returns per-row β; the check of claim ``expressivity`` built on it
-is :func:`checks.smt.static_routing.beta_check` (the SMT half is in :mod:`checks.smt.expressivity`).
+is :func:`posreal.checks.smt.static_routing.beta_check` (the SMT half is in :mod:`posreal.checks.smt.expressivity`).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from typing import Callable
 
 import numpy as np
 
-from theory.errors import SpecError, bad_value
-from theory.tasks import parse_task
+from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.tasks import parse_task
 
 MAX_ENUMERATION = 2 ** 20        # inputs enumerated exactly (V^n)
 DEFAULT_SAMPLES = 200_000

@@ -22,8 +22,8 @@ from typing import Sequence
 
 import numpy as np
 
-from theory.encodings import OFFSET, AbsSin, DualOf, Encoding, ProfileEncoding, _FLIP
-from theory.errors import SpecError
+from posreal.theory.encodings import OFFSET, AbsSin, DualOf, Encoding, ProfileEncoding, _FLIP
+from posreal.theory.errors import SpecError
 
 BLOCK_ENTRIES = 2 ** 21  # entries of one row block: bounds the memory of blocked kernels
 

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from sympy import QQ
-from sympy.polys.matrices import DomainMatrix
+if TYPE_CHECKING:
+    from sympy.polys.matrices import DomainMatrix
 
 Vector = Sequence[Fraction]
 
 
 def to_domain(rows: Sequence[Vector], ncols: int | None = None) -> DomainMatrix:
-    """Rows of Fractions -> DomainMatrix over QQ: (m, n)."""
+    """Rows of Fractions -> DomainMatrix over QQ: (m, n).  (sympy loads here, on first exact use.)"""
+    from sympy import QQ
+    from sympy.polys.matrices import DomainMatrix
     m = len(rows)
     n = ncols if ncols is not None else (len(rows[0]) if m else 0)
     data = [[QQ(int(x.numerator), int(x.denominator)) for x in row] for row in rows]

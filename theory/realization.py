@@ -8,7 +8,7 @@ Main definitions (THEORY.md §1, "Realization and margin"):
 * float mode: realized iff γ_i > tol·max(1, |κ(i, t)|), failed iff γ_i < -tol·max(1, |κ(i, t)|),
   *undecided* otherwise (never silently counted); exact mode decides every row in ℚ (γ_i = 0
   fails: the inequality is strict); certified mode re-decides borderline float rows with
-  interval arithmetic (:mod:`theory.certified`).
+  interval arithmetic (:mod:`posreal.theory.certified`).
 
 Margins of a profile kernel (relative / column PE) for all rows at once in O(L): with the
 prefix maximum M1(i), its first argmax A1(i) and the prefix maximum M2(i) of the values with
@@ -22,8 +22,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from theory.encodings import AbsSin, DualOf, Encoding, ProfileEncoding
-from theory.kernels import BLOCK_ENTRIES, Kernel, ProfileKernel
+from posreal.theory.encodings import AbsSin, DualOf, Encoding, ProfileEncoding
+from posreal.theory.kernels import BLOCK_ENTRIES, Kernel, ProfileKernel
 
 REALIZED, UNDECIDED, FAILED = 1, 0, -1
 DEFAULT_TOL = 1e-9

@@ -25,10 +25,10 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import linprog, nnls
 
-from theory.encodings import Encoding, is_profile, parse_pe
-from theory.errors import SpecError, bad_value
-from theory.rational import common_denominator, integer_form, pivot_rows, solve
-from theory.tasks import Task, parse_task
+from posreal.theory.encodings import Encoding, is_profile, parse_pe
+from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.rational import common_denominator, integer_form, pivot_rows, solve
+from posreal.theory.tasks import Task, parse_task
 
 FEASIBILITY_RHO = 1e-14   # ρ = 1/(1 + ‖θ*‖²) below this is treated as infeasible (‖θ*‖ > 1e7)
 PRIMAL_TOL = 1e-6          # float KKT tolerances (relative)

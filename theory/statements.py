@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from theory.errors import bad_value
+from posreal.theory.errors import bad_value
 
 THEOREM, CONJECTURE = "theorem", "conjecture"
 METHODS = ("smt", "symbolic", "property", "registry", "training", "enumeration")
@@ -152,7 +152,7 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         checks=("symbolic", "property"),
         notes=("open in THEORY.md: ties whose direction v is not orthogonal to col Zᵀ. Finding of this project "
                "(counterexamples/, `posreal search conjecture`): open ties that gradient descent wins in the limit "
-               "exist, e.g. counterexamples.designed.LOG2_TIE (relative 4×3 integer table, offset:0, L0 = 3, "
+               "exist, e.g. posreal.counterexamples.designed.LOG2_TIE (relative 4×3 integer table, offset:0, L0 = 3, "
                "L = 4): α_4 = 3/4 but ⟨θ_k, v⟩ → log 2 > 0, so lim acc_4(θ_k) = 1. The first step is exact, the "
                "limit follows from the implicit-bias expansion θ_k = θ* log k + w̃ + o(1) (Soudry et al. 2018) "
                "and matches gradient descent numerically; the conjecture as formalized here is false in the "

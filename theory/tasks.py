@@ -17,14 +17,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from theory.errors import bad_value
+from posreal.theory.errors import bad_value
 
 FIXED_OFFSET = "fixed offset"
 FIXED_POSITION = "fixed position"
 GROWING = "growing"
 
 TASK_FORMS = "offset:c, position:p (c, p integers >= 0), copy, middle, reverse, half, dual:TASK"
-REGISTRY_TASKS = ("offset:1", "offset:2", "position:0", "position:1", "copy", "middle", "reverse", "half")
+from posreal.theory.defaults import REGISTRY_TASKS  # noqa: E402  (re-exported)
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from theory.encodings import parse_pe
-from theory.errors import SpecError, bad_value
-from theory.realization import target_keys
-from theory.selection import select
-from theory.tasks import parse_task
+from posreal.theory.encodings import parse_pe
+from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.realization import target_keys
+from posreal.theory.selection import select
+from posreal.theory.tasks import parse_task
 
 
 @dataclass

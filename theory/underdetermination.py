@@ -18,7 +18,7 @@ row is tied and fails; rows below L0 are the trained rows.  (b) With E_j = E_{L0
 row i has the same query and the same key vectors as row L0-1, plus copies of key L0-1; row L0-1 is
 realized with target p ≠ L0-1, so κ(L0-1, p) beats every copy of key L0-1 as well.  QED.
 
-Realization uses :mod:`theory.realization` on the dense kernel; a row whose margin is exactly 0 in
+Realization uses :mod:`posreal.theory.realization` on the dense kernel; a row whose margin is exactly 0 in
 floating point (identical vectors, e.g. the zero completion) is a tie and fails; other rows within
 the tolerance are reported as undecided, never counted as realized.
 """
@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from theory import realization
-from theory.encodings import POSITION, LearnedAbsolute, parse_pe
-from theory.errors import SpecError, bad_value
-from theory.kernels import DenseKernel
-from theory.tasks import Task, parse_task
+from posreal.theory import realization
+from posreal.theory.encodings import POSITION, LearnedAbsolute, parse_pe
+from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.kernels import DenseKernel
+from posreal.theory.tasks import Task, parse_task
 
 COMPLETIONS = ("zero", "copy_last")
 DEFAULT_SEED = 0
@@ -222,7 +222,7 @@ def learned_alpha_interval(pe, task, train_length: int = 16, lengths=(32, 64, 12
     completions and the Monte Carlo samples, never one number."""
     pe, task = parse_pe(pe), parse_task(task)
     if not isinstance(pe, LearnedAbsolute):
-        raise bad_value("PE", str(pe), "learned:d (linear PEs go through theory.alpha.compute_alpha)")
+        raise bad_value("PE", str(pe), "learned:d (linear PEs go through posreal.theory.alpha.compute_alpha)")
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
         raise bad_value("samples", samples, "an integer >= 2")
     lengths = sorted(set(int(L) for L in lengths))

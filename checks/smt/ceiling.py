@@ -29,18 +29,17 @@ from typing import Callable, Sequence
 import numpy as np
 import z3
 
-from checks.base import COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, timed
-from checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fraction
-from theory.encodings import Encoding, LearnedAbsolute, parse_pe
-from theory.errors import SpecError, bad_value
-from theory.kernels import ProfileKernel, exact_transfer
-from theory.rational import fraction_str
-from theory.realization import classify_exact, exact_margins, structural_ties
-from theory.tasks import Task, parse_task
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, timed
+from posreal.checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fraction
+from posreal.theory.encodings import Encoding, LearnedAbsolute, parse_pe
+from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.kernels import ProfileKernel, exact_transfer
+from posreal.theory.rational import fraction_str
+from posreal.theory.realization import classify_exact, exact_margins, structural_ties
+from posreal.theory.tasks import Task, parse_task
 
-MAX_CEILING_LENGTH = 64
-KERNEL_CLASSES = ("relative", "column")
-DEFAULT_TRAIN_LENGTH = 16
+from posreal.theory.defaults import KERNEL_CLASSES, MAX_CEILING_LENGTH  # noqa: E402  (re-exported)
+from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH  # noqa: E402
 
 Coeffs = dict[int, Fraction]   # sparse coefficient vector over the class's parameters
 

@@ -1,5 +1,5 @@
 """Shared machinery of the SMT proofs: timed queries, rational model values, and the
-proof-with-negative-control pattern every check of :mod:`checks.smt` follows.
+proof-with-negative-control pattern every check of :mod:`posreal.checks.smt` follows.
 
 A proof is a list of *encodings* of "hypotheses ∧ ¬conclusion", tried in order (the
 quantified statement first; a quantifier-free instantiation of the same universal hypotheses
@@ -24,9 +24,9 @@ from typing import Callable, Sequence
 
 import z3
 
-from checks.base import COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, timed
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, timed
 
-DEFAULT_TIMEOUT = 20.0   # seconds per z3 query
+from posreal.theory.defaults import SMT_TIMEOUT as DEFAULT_TIMEOUT  # seconds per z3 query
 CONTROL_BOUND = 12       # negative controls bound the grid so the Python re-check is finite
 
 IntS, RealS = z3.IntSort(), z3.RealSort()

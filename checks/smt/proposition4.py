@@ -28,8 +28,8 @@ from typing import Callable
 
 import z3
 
-from checks.base import CheckResult
-from checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, proof_check, table, value
+from posreal.checks.base import CheckResult
+from posreal.checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, proof_check, table, value
 
 CLAIM = "proposition4"
 

@@ -1,11 +1,11 @@
 """The enumeration check of the static routing bound (claim ``expressivity``, method
 ``enumeration``): β = 1 for every registry positional task, β < 1 on every row of ``sort`` and
-``addition``, from :func:`theory.expressivity.static_routing_bound`.
+``addition``, from :func:`posreal.theory.expressivity.static_routing_bound`.
 
 Controls: ``permutation`` (content-independent, must give β = 1 — if not, the check is wrong)
 and, as the negative control, ``successor`` (F(x)_i = x_i + 1 mod V: the positional hypothesis
 dropped) which must give β < 1, i.e. refute "β = 1".  One Monte Carlo instance beyond the
-enumeration limit (seeded) must show β̂_i + 5·SE < 1 on every row.  (Lives in ``checks.smt``
+enumeration limit (seeded) must show β̂_i + 5·SE < 1 on every row.  (Lives in ``posreal.checks.smt``
 for file ownership; it runs no solver.)
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, timed
-from theory.expressivity import DEFAULT_SEED, static_routing_bound
-from theory.tasks import REGISTRY_TASKS
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, timed
+from posreal.theory.expressivity import DEFAULT_SEED, static_routing_bound
+from posreal.theory.tasks import REGISTRY_TASKS
 
 POSITIONAL_CASES = [(spec, n, V) for spec in REGISTRY_TASKS + ("dual:copy", "dual:middle") for n, V in ((5, 2), (6, 3))]
 CONTENT_CASES = [("sort", 2, 2), ("sort", 4, 3), ("sort", 6, 2), ("addition", 2, 2), ("addition", 4, 3),

@@ -1,13 +1,13 @@
 """Generators behind the ``<!-- posreal: NAME ARG... -->`` markers (see ``posreal_docs.py``).
 
 Each generator returns Markdown computed from the code at build time: the registries
-(``theory.encodings``, ``theory.tasks``), α_L (``theory.alpha``), the taxonomy
-(``posreal.commands.table.taxonomy``, ``theory.plots.plot_taxonomy``), the claim runner
-(``checks.runner.run_claims``, the engine of ``posreal check``), the statements
-(``theory.statements``), the
+(``posreal.theory.encodings``, ``posreal.theory.tasks``), α_L (``posreal.theory.alpha``), the taxonomy
+(``posreal.commands.table.taxonomy``, ``posreal.theory.plots.plot_taxonomy``), the claim runner
+(``posreal.checks.runner.run_claims``, the engine of ``posreal check``), the statements
+(``posreal.theory.statements``), the
 counterexample certificates and searches (``counterexamples``), the experiment summary
 (``docs/data/experiment/summary.json``), the argparse parsers (``posreal.cli.build_parser``) and
-the docstrings of ``theory.__all__``.
+the docstrings of ``posreal.theory.__all__``.
 
 Rules: nothing is pasted by hand; an empty table is an error; a source that is missing or does
 not answer as its contract says is an error (``PluginError``) that names it — there is no
@@ -123,7 +123,7 @@ def fmt_seconds(value) -> str:
 # --------------------------------------------------------------------------- registries
 def gen_pe_registry(train_length: str = "16") -> str:
     """Every registry PE (and two shears, and learned:d), parsed and str()-ed by the code."""
-    from theory.encodings import REGISTRY_PES, parse_pe
+    from posreal.theory.encodings import REGISTRY_PES, parse_pe
     L0 = int(train_length)
     specs = list(REGISTRY_PES) + ["dual:rope:16", "dual:relbias", "learned:8"]
     rows = []
@@ -142,12 +142,12 @@ def gen_pe_registry(train_length: str = "16") -> str:
         else:
             rows.append([f"`{spec}`", f"`{text}`", pe.kind, "—", "—", "—", first_line(type(pe).__doc__)])
     return table(["spec", "str(parse_pe(spec))", "kind", "key index k", f"p at L0 = {L0}", "exact mode",
-                  "docstring"], rows, "theory.encodings.parse_pe, REGISTRY_PES")
+                  "docstring"], rows, "posreal.theory.encodings.parse_pe, REGISTRY_PES")
 
 
 def gen_task_registry(length: str = "8") -> str:
     """Every registry task (and two shears), with its rows and targets on a small grid."""
-    from theory.tasks import REGISTRY_TASKS, parse_task
+    from posreal.theory.tasks import REGISTRY_TASKS, parse_task
     n = int(length)
     rows = []
     for spec in list(REGISTRY_TASKS) + ["dual:copy", "dual:offset:1"]:
@@ -160,18 +160,18 @@ def gen_task_registry(length: str = "8") -> str:
         rows.append([f"`{spec}`", f"`{text}`", task.task_class,
                      "no" if not task.rows_depend_on_length else "yes", pairs or "(none)"])
     return table(["spec", "str(parse_task(spec))", "class", "R_n depends on n", f"row → target at n = {n}"],
-                 rows, "theory.tasks.parse_task, REGISTRY_TASKS")
+                 rows, "posreal.theory.tasks.parse_task, REGISTRY_TASKS")
 
 
 # --------------------------------------------------------------------------- α_L and the taxonomy
 def gen_alpha(pe: str, task: str, train_length: str = "16", lengths: str = "32,64,128,256",
               mode: str = "float") -> str:
     """α_L of one cell with the row counts behind it (``posreal alpha``)."""
-    from theory.alpha import compute_alpha
+    from posreal.theory.alpha import compute_alpha
     Ls = [int(x) for x in lengths.split(",")]
     result = compute_alpha(pe, task, int(train_length), Ls, mode)
     doc = result.to_json()
-    src = f"theory.compute_alpha({pe!r}, {task!r}, train_length={train_length}, mode={mode!r})"
+    src = f"posreal.theory.compute_alpha({pe!r}, {task!r}, train_length={train_length}, mode={mode!r})"
     if not result.realizable:
         return (f"`{pe}` · `{task}` at L0 = {train_length}: **not realizable at L0** "
                 f"({doc['selected'].get('reason') or 'no θ realizes every training row'}).\n\n" + provenance(src))
@@ -204,8 +204,8 @@ def gen_learned(pe: str, task: str) -> str:
 
 
 def gen_static_routing(length: str = "6", vocab: str = "3", *tasks: str) -> str:
-    """β_i = max_j P[x_j = F(x)_i] per scored row (theory.expressivity.static_routing_bound)."""
-    from theory.expressivity import static_routing_bound
+    """β_i = max_j P[x_j = F(x)_i] per scored row (posreal.theory.expressivity.static_routing_bound)."""
+    from posreal.theory.expressivity import static_routing_bound
     n, V = int(length), int(vocab)
     rows = []
     for spec in tasks or ("copy", "reverse", "sort", "addition"):
@@ -213,7 +213,7 @@ def gen_static_routing(length: str = "6", vocab: str = "3", *tasks: str) -> str:
         betas = [str(b) if isinstance(b, Fraction) else f"{b:.4f}" for b in r.beta]
         rows.append([f"`{spec}`", r.method, ", ".join(f"{i}: {b}" for i, b in zip(r.rows, betas)), str(min(r.beta))])
     return table(["task", "method", "row i: β_i", "min β_i"], rows,
-                 f"theory.expressivity.static_routing_bound(task, length={n}, vocab={V}), exact by enumeration of all {V}^{n} inputs")
+                 f"posreal.theory.expressivity.static_routing_bound(task, length={n}, vocab={V}), exact by enumeration of all {V}^{n} inputs")
 
 
 def gen_ceilings(length: str = "16", *tasks: str) -> str:
@@ -234,9 +234,9 @@ def gen_ceilings(length: str = "16", *tasks: str) -> str:
 @cached("taxonomy")
 def taxonomy_docs():
     from posreal.commands.table import taxonomy
-    from theory.encodings import REGISTRY_PES
-    from theory.tasks import REGISTRY_TASKS
-    from theory.alpha import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH
+    from posreal.theory.encodings import REGISTRY_PES
+    from posreal.theory.tasks import REGISTRY_TASKS
+    from posreal.theory.alpha import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH
     lengths = list(DEFAULT_LENGTHS)
     start = time.perf_counter()
     docs = taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), DEFAULT_TRAIN_LENGTH, lengths, quiet=True)
@@ -301,7 +301,7 @@ def gen_taxonomy_duals() -> str:
 
 
 def asset_taxonomy() -> dict[str, bytes]:
-    from theory.plots import plot_taxonomy
+    from posreal.theory.plots import plot_taxonomy
     docs, lengths, _, _ = taxonomy_docs()
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "taxonomy.png")
@@ -311,7 +311,7 @@ def asset_taxonomy() -> dict[str, bytes]:
 
 def gen_taxonomy_figure() -> str:
     return ("![α_L against L for every registry PE and realizable task](generated/taxonomy.png)\n\n"
-            + provenance("theory.plots.plot_taxonomy over posreal.commands.table.taxonomy"))
+            + provenance("posreal.theory.plots.plot_taxonomy over posreal.commands.table.taxonomy"))
 
 
 # --------------------------------------------------------------------------- claims and their checks
@@ -327,12 +327,12 @@ def _claims_from_document(doc) -> dict:
 
 
 def _runner_document():
-    """The claim report, in-process, from ``checks.runner.run_claims`` (the engine of ``posreal check``)."""
-    runner = importlib.import_module("checks.runner")   # landed: an import error is a build error
+    """The claim report, in-process, from ``posreal.checks.runner.run_claims`` (the engine of ``posreal check``)."""
+    runner = importlib.import_module("posreal.checks.runner")   # landed: an import error is a build error
     fn = getattr(runner, "run_claims", None)
     if not callable(fn):
-        raise PluginError("checks.runner has no run_claims (the contract of `posreal check`)")
-    return _call_runner(fn), "checks.runner.run_claims"
+        raise PluginError("posreal.checks.runner has no run_claims (the contract of `posreal check`)")
+    return _call_runner(fn), "posreal.checks.runner.run_claims"
 
 
 def _call_runner(fn):
@@ -386,7 +386,7 @@ def claims_report():
 def claim_ids() -> list[str]:
     ids = _statement_ids()
     if not ids:
-        raise PluginError("theory.statements declares no statement")
+        raise PluginError("posreal.theory.statements declares no statement")
     return ids
 
 
@@ -460,10 +460,10 @@ def gen_claims_overview_from_results() -> str:
 
 # --------------------------------------------------------------------------- statements
 def _statements() -> dict:
-    """``theory.statements.STATEMENTS`` (id -> Statement): the one declaration of each result."""
-    from theory.statements import STATEMENTS
+    """``posreal.theory.statements.STATEMENTS`` (id -> Statement): the one declaration of each result."""
+    from posreal.theory.statements import STATEMENTS
     if not STATEMENTS:
-        raise PluginError("theory.statements.STATEMENTS is empty")
+        raise PluginError("posreal.theory.statements.STATEMENTS is empty")
     return STATEMENTS
 
 
@@ -476,12 +476,12 @@ def _statement_names() -> dict:
 
 
 def _lookup_statement(claim_id: str):
-    from theory.statements import statement
+    from posreal.theory.statements import statement
     return statement(claim_id)   # one-line SpecError for an unknown id: a build error
 
 
 def gen_statement(claim_id: str) -> str:
-    """The statement object as declared in ``theory.statements`` (its ``to_json()``)."""
+    """The statement object as declared in ``posreal.theory.statements`` (its ``to_json()``)."""
     s = _lookup_statement(claim_id)
     doc = s.to_json() if hasattr(s, "to_json") else {k: getattr(s, k, None) for k in
                                                       ("name", "hypotheses", "conclusion", "symbols", "checks")}
@@ -489,7 +489,7 @@ def gen_statement(claim_id: str) -> str:
     if missing:
         raise PluginError(f"statement {claim_id!r} lacks {', '.join(missing)}")
     ind = "    "
-    out = [f'??? abstract "As declared in code: `theory.statements.statement({claim_id!r})`"',
+    out = [f'??? abstract "As declared in code: `posreal.theory.statements.statement({claim_id!r})`"',
            f"{ind}**{md_escape(doc['name'])}** — status: {doc.get('status', '—')}.", "",
            f"{ind}*Hypotheses*", ""]
     out += [f"{ind}{n}. {md_escape(h)}" for n, h in enumerate(doc["hypotheses"], 1)]
@@ -620,31 +620,20 @@ def _wrapped_signature(obj, width: int = 88) -> str:
 
 
 def gen_api_reference() -> str:
-    import theory
-    out = [rst_to_md(inspect.getdoc(theory) or "") + "\n"]
-    names = list(theory.__all__)
+    import posreal.theory as api
+    out = [rst_to_md(inspect.getdoc(api) or "") + "\n"]
+    names = list(api.__all__)
     if not names:
-        raise PluginError("theory.__all__ is empty")
+        raise PluginError("posreal.theory.__all__ is empty")
     for name in names:
-        obj = getattr(theory, name)
-        shadow = ""
+        obj = getattr(api, name)
         if inspect.ismodule(obj):
-            # ``theory.<name>`` is a submodule that shadows the exported function of the same name
-            owner = next((m for key, m in sorted(sys.modules.items()) if key.startswith("theory.") and m is not obj
-                          and inspect.isfunction(getattr(m, name, None))
-                          and getattr(m, name).__module__ == key), None)
-            if owner is None:
-                raise PluginError(f"theory.{name} is listed in theory.__all__ but is a module, not an API object")
-            shadow = (f'!!! warning "`theory.{name}` is shadowed"\n    `theory.__all__` exports the function '
-                      f"`{owner.__name__}.{name}`, but the submodule `theory.{name}` has the same name, so "
-                      f"`theory.{name}` is the module at run time. Import the function from `{owner.__name__}`.\n")
-            obj = getattr(owner, name)
-        module = getattr(obj, "__module__", "theory")
+            raise PluginError(f"posreal.theory.{name} is listed in posreal.theory.__all__ but is a module, "
+                              "not an API object")
+        module = getattr(obj, "__module__", "posreal.theory")
         kind = "class" if inspect.isclass(obj) else "function"
         out.append(f"\n## `{name}` {{#{name.lower()}}}\n")
         out.append(f"```python\n{'class ' if kind == 'class' else ''}{module}.{name}{_wrapped_signature(obj)}\n```\n")
-        if shadow:
-            out.append(shadow)
         doc = inspect.getdoc(obj)
         out.append(_doc_block(doc) if doc else "*This object has no docstring in the code.*\n")
         if inspect.isclass(obj) and is_dataclass(obj):
@@ -661,7 +650,7 @@ def gen_api_reference() -> str:
                            f"{' (property)' if isinstance(v, property) else ''}: {first_line(inspect.getdoc(v))}")
             if methods:
                 out.append("")
-    out.append("\n" + provenance("inspect.signature and the docstrings of theory.__all__"))
+    out.append("\n" + provenance("inspect.signature and the docstrings of posreal.theory.__all__"))
     return "\n".join(out)
 
 
@@ -713,8 +702,8 @@ def _instance_text(inst: dict) -> str:
 def gen_certificates() -> str:
     """Every committed certificate, re-verified now by the fractions-only verifier."""
     files = _certificate_files()
-    from counterexamples.certificate import BUNDLE_FORMAT
-    from counterexamples.verify import verify_certificate
+    from posreal.counterexamples.verifier.certificate import BUNDLE_FORMAT
+    from posreal.counterexamples.verifier.verify import verify_certificate
     rows, details = [], []
     for path in files:
         doc = json.loads(path.read_text())
@@ -734,7 +723,7 @@ def gen_certificates() -> str:
             details.append(f'??? note "`{name}` — {cert.get("kind", "?")}"\n    {text}\n\n    Re-derived now, in '
                            f"exact arithmetic:{checked}{more}{failures}\n")
     return (table(["certificate", "kind", "instance", "re-derived", "verifier now"], rows,
-                  "counterexamples/certificates/*.json, each re-checked by counterexamples.verify "
+                  "counterexamples/certificates/*.json, each re-checked by posreal.counterexamples.verifier.verify "
                   "(fractions only) during this build")
             + "\n" + "\n".join(details))
 
@@ -742,7 +731,7 @@ def gen_certificates() -> str:
 def gen_open_ties() -> str:
     """The open-tie certificates: rows of the Conjecture's open case that gradient descent wins."""
     files = _certificate_files()
-    from counterexamples.verify import verify_certificate
+    from posreal.counterexamples.verifier.verify import verify_certificate
     rows = []
     for path in files:
         cert = json.loads(path.read_text())
@@ -763,7 +752,7 @@ def gen_open_ties() -> str:
                 "that training wins.\n\n" + provenance("counterexamples/certificates/*.json"))
     return table(["certificate", "PE", "task", "L0", "L", "row", "α_L (exact)", "exact sign prediction",
                   "tie margin at the end of GD (float)", "verifier now"], rows,
-                 "counterexamples/certificates/*.json (kind open-tie), re-checked by counterexamples.verify during this build")
+                 "counterexamples/certificates/*.json (kind open-tie), re-checked by posreal.counterexamples.verifier.verify during this build")
 
 
 @cached("colspan")
@@ -784,7 +773,7 @@ def gen_search(kind: str) -> str:
 
 
 def _verify_all(certs: list[dict]) -> list[bool]:
-    from counterexamples.verify import VERIFIED, verify_certificate
+    from posreal.counterexamples.verifier.verify import VERIFIED, verify_certificate
     return [verify_certificate(c, f"colspan #{n}").verdict == VERIFIED for n, c in enumerate(certs)]
 
 
@@ -794,7 +783,7 @@ def _gen_colspan() -> str:
         if key not in doc:
             raise PluginError(f"`posreal search colspan --json` has no {key!r}")
     static, dynamic = doc["static"], doc["dynamic"]
-    src = "posreal search colspan --json, run during this build; every certificate re-verified by counterexamples.verify"
+    src = "posreal search colspan --json, run during this build; every certificate re-verified by posreal.counterexamples.verifier.verify"
     out = []
     status = ("Both forms reproduced" if doc["reproduced"] else "**NOT REPRODUCED**")
     out.append(f"**{status}** — {doc.get('verified')} of {doc.get('certificates')} certificates verified "
@@ -849,7 +838,7 @@ def _committed_conjecture_results() -> list[Path]:
 def conjecture_summary():
     files = _committed_conjecture_results()
     if files:
-        from counterexamples.conjecture import read_results, summarize
+        from posreal.counterexamples.conjecture import read_results, summarize
         path = max(files, key=lambda p: p.stat().st_mtime)
         head, records, _ = read_results(path)
         if head is None or not records:
@@ -904,7 +893,7 @@ def experiment_summary():
     for key in ("measurements", "table", "threshold", "cells", "disagreeing_cells", "stability"):
         if key not in doc:
             raise PluginError(f"{_rel(EXPERIMENT_SUMMARY)} has no {key!r} (contract: "
-                              "checks.empirical.summary.summarize)")
+                              "posreal.experiment.summary.summarize)")
     return doc
 
 
@@ -992,11 +981,11 @@ def _exp_stability(s: dict) -> str:
 @cached("experiment-figures")
 def experiment_figures():
     summary = experiment_summary()
-    from checks.empirical.plots import write_figures
+    from posreal.experiment.plots import write_figures
     with tempfile.TemporaryDirectory() as tmp:
         paths = write_figures(summary, tmp)
         if not paths:
-            raise PluginError("checks.empirical.plots.write_figures wrote no figure")
+            raise PluginError("posreal.experiment.plots.write_figures wrote no figure")
         return {f"generated/experiment/{Path(p).name}": Path(p).read_bytes() for p in paths}
 
 
@@ -1007,7 +996,7 @@ def asset_experiment():
 def _exp_figures(s: dict) -> str:
     figs = experiment_figures()
     out = [f"![experiment figure {Path(uri).name}]({uri})\n" for uri in figs]
-    return "\n".join(out) + "\n" + provenance("checks.empirical.plots.write_figures over " + SUMMARY_SOURCE)
+    return "\n".join(out) + "\n" + provenance("posreal.experiment.plots.write_figures over " + SUMMARY_SOURCE)
 
 
 GENERATORS = {

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any, Iterable
 
-from theory.provenance import versions
+from posreal.theory.provenance import versions
 
 
 def _integer(text: str, minimum: int) -> int:

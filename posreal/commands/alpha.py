@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from posreal.commands._common import (emit_json, format_table, int_list, nonnegative_int, positive_int,
                                       with_provenance)
-from theory.encodings import LearnedAbsolute, parse_pe
-from theory.errors import bad_value
-from theory.alpha import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH, compute_alpha
+from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
+from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
+from posreal.theory.errors import bad_value
 
 
 def add_parser(sub) -> None:
@@ -33,7 +33,7 @@ def add_parser(sub) -> None:
 
 def run_learned(args) -> int:
     """learned:d — α_L is an interval (Underdetermination): both completions named, plus Monte Carlo."""
-    from theory.underdetermination import learned_alpha_interval
+    from posreal.theory.underdetermination import learned_alpha_interval
     if args.mode != "float":
         raise bad_value("mode", args.mode, "the default float mode for learned:d (its α is an interval)")
     seed = 0 if args.seed is None else args.seed
@@ -61,6 +61,8 @@ def run_learned(args) -> int:
 
 
 def run(args) -> int:
+    from posreal.theory.alpha import compute_alpha
+    from posreal.theory.encodings import LearnedAbsolute, parse_pe
     if isinstance(parse_pe(args.pe), LearnedAbsolute):
         return run_learned(args)
     for name in ("seed", "samples"):

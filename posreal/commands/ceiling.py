@@ -6,8 +6,9 @@ from __future__ import annotations
 import sys
 
 from posreal.commands._common import emit_json, positive_float, positive_int, with_provenance
-from checks.smt.ceiling import DEFAULT_TRAIN_LENGTH, KERNEL_CLASSES, MAX_CEILING_LENGTH, compute_ceiling
-from checks.smt.common import DEFAULT_TIMEOUT
+from posreal.theory.defaults import KERNEL_CLASSES, MAX_CEILING_LENGTH
+from posreal.theory.defaults import SMT_TIMEOUT as DEFAULT_TIMEOUT
+from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
 
 
 def add_parser(sub) -> None:
@@ -28,6 +29,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from posreal.checks.smt.ceiling import compute_ceiling
     result = compute_ceiling(args.task, args.length, kernel=args.kernel, pe=args.pe,
                              train_length=args.train_length, timeout=args.timeout)
     ok = result.optimal == "proved" and result.verified

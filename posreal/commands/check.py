@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from posreal.commands._common import emit_json, format_table, with_provenance
-from theory.statements import STATEMENT_IDS, statement
+from posreal.theory.statements import STATEMENT_IDS, statement
 
 
 def add_parser(sub) -> None:
@@ -22,7 +22,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     for cid in args.ids:
         statement(cid)   # one-line SpecError (exit 2) before anything runs
-    from checks.runner import run_claims
+    from posreal.checks.runner import run_claims
 
     def announce(check) -> None:
         if not args.json and sys.stderr.isatty():

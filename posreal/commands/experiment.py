@@ -13,11 +13,6 @@ import json
 import sys
 from pathlib import Path
 
-from checks.empirical.diagnose import diagnose_disagreements
-from checks.empirical.grid import FULL, GRIDS, QUICK
-from checks.empirical.plots import write_figures
-from checks.empirical.runner import RUN_FILE, read_run_file, run_grid
-from checks.empirical.summary import summarize
 from posreal.commands._common import emit_json, format_table, positive_int, progress, with_provenance
 
 DEFAULT_OUT = "posreal-experiment"
@@ -29,14 +24,14 @@ def add_parser(sub) -> None:
                                    "accuracy at 2, 4, 8 × L0, and compare with the prediction α_L = 1.")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="grid", action="store_const", const="quick",
-                      help=f"a few cells, one seed ({QUICK.size} measurements; the default)")
+                      help="a few cells, one seed (the default)")
     size.add_argument("--full", dest="grid", action="store_const", const="full",
-                      help=f"the full grid ({FULL.size} measurements from {FULL.size // len(FULL.multipliers)} models)")
+                      help="the full grid: every PE × task × seed × length × (vocab, width) setting")
     p.add_argument("--out", default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})")
     p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished measurements")
     p.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
     p.add_argument("--threshold", type=_threshold, default=None,
-                   help=f"token accuracy at which a measurement generalizes (default {QUICK.recipe.threshold})")
+                   help="token accuracy at which a measurement generalizes (default: the recipe's, 0.95)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     p.set_defaults(run=run, grid="quick")
 
@@ -90,6 +85,11 @@ def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
 
 
 def run(args) -> int:
+    from posreal.experiment.diagnose import diagnose_disagreements
+    from posreal.experiment.grid import GRIDS
+    from posreal.experiment.plots import write_figures
+    from posreal.experiment.runner import RUN_FILE, read_run_file, run_grid
+    from posreal.experiment.summary import summarize
     grid = GRIDS[args.grid]
     if args.threshold is not None:
         grid = grid.with_recipe(threshold=args.threshold)

@@ -53,9 +53,9 @@ def add_parser(sub) -> None:
 
 
 def run_colspan(args) -> int:
-    from counterexamples.certificate import bundle, check_output_file, write
-    from counterexamples.colspan import find_dynamic, find_static
-    from counterexamples.verify import VERIFIED, verify_document
+    from posreal.counterexamples.verifier.certificate import bundle, check_output_file, write
+    from posreal.counterexamples.colspan import find_dynamic, find_static
+    from posreal.counterexamples.verifier.verify import VERIFIED, verify_document
 
     if args.out:
         check_output_file(args.out, "--out file")   # fail before the search, not after it
@@ -101,11 +101,11 @@ def run_colspan(args) -> int:
 
 
 def run_conjecture(args) -> int:
-    from counterexamples.certificate import check_output_directory, check_output_file, write
-    from counterexamples.certify import open_tie_certificate
-    from counterexamples.conjecture import search, summarize
-    from counterexamples.errors import CertificateError
-    from counterexamples.sampling import FAMILIES, instance
+    from posreal.counterexamples.verifier.certificate import check_output_directory, check_output_file, write
+    from posreal.counterexamples.certify import open_tie_certificate
+    from posreal.counterexamples.conjecture import search, summarize
+    from posreal.counterexamples.verifier.errors import CertificateError
+    from posreal.counterexamples.sampling import FAMILIES, instance
 
     if args.resume and not args.out:
         raise CertificateError("invalid --resume without --out; accepted: --resume --out FILE.jsonl")

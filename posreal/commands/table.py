@@ -10,10 +10,10 @@ import sys
 
 from posreal.commands._common import (emit_json, format_table, int_list, positive_int, progress, spec_list,
                                       with_provenance)
-from theory.encodings import REGISTRY_PES, parse_pe
-from theory.errors import SpecError
-from theory.tasks import REGISTRY_TASKS, parse_task
-from theory.alpha import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH, compute_alpha
+from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
+from posreal.theory.defaults import REGISTRY_PES, REGISTRY_TASKS
+from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
+from posreal.theory.errors import SpecError
 
 
 def add_parser(sub) -> None:
@@ -32,6 +32,9 @@ def add_parser(sub) -> None:
 
 def taxonomy(pes, tasks, train_length, lengths, quiet=False) -> list[dict]:
     """One ``posreal alpha --json`` document per cell."""
+    from posreal.theory.alpha import compute_alpha
+    from posreal.theory.encodings import parse_pe
+    from posreal.theory.tasks import parse_task
     pes = [parse_pe(p) for p in pes]
     tasks = [parse_task(t) for t in tasks]
     cells = [(pe, task) for pe in pes for task in tasks]
@@ -87,7 +90,7 @@ def run(args) -> int:
         if any("undecided" in a for r in rows for a in r):
             print("(+k undecided): rows whose float margin is within tolerance; try posreal alpha --certified")
     if args.plot:
-        from theory.plots import plot_taxonomy
+        from posreal.theory.plots import plot_taxonomy
         plot_taxonomy(docs, lengths, args.plot)
         print(f"wrote {args.plot}", file=sys.stderr)
     return 0

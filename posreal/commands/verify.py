@@ -20,7 +20,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from counterexamples.verify import EXIT_CODES, overall, verify_file
+    from posreal.counterexamples.verifier.verify import EXIT_CODES, overall, verify_file
 
     verdicts = [v for path in args.files for v in verify_file(path)]
     result = overall(verdicts)

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from theory.encodings import Encoding
-from theory.kernels import transfer
-from theory.tasks import Task
+from posreal.theory.encodings import Encoding
+from posreal.theory.kernels import transfer
+from posreal.theory.tasks import Task
 
 PARAMS = ("U", "W_V", "W_O", "theta")
 
@@ -79,7 +79,7 @@ def attention(geom: Geometry, theta: np.ndarray) -> np.ndarray:
 
 def transferred_attention(pe: Encoding, theta: np.ndarray, length: int, train_length: int,
                           rows: np.ndarray) -> np.ndarray:
-    """A on the scored rows of the L-grid from T_L θ (theory.kernels.transfer): (m, L)."""
+    """A on the scored rows of the L-grid from T_L θ (posreal.theory.kernels.transfer): (m, L)."""
     kappa = transfer(pe, theta, length, train_length).matrix()  # (L, L), -inf above the diagonal
     return softmax_rows(kappa[rows])
 

@@ -1,6 +1,6 @@
 """Exact linear algebra over ℚ in pure Python, for the certificate verifier.
 
-Deliberately independent of :mod:`theory.rational` (which wraps sympy's DomainMatrix): the
+Deliberately independent of :mod:`posreal.theory.rational` (which wraps sympy's DomainMatrix): the
 verifier re-derives ranks with its own Gaussian elimination on :class:`fractions.Fraction`.
 Main functions: :func:`rank` (rank of a list of rows), :func:`in_span` (exact membership of a
 vector in the span of rows).  Matrices here are small (certificates of small instances).

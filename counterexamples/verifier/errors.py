@@ -1,6 +1,6 @@
 """The counterexamples package's error class.
 
-:class:`CertificateError` (a :class:`theory.errors.PosrealError`, so the CLI turns it into a
+:class:`CertificateError` (a :class:`posreal.theory.errors.PosrealError`, so the CLI turns it into a
 one-line message and exit code 2) is raised for unreadable or malformed certificates, result
 files and search arguments.  Messages name the bad part, show its value with ``repr`` and list
 the accepted forms.
@@ -8,7 +8,7 @@ the accepted forms.
 
 from __future__ import annotations
 
-from theory.errors import PosrealError
+from posreal.theory.errors import PosrealError
 
 
 class CertificateError(PosrealError, ValueError):

@@ -1,8 +1,8 @@
 """The certificate verifier: re-derives every exact claim with fractions only.
 
 Main function: :func:`verify_document` -> :class:`Verdict` (``verified`` / ``refuted`` /
-``not checkable``), and :func:`verify_file`.  It uses :mod:`counterexamples.exact_model`
-(tasks and rational features from their spec strings) and :mod:`counterexamples.qla`
+``not checkable``), and :func:`verify_file`.  It uses :mod:`posreal.counterexamples.verifier.exact_model`
+(tasks and rational features from their spec strings) and :mod:`posreal.counterexamples.verifier.qla`
 (Gaussian elimination in ℚ) — no numpy, no z3, no ``theory`` computation — so a certificate is
 checked independently of the code that wrote it.
 
@@ -33,10 +33,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from counterexamples import exact_model as em
-from counterexamples import qla
-from counterexamples.certificate import BUNDLE_FORMAT, FORMAT, KINDS, VERSION, digest, load, unq, unqvec
-from counterexamples.errors import CertificateError
+from posreal.counterexamples.verifier import exact_model as em
+from posreal.counterexamples.verifier import qla
+from posreal.counterexamples.verifier.certificate import BUNDLE_FORMAT, FORMAT, KINDS, VERSION, digest, load, unq, unqvec
+from posreal.counterexamples.verifier.errors import CertificateError
 
 VERIFIED, REFUTED, NOT_CHECKABLE = "verified", "refuted", "not checkable"
 EXIT_CODES = {VERIFIED: 0, REFUTED: 1, NOT_CHECKABLE: 3}

@@ -20,7 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from counterexamples.errors import CertificateError
+from posreal.counterexamples.verifier.errors import CertificateError
 
 Vector = tuple[Fraction, ...]
 TASK_FORMS = "offset:c, position:p, copy, middle, reverse, half, dual:TASK"

@@ -3,23 +3,23 @@
 Main definitions:
 
 * :class:`Grid` — PEs × tasks × seeds × (V, d) settings × evaluation lengths (multiples of L0),
-  with one :class:`~checks.empirical.train.Recipe` shared by every cell;
+  with one :class:`~posreal.experiment.train.Recipe` shared by every cell;
 * :data:`FULL` — 5 PEs × 7 tasks × 5 seeds × 5 (V, d) settings × 3 lengths = 2625 measurements
   from 875 trained models; :data:`QUICK` — a few cells, one seed, one setting (tests, CI);
 * :func:`model_jobs` — one :class:`ModelJob` per trained model (it yields one measurement per
   evaluation length); :func:`predictions` — α_L(Φ, τ; L0) per cell from
-  :func:`theory.alpha.compute_alpha`, computed once before any training.
+  :func:`posreal.theory.alpha.compute_alpha`, computed once before any training.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
 
-from checks.empirical.train import Recipe
-from theory.encodings import parse_pe
-from theory.errors import bad_value
-from theory.tasks import parse_task
-from theory.alpha import compute_alpha
+from posreal.experiment.train import Recipe
+from posreal.theory.encodings import parse_pe
+from posreal.theory.errors import bad_value
+from posreal.theory.tasks import parse_task
+from posreal.theory.alpha import compute_alpha
 
 STABILITY_SETTING = (64, 128)
 

@@ -5,7 +5,7 @@ Main checks (THEORY.md §1-2; statement ids in brackets):
 
 * :func:`check_theorem2_registry` [theorem2] — every relative cell whose selected profile
   r(δ) = ⟨θ*, ψ(δ)⟩ has a strict unique maximizer δ* over the offsets of the L-grid: each row's
-  outcome in :func:`theory.alpha.compute_alpha` is the one Theorem 2 predicts (deep rows: realized
+  outcome in :func:`posreal.theory.alpha.compute_alpha` is the one Theorem 2 predicts (deep rows: realized
   iff i - t = δ*; shallow rows: iff i - t is the unique maximizer of r on {0..i}), so α_L equals the
   formula.  Control: treat shallow rows as deep (the hypothesis "i ≥ δ*" dropped) — alibi·position:0,
   the case where the theorem "breaks", must refute it.  :func:`where_theorem2_breaks` shows the
@@ -13,14 +13,14 @@ Main checks (THEORY.md §1-2; statement ids in brackets):
   clipped buckets (non-unique maximizer) fail exactly on the tied rows.
 * :func:`check_duality_registry` [proposition4] — α_L(dual:Φ, dual:τ) = α_L(Φ, τ) cell by cell through
   compute_alpha, and independently at small L by materializing the dual's own features with
-  :func:`theory.kernels.naive_kernel_matrix` and reading margins straight off the dense kernel;
+  :func:`posreal.theory.kernels.naive_kernel_matrix` and reading margins straight off the dense kernel;
   θ* is the same on both sides.  Control: shear the PE but not the task — some cell must differ.
 * :func:`check_learned_registry` [underdetermination] — for ``learned:16`` on every registry task,
   the zero completion gives |R_L ∩ [0, L0)|/|R_L| and copy_last gives 1 for position:p (p ≤ L0-2),
   both inside the reported interval.  Control: claim copy_last = 1 for every task (p ≤ L0-2
   dropped) — some task must refute it.
 * :func:`check_learned_cli` [underdetermination] — ``posreal alpha --pe learned:16 --json`` (run as a
-  subprocess) reports exactly the interval of :func:`theory.underdetermination.learned_alpha_interval`.
+  subprocess) reports exactly the interval of :func:`posreal.theory.underdetermination.learned_alpha_interval`.
   Control: the document of another seed must differ.
 """
 
@@ -32,15 +32,14 @@ import sys
 
 import numpy as np
 
-from checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, RegisteredCheck, timed
-from theory.encodings import REGISTRY_PES, dual_pe, parse_pe
-from theory.kernels import naive_kernel_matrix, transfer
-from theory.realization import DEFAULT_TOL, REALIZED
-from theory.tasks import REGISTRY_TASKS, Position, dual_task, parse_task
-from theory.alpha import compute_alpha
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, RegisteredCheck, timed
+from posreal.theory.encodings import REGISTRY_PES, dual_pe, parse_pe
+from posreal.theory.kernels import naive_kernel_matrix, transfer
+from posreal.theory.realization import DEFAULT_TOL, REALIZED
+from posreal.theory.tasks import REGISTRY_TASKS, Position, dual_task, parse_task
+from posreal.theory.alpha import compute_alpha
 
-TRAIN_LENGTH = 16
-LENGTHS = (32, 64, 128, 256)
+from posreal.theory.defaults import LENGTHS, TRAIN_LENGTH  # noqa: E402
 NAIVE_LENGTHS = (32, 48)
 THETA_RTOL = 1e-10   # relative; largest measured θ* difference over the realizable dual pairs: 7.6e-14
 
@@ -232,7 +231,7 @@ def cli_learned_document(task: str, samples: int = CLI_SAMPLES, seed: int = 0) -
 
 
 def learned_registry(copy_last_for_every_task: bool = False) -> dict:
-    from theory.underdetermination import learned_alpha_interval, zero_completion_formula
+    from posreal.theory.underdetermination import learned_alpha_interval, zero_completion_formula
     checked, mismatches = [], []
     for task_spec in REGISTRY_TASKS:
         task = parse_task(task_spec)
@@ -268,7 +267,7 @@ def check_learned_registry() -> CheckResult:
 def check_learned_cli() -> CheckResult:
     """``posreal alpha --pe learned:16 --json`` (subprocess) reports the interval of
     learned_alpha_interval, on CLI_TASKS.  Control: the document of another seed must differ."""
-    from theory.underdetermination import learned_alpha_interval
+    from posreal.theory.underdetermination import learned_alpha_interval
 
     def run() -> CheckResult:
         mismatches, control = [], []

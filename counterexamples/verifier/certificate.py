@@ -9,7 +9,7 @@ A certificate is one JSON object (``sort_keys=True``)::
 * ``kind`` is ``static-colspan`` or ``dynamic-colspan`` (the two forms of the invalid
   outside-colspan argument, THEORY.md §2) or ``open-tie`` (a row of the conjecture search whose
   tie the selected θ* leaves open);
-* every exact number is a rational string ``"p/q"`` (``theory.rational.fraction_str`` form);
+* every exact number is a rational string ``"p/q"`` (``posreal.theory.rational.fraction_str`` form);
 * ``evidence`` holds float measurements (gradient-descent trajectories): reported, never
   treated as exact claims;
 * ``digest`` is the SHA-256 of the canonical JSON of everything else, so a hand edit that does
@@ -27,7 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable
 
-from counterexamples.errors import CertificateError
+from posreal.counterexamples.verifier.errors import CertificateError
 
 FORMAT = "posreal-certificate"
 BUNDLE_FORMAT = "posreal-certificate-bundle"

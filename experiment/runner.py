@@ -19,12 +19,12 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
-from checks.empirical.grid import Grid, ModelJob, model_jobs, predictions
-from checks.empirical.train import measure_model, stable_seed, train_model
-from theory.encodings import parse_pe
-from theory.errors import SpecError
-from theory.provenance import timestamp, versions
-from theory.tasks import parse_task
+from posreal.experiment.grid import Grid, ModelJob, model_jobs, predictions
+from posreal.experiment.train import measure_model, stable_seed, train_model
+from posreal.theory.encodings import parse_pe
+from posreal.theory.errors import SpecError
+from posreal.theory.provenance import timestamp, versions
+from posreal.theory.tasks import parse_task
 
 RECORDS = "records.jsonl"
 RUN_FILE = "run.json"

@@ -5,9 +5,9 @@ Main definitions (THEORY-experiment.md):
 * :class:`Recipe` — fixed up front and shared by every cell of a grid (never tuned per cell):
   training length L0, Adam steps, learning rate, batch size, evaluation batch size;
 * :func:`train_model` — Adam on the mean token cross-entropy at L0 from θ = 0 on fresh i.i.d.
-  uniform tokens every step (:mod:`checks.empirical.model`);
+  uniform tokens every step (:mod:`posreal.experiment.model`);
 * :func:`measure_model` — token accuracy over R_L and attention accuracy at L0 and at each
-  evaluation length, on fresh sequences, with attention from T_L θ (:mod:`theory.kernels`).
+  evaluation length, on fresh sequences, with attention from T_L θ (:mod:`posreal.theory.kernels`).
 
 Randomness: one numpy Generator per model, seeded from the model's key, drives the
 initialization and the training data; each evaluation length draws from its own Generator
@@ -21,11 +21,11 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from checks.empirical.model import evaluate, geometry, init_params, loss_and_grads
-from checks.empirical.optim import Adam
-from theory.encodings import Encoding
-from theory.errors import bad_value
-from theory.tasks import Task
+from posreal.experiment.model import evaluate, geometry, init_params, loss_and_grads
+from posreal.experiment.optim import Adam
+from posreal.theory.encodings import Encoding
+from posreal.theory.errors import bad_value
+from posreal.theory.tasks import Task
 
 
 @dataclass(frozen=True)

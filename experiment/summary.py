@@ -11,7 +11,7 @@ Main definitions (THEORY-experiment.md, "Verdict" and "Output"):
 * stability at (V, d) = (64, 128): per (PE, task, L) the verdict of a setting is that of the
   majority of its seeds (ties count as "generalizes"); the (64, 128) verdicts are compared with
   those of every other setting;
-* per-cell curves (α_L and token accuracy against L) for :mod:`checks.empirical.plots`.
+* per-cell curves (α_L and token accuracy against L) for :mod:`posreal.experiment.plots`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from checks.empirical.grid import STABILITY_SETTING
+from posreal.experiment.grid import STABILITY_SETTING
 
 
 def _verdict(record: dict, threshold: float) -> bool:

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from checks.empirical.train import Recipe, stable_seed, train_model
-from theory.encodings import parse_pe
-from theory.selection import select
-from theory.tasks import parse_task
-from theory.alpha import row_outcomes
+from posreal.experiment.train import Recipe, stable_seed, train_model
+from posreal.theory.encodings import parse_pe
+from posreal.theory.selection import select
+from posreal.theory.tasks import parse_task
+from posreal.theory.alpha import row_outcomes
 
 
 def diagnose(pe_spec: str, task_spec: str, vocab: int, width: int, seed: int, recipe: Recipe,

@@ -1,0 +1,29 @@
+"""The project's defaults, defined once: the training length L0 and the evaluation lengths L.
+
+Every module, command and docs page that needs a default imports it from here (standard library
+only, so the command line can show them without loading numpy).  See the docs' Definitions page,
+section "Transfer coefficient".
+"""
+
+from __future__ import annotations
+
+TRAIN_LENGTH = 16
+"""L0: the training length of the reference values and of every command's default."""
+
+LENGTHS = (32, 64, 128, 256)
+"""The evaluation lengths L of the reference values and of ``posreal alpha``/``table``."""
+
+SMT_TIMEOUT = 20.0
+"""Seconds per z3 query, unless a caller gives another."""
+
+MAX_CEILING_LENGTH = 64
+"""The largest grid length ``posreal ceiling`` accepts (MaxSMT grows quickly with n)."""
+
+KERNEL_CLASSES = ("relative", "column")
+"""Free kernel classes of the class ceiling."""
+
+REGISTRY_PES = ("nope", "relbias", "alibi", "rope:16", "abssin:16", "abscol:16", "colbias")
+"""The PEs of the taxonomy table (the registry with its default parameters)."""
+
+REGISTRY_TASKS = ("offset:1", "offset:2", "position:0", "position:1", "copy", "middle", "reverse", "half")
+"""The tasks of the taxonomy table."""
