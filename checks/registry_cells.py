@@ -235,20 +235,20 @@ def learned_registry(copy_last_for_every_task: bool = False) -> dict:
     checked, mismatches = [], []
     for task_spec in REGISTRY_TASKS:
         task = parse_task(task_spec)
-        doc = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, samples=CLI_SAMPLES)
-        if not doc["realizable"]:
+        result = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, samples=CLI_SAMPLES)
+        if not result.realizable:
             mismatches.append(f"{task_spec}: the trained block does not realize the task at L0")
             continue
         for L in LENGTHS:
-            a = doc["alpha"][str(L)]
-            zero, copy = a["completions"]["zero"], a["completions"]["copy_last"]
+            a = result.interval(L)
+            zero, copy = a.completions["zero"]["alpha"], a.completions["copy_last"]["alpha"]
             if zero != zero_completion_formula(task, L, TRAIN_LENGTH):
                 mismatches.append(f"{task_spec} L={L}: zero completion {zero} vs formula (a)")
             applies = isinstance(task, Position) and task.p <= TRAIN_LENGTH - 2
             if (applies or copy_last_for_every_task) and copy != 1.0:
                 mismatches.append(f"{task_spec} L={L}: copy_last completion {copy} ≠ 1")
-            if not a["low"] <= min(zero, copy) or not a["high"] >= max(zero, copy):
-                mismatches.append(f"{task_spec} L={L}: interval [{a['low']}, {a['high']}] misses a completion")
+            if not a.low <= min(zero, copy) or not a.high >= max(zero, copy):
+                mismatches.append(f"{task_spec} L={L}: interval [{a.low}, {a.high}] misses a completion")
         checked.append(task_spec)
     return {"checked": checked, "mismatches": mismatches}
 
@@ -273,10 +273,10 @@ def check_learned_cli() -> CheckResult:
         mismatches, control = [], []
         for task in CLI_TASKS:
             reported = cli_learned_document(task)["alpha"]
-            computed = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, samples=CLI_SAMPLES)
+            computed = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, samples=CLI_SAMPLES).to_json()
             if reported != json.loads(json.dumps(computed["alpha"])):
                 mismatches.append(f"{task}: posreal alpha reports {reported} vs {computed['alpha']}")
-            other = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, seed=1, samples=CLI_SAMPLES)
+            other = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, seed=1, samples=CLI_SAMPLES).to_json()
             if reported != json.loads(json.dumps(other["alpha"])):
                 control.append(f"{task}: seed 1 gives a different document")
         return registry_result(

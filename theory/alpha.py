@@ -133,9 +133,6 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
                   tol: float = DEFAULT_TOL) -> AlphaResult:
     """α_L(Φ, τ; L0) at each length, from θ* alone (no training)."""
     pe, task = parse_pe(pe), parse_task(task)
-    if not getattr(pe, "linear", False):
-        raise SpecError(f"invalid PE {str(pe)!r} for α_L; accepted: a linear PE "
-                        "(for learned:d use posreal.theory.underdetermination.learned_alpha_interval)")
     _check_mode(mode, pe)
     train_length = check_train_length(train_length)
     tol = check_tol(tol)

@@ -5,8 +5,9 @@ Main definitions:
 * the registry ``nope``, ``relbias[:D]``, ``alibi``, ``rope:d[:base]`` (relative),
   ``abscol:d[:base]``, ``colbias[:D]`` (column), ``abssin:d[:base]`` (absolute bilinear),
   the shear ``dual:P`` (ψ_S(i, j) = ψ(i, i-j), Proposition 4) and user feature tables
-  (:func:`register_pe`); ``learned:d`` parses to a non-linear marker object that only the
-  Underdetermination result handles;
+  (:func:`register_pe`); :func:`parse_pe` returns a linear :class:`Encoding` only;
+* ``learned:d`` is not linear: :func:`parse_learned` gives a :class:`LearnedAbsolute`, which
+  only the Underdetermination result handles (:func:`is_learned` tells the two spec kinds apart);
 * every encoding is read in *index form*: row i of the causal grid sees key index
   k ∈ {0..i}, where k = i - j for offset-indexed PEs (relative) and k = j for
   position-indexed ones (column, bilinear, tables).  The shear keeps the row values and flips
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -52,12 +53,20 @@ _DUAL_KIND = {RELATIVE: COLUMN, COLUMN: RELATIVE, BILINEAR: BILINEAR, GENERAL: G
 
 class Encoding:
     """A linear PE.  ``kind`` is relative / column / bilinear / general; ``index`` says how
-    key index k relates to (i, j); ``rational`` says whether features are exact rationals."""
+    key index k relates to (i, j); ``rational`` says whether features are exact rationals.
+    Subclasses give the three as class attributes, dataclass fields or properties."""
 
-    kind: str
-    index: str
-    rational: bool = False
-    linear: bool = True
+    @property
+    def kind(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def index(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def rational(self) -> bool:
+        return False
 
     def dim(self, train_length: int) -> int:
         raise NotImplementedError
@@ -78,7 +87,7 @@ class Encoding:
         j = np.asarray(j, dtype=np.int64)
         return self.index_features(i, self.key_index(i, j), train_length)
 
-    def key_index(self, i, j):
+    def key_index(self, i: Any, j: Any) -> Any:
         """Key index k of key j on row i (works on ints and arrays)."""
         return i - j if self.index == OFFSET else j
 
@@ -461,18 +470,16 @@ class LearnedAbsolute:
     α_L is not a function of (Φ, τ) (Underdetermination): handled only by that result."""
 
     d: int
-    linear = False
     kind = "learned"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"learned:{self.d}"
 
 
 # --------------------------------------------------------------------------- the shear and parsing
-def dual_pe(pe: Encoding) -> Encoding:
+def dual_pe(pe: str | Encoding) -> Encoding:
     """The shear ψ_S(i, j) = ψ(i, i - j): same row values, flipped key index.  Involution."""
-    if isinstance(pe, LearnedAbsolute):
-        raise SpecError("invalid PE 'dual:learned:…'; accepted: the shear of a linear PE")
+    pe = parse_pe(pe)
     if isinstance(pe, DualOf):
         return pe.base
     return DualOf(pe)
@@ -483,9 +490,18 @@ class DualOf(Encoding):
 
     def __init__(self, base: Encoding):
         self.base = base
-        self.kind = _DUAL_KIND[base.kind]
-        self.index = _FLIP[base.index]
-        self.rational = base.rational
+
+    @property
+    def kind(self) -> str:
+        return _DUAL_KIND[self.base.kind]
+
+    @property
+    def index(self) -> str:
+        return _FLIP[self.base.index]
+
+    @property
+    def rational(self) -> bool:
+        return self.base.rational
 
     def dim(self, train_length):
         return self.base.dim(train_length)
@@ -554,18 +570,55 @@ def _sinusoid_args(args: list[str], spec: str) -> tuple[int, float, bool]:
     return d, base, True
 
 
-def parse_pe(spec: str | Encoding | LearnedAbsolute) -> Encoding | LearnedAbsolute:
-    """Parse a PE spec string (the only parser of PE specs); an Encoding is returned as it is."""
-    if isinstance(spec, (Encoding, LearnedAbsolute)):
+LEARNED_API = "posreal.theory.underdetermination.learned_alpha_interval (parse_learned)"
+
+
+def is_learned(spec: object) -> bool:
+    """True for a ``learned:…`` spec string or a :class:`LearnedAbsolute` (cheap: nothing is parsed)."""
+    if isinstance(spec, LearnedAbsolute):
+        return True
+    return isinstance(spec, str) and spec.strip().split(":", 1)[0] == "learned"
+
+
+def parse_learned(spec: str | LearnedAbsolute) -> LearnedAbsolute:
+    """Parse ``learned:d`` (d >= 1), the one non-linear PE; a :class:`LearnedAbsolute` is returned as it is."""
+    if isinstance(spec, LearnedAbsolute):
         return spec
+    if not isinstance(spec, str):
+        raise bad_value("learned PE", spec, "learned:d with an integer d >= 1")
+    name, *args = spec.strip().split(":")
+    if name != "learned" or len(args) != 1:
+        raise bad_value("learned PE", spec, "learned:d with an integer d >= 1 (linear PEs go through parse_pe)")
+    try:
+        d = int(args[0], 10)
+    except ValueError:
+        raise bad_value("learned PE", spec, "learned:d with an integer d >= 1") from None
+    if d < 1:
+        raise bad_value("learned PE", spec, "learned:d with an integer d >= 1")
+    return LearnedAbsolute(d)
+
+
+def _strip_duals(text: str) -> str:
+    while text.startswith("dual:"):
+        text = text[len("dual:"):]
+    return text
+
+
+def parse_pe(spec: str | Encoding) -> Encoding:
+    """Parse a linear PE spec string (the only parser of linear PE specs); an Encoding is returned
+    as it is.  ``learned:d`` is not linear: it is refused here (see :func:`parse_learned`)."""
+    if isinstance(spec, Encoding):
+        return spec
+    if is_learned(spec):
+        raise bad_value("PE", spec if isinstance(spec, str) else str(spec),
+                        f"a linear PE here; learned:d is not linear, use {LEARNED_API}")
     if not isinstance(spec, str):
         raise bad_value("PE", spec, PE_FORMS)
     text = spec.strip()
     if text.startswith("dual:"):
-        inner = parse_pe(text[len("dual:"):])
-        if isinstance(inner, LearnedAbsolute):
+        if is_learned(_strip_duals(text)):
             raise bad_value("PE", spec, "the shear dual:P of a linear PE P (learned:d is not linear)")
-        return DualOf(inner)
+        return DualOf(parse_pe(text[len("dual:"):]))
     if text.startswith("table:"):
         from posreal.theory.tables import load_table
         return load_table(text[len("table:"):])
@@ -585,6 +638,4 @@ def parse_pe(spec: str | Encoding | LearnedAbsolute) -> Encoding | LearnedAbsolu
     if name == "abssin":
         d, base, given = _sinusoid_args(args, spec)
         return AbsSin(d=d, base=base, base_given=given)
-    if name == "learned" and len(args) == 1:
-        return LearnedAbsolute(_int_arg(args[0], spec, 1))
     raise bad_value("PE", spec, PE_FORMS)

@@ -237,9 +237,6 @@ def _exact_farkas(zq: list[tuple], u: np.ndarray, p: int) -> dict[int, Fraction]
 def select(pe, task, train_length: int = 16, exact: bool | None = None) -> Selection:
     """θ* for a cell.  ``exact`` (default: whether the PE is rational) certifies in ℚ."""
     pe, task = parse_pe(pe), parse_task(task)
-    if not getattr(pe, "linear", False):
-        raise SpecError(f"invalid PE {str(pe)!r} for selection; accepted: a linear PE "
-                        "(learned:d is handled by the Underdetermination result)")
     if not isinstance(train_length, (int, np.integer)) or isinstance(train_length, bool) or train_length < 1:
         raise bad_value("train length", train_length, "an integer >= 1")
     pe.check_length(train_length, train_length)

@@ -98,8 +98,6 @@ def gradient_descent(pe, task, train_length: int = 16, steps: int = 10000, step_
     pe, task = parse_pe(pe), parse_task(task)
     if not isinstance(steps, (int, np.integer)) or steps < 1:
         raise bad_value("steps", steps, "an integer >= 1")
-    if not getattr(pe, "linear", False):
-        raise SpecError(f"invalid PE {str(pe)!r} for training; accepted: a linear PE")
     if isinstance(train_length, bool) or not isinstance(train_length, (int, np.integer)) or train_length < 1:
         raise bad_value("train length", train_length, "an integer >= 1")
     grid = training_grid(pe, task, train_length, train_length)

@@ -31,7 +31,7 @@ import z3
 
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, timed
 from posreal.checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fraction
-from posreal.theory.encodings import Encoding, LearnedAbsolute, parse_pe
+from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import ProfileKernel, exact_transfer
 from posreal.theory.rational import fraction_str
@@ -104,8 +104,6 @@ def kernel_class(kernel: str | None, pe: str | None, length: int, train_length: 
             return KernelClass("column", length, lambda i, j: _unit(j))
         raise bad_value("kernel", kernel, "relative, column")
     enc = parse_pe(pe)
-    if isinstance(enc, LearnedAbsolute):
-        raise bad_value("PE", pe, "a linear PE (learned:d is not linear: see the Underdetermination result)")
     p = enc.dim(train_length)
     enc.check_length(length, train_length)
     rows = [i for i in range(length) for _ in range(i + 1)]

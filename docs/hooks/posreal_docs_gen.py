@@ -123,16 +123,17 @@ def fmt_seconds(value) -> str:
 # --------------------------------------------------------------------------- registries
 def gen_pe_registry(train_length: str = "16") -> str:
     """Every registry PE (and two shears, and learned:d), parsed and str()-ed by the code."""
-    from posreal.theory.encodings import REGISTRY_PES, parse_pe
+    from posreal.theory.encodings import REGISTRY_PES, is_learned, parse_learned, parse_pe
     L0 = int(train_length)
     specs = list(REGISTRY_PES) + ["dual:rope:16", "dual:relbias", "learned:8"]
     rows = []
     for spec in specs:
-        pe = parse_pe(spec)
+        parse = parse_learned if is_learned(spec) else parse_pe
+        pe = parse(spec)
         text = str(pe)
-        if str(parse_pe(text)) != text:
+        if str(parse(text)) != text:
             raise PluginError(f"PE spec {spec!r} does not round-trip through str(): {text!r}")
-        if getattr(pe, "linear", True):
+        if not is_learned(pe):
             base = getattr(pe, "base", pe)
             index = "i − j" if pe.index == "offset" else "j"
             rows.append([f"`{spec}`", f"`{text}`", pe.kind, index, pe.dim(L0),

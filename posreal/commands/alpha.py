@@ -38,7 +38,7 @@ def run_learned(args) -> int:
         raise bad_value("mode", args.mode, "the default float mode for learned:d (its α is an interval)")
     seed = 0 if args.seed is None else args.seed
     samples = 200 if args.samples is None else args.samples
-    document = learned_alpha_interval(args.pe, args.task, args.train_length, args.lengths, seed, samples)
+    document = learned_alpha_interval(args.pe, args.task, args.train_length, args.lengths, seed, samples).to_json()
     if args.json:
         emit_json(with_provenance(document))
         return 0
@@ -62,8 +62,8 @@ def run_learned(args) -> int:
 
 def run(args) -> int:
     from posreal.theory.alpha import compute_alpha
-    from posreal.theory.encodings import LearnedAbsolute, parse_pe
-    if isinstance(parse_pe(args.pe), LearnedAbsolute):
+    from posreal.theory.encodings import is_learned
+    if is_learned(args.pe):
         return run_learned(args)
     for name in ("seed", "samples"):
         if getattr(args, name) is not None:
