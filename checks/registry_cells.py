@@ -81,8 +81,8 @@ def theorem2_registry(deep_rule_everywhere: bool = False) -> dict:
             if not result.realizable:
                 skipped.append(f"{pe_spec}·{task_spec}: not realizable at L0")
                 continue
-            r_full = np.asarray(transfer(pe, result.selection.theta, max(LENGTHS), TRAIN_LENGTH).values,
-                                dtype=float)                                   # (L_max,)
+            kernel = transfer(pe, result.selection.theta, max(LENGTHS), TRAIN_LENGTH)
+            r_full = np.asarray(kernel.row(max(LENGTHS) - 1), dtype=float)   # (L_max,): the last row holds r(δ), δ < L_max
             for L in LENGTHS:
                 r = r_full[:L]
                 delta_star = unique_maximizer(r)

@@ -32,7 +32,7 @@ from posreal.theory.kernels import exact_transfer
 from posreal.theory.provenance import versions
 from posreal.theory.rational import dot, rank
 from posreal.theory.realization import REALIZED, classify_exact, exact_margins, structural_ties
-from posreal.theory.selection import Selection, select
+from posreal.theory.selection import ExactOptimum, Selection, select
 from posreal.theory.tasks import REGISTRY_TASKS, parse_task
 
 from posreal.counterexamples.verifier.certificate import q, qvec, seal
@@ -40,6 +40,7 @@ from posreal.counterexamples.classify import classify, exact_feature
 from posreal.counterexamples.conjecture import registered
 from posreal.counterexamples.dynamics import first_step, limit_verdict, tie_margins
 from posreal.counterexamples.sampling import Instance, instance
+from posreal.counterexamples.verifier.errors import CertificateError
 
 RATIONAL_REGISTRY = ("nope", "relbias", "relbias:2", "colbias", "colbias:2", "alibi")
 COLSPAN_PES = RATIONAL_REGISTRY + tuple(f"dual:{p}" for p in RATIONAL_REGISTRY)
@@ -62,9 +63,18 @@ DYNAMIC_SENTENCE = ("The tie direction v = ψ({i},{t}) - ψ({i},{j}) (⟨θ*, v�
 
 def selected_claims(sel: Selection) -> dict:
     """θ* and its KKT multipliers (support pairs) as certificate data."""
-    support = [{"pair": [int(x) for x in sel.pairs[k]], "lambda": q(sel.exact_multipliers[k])}
-               for k in sorted(sel.exact_multipliers) if sel.exact_multipliers[k] > 0]
-    return {"theta": qvec(sel.exact_theta), "support": support}
+    opt = _exact(sel)
+    support = [{"pair": [int(x) for x in sel.pairs[k]], "lambda": q(opt.multipliers[k])}
+               for k in sorted(opt.multipliers) if opt.multipliers[k] > 0]
+    return {"theta": qvec(opt.theta), "support": support}
+
+
+def _exact(sel: Selection) -> ExactOptimum:
+    opt = sel.exact_optimum
+    if opt is None:
+        raise CertificateError(f"{sel.pe}·{sel.task} at L0 = {sel.train_length}: θ* has no exact certificate "
+                               f"({sel.status.value}); accepted: rational, realizable instances")
+    return opt
 
 
 def tables_json(inst: Instance | None) -> dict:
@@ -162,8 +172,8 @@ def _dynamic_candidates(pe, task, sel: Selection, L: int):
     tie_rows = [r for r in cls.failing if r.cls in ("open_tie", "orthogonal_tie")]
     if not tie_rows:
         return
-    zq = sel.exact_constraints
-    p = len(sel.exact_theta)
+    opt = _exact(sel)
+    zq, p = opt.constraints, len(opt.theta)
     rz = rank(zq, p)
     grad, beta = first_step(pe, task, sel.train_length)
     if beta == 0:

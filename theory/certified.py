@@ -24,7 +24,8 @@ from fractions import Fraction
 import numpy as np
 from mpmath import iv
 
-from posreal.theory.encodings import AbsSin, DualOf, Encoding, ProfileEncoding, Sinusoidal
+from posreal.theory.encodings import AbsSin, DualOf, Encoding, ProfileEncoding, Sinusoidal, TableEncoding
+from posreal.theory.errors import SpecError
 from posreal.theory.realization import FAILED, REALIZED, UNDECIDED, RowOutcomes, target_keys
 
 UNIT_ROUNDOFF = 2.0 ** -53
@@ -47,7 +48,9 @@ def max_abs_feature(pe: Encoding, length: int, train_length: int) -> float:
         step = max(1, 2 ** 20 // max(1, base.dim(train_length)))
         return max((float(np.abs(base.features(np.arange(a, min(length, a + step)), train_length)).max(initial=0.0))
                     for a in range(0, length, step)), default=0.0)
-    return float(np.abs(base.values[:length, :length]).max(initial=0.0))
+    if isinstance(base, TableEncoding):
+        return float(np.abs(base.values[:length, :length]).max(initial=0.0))
+    raise SpecError(f"invalid PE {str(pe)!r} for certified mode; accepted: registry PEs, feature tables and their duals")
 
 
 def _interval(x) -> iv.mpf:

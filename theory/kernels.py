@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -30,7 +30,9 @@ BLOCK_ENTRIES = 2 ** 21  # entries of one row block: bounds the memory of blocke
 
 @dataclass
 class Kernel:
-    """T_L θ in index form.  ``row_values(rows)`` -> (b, L): v_i(k) for k < L (k > i unused)."""
+    """T_L θ in index form.  Every kernel answers ``row_values(rows)`` -> (b, L) floats, v_i(k) for
+    k < L (k > i unused), and ``row(i)`` -> the i + 1 values v_i(0..i) as stored (Fractions for an
+    exact kernel); ``flipped()`` is the shear."""
 
     length: int
     index: str
@@ -38,7 +40,11 @@ class Kernel:
     def row_values(self, rows: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
-    def flipped(self) -> "Kernel":
+    def row(self, i: int) -> list[Any]:
+        """v_i(k) for k ≤ i, as stored (floats, or Fractions for an exact kernel): i + 1 values."""
+        return self.row_values(np.array([i]))[0, : i + 1].tolist()
+
+    def flipped(self) -> Kernel:
         raise NotImplementedError
 
     def matrix(self) -> np.ndarray:
@@ -58,10 +64,13 @@ class Kernel:
 class ProfileKernel(Kernel):
     """The same values v(k) on every row (relative or column PE): (L,)."""
 
-    values: np.ndarray | list
+    values: np.ndarray | list[Fraction]   # (L,) floats, or L Fractions (exact)
 
-    def row_values(self, rows):
+    def row_values(self, rows: np.ndarray) -> np.ndarray:
         return np.broadcast_to(np.asarray(self.values, dtype=float), (len(rows), self.length))
+
+    def row(self, i: int) -> list[Any]:
+        return list(self.values[: i + 1])
 
     def flipped(self):
         return ProfileKernel(self.length, _FLIP[self.index], self.values)
@@ -74,7 +83,7 @@ class BilinearKernel(Kernel):
     left: np.ndarray
     right: np.ndarray
 
-    def row_values(self, rows):
+    def row_values(self, rows: np.ndarray) -> np.ndarray:
         return self.left[rows] @ self.right.T  # (b, d) @ (d, L) -> (b, L)
 
     def flipped(self):
@@ -85,10 +94,13 @@ class BilinearKernel(Kernel):
 class DenseKernel(Kernel):
     """Values stored in full (user tables): (L, L) in index form, float or Fraction objects."""
 
-    values: np.ndarray
+    values: np.ndarray   # (L, L) floats or Fraction objects
 
-    def row_values(self, rows):
+    def row_values(self, rows: np.ndarray) -> np.ndarray:
         return np.asarray(self.values[rows], dtype=float)
+
+    def row(self, i: int) -> list[Any]:
+        return list(self.values[i][: i + 1])
 
     def flipped(self):
         return DenseKernel(self.length, _FLIP[self.index], self.values)

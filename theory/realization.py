@@ -105,7 +105,7 @@ def exact_margins(kernel: Kernel, rows: np.ndarray, targets: np.ndarray) -> tupl
             target_values.append(v[k])
         return margins, target_values
     for i, k in zip(rows.tolist(), keys.tolist()):
-        row = kernel.values[i]
+        row = kernel.row(i)
         others = [row[c] for c in range(i + 1) if c != k]
         margins.append(None if not others else row[k] - max(others))
         target_values.append(row[k])
