@@ -36,7 +36,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, RegisteredCheck, timed
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
 from posreal.theory import realization
 from posreal.theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
 from posreal.theory.kernels import DenseKernel, ProfileKernel
@@ -443,11 +443,11 @@ def run_property(name: str, max_examples: int = 60, control_examples: int = 200)
         else:
             detail = f"counterexample: {report}" if falsified else f"property crashed: {report}"
         if control_ok:
-            control, said = "no counterexample", f"no counterexample in {control_examples} examples"
+            control, said = Control.NO_COUNTEREXAMPLE, f"no counterexample in {control_examples} examples"
         elif control_falsified:
-            control, said = COUNTEREXAMPLE, f"counterexample found: {control_report}"
+            control, said = Control.COUNTEREXAMPLE, f"counterexample found: {control_report}"
         else:
-            control, said = "crashed", f"control crashed: {control_report}"
+            control, said = Control.CRASHED, f"control crashed: {control_report}"
         detail += f"; control ({prop.control_description}): {said}"
         return CheckResult(claim=prop.claim, name=prop.description, method="property",
                            verdict=PASSED if ok else (COUNTEREXAMPLE if falsified else FAILED),

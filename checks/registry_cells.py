@@ -32,7 +32,7 @@ import sys
 
 import numpy as np
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, RegisteredCheck, timed
+from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
 from posreal.theory.encodings import REGISTRY_PES, dual_pe, parse_pe
 from posreal.theory.kernels import naive_kernel_matrix, transfer
 from posreal.theory.realization import DEFAULT_TOL, REALIZED
@@ -127,7 +127,7 @@ def registry_result(claim: str, name: str, main: dict, control: dict, agreed: st
     """A registry check's result: passed iff ``ok``; the negative control must find mismatches."""
     return CheckResult(
         claim=claim, method="registry", name=name, verdict=PASSED if ok else FAILED,
-        negative_control=COUNTEREXAMPLE if control["mismatches"] else "no counterexample",
+        negative_control=Control.COUNTEREXAMPLE if control["mismatches"] else Control.NO_COUNTEREXAMPLE,
         detail=(agreed if ok else f"mismatches: {main['mismatches'][:3]}")
                + f"; control ({control_label}): {control['mismatches'][:1]}",
         data={**data, "mismatches": main["mismatches"], "control_mismatches": control["mismatches"][:10]})

@@ -27,7 +27,7 @@ from typing import Callable
 
 import sympy as sp
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, CheckResult, RegisteredCheck, timed
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, CheckResult, Control, RegisteredCheck, timed
 
 
 @dataclass
@@ -336,7 +336,7 @@ def _derivation_check(claim: str, name: str, build: Callable[[], Derivation],
     detail += "; negative controls: " + "; ".join(
         f"{c.name}: failed steps {c.failed_steps()}, counterexample {c.counterexample}" for c in found)
     return CheckResult(claim=claim, name=name, method="symbolic", verdict=verdict,
-                       negative_control=COUNTEREXAMPLE if control_ok else "no counterexample",
+                       negative_control=Control.COUNTEREXAMPLE if control_ok else Control.NO_COUNTEREXAMPLE,
                        detail=detail,
                        data={"steps": [[s.name, s.ok] for s in der.steps], "result": str(der.result),
                              "controls": [{"name": c.name, "failed_steps": c.failed_steps(),

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, RegisteredCheck, timed
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, Control, RegisteredCheck, timed
 from posreal.experiment.model import transferred_attention
 from posreal.theory.encodings import parse_pe
 from posreal.theory.tasks import parse_task
@@ -134,7 +134,7 @@ def check_training_rise(steps: int = STEPS) -> CheckResult:
             claim="theorem1", method="training",
             name=f"α_L = 1 cells: target attention at L rises toward 1 along gradient descent ({steps} steps)",
             verdict=COUNTEREXAMPLE if violations else (PASSED if not failures else FAILED),
-            negative_control=COUNTEREXAMPLE if control_ok else "no counterexample",
+            negative_control=Control.COUNTEREXAMPLE if control_ok else Control.NO_COUNTEREXAMPLE,
             detail=("; ".join(f"{c['cell']}: mean {c['mean'][0]} → {c['mean'][-1]}, min {c['min'][0]} → "
                               f"{c['min'][-1]}, rows monotone {c['rows_monotone']:.2f}" for c in cells)
                     + (f"; failures: {failures}" if failures else "")
@@ -193,7 +193,7 @@ def check_training_fall(cells: tuple = FALL_CELLS, steps: int = STEPS) -> CheckR
             claim="theorem1", method="training",
             name=f"rows with γ_i(T_L θ*) < 0: target attention falls toward 0 along gradient descent ({steps} steps)",
             verdict=fall_verdict(outcomes),
-            negative_control=COUNTEREXAMPLE if controls and all(controls) else "no counterexample",
+            negative_control=Control.COUNTEREXAMPLE if controls and all(controls) else Control.NO_COUNTEREXAMPLE,
             detail=detail, data={"cells": outcomes})
     return timed(run)
 

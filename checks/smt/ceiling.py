@@ -29,7 +29,7 @@ from typing import Callable, Sequence
 import numpy as np
 import z3
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, timed
+from posreal.checks.base import FAILED, PROVED, UNKNOWN, CheckResult, Control, timed
 from posreal.checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fraction
 from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import SpecError, bad_value
@@ -268,11 +268,11 @@ def ceiling_check(task: str, length: int, kernel: str | None = None, pe: str | N
             return CheckResult("expressivity", f"ceiling of {label} on {task} at n = {length}", "smt", UNKNOWN,
                                None, detail=str(err))
         verdict = PROVED if (c.optimal == PROVED and c.verified) else (FAILED if c.optimal == FAILED else UNKNOWN)
-        control = COUNTEREXAMPLE if (c.verified and c.realized >= 1) else "none"
+        control = Control.COUNTEREXAMPLE if (c.verified and c.realized >= 1) else Control.NO_COUNTEREXAMPLE
         detail = (f"ceiling {c.realized}/{c.total} ({c.features}); optimality: {c.optimal}"
                   + (f" ({c.reason})" if c.reason else "") + f"; witness re-counted in ℚ: rows {c.realized_rows}; "
                   f"negative control (bound weakened to ≤ {c.realized - 1} rows): "
-                  + ("refuted by the witness" if control == COUNTEREXAMPLE else "no witness row"))
+                  + ("refuted by the witness" if control is Control.COUNTEREXAMPLE else "no witness row"))
         return CheckResult("expressivity", f"class ceiling of {label} kernels on {task} at n = {length}", "smt",
                            verdict, control, detail=detail, data=c.to_json())
 

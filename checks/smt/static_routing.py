@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, timed
+from posreal.checks.base import FAILED, PASSED, CheckResult, Control, timed
 from posreal.theory.expressivity import DEFAULT_SEED, static_routing_bound
 from posreal.theory.tasks import REGISTRY_TASKS
 
@@ -56,7 +56,7 @@ def beta_check() -> CheckResult:
                      f"{[str(b) for b in succ.beta]} — {'refutes' if refuted else 'does not refute'} β = 1")
         verdict = FAILED if bad else PASSED
         return CheckResult("expressivity", "static routing bound: β = 1 for positional tasks, β < 1 for sort and addition",
-                           "enumeration", verdict, COUNTEREXAMPLE if refuted else "none",
+                           "enumeration", verdict, Control.COUNTEREXAMPLE if refuted else Control.NO_COUNTEREXAMPLE,
                            detail="; ".join(bad + lines), data=data)
 
     return timed(body)
