@@ -1,7 +1,7 @@
 """The certificate verifier: re-derives every exact claim with fractions only.
 
-Main function: :func:`verify_document` -> :class:`Verdict` (``verified`` / ``refuted`` /
-``not checkable``), and :func:`verify_file`.  It uses :mod:`posreal.counterexamples.verifier.exact_model`
+Main function: :func:`verify_document` -> :class:`Verdict`, whose :class:`Outcome` is ``verified`` /
+``refuted`` / ``not checkable``, and :func:`verify_file`.  It uses :mod:`posreal.counterexamples.verifier.exact_model`
 (tasks and rational features from their spec strings) and :mod:`posreal.counterexamples.verifier.qla`
 (Gaussian elimination in ℚ) — no numpy, no z3, no ``theory`` computation — so a certificate is
 checked independently of the code that wrote it.
@@ -29,6 +29,7 @@ A digest mismatch (an edit after sealing) refutes the certificate.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -38,21 +39,29 @@ from posreal.counterexamples.verifier import qla
 from posreal.counterexamples.verifier.certificate import BUNDLE_FORMAT, FORMAT, KINDS, VERSION, digest, load, unq, unqvec
 from posreal.counterexamples.verifier.errors import CertificateError
 
-VERIFIED, REFUTED, NOT_CHECKABLE = "verified", "refuted", "not checkable"
-EXIT_CODES = {VERIFIED: 0, REFUTED: 1, NOT_CHECKABLE: 3}
+class Outcome(StrEnum):
+    """What the verifier concluded about one certificate (JSON: the value strings)."""
+
+    VERIFIED = "verified"             # every exact claim re-derived
+    REFUTED = "refuted"               # some claim (or the digest) does not hold
+    NOT_CHECKABLE = "not checkable"   # the instance is outside what fractions alone can check
+
+
+VERIFIED, REFUTED, NOT_CHECKABLE = Outcome.VERIFIED, Outcome.REFUTED, Outcome.NOT_CHECKABLE
+EXIT_CODES = {Outcome.VERIFIED: 0, Outcome.REFUTED: 1, Outcome.NOT_CHECKABLE: 3}
 MAX_CHECKED_LENGTH = 4096  # grid sizes the fractions-only verifier accepts
 
 
 @dataclass
 class Verdict:
-    verdict: str
+    verdict: Outcome
     name: str
     failures: list[str] = field(default_factory=list)
     checked: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"verdict": self.verdict, "name": self.name, "failures": self.failures,
+        return {"verdict": self.verdict.value, "name": self.name, "failures": self.failures,
                 "checked": self.checked, "notes": self.notes}
 
 
@@ -339,7 +348,7 @@ def verify_document(document: dict, name: str = "certificate") -> list[Verdict]:
     return [verify_certificate(document, name)]
 
 
-def overall(verdicts: list[Verdict]) -> str:
+def overall(verdicts: list[Verdict]) -> Outcome:
     kinds = {v.verdict for v in verdicts}
     if REFUTED in kinds:
         return REFUTED
