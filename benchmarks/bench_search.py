@@ -28,7 +28,7 @@ def measure(seed: int, count: int, families: tuple[str, ...], gd_steps: int) -> 
         t0 = time.perf_counter()
         record = evaluate(instance(seed, k, families), gd_steps)
         dt = time.perf_counter() - t0
-        (tied if record.get("open_ties") or record.get("float_ties") else plain).append(dt)
+        (tied if record.open_ties or record.float_ties else plain).append(dt)
     total = time.perf_counter() - start
     return {"instances": count, "seconds": total, "overall_rate": count / total,
             "plain": len(plain), "plain_rate": len(plain) / sum(plain) if plain else float("nan"),
