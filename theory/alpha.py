@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -33,15 +33,20 @@ from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH  # noqa
 MAX_EXACT_LENGTH = 2 ** 18   # exact mode keeps one Fraction per key index
 
 
-def row_outcomes(pe: Encoding, task: Task, theta, length: int, train_length: int,
-                 mode: str = "float", tol: float = DEFAULT_TOL) -> RowOutcomes:
-    """Outcome of every row of R_L under T_L θ.  ``theta``: (p,) floats, or Fractions in exact mode."""
+def row_outcomes(pe: str | Encoding, task: str | Task, theta: np.ndarray | Sequence[float] | Sequence[Fraction],
+                 length: int, train_length: int, mode: str = "float", tol: float = DEFAULT_TOL) -> RowOutcomes:
+    """Outcome of every row of R_L under T_L θ.  ``theta``: (p,) floats, or Fractions in exact mode.
+    ``pe`` and ``task`` are objects or spec strings."""
+    pe, task = parse_pe(pe), parse_task(task)
+    if mode not in MODES:
+        raise bad_value("mode", mode, ", ".join(MODES))
     rows, targets = task.rows_and_targets(length)
     ties = structural_ties(pe, rows, targets, length, train_length)
     if mode == "exact":
-        kernel = exact_transfer(pe, theta, length, train_length)
-        margins, _ = exact_margins(kernel, rows, targets)
-        return RowOutcomes(length, mode, rows, targets, margins, classify_exact(margins, ties), ties, tol)
+        exact_theta = [x if isinstance(x, Fraction) else Fraction(x) for x in theta]   # a float is a binary rational
+        exact_kernel = exact_transfer(pe, exact_theta, length, train_length)
+        exact, _ = exact_margins(exact_kernel, rows, targets)
+        return RowOutcomes(length, mode, rows, targets, exact, classify_exact(exact, ties), ties, tol)
     kernel = transfer(pe, np.asarray(theta, dtype=float), length, train_length)
     margins, target_values = float_margins(kernel, rows, targets)
     status = classify_float(margins, target_values, ties, tol)

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from posreal.theory.encodings import OFFSET, AbsSin, DualOf, Encoding, ProfileEncoding, _FLIP
+from posreal.theory.encodings import _FLIP, OFFSET, AbsSin, DualOf, Encoding, ProfileEncoding, parse_pe
 from posreal.theory.errors import SpecError
 
 BLOCK_ENTRIES = 2 ** 21  # entries of one row block: bounds the memory of blocked kernels
@@ -106,26 +106,28 @@ class DenseKernel(Kernel):
         return DenseKernel(self.length, _FLIP[self.index], self.values)
 
 
-def transfer(pe: Encoding, theta: np.ndarray, length: int, train_length: int) -> Kernel:
-    """T_L θ for a linear PE, float: θ (p,) -> Kernel on the ``length``-grid."""
+def transfer(pe: str | Encoding, theta: np.ndarray | Sequence[float], length: int, train_length: int) -> Kernel:
+    """T_L θ for a linear PE (an Encoding or its spec string), float: θ (p,) -> Kernel on the ``length``-grid."""
+    pe = parse_pe(pe)
     pe.check_length(length, train_length)
-    theta = np.asarray(theta, dtype=float)
-    if theta.shape != (pe.dim(train_length),):
-        raise SpecError(f"invalid θ of shape {theta.shape} for PE {str(pe)!r}; accepted: shape "
+    vec = np.asarray(theta, dtype=float)  # (p,)
+    if vec.shape != (pe.dim(train_length),):
+        raise SpecError(f"invalid θ of shape {vec.shape} for PE {str(pe)!r}; accepted: shape "
                         f"({pe.dim(train_length)},) at train length {train_length}")
     if isinstance(pe, DualOf):
-        return transfer(pe.base, theta, length, train_length).flipped()
+        return transfer(pe.base, vec, length, train_length).flipped()
     if isinstance(pe, ProfileEncoding):
-        return ProfileKernel(length, pe.index, pe.profile(theta, length, train_length))
+        return ProfileKernel(length, pe.index, pe.profile(vec, length, train_length))
     if isinstance(pe, AbsSin):
         phi = pe.phi(np.arange(length))  # (L, d)
-        W = theta.reshape(pe.d, pe.d)     # (d, d)
+        W = vec.reshape(pe.d, pe.d)       # (d, d)
         return BilinearKernel(length, pe.index, phi @ W, phi)
-    return DenseKernel(length, pe.index, _table_values(pe, length, train_length, theta, exact=False))
+    return DenseKernel(length, pe.index, _table_values(pe, length, train_length, vec, exact=False))
 
 
-def exact_transfer(pe: Encoding, theta: Sequence[Fraction], length: int, train_length: int) -> Kernel:
-    """T_L θ in ℚ for a rational PE: values are Fractions."""
+def exact_transfer(pe: str | Encoding, theta: Sequence[Fraction], length: int, train_length: int) -> Kernel:
+    """T_L θ in ℚ for a rational PE (an Encoding or its spec string): values are Fractions."""
+    pe = parse_pe(pe)
     pe.check_length(length, train_length)
     if isinstance(pe, DualOf):
         return exact_transfer(pe.base, theta, length, train_length).flipped()
@@ -147,9 +149,11 @@ def _table_values(pe: Encoding, length: int, train_length: int, theta, exact: bo
     return out
 
 
-def naive_kernel_matrix(pe: Encoding, theta: np.ndarray, length: int, train_length: int) -> np.ndarray:
+def naive_kernel_matrix(pe: str | Encoding, theta: np.ndarray | Sequence[float], length: int,
+                        train_length: int) -> np.ndarray:
     """Reference T_L θ straight from the definition: materializes ψ(i, j) for all j ≤ i, i.e. an
     (L, L, p) feature tensor, then contracts with θ.  Dense κ with -inf above the diagonal."""
+    pe = parse_pe(pe)
     i, j = np.tril_indices(length)
     feats = pe.pair_features(i, j, train_length)  # (L(L+1)/2, p)
     out = np.full((length, length), -np.inf)

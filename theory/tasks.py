@@ -14,6 +14,7 @@ Spec strings are parsed only by :func:`parse_task` and round-trip through ``str(
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -165,7 +166,11 @@ class DualTask(Task):
         return hash(("dual", inner)) if parity else hash(inner)   # equal objects, equal hashes
 
 
-def shear_normal_form(obj, wrapper: type) -> tuple[int, object]:
+class _Sheared(Protocol):
+    base: Any
+
+
+def shear_normal_form(obj: object, wrapper: type[_Sheared]) -> tuple[int, object]:
     """(parity of the nested shears, innermost object): S∘S = id, so two nestings of ``wrapper``
     (DualTask or DualOf) denote the same map iff their normal forms are equal."""
     parity = 0
@@ -206,6 +211,7 @@ def parse_task(spec: str | Task) -> Task:
     raise bad_value("task", spec, TASK_FORMS)
 
 
-def dual_task(task: Task) -> Task:
+def dual_task(task: str | Task) -> Task:
     """The shear of a task, simplified so that ``dual(dual(T)) == T``."""
+    task = parse_task(task)
     return task.base if isinstance(task, DualTask) else DualTask(task)
