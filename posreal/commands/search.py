@@ -66,7 +66,7 @@ def run_colspan(args) -> int:
     ok = bool(static) and bool(dynamic) and all(v == VERIFIED for v in verdicts)
     if args.out:
         write(bundle(static + dynamic, name="outside-colspan reproductions"), args.out)
-    document = {"static": static, "dynamic": dynamic, "stats": {"static": sstats, "dynamic": dstats},
+    document = {"static": static, "dynamic": dynamic, "stats": {"static": sstats.to_json(), "dynamic": dstats.to_json()},
                 "verified": sum(v == VERIFIED for v in verdicts), "certificates": len(verdicts),
                 "reproduced": ok, "seconds": round(time.perf_counter() - start, 3)}
     if args.json:
@@ -77,9 +77,9 @@ def run_colspan(args) -> int:
              c["instance"]["row"], c["claims"]["margin"], f'{c["claims"]["rank_features"]} -> '
                                                            f'{c["claims"]["rank_augmented"]}'] for c in static]
     print(format_table(["pe", "task", "L0", "L", "row", "margin", "rank Ψ_i -> [Ψ_i|e_t]"], rows))
-    print(f"  searched {sstats['cells']} rational registry cells ({sstats['realizable_cells']} realizable), "
-          f"{sstats['realized_rows_checked']} realized rows checked; instances per cell: "
-          + ", ".join(f"{k}: {n}" for k, n in sstats["instances"].items()))
+    print(f"  searched {sstats.cells} rational registry cells ({sstats.realizable_cells} realizable), "
+          f"{sstats.realized_rows_checked} realized rows checked; instances per cell: "
+          + ", ".join(f"{k}: {n}" for k, n in sstats.instances.items()))
     if static:
         print("  " + static[0]["explanation"])
     print("\nDynamic form — tie directions v ∉ col Zᵀ with ⟨θ_1, v⟩ ≠ 0:")
@@ -89,10 +89,10 @@ def run_colspan(args) -> int:
              c["claims"]["first_step_dot_v"],
              f'{c["evidence"]["gradient_descent_tie_margin"]["estimate"]:.4g}'] for c in dynamic]
     print(format_table(["pe", "task", "L0", "L", "row: t vs j", "rank Z -> [Z;v]", "<θ_1,v>", "<θ_k,v> at end"], rows))
-    reg, tab = dstats["registry"], dstats["tables"]
-    print(f"  registry: {reg['cells']} cells, {reg['tie_rivals_checked']} tie rivals, {reg['instances']} instances; "
-          f"tables (seed {tab['seed']}): {tab['instances_examined']} examined, {tab['tie_rivals_checked']} tie rivals, "
-          f"{tab['outside_colspan']} outside col Zᵀ, {tab['instances']} instances")
+    reg, tab = dstats.registry, dstats.tables
+    print(f"  registry: {reg.cells} cells, {reg.tie_rivals_checked} tie rivals, {reg.instances} instances; "
+          f"tables (seed {tab.seed}): {tab.instances_examined} examined, {tab.tie_rivals_checked} tie rivals, "
+          f"{tab.outside_colspan} outside col Zᵀ, {tab.instances} instances")
     for c in dynamic:
         print("  " + c["explanation"])
     print(f"\n{document['verified']}/{document['certificates']} certificates verified"
