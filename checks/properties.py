@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Callable
 
 import numpy as np
@@ -95,7 +96,7 @@ def _theorem1_row(case: dict) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
         e = -case["epsilon"] * case["fraction"] * w
         return feats, t, u, e
     p = feats.shape[1]
-    u = rng.normal(size=p)
+    u = np.asarray(rng.normal(size=p), dtype=float)                       # (p,)
     u /= np.linalg.norm(u)
     if case["adversarial"]:   # push against the target's closest rival
         diffs = feats[t] - np.delete(feats, t, axis=0)                      # (m-1, p)
@@ -459,7 +460,7 @@ def run_property(name: str, max_examples: int = 60, control_examples: int = 200)
 
 def property_checks() -> list[RegisteredCheck]:
     """One registered check per property (labelled by its name), for the runner."""
-    return [RegisteredCheck(prop.claim, "property", name, lambda name=name: run_property(name))
+    return [RegisteredCheck(prop.claim, "property", name, partial(run_property, name))
             for name, prop in PROPERTIES.items()]
 
 

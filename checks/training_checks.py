@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, Control, RegisteredCheck, Verdict, timed
 from posreal.experiment.model import transferred_attention
 from posreal.theory.encodings import parse_pe
 from posreal.theory.tasks import parse_task
@@ -168,7 +168,7 @@ def fall_outcome(cell: tuple[str, str, int], steps: int = STEPS) -> dict:
             "steps": traj["steps"].tolist(), "cosine": traj["cosine"]}
 
 
-def fall_verdict(outcomes: list[dict]) -> str:
+def fall_verdict(outcomes: list[dict]) -> Verdict:
     """The combined verdict of :func:`check_training_fall` (rule in the module docstring)."""
     if any(o["bound_violations"] for o in outcomes):
         return COUNTEREXAMPLE

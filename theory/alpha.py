@@ -148,7 +148,8 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
     result = AlphaResult(pe, task, train_length, mode, sel, tuple(lengths))
     if not sel.realizable:
         return result
-    theta = sel.exact_theta if mode == "exact" else sel.theta
+    exact_theta = sel.exact_theta
+    theta = exact_theta if mode == "exact" and exact_theta is not None else sel.theta
     row_mode = mode if mode in MODES else "float"
     for L in lengths:
         result.outcomes[L] = row_outcomes(pe, task, theta, L, train_length, row_mode, tol)
@@ -187,10 +188,11 @@ def alpha_sweep(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH, max_length: 
                         f"{sel.train_length}; accepted: the selection of {pe}·{task} at L0 = {train_length}")
     if not sel.realizable:
         return None
-    if mode == "exact" and sel.exact_theta is None:
+    exact_theta = sel.exact_theta
+    if mode == "exact" and exact_theta is None:
         raise SpecError(f"invalid mode 'exact' for the sweep of {pe}·{task}: no exact θ* was found; "
                         "accepted: float or certified")
-    theta = sel.exact_theta if mode == "exact" else sel.theta
+    theta = exact_theta if mode == "exact" and exact_theta is not None else sel.theta
     out = row_outcomes(pe, task, theta, max_length, train_length, mode, tol)
     lengths = np.arange(train_length, max_length + 1)                     # (K,)
     ends = np.searchsorted(out.rows, lengths, side="left")                # rows < L

@@ -324,8 +324,8 @@ class TableEncoding(Encoding):
 
     name: str
     table_kind: str
-    exact: tuple | None = field(repr=False, default=None)
-    values: np.ndarray = field(repr=False, default=None)
+    values: np.ndarray = field(repr=False)                 # (N, p) or (N, N, p) floats
+    exact: tuple | None = field(repr=False, default=None)  # the same entries as Fractions (rational tables)
 
     @property
     def kind(self):
@@ -396,8 +396,10 @@ class ProfileTable(TableEncoding, ProfileEncoding):
 def _to_fraction(x) -> Fraction | None:
     if isinstance(x, (bool, np.bool_)):
         return None
-    if isinstance(x, (int, np.integer, Fraction)):
-        return Fraction(x)
+    if isinstance(x, (int, np.integer)):
+        return Fraction(int(x))
+    if isinstance(x, Fraction):
+        return x
     return None
 
 
@@ -412,6 +414,7 @@ def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
 
     if kind not in (RELATIVE, COLUMN, GENERAL):
         raise bad_value("table kind", kind, "relative, column, general")
+    values: np.ndarray
     try:
         values = np.asarray(table, dtype=object)
     except ValueError:
@@ -421,7 +424,7 @@ def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
             or (kind == GENERAL and values.shape[1] != values.shape[0])):
         raise bad_value("feature table shape", values.shape,
                         "(N, p) for relative/column tables, (N, N, p) for general ones, N >= 1, p >= 1")
-    parsed = []
+    parsed: list[object] = []
     for x in values.reshape(-1):
         if isinstance(x, str):
             parsed.append(parse_entry(x, "", name))
@@ -429,13 +432,14 @@ def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
             raise bad_value("feature table entry", x, "int, Fraction, float numbers or rational strings 'p/q'")
         else:
             parsed.append(x)
-    values = np.asarray(parsed, dtype=object).reshape(values.shape)
+    shape: tuple[int, ...] = tuple(values.shape)
+    values = np.asarray(parsed, dtype=object).reshape(shape)
     flat = [_to_fraction(x) for x in values.reshape(-1)]
     exact = None
     if all(f is not None for f in flat):
-        exact_arr = np.empty(values.shape[:-1], dtype=object)
-        width = values.shape[-1]
-        for pos, start in zip(np.ndindex(values.shape[:-1]), range(0, len(flat), max(width, 1))):
+        exact_arr = np.empty(shape[:-1], dtype=object)
+        width = shape[-1]
+        for pos, start in zip(np.ndindex(shape[:-1]), range(0, len(flat), max(width, 1))):
             exact_arr[pos] = tuple(flat[start:start + width])
         exact = tuple(map(tuple, exact_arr.tolist())) if kind == GENERAL else tuple(exact_arr.tolist())
     floats = values.astype(float)

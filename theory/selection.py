@@ -265,7 +265,8 @@ def _exact_kkt(zq: list[tuple], u: np.ndarray, p: int):
         direction = NB.T.dot(a) if active else np.zeros(p, dtype=object)  # (p,) = N_Bᵀ a
         theta = [Fraction(int(x) * D, b) for x in direction]               # θ = D N_Bᵀ μ
         scaled = N.dot(direction)                 # (m,) z_k·θ = scaled_k / b
-        worst = int(np.argmin([Fraction(int(x), b) for x in scaled]))
+        products = [Fraction(int(x), b) for x in scaled]
+        worst = min(range(len(products)), key=products.__getitem__)   # the first most violated constraint
         if scaled[worst] >= b:
             return theta, dict(zip(active, lam))
         if len(pivot_rows([zq[k] for k in active + [worst]], p)) <= len(active):

@@ -167,7 +167,8 @@ class DualTask(Task):
 
 
 class _Sheared(Protocol):
-    base: Any
+    @property
+    def base(self) -> Any: ...
 
 
 def shear_normal_form(obj: object, wrapper: type[_Sheared]) -> tuple[int, object]:

@@ -29,7 +29,7 @@ from typing import Callable, Sequence
 import numpy as np
 import z3
 
-from posreal.checks.base import FAILED, PROVED, UNKNOWN, CheckResult, Control, timed
+from posreal.checks.base import FAILED, PROVED, UNKNOWN, CheckResult, Control, Verdict, timed
 from posreal.checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fraction
 from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import SpecError, bad_value
@@ -65,7 +65,7 @@ class Ceiling:
     total: int                    # |R_n|
     witness: list[Fraction]       # the best kernel's parameters (r, a or θ)
     realized_rows: list[int]
-    optimal: str                  # "proved" (k+1 rows unsat), "unknown" (timeout: a lower bound only)
+    optimal: Verdict | str        # proved (k+1 rows unsat), unknown (timeout: a lower bound only), "refused"
     verified: bool                # Python re-count of the witness equals ``realized``
     features: str                 # "exact" | "float64 features converted exactly to rationals"
     reason: str = ""
@@ -83,7 +83,7 @@ class Ceiling:
         return {"kernel": self.kernel, "task": self.task, "length": self.length,
                 "train_length": self.train_length, "realized": self.realized, "total": self.total,
                 "ceiling": f"{self.realized}/{self.total}", "witness": [fraction_str(w) for w in self.witness],
-                "realized_rows": self.realized_rows, "optimal": self.optimal, "verified": self.verified,
+                "realized_rows": self.realized_rows, "optimal": str(self.optimal), "verified": self.verified,
                 "features": self.features, "reason": self.reason or None, "seconds": self.seconds,
                 "notes": self.notes}
 
@@ -103,6 +103,8 @@ def kernel_class(kernel: str | None, pe: str | None, length: int, train_length: 
         if kernel == "column":
             return KernelClass("column", length, lambda i, j: _unit(j))
         raise bad_value("kernel", kernel, "relative, column")
+    if pe is None:   # unreachable: exactly one of kernel and pe is given
+        raise SpecError("invalid kernel class: give exactly one of kernel and pe")
     enc = parse_pe(pe)
     p = enc.dim(train_length)
     enc.check_length(length, train_length)
@@ -216,7 +218,7 @@ def _best_model(opt: z3.Optimize) -> z3.ModelRef | None:
         return None
 
 
-def prove_at_most(cons, flags, k: int, timeout: float) -> tuple[str, str]:
+def prove_at_most(cons, flags, k: int, timeout: float) -> tuple[Verdict, str]:
     """Certify that no kernel of the class realizes k + 1 rows (unsat) — optimality of k."""
     solver = z3.Solver()
     solver.set("timeout", max(1, int(timeout * 1000)))
@@ -236,11 +238,11 @@ def recount(cls: KernelClass, witness: list[Fraction], task: Task, length: int, 
     """Rows realized by the witness kernel, decided in ℚ without z3."""
     rows, targets = task.rows_and_targets(length)
     if cls.label in KERNEL_CLASSES:
-        kern = ProfileKernel(length, "offset" if cls.label == "relative" else "position", list(witness))
-        margins, _ = exact_margins(kern, rows, targets)
+        profile = ProfileKernel(length, "offset" if cls.label == "relative" else "position", list(witness))
+        margins, _ = exact_margins(profile, rows, targets)
         status = classify_exact(margins, np.zeros(rows.size, dtype=bool))
         return [int(i) for i, s in zip(rows, status) if s > 0]
-    if cls.exact:   # rational PE: theory's exact transfer, margins and structural ties
+    if cls.exact and cls.pe is not None:   # rational PE: theory's exact transfer, margins and structural ties
         kern = exact_transfer(cls.pe, witness, length, train_length)
         margins, _ = exact_margins(kern, rows, targets)
         ties = structural_ties(cls.pe, rows, targets, length, train_length)

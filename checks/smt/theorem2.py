@@ -23,6 +23,7 @@ Reference: THEORY.md §2, Theorem 2 (this project's formalization of the preprin
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from typing import Callable
 
 import z3
@@ -214,5 +215,5 @@ MAKERS = [deep_only_if, deep_if, shallow_iff, position_one_deep_row, alibi_break
 def checks() -> list[Callable[[], CheckResult]]:
     """One zero-argument callable per proof (the runner's contract)."""
     return [proof_check(make, f"theorem2.{make.__name__}") for make in MAKERS] + \
-        [proof_check(lambda name=name: growing_finite(name), f"theorem2.growing_finite[{name}]")
+        [proof_check(partial(growing_finite, name), f"theorem2.growing_finite[{name}]")
          for name in GROWING_TARGETS]

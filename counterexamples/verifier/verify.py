@@ -96,11 +96,10 @@ def _tables(instance: dict) -> dict:
             raise CertificateError(f"malformed certificate: tables.{name}.kind = {kind!r}; "
                                    f"accepted: {', '.join(em.TABLE_KINDS)}")
         if kind == "general":
-            parsed = [[unqvec(cell, f"tables.{name}[{a}][{b}]") for b, cell in enumerate(row)]
-                      for a, row in enumerate(rows)]
+            out[name] = {"kind": kind, "rows": [[unqvec(cell, f"tables.{name}[{a}][{b}]") for b, cell in enumerate(row)]
+                                                for a, row in enumerate(rows)]}
         else:
-            parsed = [unqvec(row, f"tables.{name}[{a}]") for a, row in enumerate(rows)]
-        out[name] = {"kind": kind, "rows": parsed}
+            out[name] = {"kind": kind, "rows": [unqvec(row, f"tables.{name}[{a}]") for a, row in enumerate(rows)]}
     return out
 
 

@@ -166,6 +166,6 @@ def run_conjecture(args) -> int:
                  f"{c['limit_estimate']:.4g}", c["predicted_wins"]] for c in summary["candidates"]]
         print(format_table(["index", "pe", "task", "L0", "L", "alpha", "row", "lim tie margin (GD)",
                             "predicted wins (exact sign)"], rows))
-    for path in certified:
-        print(f"certificate: {path}", file=sys.stderr)
+    for written in certified:
+        print(f"certificate: {written}", file=sys.stderr)
     return code
