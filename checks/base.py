@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import Callable
+from collections.abc import Callable
 
 class Verdict(StrEnum):
     """What one check concluded about its claim (JSON: the value strings)."""

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -328,7 +328,6 @@ def tie_body(case: dict) -> None:
         if pairs.shape[0] == 0:
             return
         Z = difference_vectors(pe, pairs, L0)                               # (m, p)
-        p = Z.shape[1]
         _, s, vt = np.linalg.svd(Z)
         rank = int(np.sum(s > 1e-10 * max(1.0, s.max(initial=0.0))))
         null = vt[rank:]                                                    # (p - rank, p), ⊥ col Zᵀ
@@ -345,7 +344,8 @@ def tie_body(case: dict) -> None:
             F = pe.pair_features(np.full(i + 1, i), keys, L0)               # (i+1, p)
             for j in range(i + 1):
                 v = F[t] - F[j]
-                if j != t and np.any(v != 0) and np.linalg.norm(Z @ v) <= 1e-10 * np.linalg.norm(v) * max(1.0, np.abs(Z).max(initial=0)):
+                scale = 1e-10 * np.linalg.norm(v) * max(1.0, np.abs(Z).max(initial=0))
+                if j != t and np.any(v != 0) and np.linalg.norm(Z @ v) <= scale:
                     ties.append(v)
         if not ties:
             return

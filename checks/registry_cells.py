@@ -82,7 +82,7 @@ def theorem2_registry(deep_rule_everywhere: bool = False) -> dict:
                 skipped.append(f"{pe_spec}·{task_spec}: not realizable at L0")
                 continue
             kernel = transfer(pe, result.selection.theta, max(LENGTHS), TRAIN_LENGTH)
-            r_full = np.asarray(kernel.row(max(LENGTHS) - 1), dtype=float)   # (L_max,): the last row holds r(δ), δ < L_max
+            r_full = np.asarray(kernel.row(max(LENGTHS) - 1), dtype=float)   # (L_max,): the last row is r(δ), δ < L_max
             for L in LENGTHS:
                 r = r_full[:L]
                 delta_star = unique_maximizer(r)
@@ -258,7 +258,8 @@ def check_learned_registry() -> CheckResult:
         main = learned_registry()
         control = learned_registry(copy_last_for_every_task=True)
         return registry_result(
-            "underdetermination", "learned:16 on every registry task: completions (a) and (b) inside the reported interval",
+            "underdetermination",
+            "learned:16 on every registry task: completions (a) and (b) inside the reported interval",
             main, control, agreed=f"{len(main['checked'])} tasks agree",
             control_label="copy_last = 1 claimed for every task", ok=not main["mismatches"], tasks=main["checked"])
     return timed(run)
@@ -276,7 +277,8 @@ def check_learned_cli() -> CheckResult:
             computed = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, samples=CLI_SAMPLES).to_json()
             if reported != json.loads(json.dumps(computed["alpha"])):
                 mismatches.append(f"{task}: posreal alpha reports {reported} vs {computed['alpha']}")
-            other = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, seed=1, samples=CLI_SAMPLES).to_json()
+            other = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, seed=1,
+                                           samples=CLI_SAMPLES).to_json()
             if reported != json.loads(json.dumps(other["alpha"])):
                 control.append(f"{task}: seed 1 gives a different document")
         return registry_result(

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 import sympy as sp
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.base import FAILED, PROVED, CheckResult, Control, RegisteredCheck, timed
 
 
 @dataclass

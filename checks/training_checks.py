@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, Control, RegisteredCheck, Verdict, timed
+from posreal.checks.base import (COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, Control, RegisteredCheck,
+                                 Verdict, timed)
 from posreal.experiment.model import transferred_attention
 from posreal.theory.encodings import parse_pe
 from posreal.theory.tasks import parse_task
@@ -82,7 +83,8 @@ def trajectory_attention(pe_spec: str, task_spec: str, length: int, steps: int =
     attention = np.array([target_attention(pe, task, th, length) for th in traj.thetas])  # (K, m)
     bounds = np.array([row_bounds(pe, task, th, u, gamma, length) for th in traj.thetas])  # (K, m)
     decided = np.abs(gamma) > MARGIN_TOL
-    violated = ((gamma > 0) & decided & (attention < bounds - SLACK)) | ((gamma < 0) & decided & (attention > bounds + SLACK))
+    violated = (((gamma > 0) & decided & (attention < bounds - SLACK))
+                | ((gamma < 0) & decided & (attention > bounds + SLACK)))
     realized = np.array([row_outcomes(pe, task, th, length, TRAIN_LENGTH).status == 1 for th in traj.thetas])  # (K, m)
     return {"cell": f"{pe_spec}·{task_spec} L={length}", "steps": traj.steps, "gamma": gamma, "realized": realized,
             "attention": attention, "bounds": bounds, "bound_violations": int(np.sum(violated[1:])),

@@ -71,7 +71,8 @@ def open_tie_certificate(inst: Instance, row: int | None = None, gd_steps: int =
         if len(signs) == len(rivals):
             claims["predicted_wins"] = all(s == 1 for s in signs)
             prediction = ("The exponential-tail prediction of every tie margin's limit is "
-                          + ("positive (exact sign). " if claims["predicted_wins"] else "not all positive (exact sign). "))
+                          + ("positive (exact sign). " if claims["predicted_wins"]
+                             else "not all positive (exact sign). "))
         verdicts = {e["verdict"] for e in evidence}
         overall = "wins" if verdicts == {"wins"} else ("loses" if "loses" in verdicts else "undecided")
         document = {

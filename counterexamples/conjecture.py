@@ -24,9 +24,8 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from fractions import Fraction
 from pathlib import Path
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from posreal.theory.encodings import Encoding, parse_pe, register_pe, unregister_pe
 from posreal.theory.errors import PosrealError
@@ -36,14 +35,14 @@ from posreal.theory.tasks import Task, parse_task
 
 from posreal.counterexamples.verifier.certificate import q, qvec
 from posreal.counterexamples.classify import CLASSES, FailingRow, classify
-from posreal.counterexamples.dynamics import (DEFAULT_STEPS, LOSES, UNDECIDED, WINS, limit_verdict, predict, predict_float,
-                                      tie_margins)
+from posreal.counterexamples.dynamics import (DEFAULT_STEPS, LOSES, UNDECIDED, WINS, limit_verdict, predict,
+                                              predict_float, tie_margins)
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.sampling import FAMILIES, Instance, instance
 
 FILE_FORMAT = "posreal-conjecture-search"
 FILE_VERSION = 1
-_SELECTIONS: "OrderedDict[tuple, Selection]" = OrderedDict()
+_SELECTIONS: OrderedDict[tuple, Selection] = OrderedDict()
 _CACHE_SIZE = 64
 
 

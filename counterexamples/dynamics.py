@@ -26,7 +26,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

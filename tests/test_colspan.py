@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import math
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from posreal.counterexamples.colspan import _dynamic_candidates, find_dynamic, find_static, static_rank

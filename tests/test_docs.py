@@ -186,7 +186,8 @@ def test_no_remote_script_font_or_stylesheet(site):
         offenders += [(str(page.relative_to(site)), ref) for ref in parser.refs if REMOTE.match(ref)]
     for css in sorted(site.rglob("*.css")):
         text = css.read_text(errors="replace")
-        refs = re.findall(r"url\(\s*['\"]?([^'\")]+)", text) + re.findall(r"@import\s+(?:url\()?['\"]?([^'\")\s;]+)", text)
+        refs = (re.findall(r"url\(\s*['\"]?([^'\")]+)", text)
+                + re.findall(r"@import\s+(?:url\()?['\"]?([^'\")\s;]+)", text))
         offenders += [(str(css.relative_to(site)), ref) for ref in refs if REMOTE.match(ref)]
     assert not offenders, f"remote assets: {offenders[:10]}"
     assert (site / "mathjax" / "tex-svg.js").is_file(), "MathJax was not copied into the site"

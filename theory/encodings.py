@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +42,7 @@ GENERAL = "general"
 PE_FORMS = ("nope, relbias[:D], alibi, rope:d[:base], abssin:d[:base], abscol:d[:base], "
             "colbias[:D] (d even >= 2, D >= 0, base > 1), dual:PE, learned:d, table:PATH (a JSON feature table), "
             "or a name registered with posreal.theory.register_pe")
-from posreal.theory.defaults import REGISTRY_PES  # noqa: E402  (re-exported)
+from posreal.theory.defaults import REGISTRY_PES  # noqa: E402, F401  (re-exported)
 
 MAX_PROFILE_LENGTH = 2 ** 24   # relative / column kernels: O(L) memory
 MAX_BLOCKED_LENGTH = 2 ** 15   # bilinear kernels: O(L^2 d) time, row-blocked memory

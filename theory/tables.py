@@ -30,7 +30,7 @@ MAX_TABLE_BYTES = 16 * 2 ** 20        # a table file larger than this is refused
 MAX_TABLE_ENTRIES = 2 ** 20           # entries (rows × width, or rows² × width for general tables)
 MAX_ENTRY_CHARS = 64                  # digits of one numerator or denominator string
 TABLE_KINDS = ("relative", "column", "general")
-_RATIONAL = re.compile(r"(-?[0-9]{1,%d})(?:/([0-9]{1,%d}))?" % (MAX_ENTRY_CHARS, MAX_ENTRY_CHARS), re.ASCII)
+_RATIONAL = re.compile(rf"(-?[0-9]{{1,{MAX_ENTRY_CHARS}}})(?:/([0-9]{{1,{MAX_ENTRY_CHARS}}}))?", re.ASCII)
 FORM = ('a JSON object {"kind": "relative" | "column" | "general", "rows": [...]} whose entries are '
         'numbers or rational strings such as "-1/3"')
 

@@ -25,7 +25,7 @@ FIXED_POSITION = "fixed position"
 GROWING = "growing"
 
 TASK_FORMS = "offset:c, position:p (c, p integers >= 0), copy, middle, reverse, half, dual:TASK"
-from posreal.theory.defaults import REGISTRY_TASKS  # noqa: E402  (re-exported)
+from posreal.theory.defaults import REGISTRY_TASKS  # noqa: E402, F401  (re-exported)
 
 
 @dataclass(frozen=True)

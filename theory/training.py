@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from posreal.theory.encodings import parse_pe
-from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.errors import bad_value
 from posreal.theory.realization import target_keys
 from posreal.theory.selection import select
 from posreal.theory.tasks import parse_task

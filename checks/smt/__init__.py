@@ -15,7 +15,7 @@ Modules: :mod:`~posreal.checks.smt.common` (queries, rational model values, the 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from posreal.checks.base import CheckResult
 from posreal.checks.smt import ceiling, expressivity, proposition4, static_routing, theorem2, underdetermination

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import z3
@@ -258,7 +258,8 @@ def recount(cls: KernelClass, witness: list[Fraction], task: Task, length: int, 
 
 # ------------------------------------------------------------------ the check (claim "expressivity")
 def ceiling_check(task: str, length: int, kernel: str | None = None, pe: str | None = None,
-                  train_length: int = DEFAULT_TRAIN_LENGTH, timeout: float = DEFAULT_TIMEOUT) -> Callable[[], CheckResult]:
+                  train_length: int = DEFAULT_TRAIN_LENGTH,
+                  timeout: float = DEFAULT_TIMEOUT) -> Callable[[], CheckResult]:
     """A check: the ceiling k/m is optimal (k+1 rows unsat) and attained (witness re-counted in ℚ).
     Negative control: the weakened bound "at most k - 1 rows" must be refuted by the witness."""
     label = kernel or pe

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import z3
 
@@ -117,7 +117,8 @@ def _control(proof: SmtProof) -> tuple[Control, str]:
     except AlgebraicValue as err:
         return Control.REFUSED, f"negative control ({proof.control_label}): {err}"
     if ok:
-        return Control.COUNTEREXAMPLE, f"negative control ({proof.control_label}): sat, model re-checked in Python: {text}"
+        return Control.COUNTEREXAMPLE, (f"negative control ({proof.control_label}): sat, model re-checked in Python: "
+                                        f"{text}")
     return Control.UNVERIFIED, f"negative control ({proof.control_label}): sat but the Python re-check failed: {text}"
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import partial
-from typing import Callable
+from collections.abc import Callable
 
 import z3
 
@@ -150,7 +150,8 @@ def position_one_deep_row() -> SmtProof:
         nn, d, pp, a, b = _read(model, n, dstar, p, i1, i2)
         ok = (py_unique_max(v, d) and a != b and p_rows_ok(nn, pp, a, b, len(v))
               and py_realized(v, a, pp) and py_realized(v, b, pp))
-        return ok, f"r = {[str(x) for x in v]}, δ* = {d}: rows {a} and {b} both realize position:{pp} (row < δ* allowed)"
+        return ok, (f"r = {[str(x) for x in v]}, δ* = {d}: rows {a} and {b} both realize position:{pp} "
+                    "(row < δ* allowed)")
 
     def p_rows_ok(nn, pp, a, b, size):
         return pp <= min(a, b) and max(a, b) < nn <= size
@@ -204,7 +205,8 @@ def alibi_breaks() -> SmtProof:
         v = [slope * d for d in range(nn)]
         return not py_realized(v, ii, 0), f"slope m = {slope}: row {ii} of n = {nn} does not realize position:0"
 
-    return SmtProof(CLAIM, "where it breaks: alibi r(δ) = mδ, m > 0 (no maximizer), realizes position:0 on every row of every length",
+    return SmtProof(CLAIM, "where it breaks: alibi r(δ) = mδ, m > 0 (no maximizer), realizes position:0 on every row "
+                           "of every length",
                     [("quantified", base + [m > 0, z3.Not(real0)])], "drop m > 0 (slope of either sign)",
                     base + [z3.Not(real0), n <= CONTROL_BOUND], verify, hypotheses=base + [m > 0])
 

@@ -31,7 +31,7 @@ Reference: THEORY.md §2, Underdetermination (this project's formalization of th
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import z3
 
@@ -156,9 +156,11 @@ def last_realizes() -> SmtProof:
         Kv = lambda a_, b_: value(model, K(z3.IntVal(a_), z3.IntVal(b_)))
         fails = Kv(ii, pp) <= Kv(ii, jj)
         return (trained_ok and fails and pp == l0 - 1 and ii >= l0,
-                f"L0 = {l0}, p = L0-1 = {pp}: position:p realized at L0, but row {ii}: κ(i,p) = {Kv(ii, pp)} ≤ κ(i,{jj}) = {Kv(ii, jj)}")
+                f"L0 = {l0}, p = L0-1 = {pp}: position:p realized at L0, but row {ii}: "
+                f"κ(i,p) = {Kv(ii, pp)} ≤ κ(i,{jj}) = {Kv(ii, jj)}")
 
-    return SmtProof(CLAIM, "(b) completion E_j = E_{L0-1}: position:p (p ≤ L0-2) realized at L0 ⇒ every row realized (α_L = 1)",
+    return SmtProof(CLAIM, "(b) completion E_j = E_{L0-1}: position:p (p ≤ L0-2) realized at L0 ⇒ every row "
+                           "realized (α_L = 1)",
                     [("quantified", base + [p <= L0 - 2] + wrong)], "allow p = L0 - 1 (drop p ≤ L0 - 2)",
                     base + [p <= L0 - 1] + wrong + [L0 <= CONTROL_BOUND, L <= CONTROL_BOUND], verify,
                     hypotheses=base + [p <= L0 - 2])

@@ -25,7 +25,8 @@ import hashlib
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from posreal.counterexamples.verifier.errors import CertificateError
 

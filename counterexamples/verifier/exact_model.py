@@ -18,7 +18,7 @@ implementations guard each other.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from posreal.counterexamples.verifier.errors import CertificateError
 

@@ -36,7 +36,8 @@ from typing import Any
 
 from posreal.counterexamples.verifier import exact_model as em
 from posreal.counterexamples.verifier import qla
-from posreal.counterexamples.verifier.certificate import BUNDLE_FORMAT, FORMAT, KINDS, VERSION, digest, load, unq, unqvec
+from posreal.counterexamples.verifier.certificate import (BUNDLE_FORMAT, FORMAT, KINDS, VERSION, digest, load, unq,
+                                                          unqvec)
 from posreal.counterexamples.verifier.errors import CertificateError
 
 class Outcome(StrEnum):
@@ -315,7 +316,8 @@ def verify_certificate(document: dict, name: str = "certificate") -> Verdict:
     if document.get("format") != FORMAT:
         raise CertificateError(f"malformed certificate {name}: format {document.get('format')!r}; accepted: {FORMAT!r}")
     if document.get("version") != VERSION:
-        raise CertificateError(f"malformed certificate {name}: version {document.get('version')!r}; accepted: {VERSION}")
+        raise CertificateError(f"malformed certificate {name}: version {document.get('version')!r}; "
+                               f"accepted: {VERSION}")
     kind = document.get("kind")
     if kind not in KINDS:
         raise CertificateError(f"malformed certificate {name}: kind {kind!r}; accepted: {', '.join(KINDS)}")

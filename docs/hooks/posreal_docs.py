@@ -46,7 +46,8 @@ def on_files(files, config, **kwargs):
         except PluginError:
             raise
         except Exception as err:  # a figure that cannot be drawn is a build error, named
-            raise PluginError(f"posreal docs: figures of {produce.__name__} failed: {type(err).__name__}: {err}") from err
+            raise PluginError(f"posreal docs: figures of {produce.__name__} failed: "
+                              f"{type(err).__name__}: {err}") from err
         for src_uri, content in produced.items():
             files.append(File.generated(config, src_uri, content=content))
     log.info("posreal docs: figures rendered in %.1f s", time.perf_counter() - start)

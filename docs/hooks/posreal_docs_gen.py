@@ -25,7 +25,6 @@ import io
 import json
 import os
 import re
-import sys
 import tempfile
 import time
 from dataclasses import fields, is_dataclass
@@ -198,10 +197,11 @@ def gen_learned(pe: str, task: str) -> str:
         mc_text = (f"{mc['mean']:.3f} ± {mc['stderr']:.3f} [{mc['min']:.3f}, {mc['max']:.3f}]" if mc else "—")
         rows.append([L, fmt_alpha(comp["zero"]), fmt_alpha(comp["copy_last"]), mc_text])
     mc0 = next((alpha[L].get("monte_carlo") for L in alpha if alpha[L].get("monte_carlo")), {}) or {}
-    note = (f"\nMonte Carlo: {mc0.get('samples')} draws of the untrained rows (`{mc0.get('init')}`), seed {mc0.get('seed')}.\n"
-            if mc0 else "")
-    return table(["L", "(a) zeros: $E_j = 0$", "(b) copies: $E_j = E_{L_0-1}$", "(c) random rows: mean ± s.e. [min, max]"],
-                 rows, f"posreal alpha --pe {pe} --task {task} --json, run during this build") + note
+    note = (f"\nMonte Carlo: {mc0.get('samples')} draws of the untrained rows (`{mc0.get('init')}`), "
+            f"seed {mc0.get('seed')}.\n" if mc0 else "")
+    return table(["L", "(a) zeros: $E_j = 0$", "(b) copies: $E_j = E_{L_0-1}$",
+                  "(c) random rows: mean ± s.e. [min, max]"], rows,
+                 f"posreal alpha --pe {pe} --task {task} --json, run during this build") + note
 
 
 def gen_static_routing(length: str = "6", vocab: str = "3", *tasks: str) -> str:
@@ -214,7 +214,8 @@ def gen_static_routing(length: str = "6", vocab: str = "3", *tasks: str) -> str:
         betas = [str(b) if isinstance(b, Fraction) else f"{b:.4f}" for b in r.beta]
         rows.append([f"`{spec}`", r.method, ", ".join(f"{i}: {b}" for i, b in zip(r.rows, betas)), str(min(r.beta))])
     return table(["task", "method", "row i: β_i", "min β_i"], rows,
-                 f"posreal.theory.expressivity.static_routing_bound(task, length={n}, vocab={V}), exact by enumeration of all {V}^{n} inputs")
+                 f"posreal.theory.expressivity.static_routing_bound(task, length={n}, vocab={V}), "
+                 f"exact by enumeration of all {V}^{n} inputs")
 
 
 def gen_ceilings(length: str = "16", *tasks: str) -> str:
@@ -497,7 +498,8 @@ def gen_statement(claim_id: str) -> str:
     out += ["", f"{ind}*Conclusion*: {md_escape(doc['conclusion'])}", ""]
     symbols = doc.get("symbols") or {}
     if isinstance(symbols, dict) and symbols:
-        out.append(f"{ind}*Symbols*: " + "; ".join(f"{md_escape(k)} — {md_escape(v)}" for k, v in symbols.items()) + ".")
+        out.append(f"{ind}*Symbols*: "
+                   + "; ".join(f"{md_escape(k)} — {md_escape(v)}" for k, v in symbols.items()) + ".")
         out.append("")
     if doc.get("checks"):
         out.append(f"{ind}*Checked by*: " + ", ".join(f"`{c}`" for c in doc["checks"]) + ".")
@@ -549,8 +551,8 @@ def _command_section(command: str, parser: argparse.ArgumentParser, level: int) 
         out.append(rst_to_md(parser.description) + "\n")
     out.append(f"```text\n{parser.format_usage().strip()}\n```\n")
     nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    rows = [r for r, a in zip(_option_rows(parser), [a for a in parser._actions if not isinstance(a, argparse._HelpAction)])
-            if not isinstance(a, argparse._SubParsersAction)]
+    shown = [a for a in parser._actions if not isinstance(a, argparse._HelpAction)]
+    rows = [r for r, a in zip(_option_rows(parser), shown) if not isinstance(a, argparse._SubParsersAction)]
     if rows:
         out.append(table(["option", "value", "default", "meaning"], rows))
     for sub in nested:
@@ -600,7 +602,8 @@ def _signature_parts(obj):
             seen_kw_only = True
         params.append(_param_text(p))
     ann = sig.return_annotation
-    ret = "" if ann is inspect.Signature.empty or inspect.isclass(obj) else " -> " + (ann if isinstance(ann, str) else inspect.formatannotation(ann))
+    ret = ("" if ann is inspect.Signature.empty or inspect.isclass(obj)
+           else " -> " + (ann if isinstance(ann, str) else inspect.formatannotation(ann)))
     return params, ret
 
 
@@ -745,7 +748,8 @@ def gen_open_ties() -> str:
         kind = (inst.get("tables") or {}).get(inst["pe"].removeprefix("dual:"), {}).get("kind")
         pe = f"`{inst['pe']}`" + (f" ({kind} table)" if kind else "")
         rows.append([f"`{path.name}`", pe, f"`{inst['task']}`", inst["train_length"], inst["length"], inst["row"],
-                     claims.get("alpha", "—"), {True: "wins", False: "loses"}.get(claims.get("predicted_wins"), "no prediction"),
+                     claims.get("alpha", "—"),
+                     {True: "wins", False: "loses"}.get(claims.get("predicted_wins"), "no prediction"),
                      "—" if est is None else f"{est:.4g} ({ev.get('row_verdict', '?')})",
                      f"**{verdict}**" if verdict == "verified" else f"**{verdict.upper()}**"])
     if not rows:
@@ -753,7 +757,8 @@ def gen_open_ties() -> str:
                 "that training wins.\n\n" + provenance("counterexamples/certificates/*.json"))
     return table(["certificate", "PE", "task", "L0", "L", "row", "α_L (exact)", "exact sign prediction",
                   "tie margin at the end of GD (float)", "verifier now"], rows,
-                 "counterexamples/certificates/*.json (kind open-tie), re-checked by posreal.counterexamples.verifier.verify during this build")
+                 "counterexamples/certificates/*.json (kind open-tie), re-checked by "
+                 "posreal.counterexamples.verifier.verify during this build")
 
 
 @cached("colspan")
@@ -784,7 +789,8 @@ def _gen_colspan() -> str:
         if key not in doc:
             raise PluginError(f"`posreal search colspan --json` has no {key!r}")
     static, dynamic = doc["static"], doc["dynamic"]
-    src = "posreal search colspan --json, run during this build; every certificate re-verified by posreal.counterexamples.verifier.verify"
+    src = ("posreal search colspan --json, run during this build; every certificate re-verified by "
+           "posreal.counterexamples.verifier.verify")
     out = []
     status = ("Both forms reproduced" if doc["reproduced"] else "**NOT REPRODUCED**")
     out.append(f"**{status}** — {doc.get('verified')} of {doc.get('certificates')} certificates verified "
@@ -807,7 +813,8 @@ def _gen_colspan() -> str:
         ev = (c.get("evidence") or {}).get("gradient_descent_tie_margin") or {}
         est = ev.get("estimate")
         rows.append([f"`{c['instance']['pe']}`", f"`{c['instance']['task']}`", c["instance"]["train_length"],
-                     c["instance"]["length"], f"{c['instance']['row']}: {c['instance']['target']} vs {c['instance']['rival']}",
+                     c["instance"]["length"],
+                     f"{c['instance']['row']}: {c['instance']['target']} vs {c['instance']['rival']}",
                      f"{c['claims']['rank_differences']} → {c['claims']['rank_with_direction']}",
                      c["claims"]["first_step_dot_v"], "—" if est is None else f"{est:.4g} (float)", _v(v)])
     out.append(table(["PE", "task", "L0", "L", "row: target vs rival", "rank Z → [Z; v]", "⟨θ_1, v⟩ (exact)",
@@ -859,7 +866,8 @@ def _gen_conjecture() -> str:
            f"{doc.get('gd_steps')} gradient-descent steps per open tie: **{s['instances']} instances**"
            + (f" in {fmt_seconds(doc.get('seconds'))}" if doc.get("seconds") is not None else "") + ".\n"]
     out.append(table(["instance outcome", "instances"], [[k, n] for k, n in sorted(s.get("status", {}).items())]))
-    out.append("\n" + table(["failing-row class", "rows"], [[k.replace("_", " "), n] for k, n in s["failing_rows"].items()]))
+    out.append("\n" + table(["failing-row class", "rows"],
+                            [[k.replace("_", " "), n] for k, n in s["failing_rows"].items()]))
     v = s.get("open_tie_verdicts", {})
     out.append(f"\nOpen ties under gradient descent: {v.get('wins', 0)} won by training, {v.get('loses', 0)} lost, "
                f"{v.get('undecided', 0)} undecided; {len(s.get('prediction_disagreements', []))} disagreements with "
@@ -872,12 +880,14 @@ def _gen_conjecture() -> str:
     if cands:
         out.append(f"\n**{len(cands)} candidate counterexample(s) to the Conjecture** — open ties that the trained "
                    "head wins, so that the limit accuracy would exceed α_L:\n")
-        out.append(table(["index", "PE", "task", "L0", "L", "α_L", "row", "tie margin at the end of GD (float)", "exact sign prediction"],
+        out.append(table(["index", "PE", "task", "L0", "L", "α_L", "row", "tie margin at the end of GD (float)",
+                          "exact sign prediction"],
                          [[c["index"], f"`{c['pe']}`", f"`{c['task']}`", c["train_length"], c["length"],
                            c["alpha"], c["row"], f"{c['limit_estimate']:.4g}",
                            {True: "wins", False: "loses"}.get(c["predicted_wins"], "no prediction")] for c in cands]))
     else:
-        out.append("\nNo candidate counterexample among these instances: evidence for the conjecture on them, not a proof.\n")
+        out.append("\nNo candidate counterexample among these instances: evidence for the conjecture on them, "
+                   "not a proof.\n")
     return "\n".join(out) + "\n" + provenance(src)
 
 
@@ -922,8 +932,8 @@ def _exp_headline(s: dict) -> str:
     recipe = s.get("recipe", {})
     rows = [["measurements", s["measurements"]], ["trained models", s.get("models", "—")],
             ["measurements realizable at L0 (in the 2×2 table)", s.get("realizable_measurements", "—")],
-            ["agreement of α_L = 1 with 'generalizes'", f"{s.get('agreeing', '—')} of {s.get('realizable_measurements', '—')} "
-                                                         f"({_pct(s.get('agreement_rate'))})"],
+            ["agreement of α_L = 1 with 'generalizes'",
+             f"{s.get('agreeing', '—')} of {s.get('realizable_measurements', '—')} ({_pct(s.get('agreement_rate'))})"],
             ["generalizes when token accuracy ≥", s["threshold"]],
             ["model training time (sum)", fmt_seconds(s.get("model_seconds"))]]
     for k in sorted(recipe):

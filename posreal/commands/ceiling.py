@@ -37,7 +37,8 @@ def run(args) -> int:
         emit_json(with_provenance(result.to_json()))
     else:
         print(f"{result.kernel} kernels · {result.task} · n = {result.length}: ceiling "
-              f"{result.realized}/{result.total} ({'optimal, proved' if result.optimal == 'proved' else result.optimal})")
+              f"{result.realized}/{result.total} "
+              f"({'optimal, proved' if result.optimal == 'proved' else result.optimal})")
         print(f"realized rows: {result.realized_rows}")
         print(f"witness ({result.features}): {[str(w) for w in result.witness]}")
         print(f"witness re-counted in ℚ without z3: {'agrees' if result.verified else 'DISAGREES'}; "

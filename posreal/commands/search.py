@@ -66,7 +66,8 @@ def run_colspan(args) -> int:
     ok = bool(static) and bool(dynamic) and all(v == VERIFIED for v in verdicts)
     if args.out:
         write(bundle(static + dynamic, name="outside-colspan reproductions"), args.out)
-    document = {"static": static, "dynamic": dynamic, "stats": {"static": sstats.to_json(), "dynamic": dstats.to_json()},
+    stats = {"static": sstats.to_json(), "dynamic": dstats.to_json()}
+    document = {"static": static, "dynamic": dynamic, "stats": stats,
                 "verified": sum(v == VERIFIED for v in verdicts), "certificates": len(verdicts),
                 "reproduced": ok, "seconds": round(time.perf_counter() - start, 3)}
     if args.json:
