@@ -2,7 +2,9 @@
 
 Main functions:
 
-* :func:`evaluate` — one instance (PE, task, L0, L): θ* (exact in ℚ for rational features),
+* :func:`evaluate` — one instance (PE, task, L0, L) -> a :class:`SearchRecord` (its tied rows as
+  :class:`TieRecord`, their rivals as :class:`RivalRecord`; ``to_json()`` is the file's line):
+  θ* (exact in ℚ for rational features),
   every failing row of T_L θ* classified (:mod:`posreal.counterexamples.classify`), and for each open tie
   the gradient-descent tie margins ⟨θ_k, v_j⟩ with their limit verdict and the exact-sign
   exponential-tail prediction (:mod:`posreal.counterexamples.dynamics`).  A **candidate counterexample**

@@ -11,7 +11,10 @@ Main definitions and results (THEORY.md §1, "Selection"):
   minimize ‖E u - e‖ over u ≥ 0 with E = [Zᵀ; 1ᵀ]; then ρ = 1 - Σu > 0 iff feasible, and
   θ* = Zᵀu / ρ with KKT multipliers λ = u / ρ;
 * the KKT certificate θ* = Zᵀλ, λ ≥ 0, Zθ* ≥ 1, λ·(Zθ* - 1) = 0 is checked — in ℚ for
-  rational PEs (an exact active-set refinement of the float support), to tolerance otherwise.
+  rational PEs (an exact active-set refinement of the float support), to tolerance otherwise;
+* the result, :class:`Selection`, has one of three :class:`SelectionStatus` answers; exactly the
+  realizable ones carry an :class:`Optimum` (θ*, λ), so ``Selection.theta`` is θ* there and raises
+  elsewhere; :attr:`Selection.exact_optimum` gives θ*, λ and Z in ℚ when they were certified.
 
 Why θ*: gradient descent on the positional cross-entropy converges in direction to θ* on
 separable data (Soudry et al. 2018, JMLR; Ji & Telgarsky 2018).
