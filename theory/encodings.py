@@ -575,7 +575,7 @@ def _sinusoid_args(args: list[str], spec: str) -> tuple[int, float, bool]:
     return d, base, True
 
 
-LEARNED_API = "posreal.theory.underdetermination.learned_alpha_interval (parse_learned)"
+LEARNED_API = "posreal alpha --pe learned:d, or posreal.theory.learned_alpha_interval and parse_learned"
 
 
 def is_learned(spec: object) -> bool:
@@ -616,7 +616,7 @@ def parse_pe(spec: str | Encoding) -> Encoding:
         return spec
     if is_learned(spec):
         raise bad_value("PE", spec if isinstance(spec, str) else str(spec),
-                        f"a linear PE here; learned:d is not linear, use {LEARNED_API}")
+                        f"a linear PE here; learned:d is not linear (its α_L is an interval): use {LEARNED_API}")
     if not isinstance(spec, str):
         raise bad_value("PE", spec, PE_FORMS)
     text = spec.strip()
