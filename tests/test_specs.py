@@ -1,4 +1,4 @@
-"""Issue 2: spec strings parse in one place, round-trip through str(), carry their class."""
+"""Spec strings parse in one place, round-trip through str(), carry their class."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Linear positional encodings (PEs): the feature maps ψ(i, j) ∈ ℝ^p of THEORY.md §1.
+"""Linear positional encodings (PEs): the feature maps ψ(i, j) ∈ ℝ^p of definitions.md#linear-pe.
 
 Main definitions:
 

@@ -12,7 +12,7 @@ A table file is one JSON object, the same form the shipped certificates store un
 Entries are JSON numbers, or exact rationals written as strings (``"-1/3"``, ``"2"``).  A table
 whose entries are all integers or rational strings is rational, so ``--exact`` decides it in ℚ.
 Main functions: :func:`load_table` (file -> encoding), :func:`table_document` (encoding -> the
-same JSON form), :func:`parse_entry`.  Definitions page: "Linear positional encoding".
+same JSON form), :func:`parse_entry`.  Definitions page: definitions.md#feature-tables.
 """
 
 from __future__ import annotations
