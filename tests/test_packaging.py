@@ -32,7 +32,8 @@ def _run(argv: list[str], cwd: Path, timeout: int = 600) -> subprocess.Completed
     env["PIP_NO_INPUT"] = "1"
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
-    assert proc.returncode == 0, f"{' '.join(argv)} failed ({proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}"
+    assert proc.returncode == 0, \
+        f"{' '.join(argv)} failed ({proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}"
     return proc
 
 
@@ -61,7 +62,8 @@ def installed(tmp_path_factory) -> dict:
     work = tmp / "work"
     work.mkdir()
     for name in DECOYS:     # a user's own modules that share the old top-level names
-        (work / f"{name}.py").write_text(f"raise ImportError('the decoy {name}.py in the working directory was imported')\n")
+        (work / f"{name}.py").write_text(f"raise ImportError('the decoy {name}.py in the working directory "
+                                         "was imported')\n")
     return {"python": python, "purelib": purelib, "new": after - before, "work": work, "wheel": wheels[0]}
 
 
@@ -80,7 +82,8 @@ def test_every_installed_file_lives_under_posreal(installed):
     outside = [p for p in paths if not p.startswith(("posreal/", "positional_realizability-0.1.0.dist-info/"))
                and not p.replace("\\", "/").split("/")[-1].startswith("posreal")]   # the console script
     assert outside == [], outside
-    assert any(p.startswith("posreal/theory/") for p in paths) and any(p.startswith("posreal/experiment/") for p in paths)
+    for sub in ("theory", "checks", "counterexamples/verifier", "experiment", "commands"):
+        assert any(p.startswith(f"posreal/{sub}/") for p in paths), f"the wheel has no posreal/{sub}/"
 
 
 def test_typing_marker_and_certificates_are_installed(installed):

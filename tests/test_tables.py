@@ -25,12 +25,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
-from posreal.cli import main
 from posreal.theory import compute_alpha, parse_pe, register_pe
 from posreal.theory.encodings import unregister_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.tables import table_document
+
+from posreal.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = [[0, 0, 0], [-1, 0, 0], [0, -1, 0], [-1, 1, -1]]          # f(δ) for δ = 0..3, p = 3

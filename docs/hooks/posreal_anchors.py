@@ -81,9 +81,9 @@ def statement_references() -> list[Reference]:
 
 def collect_references(root: Path = ROOT) -> list[Reference]:
     refs: list[Reference] = []
+    page = root / "docs" / "definitions.md"
     for path in _files(root, PYTHON_SOURCES, ".py") + _files(root, MARKDOWN_SOURCES, ".md"):
-        rel = str(path.relative_to(root))
-        refs += references_in(path.read_text(encoding="utf-8"), rel, self_links=path == root / "docs" / "definitions.md")
+        refs += references_in(path.read_text(encoding="utf-8"), str(path.relative_to(root)), self_links=path == page)
     return refs + statement_references()
 
 
