@@ -273,3 +273,14 @@ def test_malformed_table_through_the_installed_entry_point(tmp_path):
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert "bad.json" in proc.stderr and "'1/0'" in proc.stderr
+
+
+def test_ceiling_accepts_a_table(tmp_path, capsys):
+    """θ = (1, 1, 1) scores offsets 0..3 as 0, -1, -1, -1: every row of offset:0 at n = 4 is realized,
+    so the class ceiling is 4/4 although α_4 of the selected θ* is 3/4 (a ceiling bounds α from above)."""
+    path = _write(tmp_path, "t.json", {"kind": "relative", "rows": ROWS})
+    code = main(["ceiling", "--pe", f"table:{path}", "--task", "offset:0", "--length", "4", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["ceiling"] == "4/4" and doc["optimal"] == "proved"
