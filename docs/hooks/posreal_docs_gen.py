@@ -765,27 +765,9 @@ def _gen_colspan() -> str:
     return "\n".join(out)
 
 
-CONJECTURE_RESULTS_GLOB = ("counterexamples/results/*.jsonl", "counterexamples/*.jsonl", "docs/data/conjecture/*.jsonl")
-
-
-def _committed_conjecture_results() -> list[Path]:
-    found = []
-    for pattern in CONJECTURE_RESULTS_GLOB:
-        found += sorted(ROOT.glob(pattern))
-    return found
-
-
 @cached("conjecture")
 def conjecture_summary():
-    files = _committed_conjecture_results()
-    if files:
-        from posreal.counterexamples.conjecture import read_results, summarize
-        path = max(files, key=lambda p: p.stat().st_mtime)
-        head, records, _ = read_results(path)
-        if head is None or not records:
-            raise PluginError(f"conjecture results {_rel(path)} hold no records")
-        return {"seed": head.get("seed"), "families": head.get("families"), "gd_steps": head.get("gd_steps"),
-                "summary": summarize(records)}, f"{_rel(path)} (committed search results)"
+    """The conjecture search on its defaults, run during the build (``posreal search conjecture --json``)."""
     doc = _cli_json(["search", "conjecture", "--json"])
     return doc, "posreal search conjecture --json (default seed and budget), run during this build"
 
