@@ -252,6 +252,20 @@ def test_a_bogus_anchor_in_a_source_file_fails_the_hook(tmp_path):
         anchors.check_repository(tmp_path)
 
 
+def test_the_hook_checks_anchors_before_rendering(monkeypatch):
+    """mkdocs calls on_config first: with one bogus reference among the repository's, it raises."""
+    from mkdocs.exceptions import PluginError
+    anchors = _anchors()
+    _, hook = _hooks()
+    real = anchors.collect_references
+    bogus = anchors.Reference("no-such-anchor", "fake.py:7")
+    monkeypatch.setattr(anchors, "collect_references", lambda root=anchors.ROOT: real(root) + [bogus])
+    with pytest.raises(PluginError, match=r"1 reference\(s\) .*fake\.py:7: #no-such-anchor"):
+        hook.on_config({})
+    monkeypatch.setattr(anchors, "collect_references", real)
+    assert hook.on_config({}) == {}
+
+
 def test_a_statement_section_that_is_not_an_anchor_fails_the_build(monkeypatch):
     from mkdocs.exceptions import PluginError
     import dataclasses
