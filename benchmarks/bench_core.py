@@ -1,4 +1,4 @@
-"""Benchmarks of the core engine (issue 2), run on demand: ``python benchmarks/bench_core.py``.
+"""Benchmarks of the core engine, run on demand: ``python benchmarks/bench_core.py``.
 
 Targets (printed with the measured figures, never asserted in unit tests):
   1. α_L for every L ≤ 65,536 of a relative PE in one call: < 1 s;

@@ -1,4 +1,4 @@
-"""Benchmark of the conjecture search (issue 4), run on demand: ``python benchmarks/bench_search.py``.
+"""Benchmark of the conjecture search, run on demand: ``python benchmarks/bench_search.py``.
 
 Target (printed with the measured figures, never asserted in unit tests): ≥ 50 instances/s on
 2 cores for registry-sized instances without open ties — the registry grid of

@@ -1,7 +1,7 @@
 """Property checks (hypothesis) over random kernels, one or more per result, each with a negative
 control that drops a hypothesis and must be refuted.
 
-Main properties (THEORY.md §2; the statement id is in brackets):
+Main properties (definitions.md#results; the statement id is in brackets):
 
 * :data:`theorem1_bound` [theorem1] — the finite bound on random PEs, rows, θ = ρ(u + e): actual
   attention vs 1/(1 + (m-1)exp(-ρ(γ - 2εB))) (γ > 0) and exp(-ρ(|γ| - 2εB)) (γ < 0).

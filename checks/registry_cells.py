@@ -1,7 +1,7 @@
 """Cross-checks of the results on the registry cells (REGISTRY_PES × REGISTRY_TASKS, L0 = 16,
 L = 32..256), each with a negative control.
 
-Main checks (THEORY.md §1-2; statement ids in brackets):
+Main checks (definitions.md#results; statement ids in brackets):
 
 * :func:`check_theorem2_registry` [theorem2] — every relative cell whose selected profile
   r(δ) = ⟨θ*, ψ(δ)⟩ has a strict unique maximizer δ* over the offsets of the L-grid: each row's
@@ -9,7 +9,7 @@ Main checks (THEORY.md §1-2; statement ids in brackets):
   iff i - t = δ*; shallow rows: iff i - t is the unique maximizer of r on {0..i}), so α_L equals the
   formula.  Control: treat shallow rows as deep (the hypothesis "i ≥ δ*" dropped) — alibi·position:0,
   the case where the theorem "breaks", must refute it.  :func:`where_theorem2_breaks` shows the
-  breaks of THEORY.md: alibi with a far-end slope realizes position:0 at every length, and relbias's
+  breaks of definitions.md#theorem-2: alibi with a far-end slope realizes position:0 at every length, and relbias's
   clipped buckets (non-unique maximizer) fail exactly on the tied rows.
 * :func:`check_duality_registry` [proposition4] — α_L(dual:Φ, dual:τ) = α_L(Φ, τ) cell by cell through
   compute_alpha, and independently at small L by materializing the dual's own features with
@@ -103,7 +103,7 @@ def theorem2_registry(deep_rule_everywhere: bool = False) -> dict:
 
 
 def where_theorem2_breaks() -> dict:
-    """THEORY.md's "where it breaks", shown on the registry: (i) alibi with slope favouring the far end
+    """Theorem 2's "where it breaks" (definitions.md#theorem-2), shown on the registry: (i) alibi with slope favouring the far end
     (r(δ) = mδ, m > 0, no maximizer on ℕ) realizes position:0 at every length; (ii) relbias's clipped
     buckets give a non-unique maximizer on long grids, and exactly the tied rows fail."""
     problems = []
@@ -155,7 +155,7 @@ def check_theorem2_registry() -> CheckResult:
 def direct_alpha(pe, task, theta: np.ndarray, length: int, train_length: int,
                  tol: float = DEFAULT_TOL) -> float:
     """α_L straight from the definition: the dense kernel from materialized features, margins read off
-    it, structural ties by comparing features, THEORY.md's tolerance rule."""
+    it, structural ties by comparing features, the tolerance rule of definitions.md#tolerance."""
     K = naive_kernel_matrix(pe, theta, length, train_length)                 # (L, L)
     rows, targets = task.rows_and_targets(length)
     realized = 0

@@ -1,6 +1,6 @@
 """Theorem 1 on real training: target attention at L along gradient-descent trajectories at L0.
 
-Main checks (THEORY.md §2 Theorem 1; statement id ``theorem1``):
+Main checks (definitions.md#theorem-1; statement id ``theorem1``):
 
 * :func:`check_training_rise` — on cells with α_L = 1 (every row has γ_i(T_L θ*) > 0), the trained
   head's attention on the target, evaluated at L with :func:`posreal.theory.kernels.transfer`, rises toward 1

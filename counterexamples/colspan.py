@@ -1,4 +1,4 @@
-"""The invalid "outside-colspan" argument (THEORY.md §2), reproduced on instances with exact
+"""The invalid "outside-colspan" argument (definitions.md#outside-colspan), reproduced on instances with exact
 certificates.
 
 The argument replaces "v ⊥ col Zᵀ" by "v ∉ col Zᵀ".  Both of its forms are refuted here:

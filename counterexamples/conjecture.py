@@ -1,4 +1,4 @@
-"""The search of the open Conjecture (deterministic necessity), THEORY.md §2.
+"""The search of the open Conjecture (deterministic necessity), definitions.md#conjecture.
 
 Main functions:
 

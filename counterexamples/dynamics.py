@@ -1,6 +1,6 @@
 """Gradient descent along tie directions: where the Conjecture's open case is decided.
 
-Main definitions and results (THEORY.md §1 Selection, §2 Conjecture):
+Main definitions and results (definitions.md#selection, definitions.md#conjecture):
 
 * :func:`first_step` — ∇ℓ(0) = Σ_{i∈R_L0} (mean_{j≤i} ψ(i,j) - ψ(i,t)) and β = Σ_i max_j ‖ψ(i,j)‖²
   in ℚ, so θ_1 = -∇ℓ(0)/β is exact for rational features (the default step of

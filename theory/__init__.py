@@ -1,4 +1,4 @@
-"""posreal's theory package: definitions and computations of THEORY.md §1 (no z3 here).
+"""posreal's theory package: definitions and computations of the docs' Definitions page (no z3 here).
 
 Public API: :func:`parse_pe`, :func:`parse_task`, :func:`register_pe`, :func:`select` (θ*),
 :func:`transfer` (T_L θ), :func:`compute_alpha` (α_L), :func:`alpha_sweep`,

@@ -1,6 +1,6 @@
 """The transfer coefficient α_L(Φ, τ; L0), read off before any training (module ``posreal.theory.alpha``).
 
-Main definitions (THEORY.md §1, "Transfer coefficient"):
+Main definitions (definitions.md#transfer-coefficient):
 
 * α_L = |{i ∈ R_L : T_L θ* realizes row i}| / |R_L| ∈ [0, 1], with θ* the selected
   parameters at L0 (:mod:`posreal.theory.selection`) and T_L the transfer operator (:mod:`posreal.theory.kernels`);

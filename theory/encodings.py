@@ -1,4 +1,4 @@
-"""Linear positional encodings (PEs): the feature maps ψ(i, j) ∈ ℝ^p of THEORY.md §1.
+"""Linear positional encodings (PEs): the feature maps ψ(i, j) ∈ ℝ^p of definitions.md#linear-pe.
 
 Main definitions:
 
@@ -95,11 +95,15 @@ class Encoding:
     def max_length(self, train_length: int) -> int:
         return MAX_BLOCKED_LENGTH
 
+    def length_limit_reason(self) -> str:
+        """Why lengths above :meth:`max_length` are refused (one clause of the error message)."""
+        return "larger grids do not fit in memory/time"
+
     def check_length(self, length: int, train_length: int) -> None:
         limit = self.max_length(train_length)
         if length > limit:
             raise SpecError(f"invalid length {length!r} for PE {str(self)!r}; accepted: "
-                            f"lengths up to {limit} (larger grids do not fit in memory/time)")
+                            f"lengths up to {limit} ({self.length_limit_reason()})")
 
 
 # --------------------------------------------------------------------------- 1-D encodings
@@ -350,6 +354,9 @@ class TableEncoding(Encoding):
     def max_length(self, train_length):
         return self.size
 
+    def length_limit_reason(self) -> str:
+        return f"the feature table defines ψ on {self.size} positions only"
+
     def _pair_index(self, rows, keys):
         """(row, key index) -> table coordinates (i, j) for a general table."""
         rows = np.asarray(rows, dtype=np.int64)
@@ -519,6 +526,9 @@ class DualOf(Encoding):
 
     def max_length(self, train_length):
         return self.base.max_length(train_length)
+
+    def length_limit_reason(self) -> str:
+        return self.base.length_limit_reason()
 
     def __getattr__(self, name):
         # profile / bilinear helpers (features, profile, feature_ids, phi, ...) are index-free

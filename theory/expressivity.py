@@ -1,6 +1,6 @@
 """Static routing bound β for content-dependent tasks (Expressivity bound (a)); no z3 here.
 
-Main definitions and results (THEORY.md §2, Expressivity bound):
+Main definitions and results (definitions.md#expressivity):
 
 * a positional-only head's attention on row i depends on n alone (static routing, proved in
   :mod:`posreal.checks.smt.expressivity`); a hard-attention head therefore copies one fixed input

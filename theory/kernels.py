@@ -1,6 +1,6 @@
 """The simulation transfer operator T_L θ: the kernel of parameters θ on the L-grid.
 
-Main definitions (THEORY.md §1, "Simulation transfer operator"):
+Main definitions (definitions.md#transfer-operator):
 
 * T_L θ = (⟨θ, ψ(i, j)⟩)_{j ≤ i < L}, stored in *index form*: row i has values v_i(k) over
   key indices k ∈ {0..i} (k = i - j for offset-indexed PEs, k = j otherwise);

@@ -1,6 +1,6 @@
 """The selected parameters θ*: the hard-margin (multiclass) SVM of the training differences.
 
-Main definitions and results (THEORY.md §1, "Selection"):
+Main definitions and results (definitions.md#selection):
 
 * training differences z = ψ(i, t) - ψ(i, j) for every scored row i of the L0-grid and every
   other key j ≤ i; Z stacks the distinct ones: (m, p);

@@ -1,6 +1,6 @@
 """Positional tasks: which rows are scored and which key each scored row must attend to.
 
-Main definitions (THEORY.md §1, "Positional task"):
+Main definitions (definitions.md#positional-task):
 
 * a task ``τ = (t_n)`` gives, for every length ``n``, scored rows ``R_n`` and a target
   ``t_n(i) ∈ {0..i}`` (causal grid);

@@ -1,7 +1,7 @@
 """Gradient descent on the positional cross-entropy at L0 — the dynamics that Theorem 1 and
 the Conjecture speak about.
 
-Main definitions (THEORY.md §1 "Selection", §2 Theorem 1 and Conjecture):
+Main definitions (definitions.md#selection, definitions.md#theorem-1, definitions.md#conjecture):
 
 * ℓ(θ) = Σ_{i ∈ R_L0} -log softmax(κ_θ(i, ·))[t(i)], κ_θ(i, j) = ⟨θ, ψ(i, j)⟩ over keys j ≤ i;
 * ∇ℓ(θ) = Σ_i (E_{A_i}[ψ(i, ·)] - ψ(i, t)) with A_i = softmax(κ_θ(i, ·)) — a combination of

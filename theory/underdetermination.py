@@ -1,6 +1,6 @@
 """Learned absolute PEs (``learned:d``): α_L is an interval, not a number (Underdetermination).
 
-Main definitions and results (THEORY.md §2 "Underdetermination"; statement id ``underdetermination``):
+Main definitions and results (definitions.md#underdetermination; statement id ``underdetermination``):
 
 * the kernel κ(i, j) = E_iᵀ W E_j with a learned table E (rows E_j ∈ ℝ^d) and W ∈ ℝ^{d×d};
 * :func:`train_block` — a trained block (W, E_{<L0}): deterministic, seeded gradient descent on the

@@ -1,4 +1,4 @@
-"""SMT (z3) proofs of the results of THEORY.md §2, each with a negative control.
+"""SMT (z3) proofs of the results (definitions.md#results), each with a negative control.
 
 Contract with the claim runner: :data:`SMT_CHECKS` maps a claim id to zero-argument callables,
 each returning a :class:`posreal.checks.base.CheckResult` with ``method="smt"`` (one exception, below), a verdict

@@ -1,6 +1,6 @@
 """Class ceilings α*_L(Φ, τ): the largest fraction of R_L that any kernel of a class realizes.
 
-Main definitions and results (THEORY.md §2, Expressivity bound (b)):
+Main definitions and results (definitions.md#class-ceiling):
 
 * α*_L = max over the class of |{i ∈ R_L : κ realizes row i}| / |R_L| — a maximum feasible
   subsystem of strict inequalities.  Each scored row is one soft constraint (the conjunction

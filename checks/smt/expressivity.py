@@ -16,7 +16,7 @@ both offsets i1 - h and i2 - h lie in {0..i1}, so each row needs its offset stri
 other's.  (h = ⌊n/2⌋ is encoded as 2h ≤ n ≤ 2h + 1: the same integers, and linear.)  Control: drop
 h = ⌊n/2⌋ (keep 0 ≤ h < n), i.e. ``position:h`` with h free.
 
-Reference: THEORY.md §2, Expressivity bound (this project's formalization of the preprint).
+Reference: definitions.md#expressivity (this project's formalization of the preprint).
 """
 
 from __future__ import annotations

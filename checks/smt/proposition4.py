@@ -18,7 +18,7 @@ proved, each with a negative control re-checked in Python:
 * dual of Theorem 2: a column kernel with unique maximizer p realizes, on rows i ≥ p,
   exactly ``position:p``  (control: drop i ≥ p).
 
-Reference: THEORY.md §2, Proposition 4 (this project's formalization of the preprint).
+Reference: definitions.md#proposition-4 (this project's formalization of the preprint).
 """
 
 from __future__ import annotations

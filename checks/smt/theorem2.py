@@ -17,7 +17,7 @@ iff ∀j ∈ [0, i], j ≠ t: r(i - t) > r(i - j).  Main results proved (unsat o
 * where it breaks: ``alibi`` r(δ) = mδ with m > 0 (no maximizer on ℕ) realizes ``position:0``
   on every row of every length (control: a slope of either sign).
 
-Reference: THEORY.md §2, Theorem 2 (this project's formalization of the preprint).
+Reference: definitions.md#theorem-2 (this project's formalization of the preprint).
 """
 
 from __future__ import annotations

@@ -20,13 +20,13 @@ negative control re-checked in Python:
 * (a) for ``copy``: if ⌊L/2⌋ ≠ ⌊L0/2⌋, no row of R_L is realized (α_L = 0)
   (control: drop ⌊L/2⌋ ≠ ⌊L0/2⌋; uses B(0, v) = 0 likewise).
 
-Disagreement with THEORY.md (reported): its formula α_L = |R_L ∩ [0, L0)| / |R_L| for (a)
-presumes the targets of rows below L0 do not change with the length; for ``copy`` (and
-``middle``, ``reverse``) the L-targets of those rows differ from the L0-targets, a row realizes
-at most one target, and the formula is then only an upper bound — for copy with
-L0 < L < 2·L0 the true value is 0.
+Disagreement with (a) as first stated (reported; definitions.md#underdetermination-a): its
+formula α_L = |R_L ∩ [0, L0)| / |R_L| presumes the targets of rows below L0 do not change with
+the length; for ``copy`` (and ``middle``, ``reverse``) the L-targets of those rows differ from
+the L0-targets, a row realizes at most one target, and the formula is then only an upper bound —
+for copy with L0 < L < 2·L0 the true value is 0.
 
-Reference: THEORY.md §2, Underdetermination (this project's formalization of the preprint).
+Reference: definitions.md#underdetermination (this project's formalization of the preprint).
 """
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ def zero_copy() -> SmtProof:
     return SmtProof(CLAIM, "(a) for copy: completion E_j = 0 and ⌊L/2⌋ ≠ ⌊L0/2⌋ ⇒ no row of R_L is realized (α_L = 0)",
                     [("quantified", base + [h != h0])], "drop ⌊L/2⌋ ≠ ⌊L0/2⌋",
                     base + [L0 <= CONTROL_BOUND], verify, hypotheses=lengths() + [B_ZERO, trained, h != h0],
-                    notes=["THEORY.md (a) states α_L = |R_L ∩ [0, L0)| / |R_L| for every task; for copy with "
+                    notes=["(a) as first stated gives α_L = |R_L ∩ [0, L0)| / |R_L| for every task; for copy with "
                            "L0 < L < 2·L0 (e.g. L0 = 16, L = 24: formula 4/12) this proof gives α_L = 0"])
 
 

@@ -6,7 +6,7 @@ Main function: :func:`verify_document` -> :class:`Verdict`, whose :class:`Outcom
 (Gaussian elimination in ℚ) — no numpy, no z3, no ``theory`` computation — so a certificate is
 checked independently of the code that wrote it.
 
-What is re-derived, per kind (THEORY.md §1 Selection, §2 the invalid outside-colspan argument):
+What is re-derived, per kind (definitions.md#selection, definitions.md#outside-colspan):
 
 * every kind — θ* is the selected parameters: each support pair is a training pair at L0,
   λ > 0, θ* = Σ λ z, every training difference has ⟨θ*, z⟩ ≥ 1 and the support ones = 1 (KKT of

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import html
-import importlib
 import inspect
 import io
 import json
@@ -317,51 +316,6 @@ def gen_taxonomy_figure() -> str:
 
 
 # --------------------------------------------------------------------------- claims and their checks
-def _claims_from_document(doc) -> dict:
-    if not isinstance(doc, dict) or not isinstance(doc.get("claims"), list):
-        raise PluginError("claim report has no 'claims' list (contract: {'claims': [{'id', 'name', 'checks'}]})")
-    out = {}
-    for claim in doc["claims"]:
-        if not isinstance(claim, dict) or "id" not in claim or not isinstance(claim.get("checks"), list):
-            raise PluginError(f"malformed claim entry in the claim report: {str(claim)[:200]}")
-        out[claim["id"]] = claim
-    return out
-
-
-def _runner_document():
-    """The claim report, in-process, from ``posreal.checks.runner.run_claims`` (the engine of ``posreal check``)."""
-    runner = importlib.import_module("posreal.checks.runner")   # landed: an import error is a build error
-    fn = getattr(runner, "run_claims", None)
-    if not callable(fn):
-        raise PluginError("posreal.checks.runner has no run_claims (the contract of `posreal check`)")
-    return _call_runner(fn), "posreal.checks.runner.run_claims"
-
-
-def _call_runner(fn):
-    params = inspect.signature(fn).parameters
-    kwargs = {}
-    for flag in ("skip_slow", "fast", "quick"):
-        if flag in params:
-            kwargs[flag] = True
-    if "slow" in params:
-        kwargs["slow"] = False
-    result = fn(**kwargs)
-    if isinstance(result, (list, tuple)):
-        result = {"claims": [r.to_json() if hasattr(r, "to_json") else r for r in result]}
-    elif hasattr(result, "to_json"):
-        result = result.to_json()
-    return result
-
-
-def _fast_flags(command: str) -> list[str]:
-    parser = _subparser(command)
-    opts = {s for a in parser._actions for s in a.option_strings}
-    for flag in ("--skip-slow", "--fast", "--quick", "--no-slow"):
-        if flag in opts:
-            return [flag]
-    return []
-
-
 def _cli_json(argv: list[str]):
     from posreal.cli import main
     out, err = io.StringIO(), io.StringIO()
@@ -378,11 +332,18 @@ def _cli_json(argv: list[str]):
     return doc
 
 
+RUNNER_SOURCE = "posreal.checks.runner.run_claims(skip_slow=True)"
+
+
 @cached("claims")
 def claims_report():
+    """The claim runner (the engine of ``posreal check``), run once per build: claim id ->
+    ``ClaimReport``, the source named in provenance lines, and the seconds it took.  Every page
+    renders from this one result; whether a check is good is the runner's own ``CheckResult.ok``."""
+    from posreal.checks.runner import run_claims
     start = time.perf_counter()
-    doc, source = _runner_document()
-    return _claims_from_document(doc), source, time.perf_counter() - start
+    reports = {report.statement.id: report for report in run_claims(skip_slow=True)}
+    return reports, RUNNER_SOURCE, time.perf_counter() - start
 
 
 def claim_ids() -> list[str]:
@@ -392,23 +353,17 @@ def claim_ids() -> list[str]:
     return ids
 
 
-_GOOD = ("proved", "passed")
+def _verdict(result) -> str:
+    """The verdict as the runner's JSON writes it, upper-cased when the check is not good."""
+    v = str(result.to_json()["verdict"])
+    return f"**{v}**" if result.ok else f"**{v.upper()}**"
 
 
-def _check_ok(check: dict) -> bool:
-    return check.get("verdict") in _GOOD and check.get("negative_control") in (None, "counterexample")
-
-
-def _verdict(check: dict) -> str:
-    v = str(check.get("verdict"))
-    return f"**{v}**" if v in _GOOD else f"**{v.upper()}**"
-
-
-def _control(check: dict) -> str:
-    c = check.get("negative_control")
+def _control(result) -> str:
+    c = result.to_json()["negative_control"]
     if c is None:
         return "n/a"
-    return str(c) if c == "counterexample" else f"**{str(c).upper()}** (expected counterexample)"
+    return str(c) if result.ok else f"**{str(c).upper()}** (expected counterexample)"
 
 
 def gen_checks(claim_id: str) -> str:
@@ -416,43 +371,39 @@ def gen_checks(claim_id: str) -> str:
     if claim_id not in claims:
         raise PluginError(f"claim {claim_id!r} is not in the claim report from {source} "
                           f"(it has: {', '.join(claims)})")
-    checks = claims[claim_id]["checks"]
-    if not checks:
+    report = claims[claim_id]
+    if not report.results:
         raise PluginError(f"claim {claim_id!r} has no checks in the report from {source}")
     rows = []
-    for c in checks:
-        detail = str(c.get("detail") or "")
-        rows.append([md_escape(c.get("name", "")), c.get("method", "?"), _verdict(c), _control(c),
-                     fmt_seconds(c.get("seconds")), detail[:160] + ("…" if len(detail) > 160 else "")])
-    ok = sum(_check_ok(c) for c in checks)
-    head = (f"**Latest verdicts** — {ok} of {len(checks)} checks good "
+    for r in report.results:
+        detail = str(r.detail or "")
+        rows.append([md_escape(r.name), r.method, _verdict(r), _control(r), fmt_seconds(r.seconds),
+                     detail[:160] + ("…" if len(detail) > 160 else "")])
+    ok = sum(r.ok for r in report.results)
+    head = (f"**Latest verdicts** — {ok} of {len(report.results)} checks good "
             f"(verdict proved/passed and, where there is one, the negative control refuted as it must be).\n\n")
     out = head + table(["check", "method", "verdict", "negative control", "time", "detail"], rows,
-                       f"{source}(skip_slow=True), run during this build ({seconds:.1f} s for every claim)")
-    skipped = claims[claim_id].get("skipped") or []
-    if skipped:
+                       f"{source}, run once during this build ({seconds:.1f} s for every claim)")
+    if report.skipped:
         out += ("\nSkipped in this build because they are marked slow (run them with `posreal check "
-                f"{claim_id}`):\n\n" + "\n".join(f"- {md_escape(x)}" for x in skipped) + "\n")
+                f"{claim_id}`):\n\n" + "\n".join(f"- {md_escape(x)}" for x in report.skipped) + "\n")
     return out
 
 
 def gen_claims_overview() -> str:
     claims, source, seconds = claims_report()
-    ids = claim_ids()
     names = _statement_names()
     rows = []
-    for cid in ids:
-        link = f"[{names.get(cid, cid)}](results/{cid}.md)"
+    for cid in claim_ids():
         if cid not in claims:
             raise PluginError(f"claim {cid!r} is missing from the claim report ({source})")
-        checks = claims[cid]["checks"]
-        methods = ", ".join(dict.fromkeys(str(c.get("method")) for c in checks))
-        ok = sum(_check_ok(c) for c in checks)
-        status = "all good" if checks and ok == len(checks) else f"**{len(checks) - ok} NOT GOOD**"
-        rows.append([link, f"`{cid}`", methods or "—", f"{ok}/{len(checks)} good — {status}"])
-    out = table(["result", "claim id", "methods", "latest verdicts"], rows,
-                f"{source} ({seconds:.1f} s)")
-    return out
+        results = claims[cid].results
+        methods = ", ".join(dict.fromkeys(r.method for r in results))
+        ok = sum(r.ok for r in results)
+        status = "all good" if results and claims[cid].ok else f"**{len(results) - ok} NOT GOOD**"
+        rows.append([f"[{names.get(cid, cid)}](results/{cid}.md)", f"`{cid}`", methods or "—",
+                     f"{ok}/{len(results)} good — {status}"])
+    return table(["result", "claim id", "methods", "latest verdicts"], rows, f"{source} ({seconds:.1f} s)")
 
 
 def gen_claims_overview_from_results() -> str:
@@ -485,14 +436,14 @@ def _lookup_statement(claim_id: str):
 def gen_statement(claim_id: str) -> str:
     """The statement object as declared in ``posreal.theory.statements`` (its ``to_json()``)."""
     s = _lookup_statement(claim_id)
-    doc = s.to_json() if hasattr(s, "to_json") else {k: getattr(s, k, None) for k in
-                                                      ("name", "hypotheses", "conclusion", "symbols", "checks")}
+    doc = s.to_json()
     missing = [k for k in ("name", "hypotheses", "conclusion") if not doc.get(k)]
     if missing:
         raise PluginError(f"statement {claim_id!r} lacks {', '.join(missing)}")
     ind = "    "
     out = [f'??? abstract "As declared in code: `posreal.theory.statements.statement({claim_id!r})`"',
-           f"{ind}**{md_escape(doc['name'])}** — status: {doc.get('status', '—')}.", "",
+           f"{ind}**{md_escape(doc['name'])}** — status: {doc.get('status', '—')}; canonical text: "
+           f"[`{doc['section']}`](../{doc['section']}) (statement markers sit on the pages in results/).", "",
            f"{ind}*Hypotheses*", ""]
     out += [f"{ind}{n}. {md_escape(h)}" for n, h in enumerate(doc["hypotheses"], 1)]
     out += ["", f"{ind}*Conclusion*: {md_escape(doc['conclusion'])}", ""]
@@ -511,15 +462,6 @@ def gen_statement(claim_id: str) -> str:
 
 
 # --------------------------------------------------------------------------- CLI and API references
-def _subparser(command: str) -> argparse.ArgumentParser:
-    from posreal.cli import build_parser
-    parser = build_parser()
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return action.choices[command]
-    raise PluginError("posreal.cli.build_parser() has no subcommands")
-
-
 def _option_rows(parser: argparse.ArgumentParser):
     rows = []
     for a in parser._actions:
@@ -832,27 +774,9 @@ def _gen_colspan() -> str:
     return "\n".join(out)
 
 
-CONJECTURE_RESULTS_GLOB = ("counterexamples/results/*.jsonl", "counterexamples/*.jsonl", "docs/data/conjecture/*.jsonl")
-
-
-def _committed_conjecture_results() -> list[Path]:
-    found = []
-    for pattern in CONJECTURE_RESULTS_GLOB:
-        found += sorted(ROOT.glob(pattern))
-    return found
-
-
 @cached("conjecture")
 def conjecture_summary():
-    files = _committed_conjecture_results()
-    if files:
-        from posreal.counterexamples.conjecture import read_results, summarize
-        path = max(files, key=lambda p: p.stat().st_mtime)
-        head, records, _ = read_results(path)
-        if head is None or not records:
-            raise PluginError(f"conjecture results {_rel(path)} hold no records")
-        return {"seed": head.get("seed"), "families": head.get("families"), "gd_steps": head.get("gd_steps"),
-                "summary": summarize(records)}, f"{_rel(path)} (committed search results)"
+    """The conjecture search on its defaults, run during the build (``posreal search conjecture --json``)."""
     doc = _cli_json(["search", "conjecture", "--json"])
     return doc, "posreal search conjecture --json (default seed and budget), run during this build"
 
@@ -1033,5 +957,5 @@ GENERATORS = {
     "experiment": gen_experiment,
 }
 
-# Figure producers: each returns {src_uri: PNG bytes}, or None when its source is not built yet.
+# Figure producers: each returns {src_uri: PNG bytes}; a source that cannot be read is a build error.
 ASSETS = (asset_taxonomy, asset_experiment)

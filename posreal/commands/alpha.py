@@ -13,7 +13,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser("alpha", help="α_L for one PE and task, before any training",
                        description="Compute θ* at the train length and α_L = fraction of scored rows "
                                    "that T_L θ* realizes, at each length.")
-    p.add_argument("--pe", required=True, help="PE spec, e.g. rope:16, relbias, dual:abscol:16")
+    p.add_argument("--pe", required=True,
+                   help="PE spec, e.g. rope:16, relbias, dual:abscol:16, table:PATH (a JSON feature table)")
     p.add_argument("--task", required=True, help="task spec, e.g. offset:1, copy, dual:middle")
     p.add_argument("--train-length", type=positive_int, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
     p.add_argument("--lengths", type=int_list, default=list(DEFAULT_LENGTHS),

@@ -17,7 +17,7 @@ def add_parser(sub) -> None:
                                    "class realizes: free relative / column kernels, or a linear PE with free θ.")
     cls = p.add_mutually_exclusive_group(required=True)
     cls.add_argument("--kernel", choices=KERNEL_CLASSES, help="a free relative or column kernel")
-    cls.add_argument("--pe", help="a linear PE with free parameters θ, e.g. relbias, rope:16")
+    cls.add_argument("--pe", help="a linear PE with free parameters θ, e.g. relbias, rope:16, table:PATH")
     p.add_argument("--task", required=True, help="task spec, e.g. copy, middle, position:1")
     p.add_argument("--length", required=True, type=positive_int, help=f"grid length n (1..{MAX_CEILING_LENGTH})")
     p.add_argument("--train-length", type=positive_int, default=DEFAULT_TRAIN_LENGTH,

@@ -1,7 +1,7 @@
 """``posreal search``: counterexample searches, as nested subcommands.
 
 * ``posreal search colspan`` — reproduce both forms of the invalid outside-colspan argument
-  (THEORY.md §2) with exact certificates; exit 0 when both forms are found and every certificate
+  (definitions.md#outside-colspan) with exact certificates; exit 0 when both forms are found and every certificate
   verifies, 1 otherwise.
 * ``posreal search conjecture`` — the seeded, resumable search of the Conjecture's open case;
   results are appended to a JSONL file as found; exit 1 when a candidate counterexample (an open
