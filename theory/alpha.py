@@ -13,9 +13,9 @@ Main definitions (THEORY.md §1, "Transfer coefficient"):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Iterable, Sequence
 
 import numpy as np
 
