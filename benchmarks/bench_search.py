@@ -2,7 +2,7 @@
 
 Target (printed with the measured figures, never asserted in unit tests): ≥ 50 instances/s on
 2 cores for registry-sized instances without open ties — the registry grid of
-:mod:`posreal.counterexamples.sampling` (every rational and sinusoidal registry PE with parameters, every
+:mod:`posreal.theory.sampling` (every rational and sinusoidal registry PE with parameters, every
 task, L0 ∈ {4, 8, 16}, L ∈ {2·L0, 4·L0}).  The figure is for **one** process (the search itself
 is single-process; a second core only helps a second search).  Instances that contain ties
 (exact open ties or float near-ties) run gradient descent and are timed separately.
@@ -15,7 +15,7 @@ import statistics
 import time
 
 from posreal.counterexamples.conjecture import _SELECTIONS, evaluate
-from posreal.counterexamples.sampling import FAMILIES, instance
+from posreal.theory.sampling import FAMILIES, instance
 
 TARGET = 50.0
 
