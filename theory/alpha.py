@@ -6,6 +6,8 @@ Main definitions (THEORY.md §1, "Transfer coefficient"):
   parameters at L0 (:mod:`posreal.theory.selection`) and T_L the transfer operator (:mod:`posreal.theory.kernels`);
 * three modes: ``float`` (tolerance rule, undecided rows reported), ``exact`` (ℚ, rational PEs),
   ``certified`` (float, with borderline rows re-decided by interval arithmetic);
+* ``limit=True``: α♯_L as well, the interval that predicts lim acc_L(θ_k) for gradient descent
+  (ℓ2 geometry only; :mod:`posreal.theory.limit`);
 * the all-lengths sweep: for tasks whose rows do not depend on n (offset, position, half), a
   causal row's outcome does not depend on L, so one pass on the L_max-grid gives α_L for
   every L ≤ L_max by cumulative counts.
@@ -22,6 +24,7 @@ import numpy as np
 from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import exact_transfer, transfer
+from posreal.theory.limit import LimitInterval
 from posreal.theory.realization import (DEFAULT_TOL, REALIZED, RowOutcomes, classify_exact, classify_float,
                                 exact_margins, float_margins, structural_ties)
 from posreal.theory.selection import Selection, select
@@ -63,6 +66,7 @@ class AlphaResult:
     selection: Selection
     lengths: tuple[int, ...] = ()                          # the requested lengths, sorted
     outcomes: dict[int, RowOutcomes] = field(default_factory=dict)
+    limits: dict[int, LimitInterval] = field(default_factory=dict)    # α♯_L, with limit=True
 
     @property
     def realizable(self) -> bool:
@@ -88,6 +92,9 @@ class AlphaResult:
         }
         if self.mode == "exact" and self.realizable:
             out["alpha_exact"] = {str(L): str(self.outcomes[L].exact_alpha) for L in lengths}
+        if self.limits:
+            out["limit_interval"] = {str(L): self.limits[L].to_json()["interval"] for L in lengths}
+            out["limit"] = {str(L): self.limits[L].to_json() for L in lengths}
         return out
 
 
@@ -130,8 +137,8 @@ def _check_mode(mode: str, pe: Encoding) -> None:
 
 def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
                   lengths: Iterable[int] = DEFAULT_LENGTHS, mode: str = "float",
-                  tol: float = DEFAULT_TOL) -> AlphaResult:
-    """α_L(Φ, τ; L0) at each length, from θ* alone (no training)."""
+                  tol: float = DEFAULT_TOL, limit: bool = False) -> AlphaResult:
+    """α_L(Φ, τ; L0) at each length, from θ* alone (no training); with ``limit``, α♯_L too."""
     pe, task = parse_pe(pe), parse_task(task)
     if not getattr(pe, "linear", False):
         raise SpecError(f"invalid PE {str(pe)!r} for α_L; accepted: a linear PE "
@@ -140,7 +147,7 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
     train_length = check_train_length(train_length)
     tol = check_tol(tol)
     lengths = check_lengths(lengths, train_length, pe, mode)
-    sel = select(pe, task, train_length, exact=(mode == "exact"))
+    sel = select(pe, task, train_length, exact=(mode == "exact") or (limit and pe.rational))
     if mode == "exact" and sel.realizable and sel.exact_theta is None:
         mode = "float (exact certificate not found)"   # say so: rows are then decided in float
     result = AlphaResult(pe, task, train_length, mode, sel, tuple(lengths))
@@ -150,6 +157,10 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
     row_mode = mode if mode in MODES else "float"
     for L in lengths:
         result.outcomes[L] = row_outcomes(pe, task, theta, L, train_length, row_mode, tol)
+    if limit:
+        from posreal.theory.limit import limit_interval, prediction_context
+        ctx = prediction_context(pe, task, sel)
+        result.limits = {L: limit_interval(pe, task, sel, L, ctx) for L in lengths}
     return result
 
 
