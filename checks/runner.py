@@ -4,7 +4,8 @@ Main definitions:
 
 * :func:`registered_checks` — claim id -> the checks that cover it: symbolic derivations
   (:mod:`posreal.checks.symbolic`), property checks (:mod:`posreal.checks.properties`), registry cross-checks
-  (:mod:`posreal.checks.registry_cells`), Theorem 1 on real training (:mod:`posreal.checks.training_checks`) and whatever
+  (:mod:`posreal.checks.registry_cells`), Theorem 1 on real training (:mod:`posreal.checks.training_checks`), α♯
+  against the log-time gradient flow (:mod:`posreal.checks.limit_checks`) and whatever
   ``posreal.checks.smt.SMT_CHECKS`` holds (imported lazily: z3 loads only when SMT checks run);
 * :func:`run_claims` — run them and return one :class:`ClaimReport` per claim.  A check that raises
   is a failure with the exception in its detail; a method that the statement lists
@@ -25,8 +26,9 @@ from posreal.theory.statements import STATEMENT_IDS, Statement, statement
 
 def _local_checks() -> list[RegisteredCheck]:
     """Every non-SMT check, from the one table each engine module keeps (labels and slow flags there)."""
-    from posreal.checks import registry_cells, symbolic, training_checks
-    out = [*symbolic.SYMBOLIC_CHECKS, *registry_cells.REGISTRY_CHECKS, *training_checks.TRAINING_CHECKS]
+    from posreal.checks import limit_checks, registry_cells, symbolic, training_checks
+    out = [*symbolic.SYMBOLIC_CHECKS, *registry_cells.REGISTRY_CHECKS, *training_checks.TRAINING_CHECKS,
+           *limit_checks.LIMIT_CHECKS]
     try:
         from posreal.checks import properties   # needs hypothesis (the dev extra)
     except ImportError as exc:

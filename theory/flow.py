@@ -95,41 +95,61 @@ class _LogTimeField:
         return -(second - np.exp(-tau) * first.T @ first)               # (p, p)
 
 
-def tie_flow(pe: Encoding, task: Task, train_length: int, directions: Sequence[Sequence[float]],
-             tau_max: float = TAU_MAX) -> list[FlowEvidence]:
-    """⟨θ(τ), v⟩ along the log-time gradient flow from θ = 0, for each direction v."""
+@dataclass
+class FlowPath:
+    """Recorded points of the log-time gradient flow."""
+
+    taus: np.ndarray        # (K,) log-times, from 0
+    thetas: np.ndarray      # (K, p) θ(τ)
+    success: bool           # the solver reached the last τ without failing
+
+
+def integrate(pe: Encoding, task: Task, train_length: int, directions: Sequence[Sequence[float]],
+              tau_max: float = TAU_MAX) -> FlowPath:
+    """The gradient flow from θ = 0 up to τ_max, stopped early at the first chunk end where every
+    ⟨θ(τ), v⟩ (v in ``directions``) drifted by at most DRIFT_TOL / 10 over the last STRETCH."""
     from scipy.integrate import solve_ivp   # scipy only when evidence is asked for
 
     grid = training_grid(pe, task, train_length, train_length)
     field = _LogTimeField(grid)
-    V = np.asarray(directions, dtype=float).reshape(len(directions), -1)          # (n_dirs, p)
-    p = V.shape[1]
-    # t ∈ [0, 1] in ordinary time (dθ/dt = e^{-τ} dθ/dτ), then log-time from τ = 0
+    p = grid.features.shape[2]
+    V = np.asarray(directions, dtype=float).reshape(len(directions), p)             # (n_dirs, p)
+    # t ∈ [0, 1] in ordinary time (e^0 ∇ℓ = ∇ℓ), then log-time from τ = 0
     start = solve_ivp(lambda t, th: field.rhs(0.0, th), (0.0, 1.0), np.zeros(p), method="LSODA",
-                      jac=lambda t, th: field.jac(0.0, th), rtol=RTOL, atol=ATOL)   # e^0 ∇ℓ = ∇ℓ
-    theta = start.y[:, -1]                                                         # (p,)
-    taus = [0.0]
-    values = [V @ theta]
-    tau = 0.0
-    while tau < tau_max:
+                      jac=lambda t, th: field.jac(0.0, th), rtol=RTOL, atol=ATOL)
+    theta = start.y[:, -1]                                                           # (p,)
+    taus, thetas = [0.0], [theta]
+    tau, success = 0.0, bool(start.success)
+    while success and tau < tau_max:
         end = min(tau + CHUNK, tau_max)
-        grid_tau = np.linspace(tau, end, 6)[1:]
         sol = solve_ivp(field.rhs, (tau, end), theta, method="LSODA", jac=field.jac, rtol=RTOL, atol=ATOL,
-                        t_eval=grid_tau)
-        if not sol.success:
+                        t_eval=np.linspace(tau, end, 6)[1:])
+        success = bool(sol.success)
+        if not success:
             break
         theta = sol.y[:, -1]
         taus += sol.t.tolist()
-        values += [V @ sol.y[:, k] for k in range(sol.t.size)]
+        thetas += [sol.y[:, k] for k in range(sol.t.size)]
         tau = end
-        if tau >= STRETCH:
-            drift = _drifts(np.asarray(taus), np.asarray(values), tau)
-            if np.all(np.abs(drift) <= DRIFT_TOL / 10):
+        if tau >= STRETCH and V.shape[0]:
+            values = np.asarray(thetas) @ V.T                                        # (K, n_dirs)
+            if np.all(np.abs(_drifts(np.asarray(taus), values, tau)) <= DRIFT_TOL / 10):
                 break
-    taus_a, values_a = np.asarray(taus), np.asarray(values).reshape(len(taus), V.shape[0])   # (K,), (K, n_dirs)
-    drift = _drifts(taus_a, values_a, taus_a[-1])
-    return [FlowEvidence(float(taus_a[-1]), float(values_a[-1, n]), float(drift[n]),
-                         flow_verdict(float(values_a[-1, n]), float(drift[n]))) for n in range(V.shape[0])]
+    return FlowPath(np.asarray(taus), np.asarray(thetas).reshape(len(taus), p), success)
+
+
+def tie_flow(pe: Encoding, task: Task, train_length: int, directions: Sequence[Sequence[float]],
+             tau_max: float = TAU_MAX) -> list[FlowEvidence]:
+    """⟨θ(τ), v⟩ along the log-time gradient flow from θ = 0, for each direction v."""
+    path = integrate(pe, task, train_length, directions, tau_max)
+    V = np.asarray(directions, dtype=float).reshape(len(directions), path.thetas.shape[1])   # (n_dirs, p)
+    values = path.thetas @ V.T                                                               # (K, n_dirs)
+    drift = _drifts(path.taus, values, path.taus[-1])
+    out = []
+    for n in range(V.shape[0]):
+        verdict = flow_verdict(float(values[-1, n]), float(drift[n])) if path.success else FlowVerdict.UNDECIDED
+        out.append(FlowEvidence(float(path.taus[-1]), float(values[-1, n]), float(drift[n]), verdict))
+    return out
 
 
 def _drifts(taus: np.ndarray, values: np.ndarray, tau: float) -> np.ndarray:
