@@ -30,7 +30,7 @@ from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Reg
 from posreal.theory.encodings import parse_pe, register_pe, unregister_pe
 from posreal.theory.errors import PosrealError
 from posreal.theory.flow import Agreement, FlowVerdict, compare, row_flow_verdict, tie_flow
-from posreal.theory.limit import LimitVerdict, PredictionContext, open_tie_limit, prediction_context
+from posreal.theory.limit import LimitVerdict, PredictionContext, UndecidedReason, open_tie_limit, prediction_context
 from posreal.theory.sampling import instance
 from posreal.theory.selection import select
 from posreal.theory.tasks import parse_task
@@ -53,10 +53,16 @@ class Tally:
     undecided: int = 0
     limit: dict[str, int] = field(default_factory=lambda: {v.value: 0 for v in LimitVerdict})
     evidence: dict[str, int] = field(default_factory=lambda: {v.value: 0 for v in FlowVerdict})
+    reasons: dict[str, int] = field(default_factory=dict)    # why α♯ left rows undecided
+    evidence_when_undecided: dict[str, int] = field(default_factory=lambda: {v.value: 0 for v in FlowVerdict})
     disagreements: list[str] = field(default_factory=list)   # first few, named
 
-    def add(self, name: str, limit: LimitVerdict, evidence: FlowVerdict) -> None:
+    def add(self, name: str, limit: LimitVerdict, evidence: FlowVerdict, reason: str = "") -> None:
         self.rows += 1
+        if reason:
+            self.reasons[reason] = self.reasons.get(reason, 0) + 1
+        if limit is LimitVerdict.UNDECIDED:
+            self.evidence_when_undecided[evidence.value] += 1
         self.limit[limit.value] += 1
         self.evidence[evidence.value] += 1
         agreement = compare(limit, evidence)
@@ -115,8 +121,11 @@ def compare_case(case: TieCase, tally: Tally, control: Tally) -> int:
         for row in open_rows:
             evidence = row_flow_verdict([next(flows).verdict for _ in row.rivals])
             for target, context in ((tally, ctx), (control, bad)):
-                limit = open_tie_limit(context, row).verdict
-                target.add(f"{case.name} row {row.row}", limit, evidence)
+                decided = open_tie_limit(context, row)
+                reason = "" if decided.reason is None else decided.reason.value
+                if decided.reason is UndecidedReason.HYPOTHESES:
+                    reason = decided.detail.split(": ", 1)[-1].split(";")[0]
+                target.add(f"{case.name} row {row.row}", decided.verdict, evidence, reason)
         return len(open_rows)
     finally:
         for name, _, _ in case.tables:
