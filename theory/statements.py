@@ -119,7 +119,9 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
                  ("L0", "train length"), ("L", "test length")),
         checks=("smt", "property", "registry"),
         notes=("(a) as a formula presumes the rows of R_L below L0 keep their L0 targets: true for offset, "
-               "position and half, and vacuous for copy/middle/reverse at L ≥ 2·L0 (R_L ∩ [0, L0) = ∅)"),
+               "position and half; for copy/middle it fails exactly when ⌊L/2⌋ ≠ ⌊L0/2⌋ and L < 2·L0 (L0 = 16, "
+               "L = 17 gives 8/9 both ways), for reverse exactly when L0 < L < 2·L0 - 1; where it fails α_L = 0, "
+               "and from L = 2·L0 (copy, middle) or 2·L0 - 1 (reverse) on both sides are 0"),
     ),
     Statement(
         id="expressivity",
