@@ -24,7 +24,7 @@ import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
-from typing import Iterator
+from collections.abc import Iterator
 
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, RegisteredCheck, timed
 from posreal.theory.encodings import parse_pe, register_pe, unregister_pe

@@ -25,7 +25,6 @@ import json
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Callable, Iterator
 

@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from typing import Sequence
+from collections.abc import Sequence
 
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import SpecError

@@ -66,7 +66,7 @@ def run(args) -> int:
     from posreal.theory.alpha import compute_alpha
     from posreal.theory.encodings import LearnedAbsolute, parse_pe
     if args.limit and getattr(args, "geometry", "l2") != "l2":
-        raise bad_value("option --limit with geometry", getattr(args, "geometry"),
+        raise bad_value("option --limit with geometry", args.geometry,
                         "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")
     if isinstance(parse_pe(args.pe), LearnedAbsolute):
         if args.limit:

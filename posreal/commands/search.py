@@ -145,8 +145,8 @@ def run_conjecture(args) -> int:
         except OSError as exc:
             raise CertificateError(f"invalid --certify directory {args.certify!r}: {exc.strerror or exc}; "
                                    "accepted: a directory (created if missing)") from None
-        rows = {(c["index"], c["row"]) for c in summary["candidates"] + summary["limit_counterexamples"]}
-        for index, row in sorted(rows):
+        wanted = {(c["index"], c["row"]) for c in summary["candidates"] + summary["limit_counterexamples"]}
+        for index, row in sorted(wanted):
             inst = instance(args.seed, index, families)
             path = directory / f"open_tie_seed{args.seed}_{index}_row{row}.json"
             write(open_tie_certificate(inst, row, tau_max), path)
