@@ -93,7 +93,7 @@ def _run_one(check: RegisteredCheck) -> CheckResult:
 
 def run_claims(ids: Iterable[str] | None = None, skip_slow: bool = False,
                on_check: Callable[[RegisteredCheck], None] | None = None) -> list[ClaimReport]:
-    """Run every check of the requested claims (all six by default), in statement order."""
+    """Run every check of the requested claims (all of them by default), in statement order."""
     wanted = list(STATEMENT_IDS) if not ids else [statement(cid).id for cid in ids]
     wanted = list(dict.fromkeys(wanted))
     table, smt_note = registered_checks()

@@ -1,4 +1,4 @@
-"""The six results of THEORY.md §2, each declared once as a data object with a stable id.
+"""The results this project checks, each declared once as a data object with a stable id.
 
 Main definitions:
 
@@ -111,7 +111,8 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
             "learned:d: κ(i, j) = E_iᵀ W E_j with a learned table E",
             "(W, E_{<L0}) realizes τ at L0 and L > L0; training at lengths ≤ L0 never touches E_j, j ≥ L0",
         ),
-        conclusion=("(a) the completion E_j = 0 (j ≥ L0) ties every new row: α_L = |R_L ∩ [0, L0)|/|R_L|; "
+        conclusion=("(a) the completion E_j = 0 (j ≥ L0) ties every new row, so α_L = |R_L ∩ [0, L0)|/|R_L| when "
+                    "the rows below L0 keep their L0 targets (offset, position, half; otherwise see the notes); "
                     "(b) for position:p with p ≤ L0-2 the completion E_j = E_{L0-1} gives α_L = 1; so α is not "
                     "a function of (Φ, τ) for learned absolute PEs; (c) under random initialization of the "
                     "untrained rows the expected α_L is estimated by seeded Monte Carlo"),
