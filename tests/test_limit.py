@@ -308,3 +308,15 @@ def test_search_exits_1_and_certifies_a_counterexample_to_conjecture_prime(tmp_p
     assert {c["index"] for c in doc["summary"]["limit_counterexamples"]} == {168}
     assert code == 1 and doc["certificates"]
     assert all(v.verdict == VERIFIED for p in doc["certificates"] for v in verify_file(p))
+
+
+def test_a_counterexample_to_conjecture_prime_is_certified_without_certify(tmp_path, monkeypatch, capsys):
+    import posreal.counterexamples.conjecture as conj
+    real = conj.prediction_context
+    monkeypatch.setattr(conj, "prediction_context", lambda *a: wrong_multiplicities(real(*a)))
+    out = tmp_path / "run.jsonl"
+    code = main(["search", "conjecture", "--seed", "1", "--budget", "169", "--families", "relative", "--json",
+                 "--out", str(out)])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1 and doc["certificates"]
+    assert all(Path(p).parent == tmp_path and Path(p).is_file() for p in doc["certificates"])

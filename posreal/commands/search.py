@@ -7,8 +7,9 @@
   results are appended to a JSONL file as found.  Every open-tie row is reported with α_L's
   verdict, α♯'s verdict and the log-time gradient flow's evidence.  Exit 1 when a counterexample
   to Conjecture′ (a row α♯ decides and the evidence decides the other way) is among the results,
-  0 otherwise; open ties that training wins against α_L (the original Conjecture is refuted) are
-  listed as candidates but do not change the exit code.
+  0 otherwise; such a counterexample is always written as a certificate.  Open ties that training
+  wins against α_L (the original Conjecture is refuted) are listed as candidates and certified
+  with ``--certify DIR``; they do not change the exit code.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from posreal.commands._common import (emit_json, format_table, nonnegative_int, positive_float, positive_int,
                                       progress, spec_list, with_provenance)
@@ -52,8 +54,9 @@ def add_parser(sub) -> None:
                    help="comma-separated families: registry,relative,column,general (default all)")
     j.add_argument("--tau-max", type=log_time, default=None, metavar="TAU",
                    help="largest log-time τ = log t of the gradient-flow evidence (default 600, at most 600)")
-    j.add_argument("--certify", metavar="DIR", help="write an open-tie certificate for each candidate and each "
-                                                   "counterexample to Conjecture′ found")
+    j.add_argument("--certify", metavar="DIR", help="write an open-tie certificate for each candidate (an open tie "
+                                                   "training wins) into DIR; a counterexample to Conjecture′ is "
+                                                   "always certified (into DIR, else next to --out, else here)")
     j.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
     j.set_defaults(run=run_conjecture)
 
@@ -138,14 +141,18 @@ def run_conjecture(args) -> int:
     run = search(seed=args.seed, budget=budget, seconds=args.time, out=args.out, resume=args.resume,
                  families=families, tau_max=tau_max, progress=bar)
     summary = summarize(run.records)
-    certified = []
+    wanted = {(c["index"], c["row"]) for c in summary["limit_counterexamples"]}
     if directory is not None:
+        wanted |= {(c["index"], c["row"]) for c in summary["candidates"]}
+    elif wanted:   # a counterexample to Conjecture′ is always certified: next to --out, else here
+        directory = Path(args.out).resolve().parent if args.out else Path.cwd()
+    certified = []
+    if wanted and directory is not None:
         try:
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise CertificateError(f"invalid --certify directory {args.certify!r}: {exc.strerror or exc}; "
-                                   "accepted: a directory (created if missing)") from None
-        wanted = {(c["index"], c["row"]) for c in summary["candidates"] + summary["limit_counterexamples"]}
+            raise CertificateError(f"invalid certificate directory {str(directory)!r}: {exc.strerror or exc}; "
+                                   "accepted: a writable directory (created if missing)") from None
         for index, row in sorted(wanted):
             inst = instance(args.seed, index, families)
             path = directory / f"open_tie_seed{args.seed}_{index}_row{row}.json"
