@@ -139,6 +139,15 @@ def test_cli_limit_refuses_learned_and_other_geometries(capsys):
         args.run(args)
 
 
+def test_limit_lengths_are_bounded_and_unrealizable_cells_say_none(capsys):
+    assert main(["alpha", "--pe", "relbias", "--task", "offset:1", "--lengths", "5000", "--limit"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "4096" in err and "\n" not in err
+    assert main(["alpha", "--pe", "relbias", "--task", "reverse", "--limit", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["realizable"] is False and set(doc["limit_interval"].values()) == {None}
+
+
 # --------------------------------------------------------------------------- the log-time flow
 def test_flow_verdict_needs_a_settled_drift():
     assert flow_verdict(0.5, DRIFT_TOL / 2) is FlowVerdict.WINS

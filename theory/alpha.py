@@ -34,6 +34,7 @@ MODES = ("float", "exact", "certified")
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS  # noqa: E402  (re-exported)
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH  # noqa: E402
 MAX_EXACT_LENGTH = 2 ** 18   # exact mode keeps one Fraction per key index
+MAX_LIMIT_LENGTH = 4096      # α♯ classifies every tied row key by key (O(L) per row)
 
 
 def row_outcomes(pe: Encoding, task: Task, theta, length: int, train_length: int,
@@ -67,6 +68,7 @@ class AlphaResult:
     lengths: tuple[int, ...] = ()                          # the requested lengths, sorted
     outcomes: dict[int, RowOutcomes] = field(default_factory=dict)
     limits: dict[int, LimitInterval] = field(default_factory=dict)    # α♯_L, with limit=True
+    limit: bool = False                                                 # α♯ was asked for
 
     @property
     def realizable(self) -> bool:
@@ -92,9 +94,10 @@ class AlphaResult:
         }
         if self.mode == "exact" and self.realizable:
             out["alpha_exact"] = {str(L): str(self.outcomes[L].exact_alpha) for L in lengths}
-        if self.limits:
-            out["limit_interval"] = {str(L): self.limits[L].to_json()["interval"] for L in lengths}
-            out["limit"] = {str(L): self.limits[L].to_json() for L in lengths}
+        if self.limit:
+            out["limit_interval"] = {str(L): self.limits[L].to_json()["interval"] if L in self.limits else None
+                                     for L in lengths}
+            out["limit"] = {str(L): self.limits[L].to_json() if L in self.limits else None for L in lengths}
         return out
 
 
@@ -147,10 +150,12 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
     train_length = check_train_length(train_length)
     tol = check_tol(tol)
     lengths = check_lengths(lengths, train_length, pe, mode)
+    if limit and lengths[-1] > MAX_LIMIT_LENGTH:
+        raise bad_value("length", lengths[-1], f"lengths up to {MAX_LIMIT_LENGTH} with the limit α♯")
     sel = select(pe, task, train_length, exact=(mode == "exact") or (limit and pe.rational))
     if mode == "exact" and sel.realizable and sel.exact_theta is None:
         mode = "float (exact certificate not found)"   # say so: rows are then decided in float
-    result = AlphaResult(pe, task, train_length, mode, sel, tuple(lengths))
+    result = AlphaResult(pe, task, train_length, mode, sel, tuple(lengths), limit=limit)
     if not sel.realizable:
         return result
     theta = sel.exact_theta if mode == "exact" else sel.theta

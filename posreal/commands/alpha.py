@@ -101,6 +101,7 @@ def run(args) -> int:
 
 def print_limit(limits: dict) -> None:
     """α♯_L per length, and the reason of every undecided row."""
+    limits = {L: d for L, d in limits.items() if d is not None}
     rows = [[L, f"[{d['interval_exact'][0]}, {d['interval_exact'][1]}]", d["wins"], d["undecided"], d["total"],
              d["open_ties_won"]] for L, d in limits.items()]
     print("\nα♯_L — predicted lim acc_L(θ_k) for gradient descent (ℓ2): [wins, wins + undecided] / |R_L|")
