@@ -26,7 +26,7 @@ from fractions import Fraction
 from importlib import resources
 from collections.abc import Iterator
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, RegisteredCheck, timed
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
 from posreal.theory.encodings import parse_pe, register_pe, unregister_pe
 from posreal.theory.errors import PosrealError
 from posreal.theory.flow import Agreement, FlowVerdict, compare, row_flow_verdict, tie_flow
@@ -196,7 +196,8 @@ def check_limit_against_flow(min_rows: int = BATCH_ROWS) -> CheckResult:
         decided = tally.agrees + tally.disagrees
         verdict = PASSED if tally.disagrees == 0 and decided > 0 else (COUNTEREXAMPLE if tally.disagrees else FAILED)
         detail = (f"{tally.rows} open-tie rows ({info['certificate_rows']} from {info['certificates']} certificates, "
-                  f"{info['batch_rows']} from {info['batch_instances']} search instances of seed {info['batch_seed']}): "
+                  f"{info['batch_rows']} from {info['batch_instances']} search instances of seed "
+                  f"{info['batch_seed']}): "
                   f"{tally.agrees} agree, {tally.disagrees} disagree, {tally.undecided} undecided "
                   f"(α♯: {tally.limit['won']} won, {tally.limit['lost']} lost, {tally.limit['undecided']} undecided; "
                   f"flow: {tally.evidence['wins']} won, {tally.evidence['loses']} lost, "
@@ -207,7 +208,7 @@ def check_limit_against_flow(min_rows: int = BATCH_ROWS) -> CheckResult:
                    + (f", e.g. {control.disagreements[0]}" if control.disagreements else ""))
         return CheckResult(claim=CLAIM, name="α♯ (exact second-order prediction) agrees with the log-time gradient "
                            "flow on every decided open tie", method="dynamics", verdict=verdict,
-                           negative_control=COUNTEREXAMPLE if control.disagrees else "no counterexample",
+                           negative_control=Control.COUNTEREXAMPLE if control.disagrees else Control.NO_COUNTEREXAMPLE,
                            detail=detail, data={"tally": tally.to_json(), "control": control.to_json(), **info})
     return timed(run)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from posreal.checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck
 from posreal.theory.statements import STATEMENT_IDS, Statement, statement

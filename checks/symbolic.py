@@ -1,7 +1,7 @@
 """Symbolic derivations (sympy) of Theorem 1's finite bound and of the span lemma behind the
 Conjecture's orthogonal case — each with a negative control that must break it.
 
-Main results (THEORY.md §2; statement ids ``theorem1`` and ``conjecture``):
+Main results (definitions.md#theorem-1, definitions.md#conjecture; statement ids ``theorem1`` and ``conjecture``):
 
 * :func:`derive_theorem1_positive` — for a row with m keys, θ = ρ(u + e), ‖e‖ ≤ ε, B = max ‖ψ(i, j)‖:
   γ > 0 ⇒ attention on the target ≥ 1/(1 + (m-1)·exp(-ρ(γ - 2εB)));
@@ -17,7 +17,7 @@ Each derivation is a list of steps, every one checked by sympy: an identity is c
 simplifying the difference of its sides to 0, a monotonicity by the sign of a derivative under
 positivity assumptions, a constant by deciding an inequality for all positive symbols.  The final
 bound is *built* from the steps (substitution into the softmax) and only then compared with the
-formula of THEORY.md.  Negative controls: the factor 2 of 2εB replaced by 1 (the step fails and a
+formula of definitions.md#theorem-1.  Negative controls: the factor 2 of 2εB replaced by 1 (the step fails and a
 tight instance violates the weakened bound), a loss term outside the span of the differences, and a
 tie direction that is outside col Zᵀ without being orthogonal to it (the invalid outside-colspan
 argument) — each must produce an exact counterexample.
@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 import sympy as sp
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, CheckResult, RegisteredCheck, timed
+from posreal.checks.base import FAILED, PROVED, CheckResult, Control, RegisteredCheck, timed
 
 
 @dataclass
@@ -172,7 +172,7 @@ def derive_theorem1_positive(constant=2, m: int = 4, p: int = 3) -> Derivation:
     derived = f.subs({yj: sp.exp(worst) for yj in y})
     der.result = sp.simplify(derived)
     stated = 1 / (1 + (m - 1) * sp.exp(-rho * (gamma - 2 * eps * B)))
-    der.check("derived bound = THEORY.md's 1/(1 + (m-1)exp(-ρ(γ - 2εB)))", is_zero(derived - stated))
+    der.check("derived bound = the stated 1/(1 + (m-1)exp(-ρ(γ - 2εB)))", is_zero(derived - stated))
 
     # a concrete tight row (m = 2): ψ_t = B, ψ_j = -B, u = 1, e = -ε; compare actual attention and bound
     values = {rho: 1, B: 1, eps: sp.Rational(1, 2)}
@@ -218,7 +218,7 @@ def derive_theorem1_negative(constant=2, m: int = 4, p: int = 3) -> Derivation:
     derived = sp.exp(exponent.subs({g: gamma, h: bound_h}))
     der.result = derived
     stated = sp.exp(-rho * (sp.Abs(gamma) - 2 * eps * B))
-    der.check("derived bound = THEORY.md's exp(-ρ(|γ| - 2εB))", is_zero(derived - stated))
+    der.check("derived bound = the stated exp(-ρ(|γ| - 2εB))", is_zero(derived - stated))
 
     # tight row (m = 2): ψ_t = -B, ψ_r = B, u = 1 (γ = -2B), e = -ε
     values = {rho: 1, B: 1, eps: sp.Rational(1, 2)}
@@ -373,7 +373,8 @@ def derive_log2_tie(variant: str = "theorem") -> Derivation:
     if variant == "single_row":
         closed = sp.log(1 + sp.exp(-a) + sp.exp(-b))
     der.check("loss of the table = log(1 + e^{-a}) + log(1 + e^{-a} + e^{-b}) (two copies of e1, one of e2)",
-              is_zero(sp.expand_log(sp.simplify(loss - closed), force=True)) or is_zero(sp.simplify(sp.exp(loss - closed)) - 1))
+              is_zero(sp.expand_log(sp.simplify(loss - closed), force=True))
+              or is_zero(sp.simplify(sp.exp(loss - closed)) - 1))
     der.check("∂ℓ/∂c = 0: c stays 0 from θ = 0", is_zero(sp.diff(loss, c)))
     A, B, t = sp.symbols("A B t", positive=True)
     to_ab = {sp.exp(-a): 1 / A, sp.exp(-b): 1 / B, sp.exp(a): A, sp.exp(b): B}
@@ -395,8 +396,10 @@ def derive_log2_tie(variant: str = "theorem") -> Derivation:
     inv = {A: 1 / u, B: 1 / w}
     bound_a = (2 * u + w) if variant == "theorem" else (u + w)
     der.check(f"0 ≤ {rate} - A' ≤ {bound_a} and 0 ≤ 1 - B' ≤ 1/A + 1/B (u = 1/A, w = 1/B)",
-              _ratio_nonnegative((rate - dA).subs(inv), [u, w]) and _ratio_nonnegative((bound_a - (rate - dA)).subs(inv), [u, w])
-              and _ratio_nonnegative((1 - dB).subs(inv), [u, w]) and _ratio_nonnegative((u + w - (1 - dB)).subs(inv), [u, w]))
+              _ratio_nonnegative((rate - dA).subs(inv), [u, w])
+              and _ratio_nonnegative((bound_a - (rate - dA)).subs(inv), [u, w])
+              and _ratio_nonnegative((1 - dB).subs(inv), [u, w])
+              and _ratio_nonnegative((u + w - (1 - dB)).subs(inv), [u, w]))
     s_ = sp.Symbol("s", positive=True)
     lowA, lowB = 1 + low_a * s_, 1 + s_ / 3
     r_a = sp.integrate(bound_a.subs({u: 1 / lowA, w: 1 / lowB}), (s_, 0, t))
@@ -429,7 +432,7 @@ def _derivation_check(claim: str, name: str, build: Callable[[], Derivation],
     detail += "; negative controls: " + "; ".join(
         f"{c.name}: failed steps {c.failed_steps()}, counterexample {c.counterexample}" for c in found)
     return CheckResult(claim=claim, name=name, method="symbolic", verdict=verdict,
-                       negative_control=COUNTEREXAMPLE if control_ok else "no counterexample",
+                       negative_control=Control.COUNTEREXAMPLE if control_ok else Control.NO_COUNTEREXAMPLE,
                        detail=detail,
                        data={"steps": [[s.name, s.ok] for s in der.steps], "result": str(der.result),
                              "controls": [{"name": c.name, "failed_steps": c.failed_steps(),

@@ -6,10 +6,11 @@ Modules: :mod:`~posreal.counterexamples.colspan` (both forms of the flaw, exact 
 prediction), :mod:`~posreal.counterexamples.conjecture`
 (the seeded, resumable search; its instance stream, the failing-row classes, α♯ and the log-time
 gradient flow are theory: :mod:`~posreal.theory.sampling`, :mod:`~posreal.theory.ties`,
-:mod:`~posreal.theory.limit`, :mod:`~posreal.theory.flow`), :mod:`~posreal.counterexamples.certify` (open-tie certificates),
+:mod:`~posreal.theory.limit`, :mod:`~posreal.theory.flow`),
+:mod:`~posreal.counterexamples.certify` (open-tie certificates),
 :mod:`~posreal.counterexamples.designed` (hand-derived instances), :mod:`~posreal.counterexamples.shipped`
 (regenerates ``certificates/``), :mod:`~posreal.counterexamples.verifier.certificate` (the format) and
-:mod:`~posreal.counterexamples.verifier.verify` with :mod:`~posreal.counterexamples.verifier.exact_model` and :mod:`~posreal.counterexamples.verifier.qla`
-(the fractions-only verifier).  Builds on
+:mod:`~posreal.counterexamples.verifier.verify` with :mod:`~posreal.counterexamples.verifier.exact_model` and
+:mod:`~posreal.counterexamples.verifier.qla` (the fractions-only verifier).  Builds on
 ``theory`` only; this ``__init__`` imports nothing so the verifier stays light.
 """

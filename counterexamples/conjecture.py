@@ -1,16 +1,19 @@
-"""The search of the Conjecture's open case, and of counterexamples to Conjecture′.
+"""The search of the Conjecture's open case (definitions.md#conjecture), and of counterexamples to
+Conjecture′ (definitions.md#conjecture-prime).
 
 Main functions (docs: Results › Conjecture; Definitions, "The predicted limit α♯"):
 
-* :func:`evaluate` — one instance (PE, task, L0, L): θ* (exact in ℚ for rational features),
-  every failing row of T_L θ* classified (:mod:`posreal.theory.ties`), α♯_L
-  (:mod:`posreal.theory.limit`), and for each open tie α_L's verdict (lost), α♯'s verdict with
-  its reason, and the log-time gradient flow's tie margins ⟨θ(τ), v_j⟩ with their verdicts
-  (:mod:`posreal.theory.flow`).  A **candidate** (against the original Conjecture) is an open-tie
-  row that the flow wins, so lim acc_L > α_L; a **counterexample to Conjecture′** is a row that
-  α♯ decides and the flow's evidence decides the other way.  Rows of irrational PEs that are tied
-  within float tolerance (``undecided``) get the same evidence as *float ties* (α♯ leaves them
-  undecided; a won one is a *float candidate*: the tie itself is not certified in ℚ);
+* :func:`evaluate` — one instance (PE, task, L0, L) -> a :class:`SearchRecord` (its tied rows as
+  :class:`TieRecord`, their rivals as :class:`RivalRecord`; ``to_json()`` is the file's line):
+  θ* (exact in ℚ for rational features), every failing row of T_L θ* classified
+  (:mod:`posreal.theory.ties`), α♯_L (:mod:`posreal.theory.limit`), and for each open tie α_L's
+  verdict (lost), α♯'s verdict with its reason, and the log-time gradient flow's tie margins
+  ⟨θ(τ), v_j⟩ with their verdicts (:mod:`posreal.theory.flow`).  A **candidate** (against the
+  original Conjecture) is an open-tie row that the flow wins, so lim acc_L > α_L; a
+  **counterexample to Conjecture′** is a row that α♯ decides and the flow's evidence decides the
+  other way.  Rows of irrational PEs that are tied within float tolerance (``undecided``) get the
+  same evidence as *float ties* (α♯ leaves them undecided; a won one is a *float candidate*: the
+  tie itself is not certified in ℚ);
 * :func:`search` — the seeded, resumable search: instance ``k`` of seed ``s`` is a function of
   (s, k) (:mod:`posreal.theory.sampling`), results are appended to a JSONL file as they are
   found (one header line with seed, parameters and tool versions, then one line per instance),
@@ -24,27 +27,28 @@ from __future__ import annotations
 import json
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from pathlib import Path
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
-from posreal.theory.encodings import parse_pe
+from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import PosrealError
 from posreal.theory.provenance import versions
 from posreal.theory.selection import Selection, select
-from posreal.theory.tasks import parse_task
+from posreal.theory.tasks import Task, parse_task
 
 from posreal.counterexamples.verifier.certificate import q, qvec
-from posreal.theory.ties import CLASSES, classify
+from posreal.theory.ties import CLASSES, FailingRow, classify
 from posreal.counterexamples.dynamics import predict_float
-from posreal.theory.flow import TAU_MAX, Agreement, FlowVerdict, compare, row_flow_verdict, tie_flow
-from posreal.theory.limit import LimitInterval, LimitVerdict, limit_rows, prediction_context
+from posreal.theory.flow import TAU_MAX, Agreement, FlowEvidence, FlowVerdict, compare, row_flow_verdict, tie_flow
+from posreal.theory.limit import LimitInterval, LimitRow, LimitVerdict, limit_rows, prediction_context
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.theory.sampling import FAMILIES, Instance, instance, registered
 
 FILE_FORMAT = "posreal-conjecture-search"
 FILE_VERSION = 2
-_SELECTIONS: "OrderedDict[tuple, Selection]" = OrderedDict()
+_SELECTIONS: OrderedDict[tuple, Selection] = OrderedDict()
 _CACHE_SIZE = 64
 
 
@@ -61,74 +65,155 @@ def _selection(pe, task, L0: int, cacheable: bool) -> Selection:
     return sel
 
 
-def evaluate(inst: Instance, tau_max: float = TAU_MAX) -> dict:
-    """Classify one instance; returns its JSON record (deterministic: no timings).
+class RecordStatus(StrEnum):
+    """What :func:`evaluate` did with an instance (JSON: the value strings)."""
+
+    SKIPPED = "skipped"                          # the instance is not a valid cell (reason given)
+    NOT_REALIZABLE = "not realizable at L0"
+    CLASSIFIED = "classified"
+
+
+@dataclass(frozen=True)
+class RivalRecord:
+    """One tied rival j of an open (or float) tie row: its direction v_j, the flow's evidence on
+    ⟨θ(τ), v_j⟩ and the second-order prediction of its limit."""
+
+    rival: int
+    direction: list[str] | list[float]   # v_j: "p/q" strings (exact) or floats
+    flow: dict                           # FlowEvidence.to_json(): tau, value, drift, verdict
+    prediction: dict | None              # {"sign", "value"}, None if its hypotheses fail
+
+    def to_json(self) -> dict:
+        return {"rival": self.rival, "direction": self.direction, "flow": self.flow, "prediction": self.prediction}
+
+
+@dataclass(frozen=True)
+class TieRecord:
+    """One tied row of T_L θ*: α_L's verdict (lost), α♯'s verdict and reason, the flow's verdict."""
+
+    row: int
+    target: int
+    rivals: tuple[RivalRecord, ...]
+    limit_verdict: str                   # α♯: won / lost / undecided
+    limit_reason: str | None             # why α♯ left the row undecided
+    evidence_verdict: str                # the flow: wins / loses / undecided
+    limit_estimate: float                # the smallest tie margin at the end of the flow
+
+    @property
+    def agreement(self) -> str:
+        return compare(LimitVerdict(self.limit_verdict), FlowVerdict(self.evidence_verdict)).value
+
+    def to_json(self) -> dict:
+        return {"row": self.row, "target": self.target, "rivals": [r.to_json() for r in self.rivals],
+                "alpha_verdict": "lost", "limit_verdict": self.limit_verdict, "limit_reason": self.limit_reason,
+                "evidence_verdict": self.evidence_verdict, "limit_estimate": self.limit_estimate,
+                "agreement": self.agreement}
+
+
+@dataclass(frozen=True)
+class SearchRecord:
+    """The result of :func:`evaluate` on one instance; ``to_json()`` is its line of the JSONL file."""
+
+    instance: Instance
+    status: RecordStatus
+    reason: str | None = None                  # skipped / not realizable: why
+    exact: bool = False                        # classified: decided in ℚ
+    rows: int = 0                              # classified: |R_L|
+    realized: int = 0
+    alpha: str | float = 0.0                   # "p/q" when exact
+    limit_interval: tuple[str, str] | None = None   # α♯_L as "p/q" strings
+    classes: dict[str, int] = field(default_factory=dict)   # failing rows per class
+    open_ties: tuple[TieRecord, ...] = ()
+    float_ties: tuple[TieRecord, ...] = ()
+    tau_max: float | None = None               # set when some tie was followed by the flow
+
+    @property
+    def candidate(self) -> bool:
+        """An open (exact) tie that the flow wins: lim acc_L > α_L (against the original Conjecture)."""
+        return any(t.evidence_verdict == FlowVerdict.WINS.value for t in self.open_ties)
+
+    @property
+    def float_candidate(self) -> bool:
+        return any(t.evidence_verdict == FlowVerdict.WINS.value for t in self.float_ties)
+
+    @property
+    def limit_counterexample(self) -> bool:
+        """A row α♯ decides and the flow decides the other way: against Conjecture′."""
+        return any(t.agreement == Agreement.DISAGREES.value for t in self.open_ties + self.float_ties)
+
+    def to_json(self) -> dict:
+        out = self.instance.to_json()
+        if self.status is RecordStatus.SKIPPED:
+            return {**out, "status": self.status.value, "reason": self.reason}
+        out["realizable"] = self.status is not RecordStatus.NOT_REALIZABLE
+        if self.status is RecordStatus.NOT_REALIZABLE:
+            return {**out, "status": self.status.value, "reason": self.reason}
+        out.update(status=self.status.value, exact=self.exact, rows=self.rows, realized=self.realized,
+                   alpha=self.alpha, classes=self.classes,
+                   limit_interval=None if self.limit_interval is None else list(self.limit_interval),
+                   open_ties=[t.to_json() for t in self.open_ties], float_ties=[t.to_json() for t in self.float_ties],
+                   candidate=self.candidate, float_candidate=self.float_candidate,
+                   limit_counterexample=self.limit_counterexample)
+        if self.tau_max is not None:
+            out["tau_max"] = self.tau_max
+        return out
+
+
+def _tie_record(pe: Encoding, task: Task, sel: Selection, row: FailingRow, limit: LimitRow,
+                flows: list[FlowEvidence]) -> TieRecord:
+    """The record of one tied row, from α♯'s verdict and the flow's evidence on its rivals (in rival order)."""
+    exact = row.cls == "open_tie"
+    predictions = {r.rival: r.prediction for r in limit.rivals}
+    rivals = []
+    for rival, flow in zip(row.rivals, flows):
+        pred: dict | None
+        direction: list[str] | list[float]
+        if exact:
+            found = predictions.get(rival.rival)
+            pred = None if found is None else {"sign": found.sign, "value": found.value}
+            direction = qvec(rival.direction)
+        else:
+            approx = predict_float(pe, task, sel, rival.direction)
+            pred = None if approx is None else {"sign": None, "value": approx["value"]}
+            direction = [float(x) for x in rival.direction]
+        rivals.append(RivalRecord(rival.rival, direction, flow.to_json(), pred))
+    evidence = row_flow_verdict([f.verdict for f in flows])
+    return TieRecord(row.row, row.target, tuple(rivals), limit.verdict.value,
+                     None if limit.reason is None else limit.reason.value, evidence.value,
+                     min(f.value for f in flows))
+
+
+def evaluate(inst: Instance, tau_max: float = TAU_MAX) -> SearchRecord:
+    """Classify one instance (deterministic: no timings); ``.to_json()`` is its JSON record.
 
     Every open tie (and float near-tie) gets α_L's verdict (lost: margin 0), α♯'s verdict with
     its reason, and the log-time gradient flow's evidence per tied rival."""
-    record = inst.to_json()
     with registered(inst):
         pe, task = parse_pe(inst.pe), parse_task(inst.task)
         try:
             pe.check_length(inst.length, inst.train_length)
             sel = _selection(pe, task, inst.train_length, cacheable=inst.table is None)
         except PosrealError as err:
-            record.update(status="skipped", reason=str(err))
-            return record
-        record["realizable"] = bool(sel.realizable)
+            return SearchRecord(inst, RecordStatus.SKIPPED, reason=str(err))
         if not sel.realizable:
-            record.update(status="not realizable at L0", reason=sel.reason.split(":")[0])
-            return record
+            return SearchRecord(inst, RecordStatus.NOT_REALIZABLE, reason=sel.reason.split(":")[0])
         cls = classify(pe, task, sel, inst.length)
         limits = {r.row: r for r in limit_rows(cls, prediction_context(pe, task, sel))}
         sharp = LimitInterval(inst.length, cls.total, cls.realized, list(limits.values()))
-        record.update(status="classified", exact=cls.exact, rows=cls.total, realized=cls.realized,
-                      alpha=q(cls.alpha) if cls.exact else float(cls.alpha), classes=cls.counts(),
-                      limit_interval=[q(sharp.low), q(sharp.high)])
+        record = SearchRecord(inst, RecordStatus.CLASSIFIED, exact=cls.exact, rows=cls.total, realized=cls.realized,
+                              alpha=q(cls.alpha) if cls.exact else float(cls.alpha),
+                              limit_interval=(q(sharp.low), q(sharp.high)), classes=cls.counts())
         open_rows = cls.open_rows
         float_rows = [r for r in cls.failing if r.cls == "undecided" and r.rivals
                       and not any(v.orthogonal for v in r.rivals)]
-        record["open_ties"], record["float_ties"] = [], []
-        record["candidate"] = record["float_candidate"] = record["limit_counterexample"] = False
         if not open_rows and not float_rows:
             return record
         directions = [r.direction for row in open_rows + float_rows for r in row.rivals]
         flows = iter(tie_flow(pe, task, inst.train_length, [[float(x) for x in v] for v in directions], tau_max))
-        for row in open_rows + float_rows:
-            exact = row.cls == "open_tie"
-            limit = limits[row.row]
-            predictions = {r.rival: r.prediction for r in limit.rivals}
-            rivals = []
-            for rival in row.rivals:
-                flow = next(flows)
-                pred: dict | None
-                if exact:
-                    exact_pred = predictions.get(rival.rival)
-                    pred = None if exact_pred is None else {"sign": exact_pred.sign, "value": exact_pred.value}
-                    direction: list = qvec(rival.direction)
-                else:
-                    float_pred = predict_float(pe, task, sel, rival.direction)
-                    pred = None if float_pred is None else {"sign": None, "value": float_pred["value"]}
-                    direction = [float(x) for x in rival.direction]
-                rivals.append({"rival": rival.rival, "direction": direction, "flow": flow.to_json(),
-                               "prediction": pred})
-            evidence = row_flow_verdict([FlowVerdict(r["flow"]["verdict"]) for r in rivals])
-            agreement = compare(limit.verdict, evidence)
-            (record["open_ties"] if exact else record["float_ties"]).append({
-                "row": row.row, "target": row.target, "rivals": rivals,
-                "alpha_verdict": "lost",
-                "limit_verdict": limit.verdict.value,
-                "limit_reason": None if limit.reason is None else limit.reason.value,
-                "evidence_verdict": evidence.value,
-                "limit_estimate": min(r["flow"]["value"] for r in rivals),
-                "agreement": agreement.value,
-            })
-        record["tau_max"] = tau_max
-        record["candidate"] = any(t["evidence_verdict"] == FlowVerdict.WINS.value for t in record["open_ties"])
-        record["float_candidate"] = any(t["evidence_verdict"] == FlowVerdict.WINS.value for t in record["float_ties"])
-        record["limit_counterexample"] = any(t["agreement"] == Agreement.DISAGREES.value
-                                             for t in record["open_ties"] + record["float_ties"])
-    return record
+        ties = [_tie_record(pe, task, sel, row, limits[row.row], [next(flows) for _ in row.rivals])
+                for row in open_rows + float_rows]
+        return replace(record, open_ties=tuple(ties[:len(open_rows)]), float_ties=tuple(ties[len(open_rows):]),
+                       tau_max=tau_max)
 
 
 # --------------------------------------------------------------------------- the JSONL file
@@ -256,7 +341,7 @@ def search(seed: int = 0, budget: int | None = None, seconds: float | None = Non
                 run.skipped_done += 1
                 continue
             t0 = time.perf_counter()
-            record = evaluate(instance(seed, k, tuple(families)), float(tau_max))
+            record = evaluate(instance(seed, k, tuple(families)), float(tau_max)).to_json()
             run.evaluated_time += time.perf_counter() - t0
             run.evaluated += 1
             run.records[k] = record
@@ -311,7 +396,8 @@ def summarize(records: dict[int, dict]) -> dict:
                                      "limit_estimate": max(t["limit_estimate"] for t in won)})
         if r.get("candidate"):
             fam["candidates"] += 1
-            best = max((t for t in r["open_ties"] if t["evidence_verdict"] == FlowVerdict.WINS.value), key=lambda t: t["limit_estimate"])
+            best = max((t for t in r["open_ties"] if t["evidence_verdict"] == FlowVerdict.WINS.value),
+                       key=lambda t: t["limit_estimate"])
             candidates.append({"index": k, "pe": r["pe"], "task": r["task"], "train_length": r["train_length"],
                                "length": r["length"], "alpha": r["alpha"], "limit_interval": r.get("limit_interval"),
                                "row": best["row"], "limit_estimate": best["limit_estimate"],

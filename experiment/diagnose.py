@@ -4,7 +4,7 @@ Main definitions:
 
 * :func:`diagnose` retrains one model of a record (training is a pure function of the record's
   key and recipe, so this reproduces its θ exactly) and reports cos(θ, θ*), ‖θ‖, ‖θ*‖ and
-  acc_L(θ) = the fraction of R_L that T_L θ realizes (THEORY.md, Conjecture) at each length,
+  acc_L(θ) = the fraction of R_L that T_L θ realizes (definitions.md#conjecture) at each length,
   next to α_L = acc_L(θ*);
 * :func:`diagnose_disagreements` does so for one representative measurement of every (PE, task)
   cell that has a disagreement (the first in sorted order).

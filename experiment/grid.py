@@ -57,7 +57,7 @@ class Grid:
         """Number of measurements."""
         return len(self.pes) * len(self.tasks) * self.seeds * len(self.settings) * len(self.multipliers)
 
-    def with_recipe(self, **changes) -> "Grid":
+    def with_recipe(self, **changes) -> Grid:
         return replace(self, recipe=replace(self.recipe, **changes))
 
     def to_json(self) -> dict:

@@ -76,11 +76,15 @@ def test_evaluate_records_candidate_for_designed_tie():
     record = evaluate(LOG2_TIE)
     with pytest.raises(SpecError, match="logtwo"):
         parse_pe(LOG2_TIE.pe)
-    assert record["candidate"] is True and record["alpha"] == "3/4"
-    tie = record["open_ties"][0]
-    assert tie["evidence_verdict"] == WINS and tie["limit_verdict"] == "won" and tie["agreement"] == "agrees"
-    assert tie["alpha_verdict"] == "lost" and record["limit_interval"] == ["1/1", "1/1"]
-    assert record["limit_counterexample"] is False
+    assert record.candidate is True and record.alpha == "3/4"
+    tie = record.open_ties[0]
+    assert tie.evidence_verdict == WINS and tie.limit_verdict == "won" and tie.agreement == "agrees"
+    line = record.to_json()
+    assert line["candidate"] is True and line["alpha"] == "3/4" and line["tau_max"] == 600.0
+    tie_line = line["open_ties"][0]
+    assert tie_line["evidence_verdict"] == WINS and tie_line["limit_verdict"] == "won"
+    assert tie_line["agreement"] == "agrees" and tie_line["alpha_verdict"] == "lost"
+    assert line["limit_interval"] == ["1/1", "1/1"] and line["limit_counterexample"] is False
 
 
 def test_limit_verdict_rules():

@@ -165,7 +165,7 @@ def test_resume_gives_the_same_records(quick_run, tmp_path):
     assert not broken and len(on_disk) == len(records)
 
     def strip(rs):
-        return sorted((json.dumps({k: v for k, v in r.items() if k not in VOLATILE}, sort_keys=True) for r in rs))
+        return sorted(json.dumps({k: v for k, v in r.items() if k not in VOLATILE}, sort_keys=True) for r in rs)
 
     assert strip(resumed) == strip(on_disk) == strip(records)
     with pytest.raises(SpecError, match="--resume"):

@@ -1,6 +1,6 @@
 """Gradient flow in log-time: float evidence for the limit of a tie margin ⟨θ, v⟩.
 
-Main definitions (docs' Definitions page, section "The predicted limit α♯"):
+Main definitions (definitions.md#alpha-sharp, "The evidence it is compared with"):
 
 * the gradient flow dθ/dt = -∇ℓ(θ) from θ(0) = 0 of the positional cross-entropy at L0 (the
   continuous limit of gradient descent with a small step; gradient descent with step η follows

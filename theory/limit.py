@@ -1,6 +1,6 @@
 """α♯_L, the predicted limit of gradient descent on every row of R_L (ℓ2 geometry only).
 
-Main definitions and results (docs' Definitions page, section "The predicted limit α♯";
+Main definitions and results (definitions.md#alpha-sharp and #conjecture-prime;
 statement id ``conjecture-limit``):
 
 * :func:`predict` — the second-order prediction of a tie margin's limit.  Gradient descent on the
@@ -87,16 +87,16 @@ class PredictionContext:
 
 def prediction_context(pe: Encoding, task: Task, selection: Selection) -> PredictionContext:
     """Support, λ and n_s in ℚ, with the selection-level hypotheses checked."""
-    if selection.exact_theta is None or selection.exact_multipliers is None or selection.exact_constraints is None:
+    opt = selection.exact_optimum
+    if opt is None:
         return PredictionContext([], [], [], [], "no exact θ* (KKT certificate in ℚ)")
-    zq = selection.exact_constraints
-    theta = selection.exact_theta
-    support = sorted(k for k, lam in selection.exact_multipliers.items() if lam > 0)
-    lams = [selection.exact_multipliers[k] for k in support]
+    zq, theta, multipliers = opt.constraints, opt.theta, opt.multipliers
+    support = sorted(k for k, lam in multipliers.items() if lam > 0)
+    lams = [multipliers[k] for k in support]
     pairs = training_pairs(task, selection.train_length)
     counts = Counter(exact_difference_vectors(pe, pairs, selection.train_length))
     ctx = PredictionContext(zq, support, lams, [counts[zq[k]] for k in support])
-    if len(support) != len(selection.exact_multipliers):
+    if len(support) != len(multipliers):
         ctx.failure = "a zero multiplier on the certificate's support"
     elif rank([zq[k] for k in support], len(theta)) != len(support):
         ctx.failure = "dependent support vectors"

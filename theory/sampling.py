@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from posreal.theory.encodings import register_pe, unregister_pe
+from posreal.theory.errors import SpecError
 from posreal.theory.tasks import REGISTRY_TASKS
 
 FAMILIES = ("registry", "relative", "column", "general")
@@ -136,8 +137,11 @@ class registered:
         self.inst = inst
         self.name = inst.pe[5:] if inst.pe.startswith("dual:") else inst.pe
 
-    def __enter__(self):
+    def __enter__(self) -> registered:
         if self.inst.table is not None:
+            if self.inst.table_kind is None:
+                raise SpecError(f"invalid instance {self.inst.index}: a feature table without its kind; "
+                                "accepted: table_kind relative, column or general")
             register_pe(self.name, self.inst.table, self.inst.table_kind)
         return self
 

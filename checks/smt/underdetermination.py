@@ -29,12 +29,12 @@ L < 2·L0 (it holds at L = L0 + 1 for even L0: L0 = 16, L = 17 gives 8/9 both wa
 L0 < L < 2·L0 − 1 (at L ≥ 2·L0 − 1 no scored row lies below L0 and both sides are 0).  Where it
 fails, α_L = 0 (the copy proof).
 
-Reference: the docs' Results › Underdetermination page (this project's formalization of the preprint).
+Reference: definitions.md#underdetermination (this project's formalization of the preprint).
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import z3
 
@@ -139,7 +139,8 @@ def zero_alpha() -> SmtProof:
                     hypotheses=base + [trained, in_range(i, 1, L0), scored(i)],
                     notes=["uses B(0, v) = 0, proved from additivity by underdetermination.zero_form",
                            "for copy/middle the targets of rows < L0 change when ⌊L/2⌋ ≠ ⌊L0/2⌋, for reverse "
-                           "whenever L ≠ L0: the formula then fails if a scored row lies below L0 (see the copy proof)"])
+                           "whenever L ≠ L0: the formula then fails if a scored row lies below L0 "
+                           "(see the copy proof)"])
 
 
 # ------------------------------------------------------------------ (b) copy the last row
@@ -159,9 +160,11 @@ def last_realizes() -> SmtProof:
         Kv = lambda a_, b_: value(model, K(z3.IntVal(a_), z3.IntVal(b_)))
         fails = Kv(ii, pp) <= Kv(ii, jj)
         return (trained_ok and fails and pp == l0 - 1 and ii >= l0,
-                f"L0 = {l0}, p = L0-1 = {pp}: position:p realized at L0, but row {ii}: κ(i,p) = {Kv(ii, pp)} ≤ κ(i,{jj}) = {Kv(ii, jj)}")
+                f"L0 = {l0}, p = L0-1 = {pp}: position:p realized at L0, but row {ii}: "
+                f"κ(i,p) = {Kv(ii, pp)} ≤ κ(i,{jj}) = {Kv(ii, jj)}")
 
-    return SmtProof(CLAIM, "(b) completion E_j = E_{L0-1}: position:p (p ≤ L0-2) realized at L0 ⇒ every row realized (α_L = 1)",
+    return SmtProof(CLAIM, "(b) completion E_j = E_{L0-1}: position:p (p ≤ L0-2) realized at L0 ⇒ every row "
+                           "realized (α_L = 1)",
                     [("quantified", base + [p <= L0 - 2] + wrong)], "allow p = L0 - 1 (drop p ≤ L0 - 2)",
                     base + [p <= L0 - 1] + wrong + [L0 <= CONTROL_BOUND, L <= CONTROL_BOUND], verify,
                     hypotheses=base + [p <= L0 - 2])
