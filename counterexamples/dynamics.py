@@ -15,9 +15,9 @@ Main definitions and results (definitions.md#selection, definitions.md#conjectur
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from collections.abc import Sequence
 
 import numpy as np
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from pathlib import Path
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from posreal.experiment.grid import Grid, ModelJob, model_jobs, predictions
 from posreal.experiment.train import measure_model, stable_seed, train_model

@@ -15,9 +15,9 @@ Main definitions (definitions.md#transfer-coefficient):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -143,7 +143,7 @@ def _check_mode(mode: str, pe: Encoding) -> None:
                         "(relbias, colbias, alibi, nope, rational tables, their duals), --certified otherwise")
 
 
-def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
+def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFAULT_TRAIN_LENGTH,
                   lengths: Iterable[int] = DEFAULT_LENGTHS, mode: str = "float",
                   tol: float = DEFAULT_TOL, limit: bool = False) -> AlphaResult:
     """α_L(Φ, τ; L0) at each length, from θ* alone (no training); with ``limit``, α♯_L too."""
@@ -186,8 +186,9 @@ class Sweep:
         return np.where(self.total > 0, self.realized / np.maximum(self.total, 1), 1.0)
 
 
-def alpha_sweep(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH, max_length: int = 65536,
-                mode: str = "float", tol: float = DEFAULT_TOL, selection: Selection | None = None) -> Sweep | None:
+def alpha_sweep(pe: str | Encoding, task: str | Task, train_length: int = DEFAULT_TRAIN_LENGTH,
+                max_length: int = 65536, mode: str = "float", tol: float = DEFAULT_TOL,
+                selection: Selection | None = None) -> Sweep | None:
     """α_L for all L0 ≤ L ≤ max_length in one call (tasks whose rows do not depend on n).
     Returns None when the cell is not realizable at L0."""
     pe, task = parse_pe(pe), parse_task(task)
