@@ -32,11 +32,11 @@ from enum import Enum
 from fractions import Fraction
 from collections.abc import Sequence
 
-from posreal.theory.encodings import Encoding
+from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.rational import dot, rank, solve
 from posreal.theory.selection import Selection, exact_difference_vectors, training_pairs
-from posreal.theory.tasks import Task
+from posreal.theory.tasks import Task, parse_task
 from posreal.theory.ties import Classification, FailingRow, classify
 
 
@@ -232,9 +232,13 @@ def limit_rows(cls: Classification, ctx: PredictionContext) -> list[LimitRow]:
     return out
 
 
-def limit_interval(pe: Encoding, task: Task, selection: Selection, length: int,
+def limit_interval(pe: Encoding | str, task: Task | str, selection: Selection, length: int,
                    ctx: PredictionContext | None = None) -> LimitInterval:
-    """α♯_L of one cell at one length (ℓ2 / gradient descent)."""
+    """α♯_L of one cell at one length (ℓ2 / gradient descent); ``selection`` is θ* of (pe, task) at L0."""
+    pe, task = parse_pe(pe), parse_task(task)
+    if (str(selection.pe), str(selection.task)) != (str(pe), str(task)):
+        raise SpecError(f"invalid selection for α♯ of {pe}·{task}: it was computed for "
+                        f"{selection.pe}·{selection.task}; accepted: the selection of the same cell")
     if not selection.realizable:
         raise SpecError(f"invalid cell {str(pe)!r} · {str(task)!r} for α♯: not realizable at "
                         f"L0 = {selection.train_length}; accepted: a realizable cell")
