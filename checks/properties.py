@@ -19,6 +19,10 @@ Main properties (definitions.md#results; the statement id is in brackets):
 * :data:`orthogonal_tie_persistence` [conjecture] — real gradient-descent runs
   (:func:`posreal.theory.training.gradient_descent`) from θ = 0: every L-grid difference v ⊥ col Zᵀ keeps
   ⟨θ_k, v⟩ = 0.  Control: start from θ_0 ∉ col Zᵀ.
+* :data:`limit_contains_flow_accuracy` [conjecture-limit] — random small integer feature tables
+  (and the designed open tie): acc_L of θ(τ) at the end of the log-time gradient flow
+  (:func:`posreal.theory.flow.integrate`, τ = 600) lies in α♯_L whenever the open ties' margins
+  settled.  Control: [α_L, α_L] in place of α♯_L.
 
 Each property is a plain function of one drawn case; :data:`PROPERTIES` pairs it with its strategy
 and control.  The module-level names above are hypothesis-decorated (the active settings profile
@@ -366,6 +370,71 @@ def tie_control(case: dict) -> None:
 
 
 # --------------------------------------------------------------------------- table and runner
+# --------------------------------------------------------------------------- Conjecture′
+LIMIT_TASKS = ("offset:0", "offset:1", "position:0", "position:1", "copy", "middle", "reverse", "half")
+LIMIT_DESIGNED = {"kind": "relative", "rows": [[0, 0, 0], [-1, 0, 0], [0, -1, 0], [-1, 1, -1]],
+                  "task": "offset:0", "train_length": 3, "length": 4}   # the designed open tie (LOG2_TIE)
+LIMIT_TABLE = "hypothesis_limit_table"
+
+
+@st.composite
+def limit_cases(draw) -> dict:
+    """Random small integer feature tables (entries in {-1, 0, 1}), plus the designed open tie."""
+    if draw(st.integers(0, 9)) == 0:
+        return dict(LIMIT_DESIGNED)
+    kind = draw(st.sampled_from(["relative", "column", "general"]))
+    N, p = draw(st.integers(3, 6)), draw(st.integers(1, 3))
+    entry = st.integers(-1, 1)
+    if kind == "general":
+        rows = [[[draw(entry) if j <= i else 0 for _ in range(p)] for j in range(N)] for i in range(N)]
+    else:
+        rows = [[draw(entry) for _ in range(p)] for _ in range(N)]
+    L0 = draw(st.integers(2, N - 1))
+    return {"kind": kind, "rows": rows, "task": draw(st.sampled_from(LIMIT_TASKS)), "train_length": L0,
+            "length": draw(st.integers(L0 + 1, N))}
+
+
+def limit_body(case: dict, use_alpha: bool = False) -> None:
+    """lim acc_L ∈ α♯_L: acc_L of θ(τ) at the end of the log-time gradient flow (τ = 600) lies in
+    [lo, hi], whenever every open tie's margin has settled (drift within the flow's tolerance).
+    ``use_alpha`` (the control) puts [α_L, α_L] in place of α♯_L: the second-order term dropped."""
+    from posreal.theory.flow import DRIFT_TOL, TAU_MAX, integrate
+    from posreal.theory.limit import limit_interval
+    from posreal.theory.selection import select
+    from posreal.theory.ties import classify
+    register_pe(LIMIT_TABLE, case["rows"], case["kind"])
+    try:
+        pe, task = parse_pe(LIMIT_TABLE), parse_task(case["task"])
+        L0, L = case["train_length"], case["length"]
+        if task.rows(L0).size == 0 or task.rows(L).size == 0:
+            return
+        sel = select(pe, task, L0)
+        if not sel.realizable or sel.exact_theta is None:
+            return
+        sharp = limit_interval(pe, task, sel, L)
+        cls = classify(pe, task, sel, L)
+        directions = [[float(x) for x in r.direction] for row in cls.open_rows for r in row.rivals]
+        path = integrate(pe, task, L0, [], TAU_MAX)                       # no early stop: τ = 600
+        if not path.success:
+            return
+        if directions:
+            values = path.thetas @ np.asarray(directions, dtype=float).T   # (K, n_dirs)
+            earlier = int(np.searchsorted(path.taus, path.taus[-1] - 50.0))
+            if np.any(np.abs(values[-1] - values[earlier]) > DRIFT_TOL):
+                return                                                      # the limit is not observed
+        outcome = row_outcomes(pe, task, path.thetas[-1], L, L0, "float")
+        acc = Fraction(int(np.sum(outcome.status == realization.REALIZED)), int(outcome.status.size))
+        low, high = (cls.alpha, cls.alpha) if use_alpha else (sharp.low, sharp.high)
+        assert low <= acc <= high, (f"acc_L(θ(τ = {path.taus[-1]:g})) = {acc} outside [{low}, {high}] "
+                                    f"({case['kind']} table {case['rows']}, {case['task']}, L0 = {L0}, L = {L})")
+    finally:
+        unregister_pe(LIMIT_TABLE)
+
+
+def limit_control(case: dict) -> None:
+    limit_body(case, use_alpha=True)
+
+
 @dataclass(frozen=True)
 class Property:
     name: str
@@ -391,6 +460,9 @@ PROPERTIES: dict[str, Property] = {p.name: p for p in (
              underdetermination_cases(), underdetermination_body, underdetermination_control, "p = L0 - 1"),
     Property("orthogonal_tie_persistence", "conjecture", "gradient descent from θ = 0 keeps ⟨θ_k, v⟩ = 0 for "
              "every L-grid difference v ⊥ col Zᵀ", tie_cases(), tie_body, tie_control, "θ_0 outside col Zᵀ"),
+    Property("limit_contains_flow_accuracy", "conjecture-limit", "random small integer tables: acc_L of the "
+             "gradient flow at τ = 600 lies in α♯_L (when the open ties' margins settled)", limit_cases(),
+             limit_body, limit_control, "α_L in place of α♯_L (second-order term dropped)"),
 )}
 
 
@@ -407,6 +479,7 @@ theorem2_rows = hypothesis_test(theorem2_body, theorem2_cases())
 duality_margins = hypothesis_test(duality_body, duality_cases())
 underdetermination_completions = hypothesis_test(underdetermination_body, underdetermination_cases())
 orthogonal_tie_persistence = hypothesis_test(tie_body, tie_cases())
+limit_contains_flow_accuracy = hypothesis_test(limit_body, limit_cases())
 
 
 FALSIFIED = "falsified"   # report prefix of a property whose own assertion failed on an example
@@ -465,4 +538,5 @@ def property_checks() -> list[RegisteredCheck]:
 
 
 __all__ = ["PROPERTIES", "Property", "run_property", "property_checks", "theorem1_bound", "theorem2_rows",
-           "duality_margins", "underdetermination_completions", "orthogonal_tie_persistence"]
+           "duality_margins", "underdetermination_completions", "orthogonal_tie_persistence",
+           "limit_contains_flow_accuracy"]

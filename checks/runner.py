@@ -4,8 +4,9 @@ Main definitions:
 
 * :func:`registered_checks` — claim id -> the checks that cover it: symbolic derivations
   (:mod:`posreal.checks.symbolic`), property checks (:mod:`posreal.checks.properties`), registry cross-checks
-  (:mod:`posreal.checks.registry_cells`), Theorem 1 on real training (:mod:`posreal.checks.training_checks`) and
-  whatever ``posreal.checks.smt.SMT_CHECKS`` holds (imported lazily: z3 loads only when SMT checks run);
+  (:mod:`posreal.checks.registry_cells`), Theorem 1 on real training (:mod:`posreal.checks.training_checks`), α♯
+  against the log-time gradient flow (:mod:`posreal.checks.limit_checks`) and whatever
+  ``posreal.checks.smt.SMT_CHECKS`` holds (imported lazily: z3 loads only when SMT checks run);
 * :func:`run_claims` — run them and return one :class:`ClaimReport` per claim.  A check that raises
   is a failure with the exception in its detail; a method that the statement lists
   (:attr:`posreal.theory.statements.Statement.checks`) but for which no check ran is reported as ``unknown``
@@ -25,8 +26,9 @@ from posreal.theory.statements import STATEMENT_IDS, Statement, statement
 
 def _local_checks() -> list[RegisteredCheck]:
     """Every non-SMT check, from the one table each engine module keeps (labels and slow flags there)."""
-    from posreal.checks import registry_cells, symbolic, training_checks
-    out = [*symbolic.SYMBOLIC_CHECKS, *registry_cells.REGISTRY_CHECKS, *training_checks.TRAINING_CHECKS]
+    from posreal.checks import limit_checks, registry_cells, symbolic, training_checks
+    out = [*symbolic.SYMBOLIC_CHECKS, *registry_cells.REGISTRY_CHECKS, *training_checks.TRAINING_CHECKS,
+           *limit_checks.LIMIT_CHECKS]
     try:
         from posreal.checks import properties   # needs hypothesis (the dev extra)
     except ImportError as exc:
@@ -91,7 +93,7 @@ def _run_one(check: RegisteredCheck) -> CheckResult:
 
 def run_claims(ids: Iterable[str] | None = None, skip_slow: bool = False,
                on_check: Callable[[RegisteredCheck], None] | None = None) -> list[ClaimReport]:
-    """Run every check of the requested claims (all six by default), in statement order."""
+    """Run every check of the requested claims (all of them by default), in statement order."""
     wanted = list(STATEMENT_IDS) if not ids else [statement(cid).id for cid in ids]
     wanted = list(dict.fromkeys(wanted))
     table, smt_note = registered_checks()

@@ -7,7 +7,11 @@ Main results (definitions.md#theorem-1, definitions.md#conjecture; statement ids
   γ > 0 ⇒ attention on the target ≥ 1/(1 + (m-1)·exp(-ρ(γ - 2εB)));
 * :func:`derive_theorem1_negative` — γ < 0 ⇒ attention ≤ exp(-ρ(|γ| - 2εB));
 * :func:`derive_gradient_span` — ∇ℓ(θ) = Σ_i (E_A[ψ(i, ·)] - ψ(i, t)) = -Σ_i Σ_j A_ij z_ij, so gradient
-  descent from θ = 0 stays in col Zᵀ and a tie direction v ⊥ col Zᵀ keeps ⟨θ_k, v⟩ = 0.
+  descent from θ = 0 stays in col Zᵀ and a tie direction v ⊥ col Zᵀ keeps ⟨θ_k, v⟩ = 0;
+* :func:`derive_log2_tie` — the designed open tie (statement ids ``conjecture``, refuted, and
+  ``conjecture-limit``): the loss of the table, the flow in A = e^a, B = e^b, the bounds
+  A = 2t + O(log t), B = t + O(log t), and the squeeze a - b → log 2.  Negative control: row 1
+  dropped from training (the difference e1 occurs once, n_s = 1): the limit log 2 fails (it is 0).
 
 Each derivation is a list of steps, every one checked by sympy: an identity is checked by
 simplifying the difference of its sides to 0, a monotonicity by the sign of a derivative under
@@ -325,6 +329,98 @@ def _rational_witness(expr: sp.Expr, v: sp.Matrix, zs: list[sp.Matrix]) -> dict 
     return None
 
 
+# --------------------------------------------------------------------------- the designed open tie
+LOG2_TABLE = ((0, 0, 0), (-1, 0, 0), (0, -1, 0), (-1, 1, -1))   # relative f(δ), offset:0, L0 = 3, L = 4
+
+
+def _ratio_nonnegative(expr: sp.Expr, symbols: list[sp.Symbol]) -> bool:
+    """A sufficient test that ``expr`` ≥ 0 for all nonnegative ``symbols``: as one fraction, numerator
+    and denominator are polynomials in them with nonnegative coefficients (denominator not 0)."""
+    num, den = sp.fraction(sp.together(sp.expand(expr)))
+    pn, pd = sp.Poly(sp.expand(num), *symbols), sp.Poly(sp.expand(den), *symbols)
+    if pd.is_zero:
+        return False
+    if all(c >= 0 for c in pn.coeffs()) and all(c >= 0 for c in pd.coeffs()):
+        return True
+    return all(c <= 0 for c in pn.coeffs()) and all(c <= 0 for c in pd.coeffs())
+
+
+def derive_log2_tie(variant: str = "theorem") -> Derivation:
+    """The designed open tie, unconditionally: lim (a - b) = log 2 along the gradient flow, so row 3 of
+    the L = 4 grid is won although α_4 = 3/4.  (Gradient descent: the same bookkeeping with sums.)
+
+    Steps: the training loss of the table is ℓ = log(1 + e^{-a}) + log(1 + e^{-a} + e^{-b}) in
+    θ = (a, b, c) (row 1 has the difference e1, row 2 has e1 and e2), ∂ℓ/∂c = 0; with A = e^a,
+    B = e^b the flow is A' = 1/(1 + 1/A) + 1/(1 + 1/A + 1/B), B' = 1/(1 + 1/A + 1/B); so
+    A' ≥ 5/6, B' ≥ 1/3 (A, B ≥ 1), 0 ≤ 2 - A' ≤ 2/A + 1/B and 0 ≤ 1 - B' ≤ 1/A + 1/B; integrating,
+    |A - 1 - 2t| ≤ R_A(t) and |B - 1 - t| ≤ R_B(t) with R = O(log t); squeezing log(A/B) between
+    the bounds gives a - b → log 2; row 3's rivals have margins a, b and a - b + c (c = 0).
+
+    ``variant="single_row"`` is the negative control: row 1 is dropped from training, so e1 occurs once
+    (n_s = 1, not 2) and the claimed limit log 2 must fail (the squeeze then gives 0)."""
+    if variant not in ("theorem", "single_row"):
+        raise ValueError(f"invalid variant {variant!r}; accepted: theorem, single_row")
+    der = Derivation(f"designed open tie LOG2_TIE ({variant})")
+    a, b, c = sp.symbols("a b c", real=True)
+    theta = sp.Matrix([a, b, c])
+    f = [sp.Matrix(row) for row in LOG2_TABLE]
+    rows = (1, 2) if variant == "theorem" else (2,)
+    loss = sp.S(0)
+    for i in rows:   # offset:0: target key j = i (offset 0); keys j ≤ i have offsets i - j
+        logits = [_dot(theta, f[i - j]) for j in range(i + 1)]
+        loss += sp.log(sum(sp.exp(x) for x in logits)) - logits[i]
+    closed = sp.log(1 + sp.exp(-a)) + sp.log(1 + sp.exp(-a) + sp.exp(-b))
+    if variant == "single_row":
+        closed = sp.log(1 + sp.exp(-a) + sp.exp(-b))
+    der.check("loss of the table = log(1 + e^{-a}) + log(1 + e^{-a} + e^{-b}) (two copies of e1, one of e2)",
+              is_zero(sp.expand_log(sp.simplify(loss - closed), force=True))
+              or is_zero(sp.simplify(sp.exp(loss - closed)) - 1))
+    der.check("∂ℓ/∂c = 0: c stays 0 from θ = 0", is_zero(sp.diff(loss, c)))
+    A, B, t = sp.symbols("A B t", positive=True)
+    to_ab = {sp.exp(-a): 1 / A, sp.exp(-b): 1 / B, sp.exp(a): A, sp.exp(b): B}
+    dA = sp.simplify((A * -sp.diff(closed, a)).subs(to_ab).subs({a: sp.log(A), b: sp.log(B)}))
+    dB = sp.simplify((B * -sp.diff(closed, b)).subs(to_ab).subs({a: sp.log(A), b: sp.log(B)}))
+    rate = 2 if variant == "theorem" else 1
+    inner = 1 / (1 + 1 / A + 1 / B)
+    flow_a = 1 / (1 + 1 / A) + inner if variant == "theorem" else inner
+    der.check("flow in A = e^a, B = e^b: A' = A·(-∂ℓ/∂a), B' = B·(-∂ℓ/∂b) equal "
+              + ("1/(1 + 1/A) + 1/(1 + 1/A + 1/B)" if variant == "theorem" else "1/(1 + 1/A + 1/B)")
+              + " and 1/(1 + 1/A + 1/B)", is_zero(dA - flow_a) and is_zero(dB - inner), f"A' = {dA}, B' = {dB}")
+    x, y = sp.symbols("x y", nonnegative=True)
+    near = {A: 1 + x, B: 1 + y}
+    low_a = sp.Rational(5, 6) if variant == "theorem" else sp.Rational(1, 3)
+    der.check(f"A' ≥ {low_a}, B' ≥ 1/3 for A, B ≥ 1",
+              _ratio_nonnegative((dA - low_a).subs(near), [x, y])
+              and _ratio_nonnegative((dB - sp.Rational(1, 3)).subs(near), [x, y]))
+    u, w = sp.symbols("u w", nonnegative=True)    # u = 1/A, w = 1/B
+    inv = {A: 1 / u, B: 1 / w}
+    bound_a = (2 * u + w) if variant == "theorem" else (u + w)
+    der.check(f"0 ≤ {rate} - A' ≤ {bound_a} and 0 ≤ 1 - B' ≤ 1/A + 1/B (u = 1/A, w = 1/B)",
+              _ratio_nonnegative((rate - dA).subs(inv), [u, w])
+              and _ratio_nonnegative((bound_a - (rate - dA)).subs(inv), [u, w])
+              and _ratio_nonnegative((1 - dB).subs(inv), [u, w])
+              and _ratio_nonnegative((u + w - (1 - dB)).subs(inv), [u, w]))
+    s_ = sp.Symbol("s", positive=True)
+    lowA, lowB = 1 + low_a * s_, 1 + s_ / 3
+    r_a = sp.integrate(bound_a.subs({u: 1 / lowA, w: 1 / lowB}), (s_, 0, t))
+    r_b = sp.integrate((u + w).subs({u: 1 / lowA, w: 1 / lowB}), (s_, 0, t))
+    der.check("R_A(t), R_B(t) = O(log t): R/log t has a finite limit", all(
+        sp.limit(r / sp.log(t), t, sp.oo).is_finite for r in (r_a, r_b)), f"R_A = {sp.simplify(r_a)}")
+    lower = sp.log((1 + rate * t - r_a) / (1 + t + r_b))
+    upper = sp.log((1 + rate * t + r_a) / (1 + t - r_b))
+    lim_low, lim_up = sp.limit(lower, t, sp.oo), sp.limit(upper, t, sp.oo)
+    der.result = lim_low
+    der.check("squeeze: lim a - b = log 2 (both bounds)", is_zero(lim_low - sp.log(2)) and is_zero(lim_up - sp.log(2)),
+              f"limits {lim_low}, {lim_up}")
+    margins = [_dot(sp.Matrix([a, b, 0]), f[0] - f[k]) for k in (1, 2, 3)]
+    der.check("row 3's margins against offsets 1, 2, 3 are a, b, a - b (c = 0): all → +∞ or log 2 > 0",
+              [sp.simplify(m) for m in margins] == [a, b, a - b] and sp.log(2).is_positive)
+    if not der.ok:
+        der.counterexample = {"limit_of_a_minus_b": str(lim_low), "claimed": "log(2)",
+                              "training_rows": list(rows)}
+    return der
+
+
 # --------------------------------------------------------------------------- checks
 def _derivation_check(claim: str, name: str, build: Callable[[], Derivation],
                       controls: list[Callable[[], Derivation]]) -> CheckResult:
@@ -362,8 +458,18 @@ def check_gradient_span() -> CheckResult:
         [lambda: derive_gradient_span("outside_term"), lambda: derive_gradient_span("outside_colspan")]))
 
 
+def check_log2_tie(claim: str = "conjecture") -> CheckResult:
+    name = ("the designed open tie refutes the open case: a_k - b_k → log 2, so lim acc_4 = 1 > α_4 = 3/4"
+            if claim == "conjecture" else "on the designed open tie lim acc_4 = 1 = α♯_4 (lo = hi), proved")
+    return timed(lambda: _derivation_check(claim, name, lambda: derive_log2_tie("theorem"),
+                                           [lambda: derive_log2_tie("single_row")]))
+
+
 SYMBOLIC_CHECKS: tuple[RegisteredCheck, ...] = (
     RegisteredCheck("theorem1", "symbolic", "Theorem 1 bound, γ > 0", check_theorem1_positive),
     RegisteredCheck("theorem1", "symbolic", "Theorem 1 bound, γ < 0", check_theorem1_negative),
     RegisteredCheck("conjecture", "symbolic", "gradient span lemma", check_gradient_span),
+    RegisteredCheck("conjecture", "symbolic", "designed open tie (elementary proof)", check_log2_tie),
+    RegisteredCheck("conjecture-limit", "symbolic", "designed open tie: lim acc = α♯",
+                    lambda: check_log2_tie("conjecture-limit")),
 )

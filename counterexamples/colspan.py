@@ -36,10 +36,10 @@ from posreal.theory.selection import ExactOptimum, Selection, select
 from posreal.theory.tasks import REGISTRY_TASKS, parse_task
 
 from posreal.counterexamples.verifier.certificate import q, qvec, seal
-from posreal.counterexamples.classify import classify, exact_feature
+from posreal.theory.ties import classify, exact_feature
 from posreal.counterexamples.conjecture import registered
 from posreal.counterexamples.dynamics import first_step, limit_verdict, tie_margins
-from posreal.counterexamples.sampling import Instance, instance
+from posreal.theory.sampling import Instance, instance
 from posreal.counterexamples.verifier.errors import CertificateError
 
 RATIONAL_REGISTRY = ("nope", "relbias", "relbias:2", "colbias", "colbias:2", "alibi")

@@ -1,22 +1,25 @@
-"""The search of the open Conjecture (deterministic necessity), definitions.md#conjecture.
+"""The search of the Conjecture's open case (definitions.md#conjecture), and of counterexamples to
+Conjecture′ (definitions.md#conjecture-prime).
 
-Main functions:
+Main functions (docs: Results › Conjecture; Definitions, "The predicted limit α♯"):
 
 * :func:`evaluate` — one instance (PE, task, L0, L) -> a :class:`SearchRecord` (its tied rows as
   :class:`TieRecord`, their rivals as :class:`RivalRecord`; ``to_json()`` is the file's line):
-  θ* (exact in ℚ for rational features),
-  every failing row of T_L θ* classified (:mod:`posreal.counterexamples.classify`), and for each open tie
-  the gradient-descent tie margins ⟨θ_k, v_j⟩ with their limit verdict and the exact-sign
-  exponential-tail prediction (:mod:`posreal.counterexamples.dynamics`).  A **candidate counterexample**
-  is an open-tie row that gradient descent wins: all its tie margins tend to a positive limit,
-  so lim acc_L(θ_k) > α_L.  Rows of irrational PEs that are tied within float tolerance
-  (``undecided``) get the same treatment as *float ties*; a won one is a **float candidate**
-  (the tie itself is not certified in ℚ);
+  θ* (exact in ℚ for rational features), every failing row of T_L θ* classified
+  (:mod:`posreal.theory.ties`), α♯_L (:mod:`posreal.theory.limit`), and for each open tie α_L's
+  verdict (lost), α♯'s verdict with its reason, and the log-time gradient flow's tie margins
+  ⟨θ(τ), v_j⟩ with their verdicts (:mod:`posreal.theory.flow`).  A **candidate** (against the
+  original Conjecture) is an open-tie row that the flow wins, so lim acc_L > α_L; a
+  **counterexample to Conjecture′** is a row that α♯ decides and the flow's evidence decides the
+  other way.  Rows of irrational PEs that are tied within float tolerance (``undecided``) get the
+  same evidence as *float ties* (α♯ leaves them undecided; a won one is a *float candidate*: the
+  tie itself is not certified in ℚ);
 * :func:`search` — the seeded, resumable search: instance ``k`` of seed ``s`` is a function of
-  (s, k) (:mod:`posreal.counterexamples.sampling`), results are appended to a JSONL file as they are
+  (s, k) (:mod:`posreal.theory.sampling`), results are appended to a JSONL file as they are
   found (one header line with seed, parameters and tool versions, then one line per instance),
   and ``resume`` skips indices already in the file;
-* :func:`summarize` — counts per class and the candidates, from the file's records.
+* :func:`summarize` — counts per class, verdict tallies and agreement, candidates and
+  counterexamples, from the file's records.
 """
 
 from __future__ import annotations
@@ -29,21 +32,22 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 
-from posreal.theory.encodings import Encoding, parse_pe, register_pe, unregister_pe
+from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import PosrealError
 from posreal.theory.provenance import versions
 from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import Task, parse_task
 
 from posreal.counterexamples.verifier.certificate import q, qvec
-from posreal.counterexamples.classify import CLASSES, FailingRow, classify
-from posreal.counterexamples.dynamics import (DEFAULT_STEPS, LOSES, UNDECIDED, WINS, limit_verdict, predict,
-                                              predict_float, tie_margins)
+from posreal.theory.ties import CLASSES, FailingRow, classify
+from posreal.counterexamples.dynamics import predict_float
+from posreal.theory.flow import TAU_MAX, Agreement, FlowEvidence, FlowVerdict, compare, row_flow_verdict, tie_flow
+from posreal.theory.limit import LimitInterval, LimitRow, LimitVerdict, limit_rows, prediction_context
 from posreal.counterexamples.verifier.errors import CertificateError
-from posreal.counterexamples.sampling import FAMILIES, Instance, instance
+from posreal.theory.sampling import FAMILIES, Instance, instance, registered
 
 FILE_FORMAT = "posreal-conjecture-search"
-FILE_VERSION = 1
+FILE_VERSION = 2
 _SELECTIONS: OrderedDict[tuple, Selection] = OrderedDict()
 _CACHE_SIZE = 64
 
@@ -61,34 +65,6 @@ def _selection(pe, task, L0: int, cacheable: bool) -> Selection:
     return sel
 
 
-class registered:
-    """Context manager: register an instance's feature table under its name, then remove it."""
-
-    def __init__(self, inst: Instance):
-        self.inst = inst
-        self.name = inst.pe[5:] if inst.pe.startswith("dual:") else inst.pe
-
-    def __enter__(self) -> registered:
-        if self.inst.table is not None:
-            if self.inst.table_kind is None:
-                raise CertificateError(f"invalid instance {self.inst.index}: a feature table without its kind; "
-                                       "accepted: table_kind relative, column or general")
-            register_pe(self.name, self.inst.table, self.inst.table_kind)
-        return self
-
-    def __exit__(self, *exc):
-        if self.inst.table is not None:
-            unregister_pe(self.name)
-        return False
-
-
-def _row_verdict(verdicts: list[str]) -> str:
-    """A row is won iff every tied rival's margin tends to a positive limit."""
-    if any(v == LOSES for v in verdicts):
-        return LOSES
-    return WINS if verdicts and all(v == WINS for v in verdicts) else UNDECIDED
-
-
 class RecordStatus(StrEnum):
     """What :func:`evaluate` did with an instance (JSON: the value strings)."""
 
@@ -99,37 +75,39 @@ class RecordStatus(StrEnum):
 
 @dataclass(frozen=True)
 class RivalRecord:
-    """One tied rival j of an open (or float) tie row: its direction v_j and what happened to ⟨θ_k, v_j⟩."""
+    """One tied rival j of an open (or float) tie row: its direction v_j, the flow's evidence on
+    ⟨θ(τ), v_j⟩ and the second-order prediction of its limit."""
 
     rival: int
     direction: list[str] | list[float]   # v_j: "p/q" strings (exact) or floats
-    gd: dict                             # limit_verdict of the gradient-descent tie margins
-    prediction: dict | None              # exponential-tail prediction {"sign", "value"}, None if its hypotheses fail
+    flow: dict                           # FlowEvidence.to_json(): tau, value, drift, verdict
+    prediction: dict | None              # {"sign", "value"}, None if its hypotheses fail
 
     def to_json(self) -> dict:
-        return {"rival": self.rival, "direction": self.direction, "gd": self.gd, "prediction": self.prediction}
+        return {"rival": self.rival, "direction": self.direction, "flow": self.flow, "prediction": self.prediction}
 
 
 @dataclass(frozen=True)
 class TieRecord:
-    """One tied row of T_L θ*: every rival's verdict, the row's verdict and the prediction's."""
+    """One tied row of T_L θ*: α_L's verdict (lost), α♯'s verdict and reason, the flow's verdict."""
 
     row: int
     target: int
     rivals: tuple[RivalRecord, ...]
-    gd_verdict: str                      # wins / loses / undecided
-    limit_estimate: float
-    predicted_wins: bool | None          # None when some rival has no prediction
+    limit_verdict: str                   # α♯: won / lost / undecided
+    limit_reason: str | None             # why α♯ left the row undecided
+    evidence_verdict: str                # the flow: wins / loses / undecided
+    limit_estimate: float                # the smallest tie margin at the end of the flow
 
     @property
-    def prediction_disagrees(self) -> bool:
-        return (self.predicted_wins is not None and self.gd_verdict != UNDECIDED
-                and self.predicted_wins != (self.gd_verdict == WINS))
+    def agreement(self) -> str:
+        return compare(LimitVerdict(self.limit_verdict), FlowVerdict(self.evidence_verdict)).value
 
     def to_json(self) -> dict:
         return {"row": self.row, "target": self.target, "rivals": [r.to_json() for r in self.rivals],
-                "gd_verdict": self.gd_verdict, "limit_estimate": self.limit_estimate,
-                "predicted_wins": self.predicted_wins, "prediction_disagrees": self.prediction_disagrees}
+                "alpha_verdict": "lost", "limit_verdict": self.limit_verdict, "limit_reason": self.limit_reason,
+                "evidence_verdict": self.evidence_verdict, "limit_estimate": self.limit_estimate,
+                "agreement": self.agreement}
 
 
 @dataclass(frozen=True)
@@ -143,19 +121,25 @@ class SearchRecord:
     rows: int = 0                              # classified: |R_L|
     realized: int = 0
     alpha: str | float = 0.0                   # "p/q" when exact
+    limit_interval: tuple[str, str] | None = None   # α♯_L as "p/q" strings
     classes: dict[str, int] = field(default_factory=dict)   # failing rows per class
     open_ties: tuple[TieRecord, ...] = ()
     float_ties: tuple[TieRecord, ...] = ()
-    gd_steps: int | None = None                # set when some tie was followed by gradient descent
+    tau_max: float | None = None               # set when some tie was followed by the flow
 
     @property
     def candidate(self) -> bool:
-        """An open (exact) tie that gradient descent wins: lim acc_L > α_L."""
-        return any(t.gd_verdict == WINS for t in self.open_ties)
+        """An open (exact) tie that the flow wins: lim acc_L > α_L (against the original Conjecture)."""
+        return any(t.evidence_verdict == FlowVerdict.WINS.value for t in self.open_ties)
 
     @property
     def float_candidate(self) -> bool:
-        return any(t.gd_verdict == WINS for t in self.float_ties)
+        return any(t.evidence_verdict == FlowVerdict.WINS.value for t in self.float_ties)
+
+    @property
+    def limit_counterexample(self) -> bool:
+        """A row α♯ decides and the flow decides the other way: against Conjecture′."""
+        return any(t.agreement == Agreement.DISAGREES.value for t in self.open_ties + self.float_ties)
 
     def to_json(self) -> dict:
         out = self.instance.to_json()
@@ -166,40 +150,44 @@ class SearchRecord:
             return {**out, "status": self.status.value, "reason": self.reason}
         out.update(status=self.status.value, exact=self.exact, rows=self.rows, realized=self.realized,
                    alpha=self.alpha, classes=self.classes,
+                   limit_interval=None if self.limit_interval is None else list(self.limit_interval),
                    open_ties=[t.to_json() for t in self.open_ties], float_ties=[t.to_json() for t in self.float_ties],
-                   candidate=self.candidate, float_candidate=self.float_candidate)
-        if self.gd_steps is not None:
-            out["gd_steps"] = self.gd_steps
+                   candidate=self.candidate, float_candidate=self.float_candidate,
+                   limit_counterexample=self.limit_counterexample)
+        if self.tau_max is not None:
+            out["tau_max"] = self.tau_max
         return out
 
 
-def _tie_record(pe: Encoding, task: Task, sel: Selection, row: FailingRow, verdicts: list[dict]) -> TieRecord:
-    """The record of one tied row, from the limit verdicts of its rivals' tie margins (in rival order)."""
+def _tie_record(pe: Encoding, task: Task, sel: Selection, row: FailingRow, limit: LimitRow,
+                flows: list[FlowEvidence]) -> TieRecord:
+    """The record of one tied row, from α♯'s verdict and the flow's evidence on its rivals (in rival order)."""
     exact = row.cls == "open_tie"
+    predictions = {r.rival: r.prediction for r in limit.rivals}
     rivals = []
-    for rival, verdict in zip(row.rivals, verdicts):
+    for rival, flow in zip(row.rivals, flows):
         pred: dict | None
         direction: list[str] | list[float]
         if exact:
-            found = predict(pe, task, sel, rival.direction)
-            pred = None if found is None else {"sign": found["sign"], "value": found["value"]}
+            found = predictions.get(rival.rival)
+            pred = None if found is None else {"sign": found.sign, "value": found.value}
             direction = qvec(rival.direction)
         else:
-            found = predict_float(pe, task, sel, rival.direction)
-            pred = None if found is None else {"sign": None, "value": found["value"]}
+            approx = predict_float(pe, task, sel, rival.direction)
+            pred = None if approx is None else {"sign": None, "value": approx["value"]}
             direction = [float(x) for x in rival.direction]
-        rivals.append(RivalRecord(rival.rival, direction, verdict, pred))
-    if exact:
-        signs = [r.prediction["sign"] for r in rivals if r.prediction is not None]
-    else:
-        signs = [(r.prediction["value"] > 0) - (r.prediction["value"] < 0) for r in rivals if r.prediction is not None]
-    predicted_wins = all(x == 1 for x in signs) if len(signs) == len(rivals) else None
-    return TieRecord(row.row, row.target, tuple(rivals), _row_verdict([r.gd["verdict"] for r in rivals]),
-                     min(r.gd["estimate"] for r in rivals), predicted_wins)
+        rivals.append(RivalRecord(rival.rival, direction, flow.to_json(), pred))
+    evidence = row_flow_verdict([f.verdict for f in flows])
+    return TieRecord(row.row, row.target, tuple(rivals), limit.verdict.value,
+                     None if limit.reason is None else limit.reason.value, evidence.value,
+                     min(f.value for f in flows))
 
 
-def evaluate(inst: Instance, gd_steps: int = DEFAULT_STEPS) -> SearchRecord:
-    """Classify one instance (deterministic: no timings); ``.to_json()`` is its JSON record."""
+def evaluate(inst: Instance, tau_max: float = TAU_MAX) -> SearchRecord:
+    """Classify one instance (deterministic: no timings); ``.to_json()`` is its JSON record.
+
+    Every open tie (and float near-tie) gets α_L's verdict (lost: margin 0), α♯'s verdict with
+    its reason, and the log-time gradient flow's evidence per tied rival."""
     with registered(inst):
         pe, task = parse_pe(inst.pe), parse_task(inst.task)
         try:
@@ -210,25 +198,29 @@ def evaluate(inst: Instance, gd_steps: int = DEFAULT_STEPS) -> SearchRecord:
         if not sel.realizable:
             return SearchRecord(inst, RecordStatus.NOT_REALIZABLE, reason=sel.reason.split(":")[0])
         cls = classify(pe, task, sel, inst.length)
+        limits = {r.row: r for r in limit_rows(cls, prediction_context(pe, task, sel))}
+        sharp = LimitInterval(inst.length, cls.total, cls.realized, list(limits.values()))
         record = SearchRecord(inst, RecordStatus.CLASSIFIED, exact=cls.exact, rows=cls.total, realized=cls.realized,
-                              alpha=q(cls.alpha) if cls.exact else float(cls.alpha), classes=cls.counts())
+                              alpha=q(cls.alpha) if cls.exact else float(cls.alpha),
+                              limit_interval=(q(sharp.low), q(sharp.high)), classes=cls.counts())
         open_rows = cls.open_rows
         float_rows = [r for r in cls.failing if r.cls == "undecided" and r.rivals
                       and not any(v.orthogonal for v in r.rivals)]
         if not open_rows and not float_rows:
             return record
         directions = [r.direction for row in open_rows + float_rows for r in row.rivals]
-        traj = tie_margins(pe, task, inst.train_length, [[float(x) for x in v] for v in directions], gd_steps)
-        verdicts = iter([limit_verdict(traj.steps, traj.margins[n]) for n in range(len(directions))])
-        ties = [_tie_record(pe, task, sel, row, [next(verdicts) for _ in row.rivals]) for row in open_rows + float_rows]
+        flows = iter(tie_flow(pe, task, inst.train_length, [[float(x) for x in v] for v in directions], tau_max))
+        ties = [_tie_record(pe, task, sel, row, limits[row.row], [next(flows) for _ in row.rivals])
+                for row in open_rows + float_rows]
         return replace(record, open_ties=tuple(ties[:len(open_rows)]), float_ties=tuple(ties[len(open_rows):]),
-                       gd_steps=gd_steps)
+                       tau_max=tau_max)
 
 
 # --------------------------------------------------------------------------- the JSONL file
-def header(seed: int, families: tuple[str, ...], gd_steps: int) -> dict:
+def header(seed: int, families: tuple[str, ...], tau_max: float) -> dict:
     return {"type": "header", "format": FILE_FORMAT, "version": FILE_VERSION, "seed": seed,
-            "families": list(families), "gd_steps": gd_steps, "versions": versions()}
+            "families": list(families), "evidence": "log-time gradient flow", "tau_max": tau_max,
+            "versions": versions()}
 
 
 def read_results(path: Path) -> tuple[dict | None, dict[int, dict], int]:
@@ -288,7 +280,7 @@ class SearchRun:
 
 
 def search(seed: int = 0, budget: int | None = None, seconds: float | None = None, out: str | Path | None = None,
-           resume: bool = False, families: tuple[str, ...] = FAMILIES, gd_steps: int = DEFAULT_STEPS,
+           resume: bool = False, families: tuple[str, ...] = FAMILIES, tau_max: float = TAU_MAX,
            progress: Callable[[Iterator, int | None], Iterator] | None = None) -> SearchRun:
     """Run the seeded search over indices 0, 1, 2, ... until ``budget`` indices are done or
     ``seconds`` have passed; append records to ``out`` (JSONL) as they are found."""
@@ -298,7 +290,9 @@ def search(seed: int = 0, budget: int | None = None, seconds: float | None = Non
         if f not in FAMILIES:
             raise CertificateError(f"invalid family {f!r}; accepted: {', '.join(FAMILIES)}")
     path = Path(out) if out is not None else None
-    head = header(seed, tuple(families), gd_steps)
+    if isinstance(tau_max, bool) or not isinstance(tau_max, (int, float)) or not 0 < tau_max <= TAU_MAX:
+        raise CertificateError(f"invalid log-time {tau_max!r}; accepted: a number in (0, {TAU_MAX:g}]")
+    head = header(seed, tuple(families), float(tau_max))
     run = SearchRun(path, seed=seed)
     handle = None
     if path is not None:
@@ -310,7 +304,7 @@ def search(seed: int = 0, budget: int | None = None, seconds: float | None = Non
             raise CertificateError(f"result file {str(path)!r} exists and is not a {FILE_FORMAT} file; "
                                    "accepted: a new --out file or one written by this search")
         if old_head is not None:
-            for key in ("seed", "families", "gd_steps"):
+            for key in ("version", "seed", "families", "tau_max"):
                 if old_head.get(key) != head[key]:
                     raise CertificateError(f"cannot resume {str(path)!r}: it was written with {key} = "
                                            f"{old_head.get(key)!r}, this run has {head[key]!r}")
@@ -347,7 +341,7 @@ def search(seed: int = 0, budget: int | None = None, seconds: float | None = Non
                 run.skipped_done += 1
                 continue
             t0 = time.perf_counter()
-            record = evaluate(instance(seed, k, tuple(families)), gd_steps).to_json()
+            record = evaluate(instance(seed, k, tuple(families)), float(tau_max)).to_json()
             run.evaluated_time += time.perf_counter() - t0
             run.evaluated += 1
             run.records[k] = record
@@ -362,13 +356,19 @@ def search(seed: int = 0, budget: int | None = None, seconds: float | None = Non
 
 
 def summarize(records: dict[int, dict]) -> dict:
-    """Counts per class (failing rows), instance outcomes, open-tie verdicts and the candidates."""
+    """Counts per class (failing rows), instance outcomes, the open ties' verdicts (α♯ and the
+    flow's evidence) and their agreement, the candidates against the original Conjecture (open ties
+    the flow wins: lim acc_L > α_L) and the counterexamples to Conjecture′ (a decided α♯ row that
+    the evidence decides the other way)."""
     rows = {c: 0 for c in CLASSES}
     status: dict[str, int] = {}
     per_family: dict[str, dict[str, int]] = {}
-    verdicts = {WINS: 0, LOSES: 0, UNDECIDED: 0}
-    float_verdicts = {WINS: 0, LOSES: 0, UNDECIDED: 0}
-    candidates, float_candidates, disagreements = [], [], []
+    verdict_names = [v.value for v in FlowVerdict]
+    evidence = {v: 0 for v in verdict_names}
+    float_evidence = {v: 0 for v in verdict_names}
+    limit = {v.value: 0 for v in LimitVerdict}
+    agreement = {a.value: 0 for a in Agreement}
+    candidates, float_candidates, counterexamples = [], [], []
     for k in sorted(records):
         r = records[k]
         status[r.get("status", "?")] = status.get(r.get("status", "?"), 0) + 1
@@ -377,27 +377,32 @@ def summarize(records: dict[int, dict]) -> dict:
         for c, n in r.get("classes", {}).items():
             rows[c] = rows.get(c, 0) + n
         for tie in r.get("open_ties", []):
-            verdicts[tie["gd_verdict"]] += 1
+            evidence[tie["evidence_verdict"]] += 1
+            limit[tie["limit_verdict"]] += 1
+            agreement[tie["agreement"]] += 1
             fam["open_tie_rows"] += 1
-            if tie["prediction_disagrees"]:
-                disagreements.append({"index": k, "row": tie["row"], "exact": True})
         for tie in r.get("float_ties", []):
-            float_verdicts[tie["gd_verdict"]] += 1
-            if tie["prediction_disagrees"]:
-                disagreements.append({"index": k, "row": tie["row"], "exact": False})
+            float_evidence[tie["evidence_verdict"]] += 1
+        for tie in r.get("open_ties", []) + r.get("float_ties", []):
+            if tie["agreement"] == Agreement.DISAGREES.value:
+                counterexamples.append({"index": k, "pe": r["pe"], "task": r["task"], "train_length": r["train_length"],
+                                        "length": r["length"], "row": tie["row"], "limit_verdict": tie["limit_verdict"],
+                                        "evidence_verdict": tie["evidence_verdict"],
+                                        "limit_estimate": tie["limit_estimate"]})
         if r.get("float_candidate"):
-            won = [t for t in r["float_ties"] if t["gd_verdict"] == WINS]
+            won = [t for t in r["float_ties"] if t["evidence_verdict"] == FlowVerdict.WINS.value]
             float_candidates.append({"index": k, "pe": r["pe"], "task": r["task"], "train_length": r["train_length"],
                                      "length": r["length"], "rows_won": [t["row"] for t in won],
-                                     "limit_estimate": max(t["limit_estimate"] for t in won),
-                                     "predicted_wins": all(t["predicted_wins"] for t in won)})
+                                     "limit_estimate": max(t["limit_estimate"] for t in won)})
         if r.get("candidate"):
             fam["candidates"] += 1
-            best = max((t for t in r["open_ties"] if t["gd_verdict"] == WINS), key=lambda t: t["limit_estimate"])
+            best = max((t for t in r["open_ties"] if t["evidence_verdict"] == FlowVerdict.WINS.value),
+                       key=lambda t: t["limit_estimate"])
             candidates.append({"index": k, "pe": r["pe"], "task": r["task"], "train_length": r["train_length"],
-                               "length": r["length"], "alpha": r["alpha"], "row": best["row"],
-                               "limit_estimate": best["limit_estimate"], "predicted_wins": best["predicted_wins"],
-                               "table": r.get("table")})
-    return {"instances": len(records), "status": status, "failing_rows": rows, "open_tie_verdicts": verdicts,
-            "float_tie_verdicts": float_verdicts, "families": per_family, "candidates": candidates,
-            "float_candidates": float_candidates, "prediction_disagreements": disagreements}
+                               "length": r["length"], "alpha": r["alpha"], "limit_interval": r.get("limit_interval"),
+                               "row": best["row"], "limit_estimate": best["limit_estimate"],
+                               "limit_verdict": best["limit_verdict"], "table": r.get("table")})
+    return {"instances": len(records), "status": status, "failing_rows": rows, "open_tie_evidence": evidence,
+            "open_tie_limit_verdicts": limit, "open_tie_agreement": agreement,
+            "float_tie_evidence": float_evidence, "families": per_family, "candidates": candidates,
+            "float_candidates": float_candidates, "limit_counterexamples": counterexamples}

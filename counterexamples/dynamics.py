@@ -8,21 +8,12 @@ Main definitions and results (definitions.md#selection, definitions.md#conjectur
 * :func:`tie_margins` — float gradient descent from θ = 0 with step 1/β, recording the tie
   margins ⟨θ_k, v⟩ of given directions at log-spaced k;
 * :func:`limit_verdict` — ``wins`` / ``loses`` / ``undecided`` from the last recorded decades;
-* :func:`predict` — the exponential-tail prediction of the limit.  Derivation: once all training
-  margins are large, each row's softmax loss is Σ_j exp(-⟨θ, z_ij⟩) to first order, and gradient
-  descent behaves as θ_k = θ* log k + w̃ + o(1) with η n_s exp(-⟨w̃, z_s⟩) = λ_s on the support
-  (Soudry et al. 2018, JMLR, Thm. 3 and its residual equation; n_s = number of training pairs with
-  difference z_s).  If v = Σ_s c_s z_s + w with Z w = 0 and ⟨θ*, v⟩ = 0, then Σ_s c_s = 0, and since
-  θ_k ∈ col Zᵀ, ⟨θ_k, v⟩ → ⟨w̃, v⟩ = Σ_s c_s log(n_s / λ_s): the step size cancels.  Its sign is
-  decided exactly by comparing Π_s (n_s/λ_s)^{a_s} with 1 (a = c·lcm of denominators).
-  Hypotheses (checked in ℚ): independent support vectors, λ_s > 0, ⟨θ*, z⟩ > 1 off the support,
-  v's projection on col Zᵀ in the span of the support.  A prediction, not a proof: the residual
-  result is stated for the exponential/logistic loss; here it is compared with the trajectory.
+* :func:`predict_float` — the float version of :func:`posreal.theory.limit.predict` (the exact
+  second-order prediction of the limit, which lives in ``theory``) for irrational features.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,12 +22,12 @@ from fractions import Fraction
 import numpy as np
 
 from posreal.theory.encodings import Encoding
-from posreal.theory.rational import dot, rank, solve
-from posreal.theory.selection import Selection, exact_difference_vectors, training_pairs
+from posreal.theory.rational import dot
+from posreal.theory.selection import Selection, training_pairs
 from posreal.theory.tasks import Task
 from posreal.theory.training import training_grid
 
-from posreal.counterexamples.classify import exact_feature
+from posreal.theory.ties import exact_feature
 
 DEFAULT_STEPS = 20000
 WINS, LOSES, UNDECIDED = "wins", "loses", "undecided"
@@ -101,46 +92,6 @@ def limit_verdict(steps: Sequence[int], values: Sequence[float]) -> dict:
         verdict = LOSES
     return {"estimate": last, "drift_last_decade": drift, "verdict": verdict,
             "steps": list(map(int, steps)), "values": [float(x) for x in values]}
-
-
-def predict(pe: Encoding, task: Task, selection: Selection, v: Sequence[Fraction]) -> dict | None:
-    """The exponential-tail prediction of lim ⟨θ_k, v⟩, or None when its hypotheses fail.
-
-    Returns {"coefficients": c_s per support entry (selection order), "multiplicities": n_s,
-    "sign": -1/0/+1 (exact), "value": Σ c_s log(n_s/λ_s) (float)}."""
-    opt = selection.exact_optimum
-    if opt is None:
-        return None
-    zq, theta, multipliers = opt.constraints, opt.theta, opt.multipliers
-    support = [k for k in sorted(multipliers) if multipliers[k] > 0]
-    if len(support) != len(multipliers):
-        return None                                   # a zero multiplier: not strictly complementary
-    zs = [zq[k] for k in support]
-    p = len(theta)
-    if rank(zs, p) != len(zs):
-        return None
-    on_support = set(support)
-    if any(dot(zq[k], theta) <= 1 for k in range(len(zq)) if k not in on_support):
-        return None
-    # c solves Z Z_Sᵀ c = Z v (unique: Z_S ⊂ Z has independent rows); consistency = v_par ∈ span Z_S
-    gram = [[dot(z, s) for s in zs] for z in zq]       # (m, |S|)
-    rhs = [dot(z, v) for z in zq]                      # (m,)
-    c = solve(gram, rhs)
-    if c is None:
-        return None
-    pairs = training_pairs(task, selection.train_length)
-    counts = Counter(exact_difference_vectors(pe, pairs, selection.train_length))
-    lams = [multipliers[k] for k in support]
-    mult = [counts[z] for z in zs]
-    den = 1
-    for x in c:
-        den = den * x.denominator // math.gcd(den, x.denominator)
-    product = Fraction(1)
-    for x, n, lam in zip(c, mult, lams):
-        product *= (Fraction(n) / lam) ** int(x * den)
-    sign = (product > 1) - (product < 1)
-    value = sum(float(x) * math.log(n / float(lam)) for x, n, lam in zip(c, mult, lams))
-    return {"coefficients": c, "multiplicities": mult, "sign": sign, "value": value, "support": support}
 
 
 def predict_float(pe: Encoding, task: Task, selection: Selection, v: Sequence[float],

@@ -7,7 +7,8 @@ Run ``python -m posreal.counterexamples.shipped`` (about a minute).  What is wri
   :func:`posreal.counterexamples.colspan.find_dynamic` (seed 0);
 * ``open_tie_designed_log2.json`` — :data:`posreal.counterexamples.designed.LOG2_TIE`;
 * ``open_tie_seed1_*.json`` — open ties of the conjecture search (seed 1, all families) listed in
-  :data:`SEARCH_ROWS`: won ones (candidate counterexamples) and one lost one.
+  :data:`SEARCH_ROWS`: won ones, lost ones and one that α♯ leaves undecided; their float evidence
+  is the log-time gradient flow (:mod:`posreal.theory.flow`).
 
 Every file is replayed by ``tests/test_certificates.py``.
 """
@@ -20,16 +21,17 @@ from posreal.counterexamples.verifier.certificate import write
 from posreal.counterexamples.certify import open_tie_certificate
 from posreal.counterexamples.colspan import find_dynamic, find_static
 from posreal.counterexamples.designed import LOG2_TIE
-from posreal.counterexamples.sampling import instance
+from posreal.theory.sampling import instance
 
 DIRECTORY = Path(__file__).with_name("certificates")
 STATIC_CELLS = (("alibi", "position:0"), ("dual:alibi", "offset:0"))
 SEARCH_SEED = 1
 SEARCH_ROWS: tuple[tuple[int, int], ...] = (   # (index, row): from `posreal search conjecture --seed 1 --budget 4000`
-    (614, 3), (1133, 3), (2283, 3), (3079, 3), (1509, 3),   # won (candidate counterexamples)
-    (2283, 4), (1286, 4),                                   # lost (consistent with the Conjecture)
+    (614, 3), (1133, 3), (2283, 3), (3079, 3),   # α♯ and the flow: won (counterexamples to the Conjecture)
+    (2283, 4), (1286, 4),                        # α♯ and the flow: lost (as α_L says)
+    (1509, 3),                                   # α♯ undecided (no strict complementarity); the flow still drifts
 )
-GD_STEPS = 20000
+GD_STEPS = 20000   # gradient-descent steps of the dynamic-colspan certificates' float evidence
 
 
 def _slug(text: str) -> str:
@@ -53,11 +55,11 @@ def regenerate(directory: Path = DIRECTORY) -> list[Path]:
         write(cert, path)
         written.append(path)
     path = directory / "open_tie_designed_log2.json"
-    write(open_tie_certificate(LOG2_TIE, gd_steps=GD_STEPS, name="designed log 2 tie"), path)
+    write(open_tie_certificate(LOG2_TIE, name="designed log 2 tie"), path)
     written.append(path)
     for index, row in SEARCH_ROWS:
         path = directory / f"open_tie_seed{SEARCH_SEED}_{index}_row{row}.json"
-        write(open_tie_certificate(instance(SEARCH_SEED, index), row, GD_STEPS), path)
+        write(open_tie_certificate(instance(SEARCH_SEED, index), row), path)
         written.append(path)
     return written
 

@@ -9,16 +9,17 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from posreal.counterexamples.classify import classify
+from posreal.theory.ties import classify
 from posreal.counterexamples.conjecture import evaluate, read_results, registered, search, summarize
 from posreal.counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
-from posreal.counterexamples.dynamics import WINS, limit_verdict, predict, tie_margins
-from posreal.counterexamples.sampling import FAMILIES, instance, registry_grid
+from posreal.counterexamples.dynamics import WINS, limit_verdict, tie_margins
+from posreal.theory.limit import predict
+from posreal.theory.sampling import FAMILIES, instance, registry_grid
 from posreal.cli import main
 from posreal.theory import compute_alpha, parse_pe, parse_task, select
 from posreal.theory.errors import SpecError
 
-STEPS = 300  # gradient-descent steps in the quick tests
+TAU = 100.0  # log-time of the gradient-flow evidence in the quick searches
 
 
 # --------------------------------------------------------------------------- classification
@@ -48,8 +49,8 @@ def test_designed_log2_tie_is_open_and_won():
         row = cls.open_rows[0]
         v = row.rivals[0].direction
         pred = predict(pe, task, sel, v)
-        assert pred["sign"] == 1 and pred["coefficients"] == [1, -1] and pred["multiplicities"] == [2, 1]
-        assert math.isclose(pred["value"], math.log(2), rel_tol=1e-12)
+        assert pred.sign == 1 and pred.coefficients == (1, -1) and pred.multiplicities == (2, 1)
+        assert math.isclose(pred.value, math.log(2), rel_tol=1e-12)
         traj = tie_margins(pe, task, 3, [[float(x) for x in v]], 20000)
     verdict = limit_verdict(traj.steps, traj.margins[0])
     assert verdict["verdict"] == WINS
@@ -72,15 +73,18 @@ def test_evaluate_records_candidate_for_designed_tie():
     """evaluate registers the instance's table itself, and removes it afterwards."""
     with pytest.raises(SpecError, match="logtwo"):
         parse_pe(LOG2_TIE.pe)
-    record = evaluate(LOG2_TIE, gd_steps=2000)
+    record = evaluate(LOG2_TIE)
     with pytest.raises(SpecError, match="logtwo"):
         parse_pe(LOG2_TIE.pe)
     assert record.candidate is True and record.alpha == "3/4"
     tie = record.open_ties[0]
-    assert tie.gd_verdict == WINS and tie.predicted_wins is True and not tie.prediction_disagrees
+    assert tie.evidence_verdict == WINS and tie.limit_verdict == "won" and tie.agreement == "agrees"
     line = record.to_json()
-    assert line["candidate"] is True and line["alpha"] == "3/4" and line["gd_steps"] == 2000
-    assert line["open_ties"][0]["gd_verdict"] == WINS and line["open_ties"][0]["prediction_disagrees"] is False
+    assert line["candidate"] is True and line["alpha"] == "3/4" and line["tau_max"] == 600.0
+    tie_line = line["open_ties"][0]
+    assert tie_line["evidence_verdict"] == WINS and tie_line["limit_verdict"] == "won"
+    assert tie_line["agreement"] == "agrees" and tie_line["alpha_verdict"] == "lost"
+    assert line["limit_interval"] == ["1/1", "1/1"] and line["limit_counterexample"] is False
 
 
 def test_limit_verdict_rules():
@@ -107,8 +111,8 @@ def _instances(path) -> list[str]:
 
 def test_same_seed_same_output(tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    search(seed=3, budget=24, out=a, gd_steps=STEPS)
-    search(seed=3, budget=24, out=b, gd_steps=STEPS)
+    search(seed=3, budget=24, out=a, tau_max=TAU)
+    search(seed=3, budget=24, out=b, tau_max=TAU)
     assert a.read_bytes() == b.read_bytes()
     head = json.loads(_instances(a)[0])
     assert head["seed"] == 3 and "numpy" in head["versions"]
@@ -119,11 +123,11 @@ def test_same_seed_same_output(tmp_path):
 
 def test_resume_after_interruption_equals_uninterrupted(tmp_path):
     full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
-    search(seed=4, budget=24, out=full, gd_steps=STEPS)
-    search(seed=4, budget=9, out=part, gd_steps=STEPS)
+    search(seed=4, budget=24, out=full, tau_max=TAU)
+    search(seed=4, budget=9, out=part, tau_max=TAU)
     with open(part, "ab") as fh:                 # an interrupted write: half a line, no newline
         fh.write(b'{"index": 9, "family": "rel')
-    run = search(seed=4, budget=24, out=part, resume=True, gd_steps=STEPS)
+    run = search(seed=4, budget=24, out=part, resume=True, tau_max=TAU)
     assert run.skipped_done == 9 and run.evaluated == 15
     assert part.read_bytes() == full.read_bytes()
     _, records, _ = read_results(part)
@@ -134,7 +138,7 @@ def test_resume_after_interruption_equals_uninterrupted(tmp_path):
 
 def test_resume_refuses_other_parameters(tmp_path, capsys):
     path = tmp_path / "r.jsonl"
-    search(seed=1, budget=4, out=path, gd_steps=STEPS)
+    search(seed=1, budget=4, out=path, tau_max=TAU)
     code = main(["search", "conjecture", "--seed", "2", "--budget", "8", "--out", str(path), "--resume", "--json"])
     assert code == 2 and "seed" in capsys.readouterr().err
     code = main(["search", "conjecture", "--seed", "1", "--budget", "8", "--out", str(path), "--json"])
@@ -193,7 +197,7 @@ def test_foreign_file_is_not_overwritten(tmp_path, capsys):
 
 
 def test_summary_counts_add_up(tmp_path):
-    run = search(seed=0, budget=40, gd_steps=STEPS)
+    run = search(seed=0, budget=40, tau_max=TAU)
     summary = summarize(run.records)
     total = {c: sum(r.get("classes", {}).get(c, 0) for r in run.records.values()) for c in summary["failing_rows"]}
     assert total == summary["failing_rows"]
@@ -206,10 +210,10 @@ def test_summary_counts_add_up(tmp_path):
 
 def test_cli_conjecture_json(tmp_path, capsys):
     out = tmp_path / "c.jsonl"
-    code = main(["search", "conjecture", "--seed", "0", "--budget", "16", "--gd-steps", str(STEPS),
+    code = main(["search", "conjecture", "--seed", "0", "--budget", "16", "--tau-max", str(TAU),
                  "--out", str(out), "--json"])
     doc = json.loads(capsys.readouterr().out)
-    assert code == (1 if doc["summary"]["candidates"] else 0)
+    assert code == (1 if doc["summary"]["limit_counterexamples"] else 0)
     assert doc["seed"] == 0 and doc["summary"]["instances"] == 16 and "versions" in doc
     assert doc["instances_per_second"] > 0
     assert len(out.read_text().splitlines()) == 17

@@ -1,4 +1,4 @@
-"""The statements of theory/statements.py: six results, stable ids, one-line errors."""
+"""The statements of theory/statements.py: seven results, stable ids, one-line errors."""
 
 import json
 from pathlib import Path
@@ -6,16 +6,19 @@ from pathlib import Path
 import pytest
 
 from posreal.theory.errors import SpecError
-from posreal.theory.statements import CONJECTURE, METHODS, STATEMENT_IDS, STATEMENTS, THEOREM, statement
+from posreal.theory.statements import CONJECTURE, METHODS, REFUTED, STATEMENT_IDS, STATEMENTS, THEOREM, statement
 
-EXPECTED_IDS = ("theorem1", "theorem2", "proposition4", "underdetermination", "expressivity", "conjecture")
+EXPECTED_IDS = ("theorem1", "theorem2", "proposition4", "underdetermination", "expressivity", "conjecture",
+                "conjecture-limit")
+STATUS = {"conjecture": REFUTED, "conjecture-limit": CONJECTURE}
 # the heading ids of the results on the docs' Definitions page
 ANCHORS = {"theorem1": "theorem-1", "theorem2": "theorem-2", "proposition4": "proposition-4",
-           "underdetermination": "underdetermination", "expressivity": "expressivity", "conjecture": "conjecture"}
+           "underdetermination": "underdetermination", "expressivity": "expressivity", "conjecture": "conjecture",
+           "conjecture-limit": "conjecture-prime"}
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_the_six_results_in_order():
+def test_the_seven_results_in_order():
     assert STATEMENT_IDS == EXPECTED_IDS
 
 
@@ -25,7 +28,7 @@ def test_each_statement_is_complete(cid):
     assert st.id == cid and st is STATEMENTS[cid]
     assert st.name and st.conclusion and st.hypotheses and st.symbols
     assert st.section == f"definitions.md#{ANCHORS[cid]}"
-    assert st.status == (CONJECTURE if cid == "conjecture" else THEOREM)
+    assert st.status == STATUS.get(cid, THEOREM)
     assert st.checks and set(st.checks) <= set(METHODS)
     doc = st.to_json()
     assert doc["id"] == cid and doc["checks"] == list(st.checks)

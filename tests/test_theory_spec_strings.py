@@ -46,6 +46,8 @@ CASES: dict[str, tuple[Callable[[Any, Any], Any], tuple[str, str]]] = {
     "gradient_descent": (_descent, (PE, TASK)),
     "learned_alpha_interval": (lambda pe, task: theory.learned_alpha_interval(pe, task, L0, (8,), samples=2).to_json(),
                                (LEARNED, "position:0")),
+    "limit_interval": (lambda pe, task: theory.limit_interval(pe, task, select(pe, task, L0), 8).to_json(),
+                       (PE, TASK)),
     "naive_kernel_matrix": (lambda pe, task: theory.naive_kernel_matrix(pe, THETA, 8, L0).tolist(), (PE, TASK)),
     "row_outcomes": (_rows, (PE, TASK)),
     "select": (lambda pe, task: select(pe, task, L0).theta.tolist(), (PE, TASK)),

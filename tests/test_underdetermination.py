@@ -7,7 +7,7 @@ import pytest
 
 from posreal.cli import main
 from posreal.theory.errors import SpecError
-from posreal.theory.tasks import REGISTRY_TASKS, Position
+from posreal.theory.tasks import REGISTRY_TASKS, Position, parse_task
 from posreal.theory.underdetermination import (COMPLETIONS, completion_alpha, construct_block, learned_alpha_interval,
                                        monte_carlo_alpha, train_block, zero_completion_formula)
 
@@ -107,3 +107,37 @@ def test_learned_only_options_are_refused_for_linear_pes(capsys):
     assert main(["alpha", "--pe", "relbias", "--task", "offset:1", "--samples", "5"]) == 2
     err = capsys.readouterr().err
     assert "--samples" in err and "learned" in err
+
+
+def _formula_holds(task: str, L: int, L0: int) -> bool:
+    """Where the zero-completion formula |R_L ∩ [0, L0)|/|R_L| is proved to hold (docs, Underdetermination)."""
+    if task in ("copy", "middle"):
+        return L // 2 == L0 // 2 or L >= 2 * L0
+    return L >= 2 * L0 - 1     # reverse: every L ≠ L0 changes the targets of the old rows
+
+
+@pytest.mark.parametrize("task", ["copy", "middle", "reverse"])
+@pytest.mark.parametrize("L0", [16, 15])
+def test_zero_completion_boundary_cases_of_growing_tasks(task, L0):
+    """The completion computed by the code against the formula at the boundary lengths: they agree
+    exactly where the proof says, and the code gives 0 everywhere else."""
+    block = train_block(task, 16, L0, seed=0)
+    assert block.train_margins().min() > 0
+    for L in (L0 + 1, L0 + 2, 2 * L0 - 2, 2 * L0 - 1, 2 * L0, 2 * L0 + 1):
+        computed = completion_alpha(block, L, "zero")
+        formula = zero_completion_formula(parse_task(task), L, L0)
+        assert computed["undecided"] == 0
+        if _formula_holds(task, L, L0):
+            assert computed["alpha"] == formula, (L, computed, formula)
+        else:
+            assert computed["alpha"] == 0.0 < formula, (L, computed, formula)
+
+
+def test_copy_at_l0_plus_one_gives_eight_ninths_both_ways():
+    block = train_block("copy", 16, 16, seed=1)
+    assert completion_alpha(block, 17, "zero")["alpha"] == zero_completion_formula(parse_task("copy"), 17, 16) == 8 / 9
+
+
+def test_reverse_at_twice_l0_minus_one_is_zero_both_ways():
+    block = train_block("reverse", 16, 16, seed=1)
+    assert completion_alpha(block, 31, "zero")["alpha"] == zero_completion_formula(parse_task("reverse"), 31, 16) == 0.0

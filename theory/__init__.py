@@ -1,7 +1,8 @@
 """posreal's theory package: definitions and computations of the docs' Definitions page (no z3 here).
 
 Public API: :func:`parse_pe`, :func:`parse_task`, :func:`register_pe`, :func:`select` (θ*),
-:func:`transfer` (T_L θ), :func:`compute_alpha` (α_L), :func:`alpha_sweep`,
+:func:`transfer` (T_L θ), :func:`compute_alpha` (α_L; with ``limit=True`` also α♯_L),
+:func:`limit_interval` (α♯_L), :func:`alpha_sweep`,
 :func:`gradient_descent`; learned absolute PEs: :func:`parse_learned`,
 :func:`learned_alpha_interval` (α_L as an interval).
 """
@@ -24,6 +25,7 @@ _EXPORTS = {
     "dual_task": "tasks", "parse_task": "tasks",
     "gradient_descent": "training",
     "AlphaResult": "alpha", "alpha_sweep": "alpha", "compute_alpha": "alpha", "row_outcomes": "alpha",
+    "limit_interval": "limit",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -44,6 +46,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from posreal.theory.alpha import AlphaResult, alpha_sweep, compute_alpha, row_outcomes
+    from posreal.theory.limit import limit_interval
     from posreal.theory.encodings import dual_pe, is_learned, parse_learned, parse_pe, register_pe, unregister_pe
     from posreal.theory.tables import load_table
     from posreal.theory.errors import PosrealError, SpecError

@@ -11,6 +11,8 @@ Main definitions (definitions.md#transfer-coefficient):
   [rows realized by every θ ∈ F_q, rows realized by some θ ∈ F_q] / |R_L| (``alpha_interval``);
   ``alpha`` is its low end.  For ℓ2 (the default) the interval is [α_L, α_L] and every other output
   is unchanged;
+* ``limit=True``: α♯_L as well, the interval that predicts lim acc_L(θ_k) for gradient descent
+  (ℓ2 geometry only; :mod:`posreal.theory.limit`);
 * the all-lengths sweep: for tasks whose rows do not depend on n (offset, position, half), a
   causal row's outcome does not depend on L, so one pass on the L_max-grid gives α_L for
   every L ≤ L_max by cumulative counts.
@@ -28,6 +30,7 @@ from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.geometry import Geometry, GeometrySelection, IntervalOutcomes, interval_outcomes, parse_geometry
 from posreal.theory.kernels import exact_transfer, transfer
+from posreal.theory.limit import LimitInterval
 from posreal.theory.realization import (DEFAULT_TOL, REALIZED, RowOutcomes, classify_exact, classify_float,
                                 exact_margins, float_margins, structural_ties)
 from posreal.theory.selection import Selection, select
@@ -37,6 +40,7 @@ MODES = ("float", "exact", "certified")
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS  # noqa: E402  (re-exported)
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH  # noqa: E402
 MAX_EXACT_LENGTH = 2 ** 18   # exact mode keeps one Fraction per key index
+MAX_LIMIT_LENGTH = 4096      # α♯ classifies every tied row key by key (O(L) per row)
 
 
 def row_outcomes(pe: str | Encoding, task: str | Task, theta: np.ndarray | Sequence[float] | Sequence[Fraction],
@@ -77,6 +81,8 @@ class AlphaResult:
     geometry: Geometry = Geometry.L2
     geometry_selection: GeometrySelection | None = None    # θ*_q and its face (ℓ∞, ℓ1)
     intervals: dict[int, IntervalOutcomes] = field(default_factory=dict)   # ℓ∞, ℓ1: every/some per row
+    limits: dict[int, LimitInterval] = field(default_factory=dict)    # α♯_L, with limit=True
+    limit: bool = False                                                 # α♯ was asked for
 
     @property
     def realizable(self) -> bool:
@@ -128,6 +134,10 @@ class AlphaResult:
                 out["alpha_exact"] = {str(L): str(self.intervals[L].exact_interval[0]) for L in lengths}
                 out["alpha_interval_exact"] = {str(L): [str(v) for v in self.intervals[L].exact_interval]
                                                for L in lengths}
+        if self.limit:
+            out["limit_interval"] = {str(L): self.limits[L].to_json()["interval"] if L in self.limits else None
+                                     for L in lengths}
+            out["limit"] = {str(L): self.limits[L].to_json() if L in self.limits else None for L in lengths}
         return out
 
 
@@ -170,19 +180,26 @@ def _check_mode(mode: str, pe: Encoding) -> None:
 
 def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFAULT_TRAIN_LENGTH,
                   lengths: Iterable[int] = DEFAULT_LENGTHS, mode: str = "float",
-                  tol: float = DEFAULT_TOL, geometry: str | Geometry = Geometry.L2) -> AlphaResult:
+                  tol: float = DEFAULT_TOL, geometry: str | Geometry = Geometry.L2,
+                  limit: bool = False) -> AlphaResult:
     """α_L(Φ, τ; L0) at each length, from θ* alone (no training).  ``geometry``: ``l2`` (θ*, the
-    default), ``linf`` or ``l1`` (θ*_q and its optimal face: α_L becomes an interval)."""
+    default), ``linf`` or ``l1`` (θ*_q and its optimal face: α_L becomes an interval).  With
+    ``limit``, α♯_L too (ℓ2 only: the second-order term is derived for gradient descent)."""
     geometry = parse_geometry(geometry)
+    if limit and geometry is not Geometry.L2:
+        raise bad_value("geometry with limit=True", geometry.value,
+                        "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")
     pe, task = parse_pe(pe), parse_task(task)
     _check_mode(mode, pe)
     train_length = check_train_length(train_length)
     tol = check_tol(tol)
     lengths = check_lengths(lengths, train_length, pe, mode)
-    sel = select(pe, task, train_length, exact=(mode == "exact"))
+    if limit and lengths[-1] > MAX_LIMIT_LENGTH:
+        raise bad_value("length", lengths[-1], f"lengths up to {MAX_LIMIT_LENGTH} with the limit α♯")
+    sel = select(pe, task, train_length, exact=(mode == "exact") or (limit and pe.rational))
     if mode == "exact" and sel.realizable and sel.exact_theta is None:
         mode = "float (exact certificate not found)"   # say so: rows are then decided in float
-    result = AlphaResult(pe, task, train_length, mode, sel, tuple(lengths))
+    result = AlphaResult(pe, task, train_length, mode, sel, tuple(lengths), limit=limit)
     if not sel.realizable:
         return result
     if geometry is not Geometry.L2:
@@ -192,6 +209,10 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
     row_mode = mode if mode in MODES else "float"
     for L in lengths:
         result.outcomes[L] = row_outcomes(pe, task, theta, L, train_length, row_mode, tol)
+    if limit:
+        from posreal.theory.limit import limit_interval, prediction_context
+        ctx = prediction_context(pe, task, sel)
+        result.limits = {L: limit_interval(pe, task, sel, L, ctx) for L in lengths}
     return result
 
 

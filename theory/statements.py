@@ -3,11 +3,12 @@ object with a stable id.
 
 Main definitions:
 
-* :class:`Statement` — id, name, status (``theorem`` / ``conjecture``), the anchor of the
-  Definitions page that states it (``definitions.md#theorem-1``, shown by ``posreal check --json``),
-  hypotheses, conclusion, the symbols it uses, and the check methods that cover it;
+* :class:`Statement` — id, name, status (``theorem`` / ``conjecture`` / ``refuted``), the anchor of
+  the Definitions page that states it (``definitions.md#theorem-1``, shown by ``posreal check
+  --json``), hypotheses, conclusion, the symbols it uses, and the check methods that cover it;
 * :data:`STATEMENTS` — ``theorem1``, ``theorem2``, ``proposition4``, ``underdetermination``,
-  ``expressivity``, ``conjecture`` (in that order);
+  ``expressivity``, ``conjecture`` (refuted in its open case), ``conjecture-limit`` (Conjecture′,
+  its corrected form with α♯_L) (in that order);
 * :func:`statement` — look a result up by id (one-line :class:`SpecError` for an unknown id).
 
 Checks (``checks/``), tests, the CLI (``posreal check``) and the docs' claims table refer to a
@@ -21,8 +22,8 @@ from dataclasses import dataclass
 
 from posreal.theory.errors import bad_value
 
-THEOREM, CONJECTURE = "theorem", "conjecture"
-METHODS = ("smt", "symbolic", "property", "registry", "training", "enumeration")
+THEOREM, CONJECTURE, REFUTED = "theorem", "conjecture", "refuted"
+METHODS = ("smt", "symbolic", "property", "registry", "training", "enumeration", "dynamics")
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class Statement:
 
     id: str
     name: str
-    status: str                             # "theorem" | "conjecture"
+    status: str                             # "theorem" | "conjecture" | "refuted"
     section: str                            # anchor of the Definitions page that states it
     hypotheses: tuple[str, ...]
     conclusion: str
@@ -112,7 +113,8 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
             "learned:d: κ(i, j) = E_iᵀ W E_j with a learned table E",
             "(W, E_{<L0}) realizes τ at L0 and L > L0; training at lengths ≤ L0 never touches E_j, j ≥ L0",
         ),
-        conclusion=("(a) the completion E_j = 0 (j ≥ L0) ties every new row: α_L = |R_L ∩ [0, L0)|/|R_L|; "
+        conclusion=("(a) the completion E_j = 0 (j ≥ L0) ties every new row, so α_L = |R_L ∩ [0, L0)|/|R_L| when "
+                    "the rows below L0 keep their L0 targets (offset, position, half; otherwise see the notes); "
                     "(b) for position:p with p ≤ L0-2 the completion E_j = E_{L0-1} gives α_L = 1; so α is not "
                     "a function of (Φ, τ) for learned absolute PEs; (c) under random initialization of the "
                     "untrained rows the expected α_L is estimated by seeded Monte Carlo"),
@@ -120,7 +122,9 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
                  ("L0", "train length"), ("L", "test length")),
         checks=("smt", "property", "registry"),
         notes=("(a) as a formula presumes the rows of R_L below L0 keep their L0 targets: true for offset, "
-               "position and half, and vacuous for copy/middle/reverse at L ≥ 2·L0 (R_L ∩ [0, L0) = ∅)"),
+               "position and half; for copy/middle it fails exactly when ⌊L/2⌋ ≠ ⌊L0/2⌋ and L < 2·L0 (L0 = 16, "
+               "L = 17 gives 8/9 both ways), for reverse exactly when L0 < L < 2·L0 - 1; where it fails α_L = 0, "
+               "and from L = 2·L0 (copy, middle) or 2·L0 - 1 (reverse) on both sides are 0"),
     ),
     Statement(
         id="expressivity",
@@ -140,26 +144,48 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
     Statement(
         id="conjecture",
         name="Conjecture (deterministic necessity)",
-        status=CONJECTURE,
+        status=REFUTED,
         section=f"{_SECTION}conjecture",
         hypotheses=(
             "Φ is a deterministic linear PE (fixed feature map ψ) and τ is realizable at L0",
             "gradient descent from θ = 0 with a small enough fixed step on the positional cross-entropy at L0",
         ),
-        conclusion=("lim_k acc_L(θ_k) = α_L; in particular α_L < 1 forbids length generalization. Checked here: "
-                    "the known orthogonal case — gradient descent from 0 stays in col Zᵀ, so a tie direction "
-                    "v ⊥ col Zᵀ keeps ⟨θ_k, v⟩ = 0 for every k"),
+        conclusion=("lim_k acc_L(θ_k) = α_L; in particular α_L < 1 forbids length generalization. Refuted in its open "
+                    "case (tie directions v with ⟨θ*, v⟩ = 0 not orthogonal to col Zᵀ) by an unconditional "
+                    "counterexample; checked here: the refutation and the parts that hold (non-zero margins, "
+                    "structural ties, and orthogonal ties: gradient descent from 0 stays in col Zᵀ, so v ⊥ col Zᵀ "
+                    "keeps ⟨θ_k, v⟩ = 0 for every k)"),
         symbols=(("Z", "training differences z = ψ(i, t) - ψ(i, j) at L0"), ("v", "tie direction"),
                  ("acc_L", "fraction of R_L realized by T_L θ_k")),
         checks=("symbolic", "property"),
-        notes=("open in the original statement: ties whose direction v is not orthogonal to col Zᵀ. "
-               "Finding of this project "
-               "(counterexamples/, `posreal search conjecture`): open ties that gradient descent wins in the limit "
-               "exist, e.g. posreal.counterexamples.designed.LOG2_TIE (relative 4×3 integer table, offset:0, L0 = 3, "
-               "L = 4): α_4 = 3/4 but ⟨θ_k, v⟩ → log 2 > 0, so lim acc_4(θ_k) = 1. The first step is exact, the "
-               "limit follows from the implicit-bias expansion θ_k = θ* log k + w̃ + o(1) (Soudry et al. 2018) "
-               "and matches gradient descent numerically; the conjecture as formalized here is false in the "
-               "open case. The checks below cover only its proven parts."),
+        notes=("counterexample (LOG2_TIE, posreal.counterexamples.designed): the relative table f(0) = 0, f(1) = -e1, "
+               "f(2) = -e2, f(3) = (-1, 1, -1), offset:0, L0 = 3, L = 4 has α_4 = 3/4, yet the loss is "
+               "log(1 + e^{-a}) + log(1 + e^{-a} + e^{-b}), so e^{a_k} = 2ηk + O(log k), e^{b_k} = ηk + O(log k) "
+               "and the tie margin a_k - b_k → log 2 > 0: lim acc_4(θ_k) = 1 (elementary; no residual theorem). "
+               "The corrected statement is conjecture-limit."),
+    ),
+    Statement(
+        id="conjecture-limit",
+        name="Conjecture′ (the limit of gradient descent is α♯)",
+        status=CONJECTURE,
+        section=f"{_SECTION}conjecture-prime",
+        hypotheses=(
+            "Φ is a deterministic linear PE and τ is realizable at L0; the ℓ2 geometry (gradient descent)",
+            "gradient descent from θ = 0 with a small enough fixed step on the positional cross-entropy at L0",
+            "α♯_L: rows with γ_i(T_L θ*) ≠ 0 as in α_L; structural and orthogonal ties lost; open ties decided "
+            "by the exact sign of ⟨w̃, v⟩ = Σ_s c_s log(n_s/λ_s) where its hypotheses hold; every other row undecided",
+        ),
+        conclusion=("lim_k acc_L(θ_k) lies in α♯_L = [wins, wins + undecided]/|R_L|, and equals wins/|R_L| when no "
+                    "row is undecided"),
+        symbols=(("θ_k", "gradient-descent iterates; θ_k = θ* log k + w̃ + o(1)"),
+                 ("w̃", "second-order term: η n_s exp(-⟨w̃, z_s⟩) = λ_s on the support"),
+                 ("n_s", "multiplicity of the difference z_s among the training pairs"),
+                 ("λ_s", "dual variables of the hard-margin SVM"), ("α♯_L", "the predicted limit interval")),
+        checks=("symbolic", "dynamics", "property"),
+        notes=("open: the residual theorem θ_k = θ* log k + w̃ + o(1) with the stated equation is proved for the "
+               "exponential and logistic losses, not for the softmax cross-entropy; degenerate supports (dependent "
+               "support vectors, ⟨θ*, z⟩ = 1 off the support, v's projection outside the support's span) and "
+               "⟨w̃, v⟩ = 0 are left undecided by α♯"),
     ),
 )}
 

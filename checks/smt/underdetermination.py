@@ -20,11 +20,14 @@ negative control re-checked in Python:
 * (a) for ``copy``: if ⌊L/2⌋ ≠ ⌊L0/2⌋, no row of R_L is realized (α_L = 0)
   (control: drop ⌊L/2⌋ ≠ ⌊L0/2⌋; uses B(0, v) = 0 likewise).
 
-Disagreement with (a) as first stated (reported; definitions.md#underdetermination-a): its
-formula α_L = |R_L ∩ [0, L0)| / |R_L| presumes the targets of rows below L0 do not change with
-the length; for ``copy`` (and ``middle``, ``reverse``) the L-targets of those rows differ from
-the L0-targets, a row realizes at most one target, and the formula is then only an upper bound —
-for copy with L0 < L < 2·L0 the true value is 0.
+What the formula of (a) needs: α_L = |R_L ∩ [0, L0)| / |R_L| holds when the rows of R_L below
+L0 keep their L0 targets (offset, position, half: (a') above).  A row realizes at most one
+target, so when an old row's target changes it is lost: for ``copy`` and ``middle`` that happens
+exactly when ⌊L/2⌋ ≠ ⌊L0/2⌋, and the formula then fails if some scored row lies below L0, i.e.
+L < 2·L0 (it holds at L = L0 + 1 for even L0: L0 = 16, L = 17 gives 8/9 both ways); for
+``reverse`` every L ≠ L0 changes the targets, and the formula fails exactly for
+L0 < L < 2·L0 − 1 (at L ≥ 2·L0 − 1 no scored row lies below L0 and both sides are 0).  Where it
+fails, α_L = 0 (the copy proof).
 
 Reference: definitions.md#underdetermination (this project's formalization of the preprint).
 """
@@ -135,8 +138,9 @@ def zero_alpha() -> SmtProof:
                     base + wrong + [L0 <= CONTROL_BOUND], verify,
                     hypotheses=base + [trained, in_range(i, 1, L0), scored(i)],
                     notes=["uses B(0, v) = 0, proved from additivity by underdetermination.zero_form",
-                           "for copy/middle/reverse the targets of rows < L0 change with n: the formula is then "
-                           "an upper bound (see the copy proof)"])
+                           "for copy/middle the targets of rows < L0 change when ⌊L/2⌋ ≠ ⌊L0/2⌋, for reverse "
+                           "whenever L ≠ L0: the formula then fails if a scored row lies below L0 "
+                           "(see the copy proof)"])
 
 
 # ------------------------------------------------------------------ (b) copy the last row
@@ -170,8 +174,9 @@ def last_realizes() -> SmtProof:
 
 
 def zero_copy() -> SmtProof:
-    """For ``copy`` the formula of (a) fails: with ⌊L/2⌋ ≠ ⌊L0/2⌋ the old rows keep their L0
-    targets i - ⌊L0/2⌋, so no row of R_L is realized and α_L = 0, not |R_L ∩ [0, L0)| / |R_L|."""
+    """For ``copy`` with ⌊L/2⌋ ≠ ⌊L0/2⌋ the old rows still realize their L0 targets i - ⌊L0/2⌋, not
+    the L-targets i - ⌊L/2⌋, so no row of R_L is realized: α_L = 0, which differs from
+    |R_L ∩ [0, L0)| / |R_L| exactly when some scored row lies below L0 (L < 2·L0)."""
     K = kernel(zero_completion)
     K0 = lambda row, key: B(E(row), E(key))
     h0, h = L0 / 2, L / 2
@@ -194,8 +199,9 @@ def zero_copy() -> SmtProof:
     return SmtProof(CLAIM, "(a) for copy: completion E_j = 0 and ⌊L/2⌋ ≠ ⌊L0/2⌋ ⇒ no row of R_L is realized (α_L = 0)",
                     [("quantified", base + [h != h0])], "drop ⌊L/2⌋ ≠ ⌊L0/2⌋",
                     base + [L0 <= CONTROL_BOUND], verify, hypotheses=lengths() + [B_ZERO, trained, h != h0],
-                    notes=["(a) as first stated gives α_L = |R_L ∩ [0, L0)| / |R_L| for every task; for copy with "
-                           "L0 < L < 2·L0 (e.g. L0 = 16, L = 24: formula 4/12) this proof gives α_L = 0"])
+                    notes=["the formula α_L = |R_L ∩ [0, L0)| / |R_L| fails for copy when ⌊L/2⌋ ≠ ⌊L0/2⌋ and "
+                           "L < 2·L0 (e.g. L0 = 16, L = 24: formula 4/12, this proof gives α_L = 0); it holds "
+                           "when ⌊L/2⌋ = ⌊L0/2⌋ (L0 = 16, L = 17: 8/9)"])
 
 
 MAKERS = [zero_form, zero_ties, zero_alpha, last_realizes, zero_copy]

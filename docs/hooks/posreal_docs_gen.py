@@ -675,7 +675,7 @@ def gen_certificates() -> str:
 
 
 def gen_open_ties() -> str:
-    """The open-tie certificates: rows of the Conjecture's open case that gradient descent wins."""
+    """The open-tie certificates: exact facts, α♯'s verdict and the log-time gradient flow's evidence."""
     files = _certificate_files()
     from posreal.counterexamples.verifier.verify import verify_certificate
     rows = []
@@ -685,22 +685,58 @@ def gen_open_ties() -> str:
             continue
         inst, claims, ev = cert["instance"], cert["claims"], cert.get("evidence") or {}
         verdict = verify_certificate(cert, path.name).verdict
-        gd = ev.get("gradient_descent") or []
-        est = min((g["estimate"] for g in gd), default=None)
+        flows = ev.get("gradient_flow")
+        if not flows:
+            raise PluginError(f"open-tie certificate {path.name} has no gradient_flow evidence "
+                              "(regenerate with python -m posreal.counterexamples.shipped)")
+        worst = min(flows, key=lambda f: f["value"])
         kind = (inst.get("tables") or {}).get(inst["pe"].removeprefix("dual:"), {}).get("kind")
         pe = f"`{inst['pe']}`" + (f" ({kind} table)" if kind else "")
         rows.append([f"`{path.name}`", pe, f"`{inst['task']}`", inst["train_length"], inst["length"], inst["row"],
-                     claims.get("alpha", "—"),
-                     {True: "wins", False: "loses"}.get(claims.get("predicted_wins"), "no prediction"),
-                     "—" if est is None else f"{est:.4g} ({ev.get('row_verdict', '?')})",
+                     claims.get("alpha", "—"), ev.get("limit_verdict", "—"),
+                     f"{worst['value']:.4g} at τ = {worst['tau']:g}, drift {worst['drift']:.1e} "
+                     f"({ev.get('row_verdict', '?')})",
+                     ev.get("agreement", "—"),
                      f"**{verdict}**" if verdict == "verified" else f"**{verdict.upper()}**"])
     if not rows:
-        return ("No open-tie certificate is committed: the search has not produced a row of the open case "
-                "that training wins.\n\n" + provenance("counterexamples/certificates/*.json"))
-    return table(["certificate", "PE", "task", "L0", "L", "row", "α_L (exact)", "exact sign prediction",
-                  "tie margin at the end of GD (float)", "verifier now"], rows,
+        return ("No open-tie certificate is committed.\n\n" + provenance("counterexamples/certificates/*.json"))
+    return table(["certificate", "PE", "task", "L0", "L", "row", "α_L (exact)", "α♯ (exact sign)",
+                  "tie margin of the log-time flow (float)", "α♯ vs flow", "verifier now"], rows,
                  "counterexamples/certificates/*.json (kind open-tie), re-checked by "
                  "posreal.counterexamples.verifier.verify during this build")
+
+
+@cached("limit-tally")
+def limit_tally():
+    from posreal.checks.limit_checks import compare_all
+    start = time.perf_counter()
+    tally, control, info = compare_all()
+    return tally, control, info, time.perf_counter() - start
+
+
+def gen_limit_tally() -> str:
+    """α♯ against the log-time gradient flow on the certificates and the seeded batch (the slow check's data)."""
+    tally, control, info, seconds = limit_tally()
+    if tally.rows == 0:
+        raise PluginError("the comparison of α♯ with the gradient flow compared no row")
+    lim, ev, und = tally.limit, tally.evidence, tally.evidence_when_undecided
+    out = [f"**{tally.rows} open-tie rows** — {info['certificate_rows']} from {info['certificates']} certificates, "
+           f"{info['batch_rows']} from the first {info['batch_instances']} table instances of the search's seed "
+           f"{info['batch_seed']}.\n",
+           table(["", "rows"], [["α♯ and the flow agree", tally.agrees],
+                                ["α♯ and the flow disagree (counterexamples to Conjecture′)",
+                                 f"**{tally.disagrees}**"
+                                 + (f": {', '.join(tally.disagreements)}" if tally.disagreements else "")],
+                                ["undecided (α♯ or the flow)", tally.undecided],
+                                ["α♯: won / lost / undecided", f"{lim['won']} / {lim['lost']} / {lim['undecided']}"],
+                                ["flow: won / lost / undecided", f"{ev['wins']} / {ev['loses']} / {ev['undecided']}"],
+                                ["flow on the rows α♯ leaves undecided: won / lost / undecided",
+                                 f"{und['wins']} / {und['loses']} / {und['undecided']}"],
+                                ["negative control (n_s → 1/n_s): disagreements", control.disagrees]]),
+           "\nWhy α♯ left rows undecided:\n",
+           table(["reason", "rows"], sorted(tally.reasons.items(), key=lambda kv: -kv[1]) or [["—", 0]],
+                 f"posreal.checks.limit_checks.compare_all(), run during this build ({seconds:.1f} s)")]
+    return "\n".join(out)
 
 
 @cached("colspan")
@@ -784,34 +820,34 @@ def conjecture_summary():
 def _gen_conjecture() -> str:
     doc, src = conjecture_summary()
     s = doc.get("summary")
-    if not isinstance(s, dict) or "instances" not in s:
-        raise PluginError(f"conjecture search summary from {src} has no 'summary.instances'")
-    out = [f"Seed {doc.get('seed')}, families {', '.join(doc.get('families') or [])}, "
-           f"{doc.get('gd_steps')} gradient-descent steps per open tie: **{s['instances']} instances**"
+    if not isinstance(s, dict) or "instances" not in s or "open_tie_agreement" not in s:
+        raise PluginError(f"conjecture search summary from {src} has no 'summary.instances' / open_tie_agreement")
+    out = [f"Seed {doc.get('seed')}, families {', '.join(doc.get('families') or [])}, log-time gradient-flow "
+           f"evidence up to τ = {doc.get('tau_max')}: **{s['instances']} instances**"
            + (f" in {fmt_seconds(doc.get('seconds'))}" if doc.get("seconds") is not None else "") + ".\n"]
     out.append(table(["instance outcome", "instances"], [[k, n] for k, n in sorted(s.get("status", {}).items())]))
     out.append("\n" + table(["failing-row class", "rows"],
                             [[k.replace("_", " "), n] for k, n in s["failing_rows"].items()]))
-    v = s.get("open_tie_verdicts", {})
-    out.append(f"\nOpen ties under gradient descent: {v.get('wins', 0)} won by training, {v.get('loses', 0)} lost, "
-               f"{v.get('undecided', 0)} undecided; {len(s.get('prediction_disagreements', []))} disagreements with "
-               "the exact sign prediction.\n")
+    v, lim, agr = s["open_tie_evidence"], s["open_tie_limit_verdicts"], s["open_tie_agreement"]
+    out.append(f"\nOpen ties: α_L loses all of them; α♯ {lim['won']} won, {lim['lost']} lost, {lim['undecided']} "
+               f"undecided; the gradient flow {v['wins']} won, {v['loses']} lost, {v['undecided']} undecided; "
+               f"α♯ vs the flow: {agr['agrees']} agree, **{agr['disagrees']} disagree**, "
+               f"{agr['undecided']} undecided.\n")
     fams = s.get("families", {})
     if fams:
-        out.append(table(["family", "instances", "open-tie rows", "candidates"],
+        out.append(table(["family", "instances", "open-tie rows", "won by the flow"],
                          [[f, d["instances"], d["open_tie_rows"], d["candidates"]] for f, d in fams.items()]))
     cands = s.get("candidates", [])
     if cands:
-        out.append(f"\n**{len(cands)} candidate counterexample(s) to the Conjecture** — open ties that the trained "
-                   "head wins, so that the limit accuracy would exceed α_L:\n")
-        out.append(table(["index", "PE", "task", "L0", "L", "α_L", "row", "tie margin at the end of GD (float)",
-                          "exact sign prediction"],
+        out.append(f"\n**{len(cands)} open tie(s) won by training** — each a counterexample to the original "
+                   "Conjecture (the limit accuracy exceeds α_L):\n")
+        out.append(table(["index", "PE", "task", "L0", "L", "α_L", "α♯", "row", "tie margin of the flow",
+                          "α♯ on the row"],
                          [[c["index"], f"`{c['pe']}`", f"`{c['task']}`", c["train_length"], c["length"],
-                           c["alpha"], c["row"], f"{c['limit_estimate']:.4g}",
-                           {True: "wins", False: "loses"}.get(c["predicted_wins"], "no prediction")] for c in cands]))
-    else:
-        out.append("\nNo candidate counterexample among these instances: evidence for the conjecture on them, "
-                   "not a proof.\n")
+                           c["alpha"], " – ".join(c.get("limit_interval") or []), c["row"],
+                           f"{c['limit_estimate']:.4g}", c["limit_verdict"]] for c in cands]))
+    bad = s.get("limit_counterexamples", [])
+    out.append(f"\n**{len(bad)} counterexample(s) to Conjecture′** among these instances.\n")
     return "\n".join(out) + "\n" + provenance(src)
 
 
@@ -953,6 +989,7 @@ GENERATORS = {
     "api-reference": gen_api_reference,
     "certificates": gen_certificates,
     "open-ties": gen_open_ties,
+    "limit-tally": gen_limit_tally,
     "search": gen_search,
     "experiment": gen_experiment,
 }

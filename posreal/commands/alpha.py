@@ -28,6 +28,8 @@ def add_parser(sub) -> None:
                    help="norm of the selection: l2 (θ*, gradient descent; default), linf (sign descent, Adam) "
                         "or l1 (coordinate descent); linf/l1 give α_L as an interval over the optimal face")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--limit", action="store_true",
+                   help="also α♯_L, the interval predicting lim acc_L(θ_k) for gradient descent (ℓ2 geometry only)")
     p.add_argument("--seed", type=nonnegative_int, default=None,
                    help="learned:d only: seed of the trained block and of the Monte Carlo (default 0)")
     p.add_argument("--samples", type=positive_int, default=None,
@@ -67,16 +69,22 @@ def run_learned(args) -> int:
 def run(args) -> int:
     from posreal.theory.alpha import compute_alpha
     from posreal.theory.encodings import is_learned
+    if args.limit and getattr(args, "geometry", "l2") != "l2":
+        raise bad_value("option --limit with geometry", args.geometry,
+                        "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")
     if is_learned(args.pe):
         if args.geometry is not None:
             raise bad_value("option --geometry for PE", args.pe, "a linear PE (learned:d has no selection: "
                             "its α is the Underdetermination interval)")
+        if args.limit:
+            raise bad_value("option --limit for PE", args.pe, "a linear PE (learned:d has an α interval already)")
         return run_learned(args)
     for name in ("seed", "samples"):
         if getattr(args, name) is not None:
             raise bad_value(f"option --{name} for PE", args.pe, "learned:d (α of a linear PE has no randomness)")
     geometry = args.geometry or "l2"
-    result = compute_alpha(args.pe, args.task, args.train_length, args.lengths, args.mode, geometry=geometry)
+    result = compute_alpha(args.pe, args.task, args.train_length, args.lengths, args.mode, geometry=geometry,
+                           limit=args.limit)
     document = result.to_json()
     if args.json:
         emit_json(with_provenance(document))
@@ -97,6 +105,8 @@ def run(args) -> int:
         rows.append([L, alpha, counts["realized"], counts["failed"], counts["undecided"], counts["total"],
                      counts["structural_ties"]])
     print(format_table(["L", "alpha", "realized", "failed", "undecided", "total", "structural ties"], rows))
+    if args.limit:
+        print_limit(document["limit"])
     return 0
 
 
@@ -117,3 +127,16 @@ def _print_interval(head: str, document: dict) -> int:
     print("alpha interval: [rows realized by every optimal θ, rows realized by some optimal θ] / rows "
           "(\"some\" is per row)")
     return 0
+
+
+def print_limit(limits: dict) -> None:
+    """α♯_L per length, and the reason of every undecided row."""
+    limits = {L: d for L, d in limits.items() if d is not None}
+    rows = [[L, f"[{d['interval_exact'][0]}, {d['interval_exact'][1]}]", d["wins"], d["undecided"], d["total"],
+             d["open_ties_won"]] for L, d in limits.items()]
+    print("\nα♯_L — predicted lim acc_L(θ_k) for gradient descent (ℓ2): [wins, wins + undecided] / |R_L|")
+    print(format_table(["L", "alpha♯ interval", "wins", "undecided", "total", "open ties won"], rows))
+    for L, d in limits.items():
+        for r in d["undecided_rows"]:
+            print(f"  L = {L}, row {r['row']} (target {r['target']}, {r['class']}): undecided — {r['reason']}"
+                  + (f" ({r['detail']})" if r["detail"] else ""))

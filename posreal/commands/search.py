@@ -4,14 +4,20 @@
   (definitions.md#outside-colspan) with exact certificates; exit 0 when both forms are found and every certificate
   verifies, 1 otherwise.
 * ``posreal search conjecture`` — the seeded, resumable search of the Conjecture's open case;
-  results are appended to a JSONL file as found; exit 1 when a candidate counterexample (an open
-  tie that gradient descent wins) is among the results, 0 otherwise.
+  results are appended to a JSONL file as found.  Every open-tie row is reported with α_L's
+  verdict, α♯'s verdict and the log-time gradient flow's evidence.  Exit 1 when a counterexample
+  to Conjecture′ (a row α♯ decides and the evidence decides the other way) is among the results,
+  0 otherwise; such a counterexample is always written as a certificate.  Open ties that training
+  wins against α_L (the original Conjecture is refuted) are listed as candidates and certified
+  with ``--certify DIR``; they do not change the exit code.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
+from pathlib import Path
 
 from posreal.commands._common import (emit_json, format_table, nonnegative_int, positive_float, positive_int,
                                       progress, spec_list, with_provenance)
@@ -36,7 +42,8 @@ def add_parser(sub) -> None:
     j = inner.add_parser("conjecture", help="seeded, resumable search of the Conjecture's open case",
                          description="Enumerate and sample deterministic linear PEs (registry with parameters, "
                                      "small integer feature tables) with tasks and lengths; classify every failing "
-                                     "row of T_L θ*; run gradient descent on open ties and report candidates.")
+                                     "row of T_L θ*; decide open ties by α♯ and integrate the gradient flow in "
+                                     "log-time on them; report candidates and counterexamples to Conjecture′.")
     j.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the instance stream (default 0)")
     limit = j.add_mutually_exclusive_group()
     limit.add_argument("--budget", type=positive_int, help="number of instances (indices 0..N-1; default 500)")
@@ -45,9 +52,11 @@ def add_parser(sub) -> None:
     j.add_argument("--resume", action="store_true", help="continue the search in --out, skipping done indices")
     j.add_argument("--families", type=spec_list, default=None,
                    help="comma-separated families: registry,relative,column,general (default all)")
-    j.add_argument("--gd-steps", type=positive_int, default=20000,
-                   help="gradient-descent steps per instance with open ties (default 20000)")
-    j.add_argument("--certify", metavar="DIR", help="write an open-tie certificate for each candidate found")
+    j.add_argument("--tau-max", type=log_time, default=None, metavar="TAU",
+                   help="largest log-time τ = log t of the gradient-flow evidence (default 600, at most 600)")
+    j.add_argument("--certify", metavar="DIR", help="write an open-tie certificate for each candidate (an open tie "
+                                                   "training wins) into DIR; a counterexample to Conjecture′ is "
+                                                   "always certified (into DIR, else next to --out, else here)")
     j.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
     j.set_defaults(run=run_conjecture)
 
@@ -101,12 +110,20 @@ def run_colspan(args) -> int:
     return 0 if ok else 1
 
 
+def log_time(text: str) -> float:
+    """``--tau-max``: a number in (0, 600] (e^τ stays within float range)."""
+    value = positive_float(text)
+    if value > 600:
+        raise argparse.ArgumentTypeError(f"invalid log-time {text!r}; accepted: a number in (0, 600]")
+    return value
+
+
 def run_conjecture(args) -> int:
     from posreal.counterexamples.verifier.certificate import check_output_directory, check_output_file, write
     from posreal.counterexamples.certify import open_tie_certificate
     from posreal.counterexamples.conjecture import search, summarize
     from posreal.counterexamples.verifier.errors import CertificateError
-    from posreal.counterexamples.sampling import FAMILIES, instance
+    from posreal.theory.sampling import FAMILIES, instance
 
     if args.resume and not args.out:
         raise CertificateError("invalid --resume without --out; accepted: --resume --out FILE.jsonl")
@@ -120,26 +137,33 @@ def run_conjecture(args) -> int:
     def bar(stream, total):
         return progress(stream, total=total, desc="instances", quiet=quiet)
 
+    from posreal.theory.flow import TAU_MAX
+    tau_max = TAU_MAX if args.tau_max is None else args.tau_max
     run = search(seed=args.seed, budget=budget, seconds=args.time, out=args.out, resume=args.resume,
-                 families=families, gd_steps=args.gd_steps, progress=bar)
+                 families=families, tau_max=tau_max, progress=bar)
     summary = summarize(run.records)
-    certified = []
+    wanted = {(c["index"], c["row"]) for c in summary["limit_counterexamples"]}
     if directory is not None:
+        wanted |= {(c["index"], c["row"]) for c in summary["candidates"]}
+    elif wanted:   # a counterexample to Conjecture′ is always certified: next to --out, else here
+        directory = Path(args.out).resolve().parent if args.out else Path.cwd()
+    certified = []
+    if wanted and directory is not None:
         try:
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise CertificateError(f"invalid --certify directory {args.certify!r}: {exc.strerror or exc}; "
-                                   "accepted: a directory (created if missing)") from None
-        for cand in summary["candidates"]:
-            inst = instance(args.seed, cand["index"], families)
-            path = directory / f"open_tie_seed{args.seed}_{cand['index']}.json"
-            write(open_tie_certificate(inst, cand["row"], args.gd_steps), path)
+            raise CertificateError(f"invalid certificate directory {str(directory)!r}: {exc.strerror or exc}; "
+                                   "accepted: a writable directory (created if missing)") from None
+        for index, row in sorted(wanted):
+            inst = instance(args.seed, index, families)
+            path = directory / f"open_tie_seed{args.seed}_{index}_row{row}.json"
+            write(open_tie_certificate(inst, row, tau_max), path)
             certified.append(str(path))
-    document = {"seed": args.seed, "families": list(families), "gd_steps": args.gd_steps, "out": args.out,
+    document = {"seed": args.seed, "families": list(families), "tau_max": tau_max, "out": args.out,
                 "evaluated_this_run": run.evaluated, "skipped_already_done": run.skipped_done,
                 "seconds": round(run.elapsed, 3), "instances_per_second": round(run.throughput, 2),
                 "summary": summary, "certificates": certified}
-    code = 1 if summary["candidates"] else 0
+    code = 1 if summary["limit_counterexamples"] else 0
     if args.json:
         emit_json(with_provenance(document))
         return code
@@ -148,25 +172,38 @@ def run_conjecture(args) -> int:
           f"{run.throughput:.1f} instances/s")
     print("instances: " + ", ".join(f"{k} {n}" for k, n in sorted(summary["status"].items())))
     print(format_table(["failing-row class", "rows"], list(summary["failing_rows"].items())))
-    v = summary["open_tie_verdicts"]
-    print(f"open ties under gradient descent: {v['wins']} won, {v['loses']} lost, {v['undecided']} undecided; "
-          f"prediction disagreements: {len(summary['prediction_disagreements'])}")
-    fv = summary["float_tie_verdicts"]
-    print(f"float near-ties (irrational PEs, tie not certified) under gradient descent: {fv['wins']} won, "
-          f"{fv['loses']} lost, {fv['undecided']} undecided")
+    ev, lim, agr = summary["open_tie_evidence"], summary["open_tie_limit_verdicts"], summary["open_tie_agreement"]
+    print(f"open ties: α_L loses all {sum(ev.values())}; α♯ {lim['won']} won, {lim['lost']} lost, "
+          f"{lim['undecided']} undecided; gradient flow (τ ≤ {tau_max:g}) {ev['wins']} won, {ev['loses']} lost, "
+          f"{ev['undecided']} undecided; α♯ vs flow: {agr['agrees']} agree, {agr['disagrees']} disagree, "
+          f"{agr['undecided']} undecided")
+    fv = summary["float_tie_evidence"]
+    print(f"float near-ties (irrational PEs, tie not certified; α♯ undecided) under the gradient flow: "
+          f"{fv['wins']} won, {fv['loses']} lost, {fv['undecided']} undecided")
+    records = run.records
+    open_rows = [[k, records[k]["pe"], records[k]["task"], records[k]["train_length"], records[k]["length"], t["row"],
+                  records[k]["alpha"], t["alpha_verdict"], t["limit_verdict"] + (f" ({t['limit_reason']})"
+                                                                                if t["limit_reason"] else ""),
+                  f"{t['evidence_verdict']} ({t['limit_estimate']:.4g})", t["agreement"]]
+                 for k in sorted(records) for t in records[k].get("open_ties", [])]
+    if open_rows:
+        print("\nevery open-tie row (α_L: margin 0, lost; α♯: the second-order prediction; evidence: the flow):")
+        print(format_table(["index", "pe", "task", "L0", "L", "row", "alpha", "α_L", "α♯", "flow (lim tie margin)",
+                            "α♯ vs flow"], open_rows))
     if summary["float_candidates"]:
         rows = [[c["index"], c["pe"], c["task"], c["train_length"], c["length"], ",".join(map(str, c["rows_won"])),
-                 f"{c['limit_estimate']:.4g}", c["predicted_wins"]] for c in summary["float_candidates"]]
+                 f"{c['limit_estimate']:.4g}"] for c in summary["float_candidates"]]
         print("float candidates (won near-ties; exactness of the tie not certified):")
-        print(format_table(["index", "pe", "task", "L0", "L", "rows won", "lim tie margin (GD)",
-                            "predicted wins (float)"], rows))
+        print(format_table(["index", "pe", "task", "L0", "L", "rows won", "lim tie margin (flow)"], rows))
     if summary["candidates"]:
-        print(f"\nCANDIDATE COUNTEREXAMPLES to the Conjecture ({len(summary['candidates'])}): open ties the trained "
-              "head wins, so lim acc_L(θ_k) > α_L")
-        rows = [[c["index"], c["pe"], c["task"], c["train_length"], c["length"], c["alpha"], c["row"],
-                 f"{c['limit_estimate']:.4g}", c["predicted_wins"]] for c in summary["candidates"]]
-        print(format_table(["index", "pe", "task", "L0", "L", "alpha", "row", "lim tie margin (GD)",
-                            "predicted wins (exact sign)"], rows))
+        print(f"\ncandidates against the original Conjecture ({len(summary['candidates'])}): open ties the trained "
+              "head wins, so lim acc_L(θ_k) > α_L (expected: the Conjecture is refuted in its open case)")
+    if summary["limit_counterexamples"]:
+        print(f"\nCOUNTEREXAMPLES to Conjecture′ ({len(summary['limit_counterexamples'])}): α♯ decides the row, "
+              "the gradient flow decides it the other way")
+        rows = [[c["index"], c["pe"], c["task"], c["train_length"], c["length"], c["row"], c["limit_verdict"],
+                 c["evidence_verdict"], f"{c['limit_estimate']:.4g}"] for c in summary["limit_counterexamples"]]
+        print(format_table(["index", "pe", "task", "L0", "L", "row", "α♯", "flow", "lim tie margin (flow)"], rows))
     for written in certified:
         print(f"certificate: {written}", file=sys.stderr)
     return code

@@ -19,6 +19,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from posreal.theory.encodings import register_pe, unregister_pe
+from posreal.theory.errors import SpecError
 from posreal.theory.tasks import REGISTRY_TASKS
 
 FAMILIES = ("registry", "relative", "column", "general")
@@ -126,3 +128,24 @@ def instance(seed: int, index: int, families: tuple[str, ...] = FAMILIES) -> Ins
     name = f"cx{family[0]}{seed}x{index}"
     pe = f"dual:{name}" if rng.random() < 0.2 else name
     return Instance(index, family, pe, task, L0, L, table, family)
+
+
+class registered:
+    """Context manager: register an instance's feature table under its name, then remove it."""
+
+    def __init__(self, inst: Instance):
+        self.inst = inst
+        self.name = inst.pe[5:] if inst.pe.startswith("dual:") else inst.pe
+
+    def __enter__(self) -> registered:
+        if self.inst.table is not None:
+            if self.inst.table_kind is None:
+                raise SpecError(f"invalid instance {self.inst.index}: a feature table without its kind; "
+                                "accepted: table_kind relative, column or general")
+            register_pe(self.name, self.inst.table, self.inst.table_kind)
+        return self
+
+    def __exit__(self, *exc):
+        if self.inst.table is not None:
+            unregister_pe(self.name)
+        return False

@@ -1,6 +1,7 @@
 """Classify every failing row of T_L θ* — which ones the Conjecture already decides, which are open.
 
-Main definitions (definitions.md#conjecture, "Known" / "Open"); for a row i ∈ R_L with target t:
+Main definitions (definitions.md#conjecture, "Known" / "Open"; used by α♯ in
+:mod:`posreal.theory.limit`); for a row i ∈ R_L with target t:
 
 * ``strict_misrank`` — γ_i(T_L θ*) < 0: some rival beats the target under θ*, so (Theorem 1)
   it beats it along any trajectory converging in direction to θ*;
