@@ -127,14 +127,14 @@ def batch_loss_and_grads(params: Params, data: BatchData, x: np.ndarray) -> tupl
     P = U @ W_V                                                 # (K, V, d)
     M = P @ W_O                                                 # (K, V, V)
     top = M.max(axis=(1, 2))                                    # (K,)
-    spread = float(np.max(top - M.min(axis=(1, 2))))
+    wide = (top - M.min(axis=(1, 2))) > _SAFE_SPREAD[np.dtype(dtype).itemsize]  # (K,) per model, never per batch
     Ms = (M - top[:, None, None]).reshape(K * V, V)             # (K V, V), entries ≤ 0
     xt = x.transpose(0, 2, 1)                                   # (K, n, B) token of key j, sequence b
     rows = (np.arange(K)[:, None, None] * V + xt).reshape(-1)   # (K n B,) row of Ms per token
     Y = Ms[rows].reshape(K, n, B * V)                           # (K, n, B V): (M - c)[x_bj] at key j
     Z = (A @ Y).reshape(K, n, B, V)                             # (K, n, B, V) shifted logits
-    if spread > _SAFE_SPREAD[np.dtype(dtype).itemsize]:
-        Z -= Z.max(axis=3, keepdims=True)
+    if wide.any():
+        Z[wide] -= Z[wide].max(axis=3, keepdims=True)
     y = np.take_along_axis(xt, data.targets[:, :, None], axis=1)  # (K, n, B): x_{b, t(i)}
     picked = np.take_along_axis(Z, y[..., None], axis=3)[..., 0]  # (K, n, B)
     np.exp(Z, out=Z)                                            # (K, n, B, V)
