@@ -43,7 +43,7 @@ def _stats(values: list[float]) -> dict:
 
 def _brief(r: dict) -> dict:
     keys = ("pe", "task", "vocab", "width", "seed", "length", "alpha", "token_accuracy", "attention_accuracy",
-            "train_token_accuracy", "theta_norm")
+            "train_token_accuracy", "theta_norm", "recipe")
     return {k: r[k] for k in keys}
 
 
