@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-
 from posreal.experiment.model import init_params
 from posreal.experiment.optim import Params, make_optimizer
 from posreal.experiment.recipes import Recipe
@@ -87,7 +86,7 @@ def batch_data(members: list[Member], train_length: int, dtype: type = np.float6
     if len(dims) != 1:
         raise SpecError(f"invalid batch: PEs of θ widths {sorted(dims)}; accepted: one θ width per batch")
     features = np.stack([by_pe[m.pe] for m in members])        # (K, n, n, p)
-    weights = np.zeros((len(members), n), dtype=dtype)          # (K, n)
+    weights: np.ndarray = np.zeros((len(members), n), dtype=dtype)          # (K, n)
     targets = np.zeros((len(members), n), dtype=np.int64)       # (K, n)
     for k, m in enumerate(members):
         rows, tgt = parse_task(m.task).rows_and_targets(n)
@@ -106,7 +105,7 @@ def attention(data: BatchData, theta: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=2, keepdims=True)
 
 
-def _token_matrix(rows: np.ndarray, K: int, V: int, dtype: type) -> "sp.csr_matrix":
+def _token_matrix(rows: np.ndarray, K: int, V: int, dtype: type) -> sp.csr_matrix:
     """One-hot of every token in its model's block: (K n B, K V) sparse, one 1 per row."""
     return sp.csr_matrix((np.ones(rows.size, dtype=dtype), rows, np.arange(rows.size + 1)),
                          shape=(rows.size, K * V))
@@ -169,7 +168,7 @@ def train_batch(members: list[Member], shape: BatchShape, dtype: type = np.float
         raise SpecError(f"invalid batch: θ width {data.features.shape[3]} for a shape of width {shape.dim}")
     rngs = [np.random.default_rng(stable_seed(m.pe, m.task, V, d, m.seed)) for m in members]
     inits = [init_params(V, d, shape.dim, rng) for rng in rngs]
-    params = {k: np.stack([p[k] for p in inits]).astype(dtype) for k in PARAMS}  # (K, ...)
+    params: Params = {k: np.stack([p[k] for p in inits]).astype(dtype) for k in PARAMS}  # (K, ...)
     opt = make_optimizer(recipe, model_axis=True)
     K = len(members)
     tail = np.zeros(K)

@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 
 from posreal.experiment.recipes import ADAM, Recipe
+from posreal.theory.alpha import compute_alpha
 from posreal.theory.encodings import parse_pe
 from posreal.theory.errors import bad_value
 from posreal.theory.tasks import parse_task
-from posreal.theory.alpha import compute_alpha
 
 STABILITY_SETTING = (64, 128)
 
@@ -74,11 +74,11 @@ class Grid:
         return (len(self.recipes) * len(self.pes) * len(self.tasks) * self.seeds * len(self.settings)
                 * len(self.multipliers))
 
-    def with_recipe(self, **changes: object) -> "Grid":
+    def with_recipe(self, **changes: object) -> Grid:
         """The grid with ``changes`` applied to every recipe."""
         return replace(self, recipes=tuple(r.with_changes(**changes) for r in self.recipes))
 
-    def with_recipes(self, recipes: tuple[Recipe, ...]) -> "Grid":
+    def with_recipes(self, recipes: tuple[Recipe, ...]) -> Grid:
         return replace(self, recipes=recipes)
 
     def to_json(self) -> dict:

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
-
 from posreal.experiment.recipes import Optimizer, Recipe
 
 Params = dict[str, np.ndarray]

@@ -15,7 +15,7 @@ from typing import Any
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 CELLS_FIGURE = "experiment-cells.png"
 RECIPE_COLOURS = {"adam": "tab:blue", "signum": "tab:orange", "gd": "tab:green"}

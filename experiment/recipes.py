@@ -31,7 +31,6 @@ from dataclasses import asdict, dataclass, replace
 from enum import Enum
 
 import numpy as np
-
 from posreal.theory.defaults import TRAIN_LENGTH
 from posreal.theory.errors import bad_value
 
@@ -79,10 +78,10 @@ class Recipe:
         return out
 
     @classmethod
-    def from_json(cls, doc: dict) -> "Recipe":
+    def from_json(cls, doc: dict) -> Recipe:
         return cls(**{**doc, "optimizer": Optimizer(doc["optimizer"])})
 
-    def with_changes(self, **changes: object) -> "Recipe":
+    def with_changes(self, **changes: object) -> Recipe:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 

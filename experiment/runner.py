@@ -22,13 +22,20 @@ import json
 import os
 import resource
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Protocol
 
 import numpy as np
-
-from posreal.experiment.batched import BatchShape, Member, batch_capacity, model_bytes, pe_dim, train_batch
+from posreal.experiment.batched import (
+    BatchShape,
+    Member,
+    batch_capacity,
+    model_bytes,
+    pe_dim,
+    train_batch,
+)
 from posreal.experiment.grid import Grid, ModelJob, model_jobs, predictions
 from posreal.experiment.train import measure_model
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB

@@ -28,7 +28,6 @@ from __future__ import annotations
 from collections import defaultdict
 
 import numpy as np
-
 from posreal.experiment.grid import STABILITY_SETTING
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import zlib
 
 import numpy as np
-
 from posreal.experiment.model import evaluate, geometry, init_params, loss_and_grads
 from posreal.experiment.optim import make_optimizer
 from posreal.experiment.recipes import Recipe

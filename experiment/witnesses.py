@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
 from posreal.theory.alpha import compute_alpha
 from posreal.theory.selection import select
 

@@ -10,20 +10,27 @@ import shutil
 
 import numpy as np
 import pytest
-
 from posreal.experiment.grid import QUICK as QUICK_ADAM
-from posreal.experiment.recipes import RECIPES
-from posreal.experiment.model import (PARAMS, attention, geometry, init_params, loss_and_grads,
-                                    naive_loss_and_grads, transferred_attention)
+from posreal.experiment.model import (
+    PARAMS,
+    attention,
+    geometry,
+    init_params,
+    loss_and_grads,
+    naive_loss_and_grads,
+    transferred_attention,
+)
 from posreal.experiment.optim import Adam
 from posreal.experiment.plots import write_figures
+from posreal.experiment.recipes import RECIPES
 from posreal.experiment.runner import RECORDS, read_records, record_key, run_grid
 from posreal.experiment.summary import stability, summarize
-from posreal.cli import main
+from posreal.theory.alpha import compute_alpha
 from posreal.theory.encodings import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.tasks import parse_task
-from posreal.theory.alpha import compute_alpha
+
+from posreal.cli import main
 
 PES = ("relbias", "alibi", "rope:16", "abscol:16", "abssin:16")
 VOLATILE = ("seconds", "timestamp")
@@ -179,7 +186,7 @@ def test_resume_gives_the_same_records(quick_run, tmp_path):
     assert not broken and len(on_disk) == len(records)
 
     def strip(rs):
-        return sorted((json.dumps({k: v for k, v in r.items() if k not in VOLATILE}, sort_keys=True) for r in rs))
+        return sorted(json.dumps({k: v for k, v in r.items() if k not in VOLATILE}, sort_keys=True) for r in rs)
 
     assert strip(resumed) == strip(on_disk) == strip(records)
     with pytest.raises(SpecError, match="--resume"):
@@ -264,6 +271,6 @@ def test_cli_usage_error_as_a_subprocess(tmp_path):
     import subprocess
     import sys
     done = subprocess.run([sys.executable, "-m", "posreal", "experiment", "--jobs", "0", "--out", str(tmp_path)],
-                          capture_output=True, text=True, timeout=120)
+                          check=False, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and "--jobs" in done.stderr
