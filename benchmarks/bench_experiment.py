@@ -23,7 +23,6 @@ import resource
 import time
 
 import numpy as np
-
 from posreal.experiment.batched import BatchShape, pe_dim
 from posreal.experiment.grid import FULL, ModelJob, model_jobs, predictions
 from posreal.experiment.recipes import RECIPES
