@@ -221,6 +221,8 @@ def test_figures_are_written_from_a_summary(quick_run, tmp_path):
     (["--quick", "--full"], "not allowed"),
     (["--threshold", "1.5"], "threshold"),
     (["--threshold", "abc"], "threshold"),
+    (["--recipe", "sgd"], "--recipe"),
+    (["--memory-mib", "0"], "--memory-mib"),
 ])
 def test_cli_bad_input_exits_2_with_one_line(argv, needle, tmp_path, capsys):
     assert main(["experiment", "--out", str(tmp_path / "x"), *argv]) == 2
@@ -274,3 +276,23 @@ def test_cli_usage_error_as_a_subprocess(tmp_path):
                           check=False, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and "--jobs" in done.stderr
+
+
+def test_progress_bar_counts_models_with_rate_and_eta(monkeypatch):
+    import io
+
+    from posreal.commands.experiment import ModelBar
+    stream = io.StringIO()
+    stream.isatty = lambda: True  # type: ignore[method-assign]
+    monkeypatch.setattr("sys.stderr", stream)
+    bar = ModelBar(quiet=False)
+    bar.start(10)
+    bar.advance(4)
+    bar.close()
+    text = stream.getvalue()
+    assert "4/10" in text and "models/min" in text and "ETA" in text
+    quiet = ModelBar(quiet=True)          # --json
+    quiet.start(10)
+    quiet.advance(4)
+    quiet.close()
+    assert stream.getvalue() == text

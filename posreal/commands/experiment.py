@@ -79,6 +79,7 @@ class ModelBar:
         minutes = (time.perf_counter() - self.t0) / 60
         self.bar.set_postfix_str(f"{self.done / minutes:.1f} models/min" if minutes > 0 else "")
         self.bar.update(models)
+        self.bar.refresh()   # batches finish seconds apart: draw every one
 
     def close(self) -> None:
         if self.bar is not None:
