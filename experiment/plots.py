@@ -86,8 +86,8 @@ def write_figures(summary: dict, out_dir: str | Path) -> list[Path]:
     handles, labels = best.get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", fontsize=7, ncol=min(6, max(1, len(labels))), frameon=False)
     rates = ", ".join(f"{name} {rs['agreement'].get('l2', 0) or 0:.3f}" for name, rs in recipes.items())
-    fig.suptitle(f"trained heads against α_L ({summary['measurements']} measurements; ℓ2 agreement: {rates}; "
-                 f"threshold {summary['threshold']})", fontsize=9, x=0.02, ha="left")
+    fig.suptitle(f"trained heads against α_L: {summary['measurements']} measurements, threshold "
+                 f"{summary['threshold']}\nagreement with α_L (ℓ2): {rates}", fontsize=9, x=0.02, ha="left")
     fig.tight_layout(rect=(0, 0.07, 1, 0.95))
     path = out_dir / CELLS_FIGURE
     fig.savefig(path, dpi=130)
