@@ -207,3 +207,15 @@ def test_recipes_are_fixed_and_parse():
         parse_recipes("sgd")
     adam = RECIPES["adam"]
     assert (adam.lr, adam.steps) == (0.02, 1500)
+
+
+def test_two_jobs_write_the_records_of_one_job(tmp_path):
+    """A process pool trains batches as units and the parent saves them: the same records as one job."""
+    from posreal.experiment.runner import RUN_FILE, read_run_file, run_grid
+    grid = QUICK.with_recipes(parse_recipes("all")).with_recipe(steps=20)
+    one = _strip(run_grid(grid, tmp_path / "one", jobs=1))
+    two = _strip(run_grid(grid, tmp_path / "two", jobs=2))
+    assert one.keys() == two.keys() and all(_close(one[k], two[k]) for k in one)
+    run = read_run_file(tmp_path / "two" / RUN_FILE)["runs"][-1]
+    assert run["jobs"] == 2 and run["models_trained"] == 3 * QUICK.size // len(QUICK.multipliers)
+    assert run["batches"] >= 2 and run["peak_rss_mib"]["largest_child"] > 0
