@@ -1,4 +1,4 @@
-"""Benchmarks of the core engine (issue 2), run on demand: ``python benchmarks/bench_core.py``.
+"""Benchmarks of the core engine, run on demand: ``python benchmarks/bench_core.py``.
 
 Targets (printed with the measured figures, never asserted in unit tests):
   1. α_L for every L ≤ 65,536 of a relative PE in one call: < 1 s;
@@ -74,7 +74,7 @@ def main(argv=None) -> int:
     worst, worst_cell = 0.0, None
     for pe in REGISTRY_PES:
         for task in REGISTRY_TASKS:
-            _, seconds = timed(lambda: select(pe, task, 64))
+            _, seconds = timed(lambda pe=pe, task=task: select(pe, task, 64))
             if seconds > worst:
                 worst, worst_cell = seconds, (pe, task)
     print(f"   slowest cell {worst_cell}: {worst:.3f} s (target < 2 s)")
@@ -88,8 +88,8 @@ def main(argv=None) -> int:
             if spec == "abssin:16" and L > 512:
                 print(f"   {spec} L={L}: naive tensor {L * (L + 1) // 2 * 256 * 8 / 2**30:.2f} GiB — skipped")
                 continue
-            fast, t_fast = timed(lambda: row_outcomes(pe, task, theta, L, 16).status)
-            slow, t_slow = timed(lambda: naive_status(pe, task, theta, L, 16))
+            fast, t_fast = timed(lambda pe=pe, task=task, theta=theta, L=L: row_outcomes(pe, task, theta, L, 16).status)
+            slow, t_slow = timed(lambda pe=pe, task=task, theta=theta, L=L: naive_status(pe, task, theta, L, 16))
             agree = np.array_equal(fast, slow)
             print(f"   {spec} L={L}: fast {t_fast * 1e3:.1f} ms, naive {t_slow * 1e3:.1f} ms, "
                   f"ratio {t_slow / t_fast:.0f}x, same outcomes: {agree}")

@@ -1,4 +1,4 @@
-"""Benchmark of the conjecture search (issue 4), run on demand: ``python benchmarks/bench_search.py``.
+"""Benchmark of the conjecture search, run on demand: ``python benchmarks/bench_search.py``.
 
 Target (printed with the measured figures, never asserted in unit tests): ≥ 50 instances/s on
 2 cores for registry-sized instances without open ties — the registry grid of
@@ -28,7 +28,7 @@ def measure(seed: int, count: int, families: tuple[str, ...], gd_steps: int) -> 
         t0 = time.perf_counter()
         record = evaluate(instance(seed, k, families), gd_steps)
         dt = time.perf_counter() - t0
-        (tied if record.get("open_ties") or record.get("float_ties") else plain).append(dt)
+        (tied if record.open_ties or record.float_ties else plain).append(dt)
     total = time.perf_counter() - start
     return {"instances": count, "seconds": total, "overall_rate": count / total,
             "plain": len(plain), "plain_rate": len(plain) / sum(plain) if plain else float("nan"),

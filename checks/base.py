@@ -5,16 +5,41 @@ or randomized check found no violation), ``failed`` / ``counterexample`` (the cl
 refuted: a witness is in ``detail``), ``unknown`` (the solver gave up or timed out: a failure,
 with the solver's reason).  ``negative_control`` records what the same check said after one
 hypothesis was dropped or weakened: it must be ``counterexample`` for an SMT proof to count.
+Both are Enums (:class:`Verdict`, :class:`Control`) whose values are the JSON strings.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable
+from enum import StrEnum
+from collections.abc import Callable
 
-PROVED, PASSED, FAILED, COUNTEREXAMPLE, UNKNOWN = "proved", "passed", "failed", "counterexample", "unknown"
-GOOD_VERDICTS = (PROVED, PASSED)
+class Verdict(StrEnum):
+    """What one check concluded about its claim (JSON: the value strings)."""
+
+    PROVED = "proved"                   # an SMT or symbolic proof
+    PASSED = "passed"                   # a finite or randomized check found no violation
+    FAILED = "failed"                   # the check could not establish the claim
+    COUNTEREXAMPLE = "counterexample"   # the claim was refuted: a witness is in ``detail``
+    UNKNOWN = "unknown"                 # the solver gave up or timed out (a failure, with its reason)
+
+
+class Control(StrEnum):
+    """What the negative control (the same check with one hypothesis dropped or weakened) said."""
+
+    COUNTEREXAMPLE = "counterexample"         # refuted, as it must be: the check is not vacuous
+    NO_COUNTEREXAMPLE = "no counterexample"   # not refuted: the check may be vacuous
+    UNSAT = "unsat"                           # SMT: the dropped hypothesis was not needed
+    UNKNOWN = "unknown"                       # SMT: the solver gave up on the control
+    REFUSED = "refused"                       # SMT: the control's model is not rational
+    UNVERIFIED = "unverified"                 # SMT: sat, but the Python re-check of the model failed
+    CRASHED = "crashed"                       # the control raised
+
+
+PROVED, PASSED, FAILED, COUNTEREXAMPLE, UNKNOWN = (Verdict.PROVED, Verdict.PASSED, Verdict.FAILED,
+                                                   Verdict.COUNTEREXAMPLE, Verdict.UNKNOWN)
+GOOD_VERDICTS = (Verdict.PROVED, Verdict.PASSED)
 
 
 @dataclass
@@ -22,19 +47,28 @@ class CheckResult:
     claim: str                     # statement id, e.g. "theorem2"
     name: str                      # what this check establishes, one line
     method: str                    # "smt" | "symbolic" | "property" | "registry" | "training" | "enumeration"
-    verdict: str                   # proved | passed | failed | counterexample | unknown
-    negative_control: str | None   # "counterexample" when the weakened query is refuted as it must be; None: n/a
+    verdict: Verdict
+    negative_control: Control | None   # Control.COUNTEREXAMPLE when the weakened check is refuted; None: n/a
     seconds: float = 0.0
     detail: str = ""
     data: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # a verdict or control given by its string form is checked and stored as the Enum
+        self.verdict = Verdict(self.verdict)
+        if self.negative_control is not None:
+            self.negative_control = Control(self.negative_control)
+
     @property
     def ok(self) -> bool:
-        control_ok = self.negative_control in (None, COUNTEREXAMPLE)
+        control_ok = self.negative_control in (None, Control.COUNTEREXAMPLE)
         return self.verdict in GOOD_VERDICTS and control_ok
 
     def to_json(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        out["verdict"] = self.verdict.value
+        out["negative_control"] = None if self.negative_control is None else self.negative_control.value
+        return out
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Property checks (hypothesis) over random kernels, one or more per result, each with a negative
 control that drops a hypothesis and must be refuted.
 
-Main properties (THEORY.md §2; the statement id is in brackets):
+Main properties (definitions.md#results; the statement id is in brackets):
 
 * :data:`theorem1_bound` [theorem1] — the finite bound on random PEs, rows, θ = ρ(u + e): actual
   attention vs 1/(1 + (m-1)exp(-ρ(γ - 2εB))) (γ > 0) and exp(-ρ(|γ| - 2εB)) (γ < 0).
@@ -30,13 +30,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
+from functools import partial
+from collections.abc import Callable
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, RegisteredCheck, timed
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
 from posreal.theory import realization
 from posreal.theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
 from posreal.theory.kernels import DenseKernel, ProfileKernel
@@ -95,7 +96,7 @@ def _theorem1_row(case: dict) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
         e = -case["epsilon"] * case["fraction"] * w
         return feats, t, u, e
     p = feats.shape[1]
-    u = rng.normal(size=p)
+    u = np.asarray(rng.normal(size=p), dtype=float)                       # (p,)
     u /= np.linalg.norm(u)
     if case["adversarial"]:   # push against the target's closest rival
         diffs = feats[t] - np.delete(feats, t, axis=0)                      # (m-1, p)
@@ -327,7 +328,6 @@ def tie_body(case: dict) -> None:
         if pairs.shape[0] == 0:
             return
         Z = difference_vectors(pe, pairs, L0)                               # (m, p)
-        p = Z.shape[1]
         _, s, vt = np.linalg.svd(Z)
         rank = int(np.sum(s > 1e-10 * max(1.0, s.max(initial=0.0))))
         null = vt[rank:]                                                    # (p - rank, p), ⊥ col Zᵀ
@@ -344,7 +344,8 @@ def tie_body(case: dict) -> None:
             F = pe.pair_features(np.full(i + 1, i), keys, L0)               # (i+1, p)
             for j in range(i + 1):
                 v = F[t] - F[j]
-                if j != t and np.any(v != 0) and np.linalg.norm(Z @ v) <= 1e-10 * np.linalg.norm(v) * max(1.0, np.abs(Z).max(initial=0)):
+                scale = 1e-10 * np.linalg.norm(v) * max(1.0, np.abs(Z).max(initial=0))
+                if j != t and np.any(v != 0) and np.linalg.norm(Z @ v) <= scale:
                     ties.append(v)
         if not ties:
             return
@@ -443,11 +444,11 @@ def run_property(name: str, max_examples: int = 60, control_examples: int = 200)
         else:
             detail = f"counterexample: {report}" if falsified else f"property crashed: {report}"
         if control_ok:
-            control, said = "no counterexample", f"no counterexample in {control_examples} examples"
+            control, said = Control.NO_COUNTEREXAMPLE, f"no counterexample in {control_examples} examples"
         elif control_falsified:
-            control, said = COUNTEREXAMPLE, f"counterexample found: {control_report}"
+            control, said = Control.COUNTEREXAMPLE, f"counterexample found: {control_report}"
         else:
-            control, said = "crashed", f"control crashed: {control_report}"
+            control, said = Control.CRASHED, f"control crashed: {control_report}"
         detail += f"; control ({prop.control_description}): {said}"
         return CheckResult(claim=prop.claim, name=prop.description, method="property",
                            verdict=PASSED if ok else (COUNTEREXAMPLE if falsified else FAILED),
@@ -459,7 +460,7 @@ def run_property(name: str, max_examples: int = 60, control_examples: int = 200)
 
 def property_checks() -> list[RegisteredCheck]:
     """One registered check per property (labelled by its name), for the runner."""
-    return [RegisteredCheck(prop.claim, "property", name, lambda name=name: run_property(name))
+    return [RegisteredCheck(prop.claim, "property", name, partial(run_property, name))
             for name, prop in PROPERTIES.items()]
 
 

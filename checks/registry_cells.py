@@ -1,7 +1,7 @@
 """Cross-checks of the results on the registry cells (REGISTRY_PES × REGISTRY_TASKS, L0 = 16,
 L = 32..256), each with a negative control.
 
-Main checks (THEORY.md §1-2; statement ids in brackets):
+Main checks (definitions.md#results; statement ids in brackets):
 
 * :func:`check_theorem2_registry` [theorem2] — every relative cell whose selected profile
   r(δ) = ⟨θ*, ψ(δ)⟩ has a strict unique maximizer δ* over the offsets of the L-grid: each row's
@@ -9,7 +9,7 @@ Main checks (THEORY.md §1-2; statement ids in brackets):
   iff i - t = δ*; shallow rows: iff i - t is the unique maximizer of r on {0..i}), so α_L equals the
   formula.  Control: treat shallow rows as deep (the hypothesis "i ≥ δ*" dropped) — alibi·position:0,
   the case where the theorem "breaks", must refute it.  :func:`where_theorem2_breaks` shows the
-  breaks of THEORY.md: alibi with a far-end slope realizes position:0 at every length, and relbias's
+  breaks of definitions.md#theorem-2: alibi with a far-end slope realizes position:0 at every length, and relbias's
   clipped buckets (non-unique maximizer) fail exactly on the tied rows.
 * :func:`check_duality_registry` [proposition4] — α_L(dual:Φ, dual:τ) = α_L(Φ, τ) cell by cell through
   compute_alpha, and independently at small L by materializing the dual's own features with
@@ -32,7 +32,7 @@ import sys
 
 import numpy as np
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, RegisteredCheck, timed
+from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
 from posreal.theory.encodings import REGISTRY_PES, dual_pe, parse_pe
 from posreal.theory.kernels import naive_kernel_matrix, transfer
 from posreal.theory.realization import DEFAULT_TOL, REALIZED
@@ -81,8 +81,8 @@ def theorem2_registry(deep_rule_everywhere: bool = False) -> dict:
             if not result.realizable:
                 skipped.append(f"{pe_spec}·{task_spec}: not realizable at L0")
                 continue
-            r_full = np.asarray(transfer(pe, result.selection.theta, max(LENGTHS), TRAIN_LENGTH).values,
-                                dtype=float)                                   # (L_max,)
+            kernel = transfer(pe, result.selection.theta, max(LENGTHS), TRAIN_LENGTH)
+            r_full = np.asarray(kernel.row(max(LENGTHS) - 1), dtype=float)   # (L_max,): the last row is r(δ), δ < L_max
             for L in LENGTHS:
                 r = r_full[:L]
                 delta_star = unique_maximizer(r)
@@ -103,7 +103,7 @@ def theorem2_registry(deep_rule_everywhere: bool = False) -> dict:
 
 
 def where_theorem2_breaks() -> dict:
-    """THEORY.md's "where it breaks", shown on the registry: (i) alibi with slope favouring the far end
+    """Theorem 2's "where it breaks" (definitions.md#theorem-2), shown on the registry: (i) alibi with slope favouring the far end
     (r(δ) = mδ, m > 0, no maximizer on ℕ) realizes position:0 at every length; (ii) relbias's clipped
     buckets give a non-unique maximizer on long grids, and exactly the tied rows fail."""
     problems = []
@@ -127,7 +127,7 @@ def registry_result(claim: str, name: str, main: dict, control: dict, agreed: st
     """A registry check's result: passed iff ``ok``; the negative control must find mismatches."""
     return CheckResult(
         claim=claim, method="registry", name=name, verdict=PASSED if ok else FAILED,
-        negative_control=COUNTEREXAMPLE if control["mismatches"] else "no counterexample",
+        negative_control=Control.COUNTEREXAMPLE if control["mismatches"] else Control.NO_COUNTEREXAMPLE,
         detail=(agreed if ok else f"mismatches: {main['mismatches'][:3]}")
                + f"; control ({control_label}): {control['mismatches'][:1]}",
         data={**data, "mismatches": main["mismatches"], "control_mismatches": control["mismatches"][:10]})
@@ -155,7 +155,7 @@ def check_theorem2_registry() -> CheckResult:
 def direct_alpha(pe, task, theta: np.ndarray, length: int, train_length: int,
                  tol: float = DEFAULT_TOL) -> float:
     """α_L straight from the definition: the dense kernel from materialized features, margins read off
-    it, structural ties by comparing features, THEORY.md's tolerance rule."""
+    it, structural ties by comparing features, the tolerance rule of definitions.md#tolerance."""
     K = naive_kernel_matrix(pe, theta, length, train_length)                 # (L, L)
     rows, targets = task.rows_and_targets(length)
     realized = 0
@@ -235,20 +235,20 @@ def learned_registry(copy_last_for_every_task: bool = False) -> dict:
     checked, mismatches = [], []
     for task_spec in REGISTRY_TASKS:
         task = parse_task(task_spec)
-        doc = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, samples=CLI_SAMPLES)
-        if not doc["realizable"]:
+        result = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, samples=CLI_SAMPLES)
+        if not result.realizable:
             mismatches.append(f"{task_spec}: the trained block does not realize the task at L0")
             continue
         for L in LENGTHS:
-            a = doc["alpha"][str(L)]
-            zero, copy = a["completions"]["zero"], a["completions"]["copy_last"]
+            a = result.interval(L)
+            zero, copy = a.completions["zero"]["alpha"], a.completions["copy_last"]["alpha"]
             if zero != zero_completion_formula(task, L, TRAIN_LENGTH):
                 mismatches.append(f"{task_spec} L={L}: zero completion {zero} vs formula (a)")
             applies = isinstance(task, Position) and task.p <= TRAIN_LENGTH - 2
             if (applies or copy_last_for_every_task) and copy != 1.0:
                 mismatches.append(f"{task_spec} L={L}: copy_last completion {copy} ≠ 1")
-            if not a["low"] <= min(zero, copy) or not a["high"] >= max(zero, copy):
-                mismatches.append(f"{task_spec} L={L}: interval [{a['low']}, {a['high']}] misses a completion")
+            if not a.low <= min(zero, copy) or not a.high >= max(zero, copy):
+                mismatches.append(f"{task_spec} L={L}: interval [{a.low}, {a.high}] misses a completion")
         checked.append(task_spec)
     return {"checked": checked, "mismatches": mismatches}
 
@@ -258,7 +258,8 @@ def check_learned_registry() -> CheckResult:
         main = learned_registry()
         control = learned_registry(copy_last_for_every_task=True)
         return registry_result(
-            "underdetermination", "learned:16 on every registry task: completions (a) and (b) inside the reported interval",
+            "underdetermination",
+            "learned:16 on every registry task: completions (a) and (b) inside the reported interval",
             main, control, agreed=f"{len(main['checked'])} tasks agree",
             control_label="copy_last = 1 claimed for every task", ok=not main["mismatches"], tasks=main["checked"])
     return timed(run)
@@ -273,10 +274,11 @@ def check_learned_cli() -> CheckResult:
         mismatches, control = [], []
         for task in CLI_TASKS:
             reported = cli_learned_document(task)["alpha"]
-            computed = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, samples=CLI_SAMPLES)
+            computed = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, samples=CLI_SAMPLES).to_json()
             if reported != json.loads(json.dumps(computed["alpha"])):
                 mismatches.append(f"{task}: posreal alpha reports {reported} vs {computed['alpha']}")
-            other = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, seed=1, samples=CLI_SAMPLES)
+            other = learned_alpha_interval(LEARNED_PE, task, TRAIN_LENGTH, LENGTHS, seed=1,
+                                           samples=CLI_SAMPLES).to_json()
             if reported != json.loads(json.dumps(other["alpha"])):
                 control.append(f"{task}: seed 1 gives a different document")
         return registry_result(

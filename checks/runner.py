@@ -4,8 +4,8 @@ Main definitions:
 
 * :func:`registered_checks` — claim id -> the checks that cover it: symbolic derivations
   (:mod:`posreal.checks.symbolic`), property checks (:mod:`posreal.checks.properties`), registry cross-checks
-  (:mod:`posreal.checks.registry_cells`), Theorem 1 on real training (:mod:`posreal.checks.training_checks`) and whatever
-  ``posreal.checks.smt.SMT_CHECKS`` holds (imported lazily: z3 loads only when SMT checks run);
+  (:mod:`posreal.checks.registry_cells`), Theorem 1 on real training (:mod:`posreal.checks.training_checks`) and
+  whatever ``posreal.checks.smt.SMT_CHECKS`` holds (imported lazily: z3 loads only when SMT checks run);
 * :func:`run_claims` — run them and return one :class:`ClaimReport` per claim.  A check that raises
   is a failure with the exception in its detail; a method that the statement lists
   (:attr:`posreal.theory.statements.Statement.checks`) but for which no check ran is reported as ``unknown``
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from posreal.checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck
 from posreal.theory.statements import STATEMENT_IDS, Statement, statement

@@ -1,7 +1,7 @@
 """Symbolic derivations (sympy) of Theorem 1's finite bound and of the span lemma behind the
 Conjecture's orthogonal case — each with a negative control that must break it.
 
-Main results (THEORY.md §2; statement ids ``theorem1`` and ``conjecture``):
+Main results (definitions.md#theorem-1, definitions.md#conjecture; statement ids ``theorem1`` and ``conjecture``):
 
 * :func:`derive_theorem1_positive` — for a row with m keys, θ = ρ(u + e), ‖e‖ ≤ ε, B = max ‖ψ(i, j)‖:
   γ > 0 ⇒ attention on the target ≥ 1/(1 + (m-1)·exp(-ρ(γ - 2εB)));
@@ -13,7 +13,7 @@ Each derivation is a list of steps, every one checked by sympy: an identity is c
 simplifying the difference of its sides to 0, a monotonicity by the sign of a derivative under
 positivity assumptions, a constant by deciding an inequality for all positive symbols.  The final
 bound is *built* from the steps (substitution into the softmax) and only then compared with the
-formula of THEORY.md.  Negative controls: the factor 2 of 2εB replaced by 1 (the step fails and a
+formula of definitions.md#theorem-1.  Negative controls: the factor 2 of 2εB replaced by 1 (the step fails and a
 tight instance violates the weakened bound), a loss term outside the span of the differences, and a
 tie direction that is outside col Zᵀ without being orthogonal to it (the invalid outside-colspan
 argument) — each must produce an exact counterexample.
@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 import sympy as sp
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, CheckResult, RegisteredCheck, timed
+from posreal.checks.base import FAILED, PROVED, CheckResult, Control, RegisteredCheck, timed
 
 
 @dataclass
@@ -168,7 +168,7 @@ def derive_theorem1_positive(constant=2, m: int = 4, p: int = 3) -> Derivation:
     derived = f.subs({yj: sp.exp(worst) for yj in y})
     der.result = sp.simplify(derived)
     stated = 1 / (1 + (m - 1) * sp.exp(-rho * (gamma - 2 * eps * B)))
-    der.check("derived bound = THEORY.md's 1/(1 + (m-1)exp(-ρ(γ - 2εB)))", is_zero(derived - stated))
+    der.check("derived bound = the stated 1/(1 + (m-1)exp(-ρ(γ - 2εB)))", is_zero(derived - stated))
 
     # a concrete tight row (m = 2): ψ_t = B, ψ_j = -B, u = 1, e = -ε; compare actual attention and bound
     values = {rho: 1, B: 1, eps: sp.Rational(1, 2)}
@@ -214,7 +214,7 @@ def derive_theorem1_negative(constant=2, m: int = 4, p: int = 3) -> Derivation:
     derived = sp.exp(exponent.subs({g: gamma, h: bound_h}))
     der.result = derived
     stated = sp.exp(-rho * (sp.Abs(gamma) - 2 * eps * B))
-    der.check("derived bound = THEORY.md's exp(-ρ(|γ| - 2εB))", is_zero(derived - stated))
+    der.check("derived bound = the stated exp(-ρ(|γ| - 2εB))", is_zero(derived - stated))
 
     # tight row (m = 2): ψ_t = -B, ψ_r = B, u = 1 (γ = -2B), e = -ε
     values = {rho: 1, B: 1, eps: sp.Rational(1, 2)}
@@ -336,7 +336,7 @@ def _derivation_check(claim: str, name: str, build: Callable[[], Derivation],
     detail += "; negative controls: " + "; ".join(
         f"{c.name}: failed steps {c.failed_steps()}, counterexample {c.counterexample}" for c in found)
     return CheckResult(claim=claim, name=name, method="symbolic", verdict=verdict,
-                       negative_control=COUNTEREXAMPLE if control_ok else "no counterexample",
+                       negative_control=Control.COUNTEREXAMPLE if control_ok else Control.NO_COUNTEREXAMPLE,
                        detail=detail,
                        data={"steps": [[s.name, s.ok] for s in der.steps], "result": str(der.result),
                              "controls": [{"name": c.name, "failed_steps": c.failed_steps(),

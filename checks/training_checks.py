@@ -1,6 +1,6 @@
 """Theorem 1 on real training: target attention at L along gradient-descent trajectories at L0.
 
-Main checks (THEORY.md §2 Theorem 1; statement id ``theorem1``):
+Main checks (definitions.md#theorem-1; statement id ``theorem1``):
 
 * :func:`check_training_rise` — on cells with α_L = 1 (every row has γ_i(T_L θ*) > 0), the trained
   head's attention on the target, evaluated at L with :func:`posreal.theory.kernels.transfer`, rises toward 1
@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, RegisteredCheck, timed
+from posreal.checks.base import (COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, Control, RegisteredCheck,
+                                 Verdict, timed)
 from posreal.experiment.model import transferred_attention
 from posreal.theory.encodings import parse_pe
 from posreal.theory.tasks import parse_task
@@ -82,7 +83,8 @@ def trajectory_attention(pe_spec: str, task_spec: str, length: int, steps: int =
     attention = np.array([target_attention(pe, task, th, length) for th in traj.thetas])  # (K, m)
     bounds = np.array([row_bounds(pe, task, th, u, gamma, length) for th in traj.thetas])  # (K, m)
     decided = np.abs(gamma) > MARGIN_TOL
-    violated = ((gamma > 0) & decided & (attention < bounds - SLACK)) | ((gamma < 0) & decided & (attention > bounds + SLACK))
+    violated = (((gamma > 0) & decided & (attention < bounds - SLACK))
+                | ((gamma < 0) & decided & (attention > bounds + SLACK)))
     realized = np.array([row_outcomes(pe, task, th, length, TRAIN_LENGTH).status == 1 for th in traj.thetas])  # (K, m)
     return {"cell": f"{pe_spec}·{task_spec} L={length}", "steps": traj.steps, "gamma": gamma, "realized": realized,
             "attention": attention, "bounds": bounds, "bound_violations": int(np.sum(violated[1:])),
@@ -134,7 +136,7 @@ def check_training_rise(steps: int = STEPS) -> CheckResult:
             claim="theorem1", method="training",
             name=f"α_L = 1 cells: target attention at L rises toward 1 along gradient descent ({steps} steps)",
             verdict=COUNTEREXAMPLE if violations else (PASSED if not failures else FAILED),
-            negative_control=COUNTEREXAMPLE if control_ok else "no counterexample",
+            negative_control=Control.COUNTEREXAMPLE if control_ok else Control.NO_COUNTEREXAMPLE,
             detail=("; ".join(f"{c['cell']}: mean {c['mean'][0]} → {c['mean'][-1]}, min {c['min'][0]} → "
                               f"{c['min'][-1]}, rows monotone {c['rows_monotone']:.2f}" for c in cells)
                     + (f"; failures: {failures}" if failures else "")
@@ -168,7 +170,7 @@ def fall_outcome(cell: tuple[str, str, int], steps: int = STEPS) -> dict:
             "steps": traj["steps"].tolist(), "cosine": traj["cosine"]}
 
 
-def fall_verdict(outcomes: list[dict]) -> str:
+def fall_verdict(outcomes: list[dict]) -> Verdict:
     """The combined verdict of :func:`check_training_fall` (rule in the module docstring)."""
     if any(o["bound_violations"] for o in outcomes):
         return COUNTEREXAMPLE
@@ -193,7 +195,7 @@ def check_training_fall(cells: tuple = FALL_CELLS, steps: int = STEPS) -> CheckR
             claim="theorem1", method="training",
             name=f"rows with γ_i(T_L θ*) < 0: target attention falls toward 0 along gradient descent ({steps} steps)",
             verdict=fall_verdict(outcomes),
-            negative_control=COUNTEREXAMPLE if controls and all(controls) else "no counterexample",
+            negative_control=Control.COUNTEREXAMPLE if controls and all(controls) else Control.NO_COUNTEREXAMPLE,
             detail=detail, data={"cells": outcomes})
     return timed(run)
 

@@ -8,7 +8,7 @@ tie), :mod:`~posreal.counterexamples.dynamics` (gradient-descent tie margins and
 (the seeded, resumable search), :mod:`~posreal.counterexamples.certify` (open-tie certificates),
 :mod:`~posreal.counterexamples.designed` (hand-derived instances), :mod:`~posreal.counterexamples.shipped`
 (regenerates ``certificates/``), :mod:`~posreal.counterexamples.verifier.certificate` (the format) and
-:mod:`~posreal.counterexamples.verifier.verify` with :mod:`~posreal.counterexamples.verifier.exact_model` and :mod:`~posreal.counterexamples.verifier.qla`
-(the fractions-only verifier).  Builds on
+:mod:`~posreal.counterexamples.verifier.verify` with :mod:`~posreal.counterexamples.verifier.exact_model` and
+:mod:`~posreal.counterexamples.verifier.qla` (the fractions-only verifier).  Builds on
 ``theory`` only; this ``__init__`` imports nothing so the verifier stays light.
 """

@@ -11,6 +11,9 @@ counterexample to the Conjecture: lim acc_L(θ_k) > α_L.
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Any
+
 from posreal.theory.encodings import parse_pe
 from posreal.theory.provenance import versions
 from posreal.theory.selection import select
@@ -59,13 +62,17 @@ def open_tie_certificate(inst: Instance, row: int | None = None, gd_steps: int =
             verdict["rival"] = rival.rival
             verdict["predicted_value"] = None if pred is None else pred["value"]
             evidence.append(verdict)
-        claims = {"selected": selected_claims(sel), "margin": q(target_row.margin), "rivals": rivals,
-                  "alpha": q(cls.alpha)}
+        if not isinstance(target_row.margin, Fraction):
+            raise CertificateError(f"instance {inst.index}: row {target_row.row} has a float margin; accepted: "
+                                   "rational instances (open ties are decided in ℚ)")
+        claims: dict[str, Any] = {"selected": selected_claims(sel), "margin": q(target_row.margin), "rivals": rivals,
+                                  "alpha": q(cls.alpha)}
         prediction = ""
         if len(signs) == len(rivals):
             claims["predicted_wins"] = all(s == 1 for s in signs)
             prediction = ("The exponential-tail prediction of every tie margin's limit is "
-                          + ("positive (exact sign). " if claims["predicted_wins"] else "not all positive (exact sign). "))
+                          + ("positive (exact sign). " if claims["predicted_wins"]
+                             else "not all positive (exact sign). "))
         verdicts = {e["verdict"] for e in evidence}
         overall = "wins" if verdicts == {"wins"} else ("loses" if "loses" in verdicts else "undecided")
         document = {

@@ -1,6 +1,6 @@
 """Classify every failing row of T_L θ* — which ones the Conjecture already decides, which are open.
 
-Main definitions (THEORY.md §2, Conjecture "Known" / "Open"); for a row i ∈ R_L with target t:
+Main definitions (definitions.md#conjecture, "Known" / "Open"); for a row i ∈ R_L with target t:
 
 * ``strict_misrank`` — γ_i(T_L θ*) < 0: some rival beats the target under θ*, so (Theorem 1)
   it beats it along any trajectory converging in direction to θ*;
@@ -26,7 +26,7 @@ import numpy as np
 
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import SpecError
-from posreal.theory.kernels import ProfileKernel, exact_transfer, transfer
+from posreal.theory.kernels import Kernel, exact_transfer, transfer
 from posreal.theory.realization import (DEFAULT_TOL, FAILED, REALIZED, classify_exact, classify_float, exact_margins,
                                 float_margins, structural_ties, target_keys)
 from posreal.theory.rational import dot
@@ -89,10 +89,8 @@ def exact_feature(pe: Encoding, i: int, j: int, train_length: int) -> tuple[Frac
     return tuple(pe.exact_index_features([i], [pe.key_index(i, j)], train_length)[0])
 
 
-def _row_values(kernel, i: int) -> list:
-    if isinstance(kernel, ProfileKernel):
-        return list(kernel.values[: i + 1])                    # profile kernel: same values every row
-    return list(kernel.values[i][: i + 1])
+def _row_values(kernel: Kernel, i: int) -> list:
+    return kernel.row(i)
 
 
 def classify(pe: Encoding, task: Task, selection: Selection, length: int,

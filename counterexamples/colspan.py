@@ -1,4 +1,4 @@
-"""The invalid "outside-colspan" argument (THEORY.md §2), reproduced on instances with exact
+"""The invalid "outside-colspan" argument (definitions.md#outside-colspan), reproduced on instances with exact
 certificates.
 
 The argument replaces "v ⊥ col Zᵀ" by "v ∉ col Zᵀ".  Both of its forms are refuted here:
@@ -23,7 +23,7 @@ Every instance is a certificate (:mod:`posreal.counterexamples.verifier.certific
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
 from posreal.theory.encodings import parse_pe
@@ -32,7 +32,7 @@ from posreal.theory.kernels import exact_transfer
 from posreal.theory.provenance import versions
 from posreal.theory.rational import dot, rank
 from posreal.theory.realization import REALIZED, classify_exact, exact_margins, structural_ties
-from posreal.theory.selection import Selection, select
+from posreal.theory.selection import ExactOptimum, Selection, select
 from posreal.theory.tasks import REGISTRY_TASKS, parse_task
 
 from posreal.counterexamples.verifier.certificate import q, qvec, seal
@@ -40,6 +40,7 @@ from posreal.counterexamples.classify import classify, exact_feature
 from posreal.counterexamples.conjecture import registered
 from posreal.counterexamples.dynamics import first_step, limit_verdict, tie_margins
 from posreal.counterexamples.sampling import Instance, instance
+from posreal.counterexamples.verifier.errors import CertificateError
 
 RATIONAL_REGISTRY = ("nope", "relbias", "relbias:2", "colbias", "colbias:2", "alibi")
 COLSPAN_PES = RATIONAL_REGISTRY + tuple(f"dual:{p}" for p in RATIONAL_REGISTRY)
@@ -62,9 +63,18 @@ DYNAMIC_SENTENCE = ("The tie direction v = ψ({i},{t}) - ψ({i},{j}) (⟨θ*, v�
 
 def selected_claims(sel: Selection) -> dict:
     """θ* and its KKT multipliers (support pairs) as certificate data."""
-    support = [{"pair": [int(x) for x in sel.pairs[k]], "lambda": q(sel.exact_multipliers[k])}
-               for k in sorted(sel.exact_multipliers) if sel.exact_multipliers[k] > 0]
-    return {"theta": qvec(sel.exact_theta), "support": support}
+    opt = _exact(sel)
+    support = [{"pair": [int(x) for x in sel.pairs[k]], "lambda": q(opt.multipliers[k])}
+               for k in sorted(opt.multipliers) if opt.multipliers[k] > 0]
+    return {"theta": qvec(opt.theta), "support": support}
+
+
+def _exact(sel: Selection) -> ExactOptimum:
+    opt = sel.exact_optimum
+    if opt is None:
+        raise CertificateError(f"{sel.pe}·{sel.task} at L0 = {sel.train_length}: θ* has no exact certificate "
+                               f"({sel.status.value}); accepted: rational, realizable instances")
+    return opt
 
 
 def tables_json(inst: Instance | None) -> dict:
@@ -100,21 +110,72 @@ class ColspanReport:
     stats: dict = field(default_factory=dict)
 
 
+@dataclass
+class StaticStats:
+    """What the static search looked at."""
+
+    cells: int = 0
+    realizable_cells: int = 0
+    realized_rows_checked: int = 0
+    instances: dict[str, int] = field(default_factory=dict)   # "pe · task" -> rows with e_t ∉ col Ψ_i
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class RegistryStats:
+    """What the dynamic search looked at on the registry cells."""
+
+    cells: int = 0
+    tie_rivals_checked: int = 0
+    outside_colspan: int = 0
+    instances: int = 0
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class TableStats:
+    """What the dynamic search looked at on the seeded stream of small integer tables."""
+
+    seed: int
+    instances_examined: int = 0
+    tie_rivals_checked: int = 0
+    outside_colspan: int = 0
+    instances: int = 0
+    found_at: dict[str, int] = field(default_factory=dict)     # table kind -> stream index of its instance
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class DynamicStats:
+    registry: RegistryStats
+    tables: TableStats
+
+    def to_json(self) -> dict:
+        return {"registry": self.registry.to_json(), "tables": self.tables.to_json()}
+
+
 def find_static(pes=COLSPAN_PES, tasks=COLSPAN_TASKS, train_lengths=COLSPAN_TRAIN_LENGTHS,
-                per_cell: int = 1) -> tuple[list[dict], dict]:
+                per_cell: int = 1) -> tuple[list[dict], StaticStats]:
     """Realized rows (exact margin > 0) with e_t ∉ col Ψ_i, on registry cells at L = 2·L0.
     Returns (certificates, one per (pe, task) cell at its smallest L0; statistics)."""
-    certs, stats = [], {"cells": 0, "realizable_cells": 0, "realized_rows_checked": 0, "instances": {}}
+    certs: list[dict] = []
+    stats = StaticStats()
     seen_cells = set()
     for pe_spec in pes:
         for task_spec in tasks:
             for L0 in train_lengths:
                 pe, task = parse_pe(pe_spec), parse_task(task_spec)
-                stats["cells"] += 1
+                stats.cells += 1
                 sel = select(pe, task, L0)
                 if not sel.realizable or sel.exact_theta is None:
                     continue
-                stats["realizable_cells"] += 1
+                stats.realizable_cells += 1
                 L = 2 * L0
                 rows, targets = task.rows_and_targets(L)
                 kernel = exact_transfer(pe, sel.exact_theta, L, L0)
@@ -126,12 +187,12 @@ def find_static(pes=COLSPAN_PES, tasks=COLSPAN_TASKS, train_lengths=COLSPAN_TRAI
                     if status[n] != REALIZED or margins[n] is None:
                         continue
                     i, t = int(rows[n]), int(targets[n])
-                    stats["realized_rows_checked"] += 1
+                    stats.realized_rows_checked += 1
                     r1, r2 = static_rank(pe, i, t, L0)
                     if r2 != r1 + 1:
                         continue
                     key = f"{pe_spec} · {task_spec}"
-                    stats["instances"][key] = stats["instances"].get(key, 0) + 1
+                    stats.instances[key] = stats.instances.get(key, 0) + 1
                     if (pe_spec, task_spec) not in seen_cells and found < per_cell:
                         certs.append(static_certificate(pe_spec, task_spec, sel, L, i, t, margins[n], r1, r2))
                         found += 1
@@ -162,8 +223,8 @@ def _dynamic_candidates(pe, task, sel: Selection, L: int):
     tie_rows = [r for r in cls.failing if r.cls in ("open_tie", "orthogonal_tie")]
     if not tie_rows:
         return
-    zq = sel.exact_constraints
-    p = len(sel.exact_theta)
+    opt = _exact(sel)
+    zq, p = opt.constraints, len(opt.theta)
     rz = rank(zq, p)
     grad, beta = first_step(pe, task, sel.train_length)
     if beta == 0:
@@ -203,15 +264,15 @@ def dynamic_certificate(pe_spec: str, task_spec: str, sel: Selection, L: int, ro
 
 def find_dynamic(pes=COLSPAN_PES, tasks=COLSPAN_TASKS, train_lengths=COLSPAN_TRAIN_LENGTHS,
                  table_seed: int = TABLE_SEED, table_budget: int = TABLE_BUDGET,
-                 evidence_steps: int = EVIDENCE_STEPS) -> tuple[list[dict], dict]:
+                 evidence_steps: int = EVIDENCE_STEPS) -> tuple[list[dict], DynamicStats]:
     """Dynamic-form instances: registry cells first (L = 2·L0 and 4·L0), then small integer tables from the
     seeded instance stream until one instance per table kind is found."""
     certs: list[dict] = []
-    reg = {"cells": 0, "tie_rivals_checked": 0, "outside_colspan": 0, "instances": 0}
+    reg = RegistryStats()
     for pe_spec in pes:
         for task_spec in tasks:
             for L0 in train_lengths:
-                reg["cells"] += 1
+                reg.cells += 1
                 pe, task = parse_pe(pe_spec), parse_task(task_spec)
                 sel = select(pe, task, L0)
                 if not sel.realizable or sel.exact_theta is None:
@@ -219,16 +280,15 @@ def find_dynamic(pes=COLSPAN_PES, tasks=COLSPAN_TASKS, train_lengths=COLSPAN_TRA
                 for L in (2 * L0, 4 * L0):
                     for what, row, rival, data in _dynamic_candidates(pe, task, sel, L):
                         if what == "checked":
-                            reg["tie_rivals_checked"] += 1
+                            reg.tie_rivals_checked += 1
                         elif what == "outside":
-                            reg["outside_colspan"] += 1
+                            reg.outside_colspan += 1
                         else:
-                            reg["instances"] += 1
-                            if reg["instances"] <= 2:
+                            reg.instances += 1
+                            if reg.instances <= 2:
                                 certs.append(dynamic_certificate(pe_spec, task_spec, sel, L, row, rival, data,
                                                                  evidence_steps=evidence_steps))
-    tab = {"seed": table_seed, "instances_examined": 0, "tie_rivals_checked": 0, "outside_colspan": 0,
-           "instances": 0, "found_at": {}}
+    tab = TableStats(table_seed)
     wanted = {"relative", "column", "general"}
     families = ("relative", "column", "general")
     for k in range(table_budget):
@@ -237,7 +297,7 @@ def find_dynamic(pes=COLSPAN_PES, tasks=COLSPAN_TASKS, train_lengths=COLSPAN_TRA
         inst = instance(table_seed, k, families)
         if inst.family not in wanted:
             continue
-        tab["instances_examined"] += 1
+        tab.instances_examined += 1
         with registered(inst):
             pe, task = parse_pe(inst.pe), parse_task(inst.task)
             try:
@@ -248,17 +308,17 @@ def find_dynamic(pes=COLSPAN_PES, tasks=COLSPAN_TASKS, train_lengths=COLSPAN_TRA
                 continue
             for what, row, rival, data in _dynamic_candidates(pe, task, sel, inst.length):
                 if what == "checked":
-                    tab["tie_rivals_checked"] += 1
+                    tab.tie_rivals_checked += 1
                 elif what == "outside":
-                    tab["outside_colspan"] += 1
+                    tab.outside_colspan += 1
                 else:
-                    tab["instances"] += 1
+                    tab.instances += 1
                     if inst.family in wanted:
                         wanted.discard(inst.family)
-                        tab["found_at"][inst.family] = k
+                        tab.found_at[inst.family] = k
                         certs.append(dynamic_certificate(inst.pe, inst.task, sel, inst.length, row, rival, data,
                                                          inst, evidence_steps))
-    return certs, {"registry": reg, "tables": tab}
+    return certs, DynamicStats(reg, tab)
 
 
 def reproduce(evidence_steps: int = EVIDENCE_STEPS) -> ColspanReport:
@@ -266,4 +326,4 @@ def reproduce(evidence_steps: int = EVIDENCE_STEPS) -> ColspanReport:
     registry (none expected) and on small integer tables."""
     static, sstats = find_static()
     dynamic, dstats = find_dynamic(evidence_steps=evidence_steps)
-    return ColspanReport(static, dynamic, {"static": sstats, "dynamic": dstats})
+    return ColspanReport(static, dynamic, {"static": sstats.to_json(), "dynamic": dstats.to_json()})

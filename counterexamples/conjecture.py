@@ -1,8 +1,10 @@
-"""The search of the open Conjecture (deterministic necessity), THEORY.md §2.
+"""The search of the open Conjecture (deterministic necessity), definitions.md#conjecture.
 
 Main functions:
 
-* :func:`evaluate` — one instance (PE, task, L0, L): θ* (exact in ℚ for rational features),
+* :func:`evaluate` — one instance (PE, task, L0, L) -> a :class:`SearchRecord` (its tied rows as
+  :class:`TieRecord`, their rivals as :class:`RivalRecord`; ``to_json()`` is the file's line):
+  θ* (exact in ℚ for rational features),
   every failing row of T_L θ* classified (:mod:`posreal.counterexamples.classify`), and for each open tie
   the gradient-descent tie margins ⟨θ_k, v_j⟩ with their limit verdict and the exact-sign
   exponential-tail prediction (:mod:`posreal.counterexamples.dynamics`).  A **candidate counterexample**
@@ -22,27 +24,27 @@ from __future__ import annotations
 import json
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from pathlib import Path
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
-from posreal.theory.encodings import parse_pe, register_pe, unregister_pe
+from posreal.theory.encodings import Encoding, parse_pe, register_pe, unregister_pe
 from posreal.theory.errors import PosrealError
 from posreal.theory.provenance import versions
 from posreal.theory.selection import Selection, select
-from posreal.theory.tasks import parse_task
+from posreal.theory.tasks import Task, parse_task
 
 from posreal.counterexamples.verifier.certificate import q, qvec
-from posreal.counterexamples.classify import CLASSES, classify
-from posreal.counterexamples.dynamics import (DEFAULT_STEPS, LOSES, UNDECIDED, WINS, limit_verdict, predict, predict_float,
-                                      tie_margins)
+from posreal.counterexamples.classify import CLASSES, FailingRow, classify
+from posreal.counterexamples.dynamics import (DEFAULT_STEPS, LOSES, UNDECIDED, WINS, limit_verdict, predict,
+                                              predict_float, tie_margins)
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.sampling import FAMILIES, Instance, instance
 
 FILE_FORMAT = "posreal-conjecture-search"
 FILE_VERSION = 1
-_SELECTIONS: "OrderedDict[tuple, Selection]" = OrderedDict()
+_SELECTIONS: OrderedDict[tuple, Selection] = OrderedDict()
 _CACHE_SIZE = 64
 
 
@@ -66,8 +68,11 @@ class registered:
         self.inst = inst
         self.name = inst.pe[5:] if inst.pe.startswith("dual:") else inst.pe
 
-    def __enter__(self):
+    def __enter__(self) -> registered:
         if self.inst.table is not None:
+            if self.inst.table_kind is None:
+                raise CertificateError(f"invalid instance {self.inst.index}: a feature table without its kind; "
+                                       "accepted: table_kind relative, column or general")
             register_pe(self.name, self.inst.table, self.inst.table_kind)
         return self
 
@@ -84,67 +89,140 @@ def _row_verdict(verdicts: list[str]) -> str:
     return WINS if verdicts and all(v == WINS for v in verdicts) else UNDECIDED
 
 
-def evaluate(inst: Instance, gd_steps: int = DEFAULT_STEPS) -> dict:
-    """Classify one instance; returns its JSON record (deterministic: no timings)."""
-    record = inst.to_json()
+class RecordStatus(StrEnum):
+    """What :func:`evaluate` did with an instance (JSON: the value strings)."""
+
+    SKIPPED = "skipped"                          # the instance is not a valid cell (reason given)
+    NOT_REALIZABLE = "not realizable at L0"
+    CLASSIFIED = "classified"
+
+
+@dataclass(frozen=True)
+class RivalRecord:
+    """One tied rival j of an open (or float) tie row: its direction v_j and what happened to ⟨θ_k, v_j⟩."""
+
+    rival: int
+    direction: list[str] | list[float]   # v_j: "p/q" strings (exact) or floats
+    gd: dict                             # limit_verdict of the gradient-descent tie margins
+    prediction: dict | None              # exponential-tail prediction {"sign", "value"}, None if its hypotheses fail
+
+    def to_json(self) -> dict:
+        return {"rival": self.rival, "direction": self.direction, "gd": self.gd, "prediction": self.prediction}
+
+
+@dataclass(frozen=True)
+class TieRecord:
+    """One tied row of T_L θ*: every rival's verdict, the row's verdict and the prediction's."""
+
+    row: int
+    target: int
+    rivals: tuple[RivalRecord, ...]
+    gd_verdict: str                      # wins / loses / undecided
+    limit_estimate: float
+    predicted_wins: bool | None          # None when some rival has no prediction
+
+    @property
+    def prediction_disagrees(self) -> bool:
+        return (self.predicted_wins is not None and self.gd_verdict != UNDECIDED
+                and self.predicted_wins != (self.gd_verdict == WINS))
+
+    def to_json(self) -> dict:
+        return {"row": self.row, "target": self.target, "rivals": [r.to_json() for r in self.rivals],
+                "gd_verdict": self.gd_verdict, "limit_estimate": self.limit_estimate,
+                "predicted_wins": self.predicted_wins, "prediction_disagrees": self.prediction_disagrees}
+
+
+@dataclass(frozen=True)
+class SearchRecord:
+    """The result of :func:`evaluate` on one instance; ``to_json()`` is its line of the JSONL file."""
+
+    instance: Instance
+    status: RecordStatus
+    reason: str | None = None                  # skipped / not realizable: why
+    exact: bool = False                        # classified: decided in ℚ
+    rows: int = 0                              # classified: |R_L|
+    realized: int = 0
+    alpha: str | float = 0.0                   # "p/q" when exact
+    classes: dict[str, int] = field(default_factory=dict)   # failing rows per class
+    open_ties: tuple[TieRecord, ...] = ()
+    float_ties: tuple[TieRecord, ...] = ()
+    gd_steps: int | None = None                # set when some tie was followed by gradient descent
+
+    @property
+    def candidate(self) -> bool:
+        """An open (exact) tie that gradient descent wins: lim acc_L > α_L."""
+        return any(t.gd_verdict == WINS for t in self.open_ties)
+
+    @property
+    def float_candidate(self) -> bool:
+        return any(t.gd_verdict == WINS for t in self.float_ties)
+
+    def to_json(self) -> dict:
+        out = self.instance.to_json()
+        if self.status is RecordStatus.SKIPPED:
+            return {**out, "status": self.status.value, "reason": self.reason}
+        out["realizable"] = self.status is not RecordStatus.NOT_REALIZABLE
+        if self.status is RecordStatus.NOT_REALIZABLE:
+            return {**out, "status": self.status.value, "reason": self.reason}
+        out.update(status=self.status.value, exact=self.exact, rows=self.rows, realized=self.realized,
+                   alpha=self.alpha, classes=self.classes,
+                   open_ties=[t.to_json() for t in self.open_ties], float_ties=[t.to_json() for t in self.float_ties],
+                   candidate=self.candidate, float_candidate=self.float_candidate)
+        if self.gd_steps is not None:
+            out["gd_steps"] = self.gd_steps
+        return out
+
+
+def _tie_record(pe: Encoding, task: Task, sel: Selection, row: FailingRow, verdicts: list[dict]) -> TieRecord:
+    """The record of one tied row, from the limit verdicts of its rivals' tie margins (in rival order)."""
+    exact = row.cls == "open_tie"
+    rivals = []
+    for rival, verdict in zip(row.rivals, verdicts):
+        pred: dict | None
+        direction: list[str] | list[float]
+        if exact:
+            found = predict(pe, task, sel, rival.direction)
+            pred = None if found is None else {"sign": found["sign"], "value": found["value"]}
+            direction = qvec(rival.direction)
+        else:
+            found = predict_float(pe, task, sel, rival.direction)
+            pred = None if found is None else {"sign": None, "value": found["value"]}
+            direction = [float(x) for x in rival.direction]
+        rivals.append(RivalRecord(rival.rival, direction, verdict, pred))
+    if exact:
+        signs = [r.prediction["sign"] for r in rivals if r.prediction is not None]
+    else:
+        signs = [(r.prediction["value"] > 0) - (r.prediction["value"] < 0) for r in rivals if r.prediction is not None]
+    predicted_wins = all(x == 1 for x in signs) if len(signs) == len(rivals) else None
+    return TieRecord(row.row, row.target, tuple(rivals), _row_verdict([r.gd["verdict"] for r in rivals]),
+                     min(r.gd["estimate"] for r in rivals), predicted_wins)
+
+
+def evaluate(inst: Instance, gd_steps: int = DEFAULT_STEPS) -> SearchRecord:
+    """Classify one instance (deterministic: no timings); ``.to_json()`` is its JSON record."""
     with registered(inst):
         pe, task = parse_pe(inst.pe), parse_task(inst.task)
         try:
             pe.check_length(inst.length, inst.train_length)
             sel = _selection(pe, task, inst.train_length, cacheable=inst.table is None)
         except PosrealError as err:
-            record.update(status="skipped", reason=str(err))
-            return record
-        record["realizable"] = bool(sel.realizable)
+            return SearchRecord(inst, RecordStatus.SKIPPED, reason=str(err))
         if not sel.realizable:
-            record.update(status="not realizable at L0", reason=sel.reason.split(":")[0])
-            return record
+            return SearchRecord(inst, RecordStatus.NOT_REALIZABLE, reason=sel.reason.split(":")[0])
         cls = classify(pe, task, sel, inst.length)
-        record.update(status="classified", exact=cls.exact, rows=cls.total, realized=cls.realized,
-                      alpha=q(cls.alpha) if cls.exact else float(cls.alpha), classes=cls.counts())
+        record = SearchRecord(inst, RecordStatus.CLASSIFIED, exact=cls.exact, rows=cls.total, realized=cls.realized,
+                              alpha=q(cls.alpha) if cls.exact else float(cls.alpha), classes=cls.counts())
         open_rows = cls.open_rows
         float_rows = [r for r in cls.failing if r.cls == "undecided" and r.rivals
                       and not any(v.orthogonal for v in r.rivals)]
-        record["open_ties"], record["float_ties"] = [], []
-        record["candidate"] = record["float_candidate"] = False
         if not open_rows and not float_rows:
             return record
         directions = [r.direction for row in open_rows + float_rows for r in row.rivals]
         traj = tie_margins(pe, task, inst.train_length, [[float(x) for x in v] for v in directions], gd_steps)
-        n = 0
-        for row in open_rows + float_rows:
-            exact = row.cls == "open_tie"
-            rivals = []
-            for rival in row.rivals:
-                verdict = limit_verdict(traj.steps, traj.margins[n])
-                n += 1
-                if exact:
-                    pred = predict(pe, task, sel, rival.direction)
-                    pred = None if pred is None else {"sign": pred["sign"], "value": pred["value"]}
-                    direction = qvec(rival.direction)
-                else:
-                    pred = predict_float(pe, task, sel, rival.direction)
-                    pred = None if pred is None else {"sign": None, "value": pred["value"]}
-                    direction = [float(x) for x in rival.direction]
-                rivals.append({"rival": rival.rival, "direction": direction, "gd": verdict, "prediction": pred})
-            row_verdict = _row_verdict([r["gd"]["verdict"] for r in rivals])
-            if exact:
-                signs = [r["prediction"]["sign"] for r in rivals if r["prediction"] is not None]
-            else:
-                signs = [(r["prediction"]["value"] > 0) - (r["prediction"]["value"] < 0)
-                         for r in rivals if r["prediction"] is not None]
-            predicted_wins = all(x == 1 for x in signs) if len(signs) == len(rivals) else None
-            (record["open_ties"] if exact else record["float_ties"]).append({
-                "row": row.row, "target": row.target, "rivals": rivals, "gd_verdict": row_verdict,
-                "limit_estimate": min(r["gd"]["estimate"] for r in rivals),
-                "predicted_wins": predicted_wins,
-                "prediction_disagrees": predicted_wins is not None and row_verdict != UNDECIDED
-                and predicted_wins != (row_verdict == WINS),
-            })
-        record["gd_steps"] = gd_steps
-        record["candidate"] = any(t["gd_verdict"] == WINS for t in record["open_ties"])
-        record["float_candidate"] = any(t["gd_verdict"] == WINS for t in record["float_ties"])
-    return record
+        verdicts = iter([limit_verdict(traj.steps, traj.margins[n]) for n in range(len(directions))])
+        ties = [_tie_record(pe, task, sel, row, [next(verdicts) for _ in row.rivals]) for row in open_rows + float_rows]
+        return replace(record, open_ties=tuple(ties[:len(open_rows)]), float_ties=tuple(ties[len(open_rows):]),
+                       gd_steps=gd_steps)
 
 
 # --------------------------------------------------------------------------- the JSONL file
@@ -269,7 +347,7 @@ def search(seed: int = 0, budget: int | None = None, seconds: float | None = Non
                 run.skipped_done += 1
                 continue
             t0 = time.perf_counter()
-            record = evaluate(instance(seed, k, tuple(families)), gd_steps)
+            record = evaluate(instance(seed, k, tuple(families)), gd_steps).to_json()
             run.evaluated_time += time.perf_counter() - t0
             run.evaluated += 1
             run.records[k] = record

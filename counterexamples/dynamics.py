@@ -1,6 +1,6 @@
 """Gradient descent along tie directions: where the Conjecture's open case is decided.
 
-Main definitions and results (THEORY.md §1 Selection, §2 Conjecture):
+Main definitions and results (definitions.md#selection, definitions.md#conjecture):
 
 * :func:`first_step` — ∇ℓ(0) = Σ_{i∈R_L0} (mean_{j≤i} ψ(i,j) - ψ(i,t)) and β = Σ_i max_j ‖ψ(i,j)‖²
   in ℚ, so θ_1 = -∇ℓ(0)/β is exact for rational features (the default step of
@@ -26,7 +26,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -108,12 +108,12 @@ def predict(pe: Encoding, task: Task, selection: Selection, v: Sequence[Fraction
 
     Returns {"coefficients": c_s per support entry (selection order), "multiplicities": n_s,
     "sign": -1/0/+1 (exact), "value": Σ c_s log(n_s/λ_s) (float)}."""
-    if selection.exact_theta is None or selection.exact_multipliers is None:
+    opt = selection.exact_optimum
+    if opt is None:
         return None
-    zq = selection.exact_constraints
-    theta = selection.exact_theta
-    support = [k for k in sorted(selection.exact_multipliers) if selection.exact_multipliers[k] > 0]
-    if len(support) != len(selection.exact_multipliers):
+    zq, theta, multipliers = opt.constraints, opt.theta, opt.multipliers
+    support = [k for k in sorted(multipliers) if multipliers[k] > 0]
+    if len(support) != len(multipliers):
         return None                                   # a zero multiplier: not strictly complementary
     zs = [zq[k] for k in support]
     p = len(theta)
@@ -130,7 +130,7 @@ def predict(pe: Encoding, task: Task, selection: Selection, v: Sequence[Fraction
         return None
     pairs = training_pairs(task, selection.train_length)
     counts = Counter(exact_difference_vectors(pe, pairs, selection.train_length))
-    lams = [selection.exact_multipliers[k] for k in support]
+    lams = [multipliers[k] for k in support]
     mult = [counts[z] for z in zs]
     den = 1
     for x in c:
@@ -148,7 +148,8 @@ def predict_float(pe: Encoding, task: Task, selection: Selection, v: Sequence[fl
     """The same prediction in floats (irrational features): support from the float multipliers,
     multiplicities by matching differences rounded to ``decimals``.  None if the support vectors are
     (numerically) dependent or v's projection is not in their span."""
-    if selection.theta is None or selection.multipliers is None:
+    opt = selection.optimum
+    if opt is None:
         return None
     from posreal.theory.selection import difference_vectors
     z = np.asarray(selection.constraints, dtype=float)                     # (m, p)
@@ -158,21 +159,21 @@ def predict_float(pe: Encoding, task: Task, selection: Selection, v: Sequence[fl
     zs = z[support]                                                        # (s, p)
     if np.linalg.matrix_rank(zs) != len(support):
         return None
-    v = np.asarray(v, dtype=float)
-    c, *_ = np.linalg.lstsq(z @ zs.T, z @ v, rcond=None)                   # (s,)
-    if np.linalg.norm(z @ zs.T @ c - z @ v) > 1e-7 * max(1.0, np.linalg.norm(z @ v)):
+    vec = np.asarray(v, dtype=float)                                       # (p,)
+    c, *_ = np.linalg.lstsq(z @ zs.T, z @ vec, rcond=None)                 # (s,)
+    if np.linalg.norm(z @ zs.T @ c - z @ vec) > 1e-7 * max(1.0, float(np.linalg.norm(z @ vec))):
         return None
     pairs = training_pairs(task, selection.train_length)
     all_z = np.round(difference_vectors(pe, pairs, selection.train_length), decimals)   # (M, p)
     keys = Counter(map(tuple, all_z.tolist()))
     mult = [keys[tuple(np.round(zs[n], decimals).tolist())] for n in range(len(support))]
-    lams = selection.multipliers[support]
+    lams = opt.multipliers[support]
     if min(mult) < 1 or np.any(lams <= 0):
         return None
-    slack = z @ selection.theta - 1.0                                      # (m,)
+    slack = z @ opt.theta - 1.0                                            # (m,)
     off = np.ones(len(z), dtype=bool)
     off[support] = False
-    if np.any(slack[off] <= 1e-7 * max(1.0, float(np.abs(selection.theta).sum()))):
+    if np.any(slack[off] <= 1e-7 * max(1.0, float(np.abs(opt.theta).sum()))):
         return None  # a tight constraint off the support: not strictly complementary
     value = float(np.sum(c * np.log(np.asarray(mult, dtype=float) / lams)))
     return {"value": value, "multiplicities": mult}

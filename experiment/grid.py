@@ -1,4 +1,4 @@
-"""The measurement grids of THEORY-experiment.md and the per-cell predictions α_L.
+"""The measurement grids of the docs' Experiment page and the per-cell predictions α_L.
 
 Main definitions:
 

@@ -1,4 +1,4 @@
-"""The one-head model of THEORY-experiment.md, its loss and hand-written gradients.
+"""The one-head model of the docs' Experiment page, its loss and hand-written gradients.
 
 Main definitions:
 

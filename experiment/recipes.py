@@ -9,7 +9,7 @@ Main definitions:
   threshold of the verdict, shared by every cell of a grid and never tuned per cell;
 * :data:`RECIPES` — the three named recipes ``adam``, ``signum`` and ``gd``.
 
-Implicit bias (the docs' Definitions page, "Selection in a geometry"): gradient descent on a
+Implicit bias (definitions.md#geometry): gradient descent on a
 separable logistic-type loss tends in direction to the ℓ2 max-margin solution (Soudry et al.
 2018), steepest descent in ‖·‖_q to the ℓq one (Gunasekar, Lee, Soudry & Srebro 2018), Adam and
 Signum to the ℓ∞ one (Zhang, Zou & Cao 2024; Baek, Song & Yun 2025).  Normalizing the gradient

@@ -1,5 +1,5 @@
 """The witnesses the experiment confronts trained heads with: α_L^(q) and θ*_q per (PE, task) cell
-for the geometries q ∈ {l2, linf, l1} (the docs' Definitions page, "Selection in a geometry").
+for the geometries q ∈ {l2, linf, l1} (definitions.md#geometry, definitions.md#alpha-q).
 
 Main definitions:
 

@@ -1,6 +1,6 @@
-"""Shared case table: the registry cells and THEORY.md §1's reference values.
+"""Shared case table: the registry cells and reference values of α_L (definitions.md#transfer-coefficient).
 
-The reference values were computed independently of this project (THEORY.md says so) and
+The reference values were computed independently of this project (not by its code) and
 are quoted there to three decimals; tests recompute them from the code and compare at the
 quoted precision.  Several test files use this one table.
 """
@@ -11,7 +11,7 @@ from posreal.theory.tasks import REGISTRY_TASKS
 TRAIN_LENGTH = 16
 LENGTHS = (32, 64, 128, 256)
 
-# (pe, task) -> α at LENGTHS, as quoted in THEORY.md §1 (None: not realizable at L0)
+# (pe, task) -> α at LENGTHS, the independent reference values (None: not realizable at L0)
 REFERENCE_ALPHA = {
     ("relbias", "offset:1"): ("1", "1", "1", "1"),
     ("relbias", "position:0"): (".5", ".25", ".125", ".0625"),
@@ -26,7 +26,7 @@ REFERENCE_ALPHA = {
 REGISTRY_CELLS = [(pe, task) for pe in REGISTRY_PES for task in REGISTRY_TASKS]
 RATIONAL_PES = ("nope", "relbias", "alibi", "colbias")
 SINUSOIDAL_PES = ("rope:16", "abssin:16", "abscol:16")
-# cells on which gradient descent is expected to align with θ* quickly (Issue: ≥ 3 cells)
+# cells on which gradient descent is expected to align with θ* quickly (at least 3 cells)
 GD_CELLS = (("relbias", "offset:1"), ("colbias", "position:0"), ("rope:16", "offset:1"),
             ("abscol:16", "position:0"))
 

@@ -1,4 +1,4 @@
-"""Class ceilings α*_n (MaxSMT): THEORY.md's reference ceilings reproduced by the code, the
+"""Class ceilings α*_n (MaxSMT): the reference ceilings of definitions.md#class-ceiling reproduced by the code, the
 witness re-counted here without z3 or theory, cross-checks against α_L and the shear, and the
 ``posreal ceiling`` CLI (JSON shape, bad input → exit 2)."""
 
@@ -16,7 +16,7 @@ from posreal.theory.alpha import compute_alpha
 
 pytestmark = pytest.mark.smt
 
-# THEORY.md §2 (b), free relative (Toeplitz) kernel at n = 16, computed independently of the project
+# definitions.md#class-ceiling, free relative (Toeplitz) kernel at n = 16, computed independently of the project
 REFERENCE_RELATIVE_16 = {"copy": (8, 8), "middle": (1, 8), "reverse": (4, 8), "position:1": (8, 15)}
 
 

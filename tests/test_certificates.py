@@ -82,7 +82,8 @@ def _plus(text: str) -> str:
 
 EDITS = {
     "static-colspan": [
-        ("theta", lambda d: d["claims"]["selected"]["theta"].__setitem__(0, _plus(d["claims"]["selected"]["theta"][0]))),
+        ("theta", lambda d: d["claims"]["selected"]["theta"].__setitem__(
+            0, _plus(d["claims"]["selected"]["theta"][0]))),
         ("lambda", lambda d: d["claims"]["selected"]["support"][0].__setitem__(
             "lambda", _plus(d["claims"]["selected"]["support"][0]["lambda"]))),
         ("margin", lambda d: d["claims"].__setitem__("margin", _plus(d["claims"]["margin"]))),
@@ -264,7 +265,8 @@ def test_exact_model_tables_agree_with_theory(kind):
         unregister_pe(name)
 
 
-@pytest.mark.parametrize("spec", list(REGISTRY_TASKS) + ["offset:0", "position:3"] + [f"dual:{t}" for t in REGISTRY_TASKS])
+@pytest.mark.parametrize("spec", list(REGISTRY_TASKS) + ["offset:0", "position:3"]
+                         + [f"dual:{t}" for t in REGISTRY_TASKS])
 def test_exact_model_tasks_agree_with_theory(spec):
     task = parse_task(spec)
     for n in range(1, 14):

@@ -1,4 +1,4 @@
-"""Issue 2: the certified mode decides borderline rows rigorously, and leaves true ties undecided."""
+"""The certified mode decides borderline rows rigorously, and leaves true ties undecided."""
 
 import numpy as np
 from mpmath import mp

@@ -75,9 +75,12 @@ def test_evaluate_records_candidate_for_designed_tie():
     record = evaluate(LOG2_TIE, gd_steps=2000)
     with pytest.raises(SpecError, match="logtwo"):
         parse_pe(LOG2_TIE.pe)
-    assert record["candidate"] is True and record["alpha"] == "3/4"
-    tie = record["open_ties"][0]
-    assert tie["gd_verdict"] == WINS and tie["predicted_wins"] is True and not tie["prediction_disagrees"]
+    assert record.candidate is True and record.alpha == "3/4"
+    tie = record.open_ties[0]
+    assert tie.gd_verdict == WINS and tie.predicted_wins is True and not tie.prediction_disagrees
+    line = record.to_json()
+    assert line["candidate"] is True and line["alpha"] == "3/4" and line["gd_steps"] == 2000
+    assert line["open_ties"][0]["gd_verdict"] == WINS and line["open_ties"][0]["prediction_disagrees"] is False
 
 
 def test_limit_verdict_rules():

@@ -1,4 +1,4 @@
-"""Issue 2: ``posreal alpha`` and ``posreal table`` — in-process, and once as a subprocess."""
+"""``posreal alpha`` and ``posreal table`` — in-process, and once as a subprocess."""
 
 import json
 import subprocess

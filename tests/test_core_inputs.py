@@ -1,4 +1,4 @@
-"""Issue 2: bad input to the Python API gets a one-line SpecError naming the bad value; nothing is
+"""Bad input to the Python API gets a one-line SpecError naming the bad value; nothing is
 silently defaulted.  Also the three selection answers (realizable / not realizable / undecided)."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Issue 2: property tests over random rational relative and column kernels (user feature
+"""Property tests over random rational relative and column kernels (user feature
 tables with small integer entries, where exact ties are common)."""
 
 from fractions import Fraction

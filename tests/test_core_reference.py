@@ -1,4 +1,4 @@
-"""Issue 2: THEORY.md §1's reference values, duality on the registry, the fast paths against
+"""The independent reference values of α_L (tests/cases.py), duality on the registry, the fast paths against
 the definitions, and the agreement of the float / exact / certified modes."""
 
 import numpy as np

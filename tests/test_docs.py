@@ -1,13 +1,15 @@
 """The rendered docs: one page per claim, no remote assets, generated tables that are not empty,
 the formalization note once per page, and a hook that fails loudly.
 
-The site is built once per test session (``mkdocs build --strict`` as a subprocess, exactly as CI
-runs it) into a temporary directory; the hook tests import ``docs/hooks`` directly.
+The site is built once: CI builds it and passes its directory in ``POSREAL_SITE_DIR``; without it the
+site is built once per test session (``mkdocs build --strict`` as a subprocess, exactly as CI runs it)
+into a temporary directory.  The hook tests import ``docs/hooks`` directly.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import subprocess
 import sys
@@ -31,6 +33,28 @@ def _hooks():
     return gen, hook
 
 
+def _anchors():
+    sys.path.insert(0, str(HOOKS))
+    try:
+        return importlib.import_module("posreal_anchors")
+    finally:
+        sys.path.remove(str(HOOKS))
+
+
+def _report(cid: str, *results):
+    """A claim report as the runner builds it, holding the given check results."""
+    from posreal.checks.runner import ClaimReport
+    from posreal.theory.statements import statement
+    report = ClaimReport(statement(cid))
+    report.results.extend(results)
+    return report
+
+
+def _result(cid: str, verdict: str, control: str | None = None, name: str = "stand-in check"):
+    from posreal.checks.base import CheckResult
+    return CheckResult(claim=cid, name=name, method="smt", verdict=verdict, negative_control=control)
+
+
 def _claim_ids() -> list[str]:
     from posreal.theory.statements import STATEMENT_IDS
     return list(STATEMENT_IDS)
@@ -38,10 +62,17 @@ def _claim_ids() -> list[str]:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
+    """The built site: the one CI built (``POSREAL_SITE_DIR``, set by .ci/run after its
+    ``mkdocs build --strict``), else built here once per session exactly as CI builds it."""
+    given = os.environ.get("POSREAL_SITE_DIR")
+    if given:
+        out = Path(given)
+        assert (out / "index.html").is_file(), f"POSREAL_SITE_DIR={given!r} holds no built site (no index.html)"
+        return out
     out = tmp_path_factory.mktemp("site")
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"),
                            "-d", str(out)], cwd=ROOT, capture_output=True, text=True,
-                          env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"})
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     return out
 
@@ -123,14 +154,144 @@ def test_a_claim_missing_from_the_runner_report_is_a_build_error():
     from mkdocs.exceptions import PluginError
     gen, _ = _hooks()
     gen.reset_cache()
-    gen._cache[("claims", ())] = ({"theorem1": {"id": "theorem1", "checks": []}}, "fake runner", 0.0)
+    gen._cache[("claims", ())] = ({"theorem1": _report("theorem1")}, "fake runner", 0.0)
     try:
         with pytest.raises(PluginError, match="not in the claim report"):
             gen.gen_checks("theorem2")
         with pytest.raises(PluginError, match="no checks"):
             gen.gen_checks("theorem1")
+        with pytest.raises(PluginError, match="missing from the claim report"):
+            gen.gen_claims_overview()
     finally:
         gen.reset_cache()
+
+
+def test_the_claim_runner_runs_once_per_build(monkeypatch):
+    """Every checks table and both overviews render from one call of run_claims(skip_slow=True)."""
+    import posreal.checks.runner as runner
+    from posreal.theory.statements import STATEMENT_IDS
+    gen, _ = _hooks()
+    calls = []
+
+    def fake_run_claims(ids=None, skip_slow=False, on_check=None):
+        calls.append((ids, skip_slow))
+        return [_report(cid, _result(cid, "proved", "counterexample")) for cid in STATEMENT_IDS]
+
+    monkeypatch.setattr(runner, "run_claims", fake_run_claims)
+    gen.reset_cache()
+    try:
+        for cid in STATEMENT_IDS:
+            assert "1 of 1 checks good" in gen.gen_checks(cid)
+        gen.gen_claims_overview()
+        gen.gen_claims_overview_from_results()
+    finally:
+        gen.reset_cache()
+    assert calls == [(None, True)]
+
+
+@pytest.mark.parametrize("verdict, control, good", [
+    ("proved", "counterexample", True),
+    ("passed", None, True),
+    ("proved", "proved", False),          # the negative control was not refuted: the proof may be vacuous
+    ("proved", "unknown", False),
+    ("unknown", None, False),
+    ("counterexample", None, False),
+])
+def test_checks_table_counts_what_check_result_ok_says(verdict, control, good):
+    """The docs count a check as good exactly when the runner's CheckResult.ok does (one definition)."""
+    gen, _ = _hooks()
+    result = _result("theorem2", verdict, control)
+    assert result.ok is good
+    gen.reset_cache()
+    gen._cache[("claims", ())] = ({"theorem2": _report("theorem2", result)}, "fake runner", 0.0)
+    try:
+        text = gen.gen_checks("theorem2")
+    finally:
+        gen.reset_cache()
+    assert (f"{int(good)} of 1 checks good") in text
+    assert (f"**{verdict}**" if good else f"**{verdict.upper()}**") in text
+
+
+# --------------------------------------------------------------------------- anchors into the Definitions page
+def test_every_definitions_reference_in_the_repository_resolves():
+    anchors = _anchors()
+    count = anchors.check_repository()
+    refs = anchors.collect_references()
+    assert count == len(refs) > 30
+    where = {r.where.split(":")[0] for r in refs}
+    assert {"theory/alpha.py", "docs/definitions.md"} <= where
+    assert any(w.startswith("Statement.section") for w in where)
+
+
+def test_a_reference_to_a_missing_anchor_fails_the_build():
+    from mkdocs.exceptions import PluginError
+    anchors = _anchors()
+    defined = anchors.defined_anchors((ROOT / "docs" / "definitions.md").read_text(encoding="utf-8"))
+    assert {"transfer-coefficient", "theorem-1", "conjecture-prime"} <= defined
+    bogus = "definitions.md" + "#no-such-anchor"          # split so that this file holds no bad reference
+    refs = anchors.references_in(f"see {bogus} and definitions.md#theorem-1.", "fake.py")
+    assert [r.anchor for r in refs] == ["no-such-anchor", "theorem-1"]
+    with pytest.raises(PluginError, match=r"fake\.py:1: #no-such-anchor"):
+        anchors.check_references(refs, defined)
+    assert anchors.check_references(refs[1:], defined) == 1
+
+
+def test_a_bogus_anchor_in_a_source_file_fails_the_hook(tmp_path):
+    """A copy of the repository's Definitions page and one module with a bad reference: on_config raises."""
+    from mkdocs.exceptions import PluginError
+    anchors = _anchors()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "definitions.md").write_text((ROOT / "docs" / "definitions.md").read_text(encoding="utf-8"),
+                                                     encoding="utf-8")
+    (tmp_path / "theory").mkdir()
+    module = tmp_path / "theory" / "mod.py"
+    module.write_text('"""Main definitions (definitions.md#transfer-coefficient)."""\n', encoding="utf-8")
+    assert anchors.check_repository(tmp_path) >= 1
+    module.write_text('"""Main definitions (definitions.md' + '#transfer-coeficient)."""\n', encoding="utf-8")
+    with pytest.raises(PluginError, match=r"theory/mod\.py:1: #transfer-coeficient"):
+        anchors.check_repository(tmp_path)
+
+
+def test_the_hook_checks_anchors_before_rendering(monkeypatch):
+    """mkdocs calls on_config first: with one bogus reference among the repository's, it raises."""
+    from mkdocs.exceptions import PluginError
+    anchors = _anchors()
+    _, hook = _hooks()
+    real = anchors.collect_references
+    bogus = anchors.Reference("no-such-anchor", "fake.py:7")
+    monkeypatch.setattr(anchors, "collect_references", lambda root=anchors.ROOT: real(root) + [bogus])
+    with pytest.raises(PluginError, match=r"1 reference\(s\) .*fake\.py:7: #no-such-anchor"):
+        hook.on_config({})
+    monkeypatch.setattr(anchors, "collect_references", real)
+    assert hook.on_config({}) == {}
+
+
+def test_a_statement_section_that_is_not_an_anchor_fails_the_build(monkeypatch):
+    from mkdocs.exceptions import PluginError
+    import dataclasses
+    import posreal.theory.statements as statements
+    anchors = _anchors()
+    broken = dict(statements.STATEMENTS)
+    broken["theorem1"] = dataclasses.replace(broken["theorem1"], section="Results, Theorem 1")
+    monkeypatch.setattr(statements, "STATEMENTS", broken)
+    with pytest.raises(PluginError, match="Statement.section of 'theorem1'"):
+        anchors.statement_references()
+    broken["theorem1"] = dataclasses.replace(broken["theorem1"], section="definitions.md" + "#theorem-one")
+    with pytest.raises(PluginError, match="Statement.section of 'theorem1': #theorem-one"):
+        anchors.check_repository()
+
+
+def test_no_reference_to_files_outside_the_repository():
+    """The Definitions page is the canonical text: nothing points to the working specification."""
+    outside = "THEORY" + ".md"
+    offenders = []
+    for path in sorted(ROOT.rglob("*")):
+        if not path.is_file() or {".git", "site", "__pycache__", ".pytest_cache"} & set(path.parts) \
+                or path.suffix not in {".py", ".md", ".toml", ".yml", ".yaml", ".json", ".cfg", ".txt", ""}:
+            continue
+        if outside in path.read_text(encoding="utf-8", errors="replace"):
+            offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
 
 
 def test_empty_generated_table_is_an_error():
@@ -186,7 +347,8 @@ def test_no_remote_script_font_or_stylesheet(site):
         offenders += [(str(page.relative_to(site)), ref) for ref in parser.refs if REMOTE.match(ref)]
     for css in sorted(site.rglob("*.css")):
         text = css.read_text(errors="replace")
-        refs = re.findall(r"url\(\s*['\"]?([^'\")]+)", text) + re.findall(r"@import\s+(?:url\()?['\"]?([^'\")\s;]+)", text)
+        refs = (re.findall(r"url\(\s*['\"]?([^'\")]+)", text)
+                + re.findall(r"@import\s+(?:url\()?['\"]?([^'\")\s;]+)", text))
         offenders += [(str(css.relative_to(site)), ref) for ref in refs if REMOTE.match(ref)]
     assert not offenders, f"remote assets: {offenders[:10]}"
     assert (site / "mathjax" / "tex-svg.js").is_file(), "MathJax was not copied into the site"
@@ -253,3 +415,11 @@ def test_missing_sources_are_build_errors(tmp_path):
     finally:
         gen.EXPERIMENT_SUMMARY, gen.CERTIFICATES = saved
         gen.reset_cache()
+
+
+def test_ci_builds_the_site_once_and_hands_it_to_the_tests():
+    script = (ROOT / ".ci" / "run").read_text()
+    builds = [line for line in script.splitlines() if "mkdocs build" in line and not line.lstrip().startswith("#")]
+    assert len(builds) == 1, builds
+    after = script[script.index(builds[0]):]
+    assert 'export POSREAL_SITE_DIR="$PWD/site"' in after.split("pytest")[0]

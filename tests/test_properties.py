@@ -6,8 +6,9 @@ import pytest
 from dataclasses import replace
 
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED
-from posreal.checks.properties import (FALSIFIED, PROPERTIES, _search, duality_margins, orthogonal_tie_persistence, run_property,
-                               theorem1_bound, theorem2_formula, theorem2_rows, underdetermination_completions)
+from posreal.checks.properties import (FALSIFIED, PROPERTIES, _search, duality_margins, orthogonal_tie_persistence,
+                                       run_property, theorem1_bound, theorem2_formula, theorem2_rows,
+                                       underdetermination_completions)
 
 
 def test_theorem1_bound_property():

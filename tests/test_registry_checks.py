@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN
-from posreal.checks.registry_cells import (check_duality_registry, check_learned_registry, check_theorem2_registry, direct_alpha,
-                             theorem2_prediction, theorem2_registry, unique_maximizer)
+from posreal.checks.registry_cells import (check_duality_registry, check_learned_registry, check_theorem2_registry,
+                                           direct_alpha, theorem2_prediction, theorem2_registry, unique_maximizer)
 from posreal.checks.training_checks import (BEYOND_BUDGET, CONTRADICTS, FALLS, check_training_fall, check_training_rise,
                                     fall_holds, fall_verdict, rise_holds, target_attention)
 from posreal.theory.encodings import dual_pe, parse_pe

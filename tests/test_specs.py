@@ -1,14 +1,14 @@
-"""Issue 2: spec strings parse in one place, round-trip through str(), carry their class."""
+"""Spec strings parse in one place, round-trip through str(), carry their class; learned:d has its own parser."""
 
 import numpy as np
 import pytest
 
 from posreal.theory import SpecError, dual_pe, dual_task, parse_pe, parse_task
-from posreal.theory.encodings import COLUMN, RELATIVE, REGISTRY_PES
+from posreal.theory.encodings import COLUMN, REGISTRY_PES, RELATIVE, LearnedAbsolute, is_learned, parse_learned
 from posreal.theory.tasks import FIXED_OFFSET, FIXED_POSITION, GROWING, REGISTRY_TASKS
 
 PE_SPECS = list(REGISTRY_PES) + ["relbias:3", "colbias:5", "rope:8:500", "abscol:4:100.5", "abssin:4",
-                                 "dual:rope:16", "dual:dual:relbias", "dual:abssin:16", "learned:16"]
+                                 "dual:rope:16", "dual:dual:relbias", "dual:abssin:16"]
 TASK_SPECS = list(REGISTRY_TASKS) + ["offset:0", "position:7", "dual:copy", "dual:dual:half"]
 
 
@@ -17,6 +17,29 @@ def test_pe_round_trip(spec):
     pe = parse_pe(spec)
     assert str(pe) == spec
     assert parse_pe(str(pe)) == pe
+
+
+def test_learned_is_its_own_type_with_its_own_parser():
+    learned = parse_learned("learned:16")
+    assert isinstance(learned, LearnedAbsolute) and learned.d == 16 and str(learned) == "learned:16"
+    assert parse_learned(str(learned)) == learned and parse_learned(learned) is learned
+    assert is_learned("learned:16") and is_learned(learned) and is_learned(" learned:3")
+    assert not any(is_learned(spec) for spec in PE_SPECS)
+
+
+@pytest.mark.parametrize("spec", ["learned:16", "dual:learned:4", "dual:dual:learned:2"])
+def test_linear_parser_refuses_learned_in_one_line(spec):
+    with pytest.raises(SpecError) as err:
+        parse_pe(spec)
+    message = str(err.value)
+    assert "\n" not in message and repr(spec) in message and "not linear" in message
+
+
+@pytest.mark.parametrize("spec", ["learned", "learned:0", "learned:x", "learned:4:2", "rope:16", "dual:learned:4"])
+def test_bad_learned_specs_raise_one_line(spec):
+    with pytest.raises(SpecError) as err:
+        parse_learned(spec)
+    assert "\n" not in str(err.value) and repr(spec) in str(err.value) and "learned:d" in str(err.value)
 
 
 @pytest.mark.parametrize("spec", TASK_SPECS)
@@ -68,7 +91,7 @@ def test_declared_task_class_matches_definition(spec):
 def test_shear_maps_kinds_and_is_an_involution():
     assert parse_pe("dual:rope:16").kind == COLUMN and parse_pe("dual:abscol:16").kind == RELATIVE
     assert parse_pe("dual:relbias").kind == COLUMN
-    for spec in PE_SPECS[:-1]:
+    for spec in PE_SPECS:
         pe = parse_pe(spec)
         assert dual_pe(dual_pe(pe)) == pe
     for spec in TASK_SPECS:

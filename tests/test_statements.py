@@ -1,11 +1,18 @@
 """The statements of theory/statements.py: six results, stable ids, one-line errors."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from posreal.theory.errors import SpecError
 from posreal.theory.statements import CONJECTURE, METHODS, STATEMENT_IDS, STATEMENTS, THEOREM, statement
 
 EXPECTED_IDS = ("theorem1", "theorem2", "proposition4", "underdetermination", "expressivity", "conjecture")
+# the heading ids of the results on the docs' Definitions page
+ANCHORS = {"theorem1": "theorem-1", "theorem2": "theorem-2", "proposition4": "proposition-4",
+           "underdetermination": "underdetermination", "expressivity": "expressivity", "conjecture": "conjecture"}
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_six_results_in_order():
@@ -17,7 +24,7 @@ def test_each_statement_is_complete(cid):
     st = statement(cid)
     assert st.id == cid and st is STATEMENTS[cid]
     assert st.name and st.conclusion and st.hypotheses and st.symbols
-    assert st.section.startswith("THEORY.md §2")
+    assert st.section == f"definitions.md#{ANCHORS[cid]}"
     assert st.status == (CONJECTURE if cid == "conjecture" else THEOREM)
     assert st.checks and set(st.checks) <= set(METHODS)
     doc = st.to_json()
@@ -35,3 +42,29 @@ def test_unknown_id_is_a_one_line_spec_error():
 def test_non_string_id_is_rejected():
     with pytest.raises(SpecError):
         statement(2)  # type: ignore[arg-type]
+
+
+def test_each_section_is_a_heading_of_the_definitions_page():
+    page = (ROOT / "docs" / "definitions.md").read_text(encoding="utf-8")
+    for cid in EXPECTED_IDS:
+        anchor = statement(cid).section.split("#", 1)[1]
+        assert f"{{#{anchor}}}" in page, f"docs/definitions.md has no heading with id {anchor!r} ({cid})"
+
+
+def test_check_json_shows_the_section(monkeypatch, capsys):
+    """``posreal check --json`` reports each claim's section (the runner is replaced by one instant check)."""
+    import posreal.checks.runner as runner
+    from posreal.checks.base import CheckResult
+    from posreal.cli import main
+
+    def one_check(ids=None, skip_slow=False, on_check=None):
+        report = runner.ClaimReport(statement("theorem2"))
+        report.results.append(CheckResult(claim="theorem2", name="stand-in", method="registry", verdict="passed",
+                                          negative_control=None))
+        return [report]
+
+    monkeypatch.setattr(runner, "run_claims", one_check)
+    code = main(["check", "--json", "theorem2"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert doc["claims"][0]["section"] == "definitions.md#theorem-2"

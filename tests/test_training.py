@@ -1,4 +1,4 @@
-"""Issue 2: gradient descent on the positional cross-entropy aligns with θ* (Soudry et al.)."""
+"""Gradient descent on the positional cross-entropy aligns with θ* (Soudry et al.)."""
 
 import numpy as np
 import pytest

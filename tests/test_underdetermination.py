@@ -51,7 +51,7 @@ def test_monte_carlo_is_seeded_and_in_range():
 
 
 def test_interval_document_names_both_completions():
-    doc = learned_alpha_interval("learned:16", "position:0", 16, (32, 64), samples=8)
+    doc = learned_alpha_interval("learned:16", "position:0", 16, (32, 64), samples=8).to_json()
     assert doc["realizable"]
     for L in ("32", "64"):
         a = doc["alpha"][L]
@@ -90,7 +90,7 @@ def test_cli_learned_json_is_an_interval(capsys):
         assert isinstance(a, dict) and {"low", "high", "completions", "monte_carlo"} <= set(a)
         assert set(a["completions"]) == {"zero", "copy_last"}
         assert {"mean", "stderr", "seed", "samples"} <= set(a["monte_carlo"])
-    expected = learned_alpha_interval("learned:16", "position:0", 16, (32, 64), samples=6)
+    expected = learned_alpha_interval("learned:16", "position:0", 16, (32, 64), samples=6).to_json()
     assert doc["alpha"] == json.loads(json.dumps(expected["alpha"]))
 
 

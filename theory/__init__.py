@@ -1,8 +1,9 @@
-"""posreal's theory package: definitions and computations of THEORY.md §1 (no z3 here).
+"""posreal's theory package: definitions and computations of the docs' Definitions page (no z3 here).
 
 Public API: :func:`parse_pe`, :func:`parse_task`, :func:`register_pe`, :func:`select` (θ*),
 :func:`transfer` (T_L θ), :func:`compute_alpha` (α_L), :func:`alpha_sweep`,
-:func:`gradient_descent`.
+:func:`gradient_descent`; learned absolute PEs: :func:`parse_learned`,
+:func:`learned_alpha_interval` (α_L as an interval).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 # ``posreal.theory.errors``) loads neither numpy, scipy nor sympy until a name below is used.
 _EXPORTS = {
     "dual_pe": "encodings", "parse_pe": "encodings", "register_pe": "encodings",
+    "is_learned": "encodings", "parse_learned": "encodings",
+    "LearnedInterval": "underdetermination", "learned_alpha_interval": "underdetermination",
     "unregister_pe": "encodings", "load_table": "tables",
     "PosrealError": "errors", "SpecError": "errors",
     "exact_transfer": "kernels", "naive_kernel_matrix": "kernels", "transfer": "kernels",
@@ -41,10 +44,11 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from posreal.theory.alpha import AlphaResult, alpha_sweep, compute_alpha, row_outcomes
-    from posreal.theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
+    from posreal.theory.encodings import dual_pe, is_learned, parse_learned, parse_pe, register_pe, unregister_pe
     from posreal.theory.tables import load_table
     from posreal.theory.errors import PosrealError, SpecError
     from posreal.theory.kernels import exact_transfer, naive_kernel_matrix, transfer
     from posreal.theory.selection import Selection, select
     from posreal.theory.tasks import dual_task, parse_task
     from posreal.theory.training import gradient_descent
+    from posreal.theory.underdetermination import LearnedInterval, learned_alpha_interval

@@ -1,6 +1,6 @@
 """The transfer coefficient α_L(Φ, τ; L0), read off before any training (module ``posreal.theory.alpha``).
 
-Main definitions (THEORY.md §1, "Transfer coefficient"):
+Main definitions (definitions.md#transfer-coefficient):
 
 * α_L = |{i ∈ R_L : T_L θ* realizes row i}| / |R_L| ∈ [0, 1], with θ* the selected
   parameters at L0 (:mod:`posreal.theory.selection`) and T_L the transfer operator (:mod:`posreal.theory.kernels`);
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -33,15 +33,20 @@ from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH  # noqa
 MAX_EXACT_LENGTH = 2 ** 18   # exact mode keeps one Fraction per key index
 
 
-def row_outcomes(pe: Encoding, task: Task, theta, length: int, train_length: int,
-                 mode: str = "float", tol: float = DEFAULT_TOL) -> RowOutcomes:
-    """Outcome of every row of R_L under T_L θ.  ``theta``: (p,) floats, or Fractions in exact mode."""
+def row_outcomes(pe: str | Encoding, task: str | Task, theta: np.ndarray | Sequence[float] | Sequence[Fraction],
+                 length: int, train_length: int, mode: str = "float", tol: float = DEFAULT_TOL) -> RowOutcomes:
+    """Outcome of every row of R_L under T_L θ.  ``theta``: (p,) floats, or Fractions in exact mode.
+    ``pe`` and ``task`` are objects or spec strings."""
+    pe, task = parse_pe(pe), parse_task(task)
+    if mode not in MODES:
+        raise bad_value("mode", mode, ", ".join(MODES))
     rows, targets = task.rows_and_targets(length)
     ties = structural_ties(pe, rows, targets, length, train_length)
     if mode == "exact":
-        kernel = exact_transfer(pe, theta, length, train_length)
-        margins, _ = exact_margins(kernel, rows, targets)
-        return RowOutcomes(length, mode, rows, targets, margins, classify_exact(margins, ties), ties, tol)
+        exact_theta = [x if isinstance(x, Fraction) else Fraction(x) for x in theta]   # a float is a binary rational
+        exact_kernel = exact_transfer(pe, exact_theta, length, train_length)
+        exact, _ = exact_margins(exact_kernel, rows, targets)
+        return RowOutcomes(length, mode, rows, targets, exact, classify_exact(exact, ties), ties, tol)
     kernel = transfer(pe, np.asarray(theta, dtype=float), length, train_length)
     margins, target_values = float_margins(kernel, rows, targets)
     status = classify_float(margins, target_values, ties, tol)
@@ -133,9 +138,6 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
                   tol: float = DEFAULT_TOL) -> AlphaResult:
     """α_L(Φ, τ; L0) at each length, from θ* alone (no training)."""
     pe, task = parse_pe(pe), parse_task(task)
-    if not getattr(pe, "linear", False):
-        raise SpecError(f"invalid PE {str(pe)!r} for α_L; accepted: a linear PE "
-                        "(for learned:d use posreal.theory.underdetermination.learned_alpha_interval)")
     _check_mode(mode, pe)
     train_length = check_train_length(train_length)
     tol = check_tol(tol)
@@ -146,7 +148,8 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
     result = AlphaResult(pe, task, train_length, mode, sel, tuple(lengths))
     if not sel.realizable:
         return result
-    theta = sel.exact_theta if mode == "exact" else sel.theta
+    exact_theta = sel.exact_theta
+    theta = exact_theta if mode == "exact" and exact_theta is not None else sel.theta
     row_mode = mode if mode in MODES else "float"
     for L in lengths:
         result.outcomes[L] = row_outcomes(pe, task, theta, L, train_length, row_mode, tol)
@@ -185,10 +188,11 @@ def alpha_sweep(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH, max_length: 
                         f"{sel.train_length}; accepted: the selection of {pe}·{task} at L0 = {train_length}")
     if not sel.realizable:
         return None
-    if mode == "exact" and sel.exact_theta is None:
+    exact_theta = sel.exact_theta
+    if mode == "exact" and exact_theta is None:
         raise SpecError(f"invalid mode 'exact' for the sweep of {pe}·{task}: no exact θ* was found; "
                         "accepted: float or certified")
-    theta = sel.exact_theta if mode == "exact" else sel.theta
+    theta = exact_theta if mode == "exact" and exact_theta is not None else sel.theta
     out = row_outcomes(pe, task, theta, max_length, train_length, mode, tol)
     lengths = np.arange(train_length, max_length + 1)                     # (K,)
     ends = np.searchsorted(out.rows, lengths, side="left")                # rows < L

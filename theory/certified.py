@@ -5,8 +5,8 @@ every row is decided rigorously or reported undecided:
 
 * a float margin whose size exceeds the a-priori rounding bound of the float evaluation is
   decided by its sign.  Bound used: one kernel entry ⟨θ̂, ψ(i, j)⟩ is off by at most
-  E = 8 (p + L) u ‖θ̂‖₁ max(1, max|ψ|) with u = 2⁻⁵³ and max|ψ| over the whole L-grid (Higham 2002, §3.1, for the sum; the
-  argument ω·δ carries a relative error of a few u, hence the L term; numpy's sin/cos/pow are
+  E = 8 (p + L) u ‖θ̂‖₁ max(1, max|ψ|) with u = 2⁻⁵³ and max|ψ| over the whole L-grid (Higham 2002, §3.1, for
+  the sum; the argument ω·δ carries a relative error of a few u, hence the L term; numpy's sin/cos/pow are
   assumed faithful to a few ulps), so a margin is off by at most 2E;
 * rows with |γ̂| ≤ 100·2E (the borderline band, and every float-undecided row) are
   re-evaluated with mpmath interval arithmetic (``mpmath.iv``, 50 digits): features enclose
@@ -24,7 +24,8 @@ from fractions import Fraction
 import numpy as np
 from mpmath import iv
 
-from posreal.theory.encodings import AbsSin, DualOf, Encoding, ProfileEncoding, Sinusoidal
+from posreal.theory.encodings import AbsSin, DualOf, Encoding, ProfileEncoding, Sinusoidal, TableEncoding
+from posreal.theory.errors import SpecError
 from posreal.theory.realization import FAILED, REALIZED, UNDECIDED, RowOutcomes, target_keys
 
 UNIT_ROUNDOFF = 2.0 ** -53
@@ -47,7 +48,10 @@ def max_abs_feature(pe: Encoding, length: int, train_length: int) -> float:
         step = max(1, 2 ** 20 // max(1, base.dim(train_length)))
         return max((float(np.abs(base.features(np.arange(a, min(length, a + step)), train_length)).max(initial=0.0))
                     for a in range(0, length, step)), default=0.0)
-    return float(np.abs(base.values[:length, :length]).max(initial=0.0))
+    if isinstance(base, TableEncoding):
+        return float(np.abs(base.values[:length, :length]).max(initial=0.0))
+    raise SpecError(f"invalid PE {str(pe)!r} for certified mode; accepted: registry PEs, feature tables and "
+                    "their duals")
 
 
 def _interval(x) -> iv.mpf:

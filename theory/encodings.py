@@ -1,12 +1,13 @@
-"""Linear positional encodings (PEs): the feature maps ψ(i, j) ∈ ℝ^p of THEORY.md §1.
+"""Linear positional encodings (PEs): the feature maps ψ(i, j) ∈ ℝ^p of definitions.md#linear-pe.
 
 Main definitions:
 
 * the registry ``nope``, ``relbias[:D]``, ``alibi``, ``rope:d[:base]`` (relative),
   ``abscol:d[:base]``, ``colbias[:D]`` (column), ``abssin:d[:base]`` (absolute bilinear),
   the shear ``dual:P`` (ψ_S(i, j) = ψ(i, i-j), Proposition 4) and user feature tables
-  (:func:`register_pe`); ``learned:d`` parses to a non-linear marker object that only the
-  Underdetermination result handles;
+  (:func:`register_pe`); :func:`parse_pe` returns a linear :class:`Encoding` only;
+* ``learned:d`` is not linear: :func:`parse_learned` gives a :class:`LearnedAbsolute`, which
+  only the Underdetermination result handles (:func:`is_learned` tells the two spec kinds apart);
 * every encoding is read in *index form*: row i of the causal grid sees key index
   k ∈ {0..i}, where k = i - j for offset-indexed PEs (relative) and k = j for
   position-indexed ones (column, bilinear, tables).  The shear keeps the row values and flips
@@ -22,7 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +42,7 @@ GENERAL = "general"
 PE_FORMS = ("nope, relbias[:D], alibi, rope:d[:base], abssin:d[:base], abscol:d[:base], "
             "colbias[:D] (d even >= 2, D >= 0, base > 1), dual:PE, learned:d, table:PATH (a JSON feature table), "
             "or a name registered with posreal.theory.register_pe")
-from posreal.theory.defaults import REGISTRY_PES  # noqa: E402  (re-exported)
+from posreal.theory.defaults import REGISTRY_PES  # noqa: E402, F401  (re-exported)
 
 MAX_PROFILE_LENGTH = 2 ** 24   # relative / column kernels: O(L) memory
 MAX_BLOCKED_LENGTH = 2 ** 15   # bilinear kernels: O(L^2 d) time, row-blocked memory
@@ -52,12 +54,20 @@ _DUAL_KIND = {RELATIVE: COLUMN, COLUMN: RELATIVE, BILINEAR: BILINEAR, GENERAL: G
 
 class Encoding:
     """A linear PE.  ``kind`` is relative / column / bilinear / general; ``index`` says how
-    key index k relates to (i, j); ``rational`` says whether features are exact rationals."""
+    key index k relates to (i, j); ``rational`` says whether features are exact rationals.
+    Subclasses give the three as class attributes, dataclass fields or properties."""
 
-    kind: str
-    index: str
-    rational: bool = False
-    linear: bool = True
+    @property
+    def kind(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def index(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def rational(self) -> bool:
+        return False
 
     def dim(self, train_length: int) -> int:
         raise NotImplementedError
@@ -78,18 +88,22 @@ class Encoding:
         j = np.asarray(j, dtype=np.int64)
         return self.index_features(i, self.key_index(i, j), train_length)
 
-    def key_index(self, i, j):
+    def key_index(self, i: Any, j: Any) -> Any:
         """Key index k of key j on row i (works on ints and arrays)."""
         return i - j if self.index == OFFSET else j
 
     def max_length(self, train_length: int) -> int:
         return MAX_BLOCKED_LENGTH
 
+    def length_limit_reason(self) -> str:
+        """Why lengths above :meth:`max_length` are refused (one clause of the error message)."""
+        return "larger grids do not fit in memory/time"
+
     def check_length(self, length: int, train_length: int) -> None:
         limit = self.max_length(train_length)
         if length > limit:
             raise SpecError(f"invalid length {length!r} for PE {str(self)!r}; accepted: "
-                            f"lengths up to {limit} (larger grids do not fit in memory/time)")
+                            f"lengths up to {limit} ({self.length_limit_reason()})")
 
 
 # --------------------------------------------------------------------------- 1-D encodings
@@ -315,8 +329,8 @@ class TableEncoding(Encoding):
 
     name: str
     table_kind: str
-    exact: tuple | None = field(repr=False, default=None)
-    values: np.ndarray = field(repr=False, default=None)
+    values: np.ndarray = field(repr=False)                 # (N, p) or (N, N, p) floats
+    exact: tuple | None = field(repr=False, default=None)  # the same entries as Fractions (rational tables)
 
     @property
     def kind(self):
@@ -339,6 +353,9 @@ class TableEncoding(Encoding):
 
     def max_length(self, train_length):
         return self.size
+
+    def length_limit_reason(self) -> str:
+        return f"the feature table defines ψ on {self.size} positions only"
 
     def _pair_index(self, rows, keys):
         """(row, key index) -> table coordinates (i, j) for a general table."""
@@ -387,8 +404,10 @@ class ProfileTable(TableEncoding, ProfileEncoding):
 def _to_fraction(x) -> Fraction | None:
     if isinstance(x, (bool, np.bool_)):
         return None
-    if isinstance(x, (int, np.integer, Fraction)):
-        return Fraction(x)
+    if isinstance(x, (int, np.integer)):
+        return Fraction(int(x))
+    if isinstance(x, Fraction):
+        return x
     return None
 
 
@@ -403,6 +422,7 @@ def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
 
     if kind not in (RELATIVE, COLUMN, GENERAL):
         raise bad_value("table kind", kind, "relative, column, general")
+    values: np.ndarray
     try:
         values = np.asarray(table, dtype=object)
     except ValueError:
@@ -412,7 +432,7 @@ def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
             or (kind == GENERAL and values.shape[1] != values.shape[0])):
         raise bad_value("feature table shape", values.shape,
                         "(N, p) for relative/column tables, (N, N, p) for general ones, N >= 1, p >= 1")
-    parsed = []
+    parsed: list[object] = []
     for x in values.reshape(-1):
         if isinstance(x, str):
             parsed.append(parse_entry(x, "", name))
@@ -420,13 +440,14 @@ def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
             raise bad_value("feature table entry", x, "int, Fraction, float numbers or rational strings 'p/q'")
         else:
             parsed.append(x)
-    values = np.asarray(parsed, dtype=object).reshape(values.shape)
+    shape: tuple[int, ...] = tuple(values.shape)
+    values = np.asarray(parsed, dtype=object).reshape(shape)
     flat = [_to_fraction(x) for x in values.reshape(-1)]
     exact = None
     if all(f is not None for f in flat):
-        exact_arr = np.empty(values.shape[:-1], dtype=object)
-        width = values.shape[-1]
-        for pos, start in zip(np.ndindex(values.shape[:-1]), range(0, len(flat), max(width, 1))):
+        exact_arr = np.empty(shape[:-1], dtype=object)
+        width = shape[-1]
+        for pos, start in zip(np.ndindex(shape[:-1]), range(0, len(flat), max(width, 1))):
             exact_arr[pos] = tuple(flat[start:start + width])
         exact = tuple(map(tuple, exact_arr.tolist())) if kind == GENERAL else tuple(exact_arr.tolist())
     floats = values.astype(float)
@@ -461,18 +482,16 @@ class LearnedAbsolute:
     α_L is not a function of (Φ, τ) (Underdetermination): handled only by that result."""
 
     d: int
-    linear = False
     kind = "learned"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"learned:{self.d}"
 
 
 # --------------------------------------------------------------------------- the shear and parsing
-def dual_pe(pe: Encoding) -> Encoding:
+def dual_pe(pe: str | Encoding) -> Encoding:
     """The shear ψ_S(i, j) = ψ(i, i - j): same row values, flipped key index.  Involution."""
-    if isinstance(pe, LearnedAbsolute):
-        raise SpecError("invalid PE 'dual:learned:…'; accepted: the shear of a linear PE")
+    pe = parse_pe(pe)
     if isinstance(pe, DualOf):
         return pe.base
     return DualOf(pe)
@@ -483,9 +502,18 @@ class DualOf(Encoding):
 
     def __init__(self, base: Encoding):
         self.base = base
-        self.kind = _DUAL_KIND[base.kind]
-        self.index = _FLIP[base.index]
-        self.rational = base.rational
+
+    @property
+    def kind(self) -> str:
+        return _DUAL_KIND[self.base.kind]
+
+    @property
+    def index(self) -> str:
+        return _FLIP[self.base.index]
+
+    @property
+    def rational(self) -> bool:
+        return self.base.rational
 
     def dim(self, train_length):
         return self.base.dim(train_length)
@@ -498,6 +526,9 @@ class DualOf(Encoding):
 
     def max_length(self, train_length):
         return self.base.max_length(train_length)
+
+    def length_limit_reason(self) -> str:
+        return self.base.length_limit_reason()
 
     def __getattr__(self, name):
         # profile / bilinear helpers (features, profile, feature_ids, phi, ...) are index-free
@@ -554,18 +585,55 @@ def _sinusoid_args(args: list[str], spec: str) -> tuple[int, float, bool]:
     return d, base, True
 
 
-def parse_pe(spec: str | Encoding | LearnedAbsolute) -> Encoding | LearnedAbsolute:
-    """Parse a PE spec string (the only parser of PE specs); an Encoding is returned as it is."""
-    if isinstance(spec, (Encoding, LearnedAbsolute)):
+LEARNED_API = "posreal alpha --pe learned:d, or posreal.theory.learned_alpha_interval and parse_learned"
+
+
+def is_learned(spec: object) -> bool:
+    """True for a ``learned:…`` spec string or a :class:`LearnedAbsolute` (cheap: nothing is parsed)."""
+    if isinstance(spec, LearnedAbsolute):
+        return True
+    return isinstance(spec, str) and spec.strip().split(":", 1)[0] == "learned"
+
+
+def parse_learned(spec: str | LearnedAbsolute) -> LearnedAbsolute:
+    """Parse ``learned:d`` (d >= 1), the one non-linear PE; a :class:`LearnedAbsolute` is returned as it is."""
+    if isinstance(spec, LearnedAbsolute):
         return spec
+    if not isinstance(spec, str):
+        raise bad_value("learned PE", spec, "learned:d with an integer d >= 1")
+    name, *args = spec.strip().split(":")
+    if name != "learned" or len(args) != 1:
+        raise bad_value("learned PE", spec, "learned:d with an integer d >= 1 (linear PEs go through parse_pe)")
+    try:
+        d = int(args[0], 10)
+    except ValueError:
+        raise bad_value("learned PE", spec, "learned:d with an integer d >= 1") from None
+    if d < 1:
+        raise bad_value("learned PE", spec, "learned:d with an integer d >= 1")
+    return LearnedAbsolute(d)
+
+
+def _strip_duals(text: str) -> str:
+    while text.startswith("dual:"):
+        text = text[len("dual:"):]
+    return text
+
+
+def parse_pe(spec: str | Encoding) -> Encoding:
+    """Parse a linear PE spec string (the only parser of linear PE specs); an Encoding is returned
+    as it is.  ``learned:d`` is not linear: it is refused here (see :func:`parse_learned`)."""
+    if isinstance(spec, Encoding):
+        return spec
+    if is_learned(spec):
+        raise bad_value("PE", spec if isinstance(spec, str) else str(spec),
+                        f"a linear PE here; learned:d is not linear (its α_L is an interval): use {LEARNED_API}")
     if not isinstance(spec, str):
         raise bad_value("PE", spec, PE_FORMS)
     text = spec.strip()
     if text.startswith("dual:"):
-        inner = parse_pe(text[len("dual:"):])
-        if isinstance(inner, LearnedAbsolute):
+        if is_learned(_strip_duals(text)):
             raise bad_value("PE", spec, "the shear dual:P of a linear PE P (learned:d is not linear)")
-        return DualOf(inner)
+        return DualOf(parse_pe(text[len("dual:"):]))
     if text.startswith("table:"):
         from posreal.theory.tables import load_table
         return load_table(text[len("table:"):])
@@ -585,6 +653,4 @@ def parse_pe(spec: str | Encoding | LearnedAbsolute) -> Encoding | LearnedAbsolu
     if name == "abssin":
         d, base, given = _sinusoid_args(args, spec)
         return AbsSin(d=d, base=base, base_given=given)
-    if name == "learned" and len(args) == 1:
-        return LearnedAbsolute(_int_arg(args[0], spec, 1))
     raise bad_value("PE", spec, PE_FORMS)

@@ -1,6 +1,6 @@
 """Static routing bound β for content-dependent tasks (Expressivity bound (a)); no z3 here.
 
-Main definitions and results (THEORY.md §2, Expressivity bound):
+Main definitions and results (definitions.md#expressivity):
 
 * a positional-only head's attention on row i depends on n alone (static routing, proved in
   :mod:`posreal.checks.smt.expressivity`); a hard-attention head therefore copies one fixed input
@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -156,7 +156,8 @@ def static_routing_bound(spec: str, length: int, vocab: int, method: str = "auto
     rng = np.random.default_rng(seed)
     X = rng.integers(0, vocab, size=(samples, length), dtype=np.int64)
     hits = _hits(task, X)
-    beta = [float(h.max()) / samples for h in hits]
-    stderr = [math.sqrt(b * (1 - b) / samples) for b in beta]
+    estimate = [float(h.max()) / samples for h in hits]
+    stderr = [math.sqrt(b * (1 - b) / samples) for b in estimate]
     argmax = [int(task.visible(row)[int(np.argmax(h))]) for h, row in zip(hits, task.rows)]
-    return BetaResult(task.name, length, vocab, "monte-carlo", list(task.rows), beta, argmax, seed, samples, stderr)
+    return BetaResult(task.name, length, vocab, "monte-carlo", list(task.rows), estimate, argmax, seed, samples,
+                      stderr)

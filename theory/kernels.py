@@ -1,6 +1,6 @@
 """The simulation transfer operator T_L θ: the kernel of parameters θ on the L-grid.
 
-Main definitions (THEORY.md §1, "Simulation transfer operator"):
+Main definitions (definitions.md#transfer-operator):
 
 * T_L θ = (⟨θ, ψ(i, j)⟩)_{j ≤ i < L}, stored in *index form*: row i has values v_i(k) over
   key indices k ∈ {0..i} (k = i - j for offset-indexed PEs, k = j otherwise);
@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from posreal.theory.encodings import OFFSET, AbsSin, DualOf, Encoding, ProfileEncoding, _FLIP
+from posreal.theory.encodings import _FLIP, OFFSET, AbsSin, DualOf, Encoding, ProfileEncoding, parse_pe
 from posreal.theory.errors import SpecError
 
 BLOCK_ENTRIES = 2 ** 21  # entries of one row block: bounds the memory of blocked kernels
@@ -30,7 +31,9 @@ BLOCK_ENTRIES = 2 ** 21  # entries of one row block: bounds the memory of blocke
 
 @dataclass
 class Kernel:
-    """T_L θ in index form.  ``row_values(rows)`` -> (b, L): v_i(k) for k < L (k > i unused)."""
+    """T_L θ in index form.  Every kernel answers ``row_values(rows)`` -> (b, L) floats, v_i(k) for
+    k < L (k > i unused), and ``row(i)`` -> the i + 1 values v_i(0..i) as stored (Fractions for an
+    exact kernel); ``flipped()`` is the shear."""
 
     length: int
     index: str
@@ -38,7 +41,11 @@ class Kernel:
     def row_values(self, rows: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
-    def flipped(self) -> "Kernel":
+    def row(self, i: int) -> list[Any]:
+        """v_i(k) for k ≤ i, as stored (floats, or Fractions for an exact kernel): i + 1 values."""
+        return self.row_values(np.array([i]))[0, : i + 1].tolist()
+
+    def flipped(self) -> Kernel:
         raise NotImplementedError
 
     def matrix(self) -> np.ndarray:
@@ -58,10 +65,13 @@ class Kernel:
 class ProfileKernel(Kernel):
     """The same values v(k) on every row (relative or column PE): (L,)."""
 
-    values: np.ndarray | list
+    values: np.ndarray | list[Fraction]   # (L,) floats, or L Fractions (exact)
 
-    def row_values(self, rows):
+    def row_values(self, rows: np.ndarray) -> np.ndarray:
         return np.broadcast_to(np.asarray(self.values, dtype=float), (len(rows), self.length))
+
+    def row(self, i: int) -> list[Any]:
+        return list(self.values[: i + 1])
 
     def flipped(self):
         return ProfileKernel(self.length, _FLIP[self.index], self.values)
@@ -74,7 +84,7 @@ class BilinearKernel(Kernel):
     left: np.ndarray
     right: np.ndarray
 
-    def row_values(self, rows):
+    def row_values(self, rows: np.ndarray) -> np.ndarray:
         return self.left[rows] @ self.right.T  # (b, d) @ (d, L) -> (b, L)
 
     def flipped(self):
@@ -85,35 +95,40 @@ class BilinearKernel(Kernel):
 class DenseKernel(Kernel):
     """Values stored in full (user tables): (L, L) in index form, float or Fraction objects."""
 
-    values: np.ndarray
+    values: np.ndarray   # (L, L) floats or Fraction objects
 
-    def row_values(self, rows):
+    def row_values(self, rows: np.ndarray) -> np.ndarray:
         return np.asarray(self.values[rows], dtype=float)
+
+    def row(self, i: int) -> list[Any]:
+        return list(self.values[i][: i + 1])
 
     def flipped(self):
         return DenseKernel(self.length, _FLIP[self.index], self.values)
 
 
-def transfer(pe: Encoding, theta: np.ndarray, length: int, train_length: int) -> Kernel:
-    """T_L θ for a linear PE, float: θ (p,) -> Kernel on the ``length``-grid."""
+def transfer(pe: str | Encoding, theta: np.ndarray | Sequence[float], length: int, train_length: int) -> Kernel:
+    """T_L θ for a linear PE (an Encoding or its spec string), float: θ (p,) -> Kernel on the ``length``-grid."""
+    pe = parse_pe(pe)
     pe.check_length(length, train_length)
-    theta = np.asarray(theta, dtype=float)
-    if theta.shape != (pe.dim(train_length),):
-        raise SpecError(f"invalid θ of shape {theta.shape} for PE {str(pe)!r}; accepted: shape "
+    vec = np.asarray(theta, dtype=float)  # (p,)
+    if vec.shape != (pe.dim(train_length),):
+        raise SpecError(f"invalid θ of shape {vec.shape} for PE {str(pe)!r}; accepted: shape "
                         f"({pe.dim(train_length)},) at train length {train_length}")
     if isinstance(pe, DualOf):
-        return transfer(pe.base, theta, length, train_length).flipped()
+        return transfer(pe.base, vec, length, train_length).flipped()
     if isinstance(pe, ProfileEncoding):
-        return ProfileKernel(length, pe.index, pe.profile(theta, length, train_length))
+        return ProfileKernel(length, pe.index, pe.profile(vec, length, train_length))
     if isinstance(pe, AbsSin):
         phi = pe.phi(np.arange(length))  # (L, d)
-        W = theta.reshape(pe.d, pe.d)     # (d, d)
+        W = vec.reshape(pe.d, pe.d)       # (d, d)
         return BilinearKernel(length, pe.index, phi @ W, phi)
-    return DenseKernel(length, pe.index, _table_values(pe, length, train_length, theta, exact=False))
+    return DenseKernel(length, pe.index, _table_values(pe, length, train_length, vec, exact=False))
 
 
-def exact_transfer(pe: Encoding, theta: Sequence[Fraction], length: int, train_length: int) -> Kernel:
-    """T_L θ in ℚ for a rational PE: values are Fractions."""
+def exact_transfer(pe: str | Encoding, theta: Sequence[Fraction], length: int, train_length: int) -> Kernel:
+    """T_L θ in ℚ for a rational PE (an Encoding or its spec string): values are Fractions."""
+    pe = parse_pe(pe)
     pe.check_length(length, train_length)
     if isinstance(pe, DualOf):
         return exact_transfer(pe.base, theta, length, train_length).flipped()
@@ -135,9 +150,11 @@ def _table_values(pe: Encoding, length: int, train_length: int, theta, exact: bo
     return out
 
 
-def naive_kernel_matrix(pe: Encoding, theta: np.ndarray, length: int, train_length: int) -> np.ndarray:
+def naive_kernel_matrix(pe: str | Encoding, theta: np.ndarray | Sequence[float], length: int,
+                        train_length: int) -> np.ndarray:
     """Reference T_L θ straight from the definition: materializes ψ(i, j) for all j ≤ i, i.e. an
     (L, L, p) feature tensor, then contracts with θ.  Dense κ with -inf above the diagonal."""
+    pe = parse_pe(pe)
     i, j = np.tril_indices(length)
     feats = pe.pair_features(i, j, train_length)  # (L(L+1)/2, p)
     out = np.full((length, length), -np.inf)

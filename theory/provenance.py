@@ -4,7 +4,7 @@ installed distributions' metadata, so nothing heavy is imported) and the time of
 from __future__ import annotations
 
 import platform
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from importlib import metadata
 
 TOOLS = ("positional-realizability", "numpy", "scipy", "sympy", "mpmath", "z3-solver")
@@ -21,4 +21,4 @@ def versions() -> dict[str, str]:
 
 
 def timestamp() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,6 +1,6 @@
 """Realization of scored rows by a kernel: margins, structural ties, row outcomes.
 
-Main definitions (THEORY.md §1, "Realization and margin"):
+Main definitions (definitions.md#realization-and-margin):
 
 * κ realizes row i (target t) iff κ(i, t) > κ(i, j) for every other key j ≤ i;
 * margin γ_i = κ(i, t) - max_{j ≠ t} κ(i, j), +∞ on a row with one key;
@@ -105,7 +105,7 @@ def exact_margins(kernel: Kernel, rows: np.ndarray, targets: np.ndarray) -> tupl
             target_values.append(v[k])
         return margins, target_values
     for i, k in zip(rows.tolist(), keys.tolist()):
-        row = kernel.values[i]
+        row = kernel.row(i)
         others = [row[c] for c in range(i + 1) if c != k]
         margins.append(None if not others else row[k] - max(others))
         target_values.append(row[k])
@@ -179,7 +179,7 @@ class RowOutcomes:
 
 def classify_float(margins: np.ndarray, target_values: np.ndarray, ties: np.ndarray,
                    tol: float = DEFAULT_TOL) -> np.ndarray:
-    """Status of each row from float margins (THEORY.md's tolerance rule): (m,) int8."""
+    """Status of each row from float margins (the tolerance rule, definitions.md#tolerance): (m,) int8."""
     scale = tol * np.maximum(1.0, np.abs(target_values))
     status = np.where(margins > scale, REALIZED, np.where(margins < -scale, FAILED, UNDECIDED))
     status = np.where(ties, FAILED, status)

@@ -1,6 +1,6 @@
 """The selected parameters θ*: the hard-margin (multiclass) SVM of the training differences.
 
-Main definitions and results (THEORY.md §1, "Selection"):
+Main definitions and results (definitions.md#selection):
 
 * training differences z = ψ(i, t) - ψ(i, j) for every scored row i of the L0-grid and every
   other key j ≤ i; Z stacks the distinct ones: (m, p);
@@ -11,7 +11,10 @@ Main definitions and results (THEORY.md §1, "Selection"):
   minimize ‖E u - e‖ over u ≥ 0 with E = [Zᵀ; 1ᵀ]; then ρ = 1 - Σu > 0 iff feasible, and
   θ* = Zᵀu / ρ with KKT multipliers λ = u / ρ;
 * the KKT certificate θ* = Zᵀλ, λ ≥ 0, Zθ* ≥ 1, λ·(Zθ* - 1) = 0 is checked — in ℚ for
-  rational PEs (an exact active-set refinement of the float support), to tolerance otherwise.
+  rational PEs (an exact active-set refinement of the float support), to tolerance otherwise;
+* the result, :class:`Selection`, has one of three :class:`SelectionStatus` answers; exactly the
+  realizable ones carry an :class:`Optimum` (θ*, λ), so ``Selection.theta`` is θ* there and raises
+  elsewhere; :attr:`Selection.exact_optimum` gives θ*, λ and Z in ℚ when they were certified.
 
 Why θ*: gradient descent on the positional cross-entropy converges in direction to θ* on
 separable data (Soudry et al. 2018, JMLR; Ji & Telgarsky 2018).
@@ -20,13 +23,14 @@ separable data (Soudry et al. 2018, JMLR; Ji & Telgarsky 2018).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 
 import numpy as np
 from scipy.optimize import linprog, nnls
 
 from posreal.theory.encodings import Encoding, is_profile, parse_pe
-from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.errors import PosrealError, SpecError, bad_value
 from posreal.theory.rational import common_denominator, integer_form, pivot_rows, solve
 from posreal.theory.tasks import Task, parse_task
 
@@ -63,42 +67,101 @@ def exact_difference_vectors(pe: Encoding, pairs: np.ndarray, train_length: int)
     return [tuple(a - b for a, b in zip(x, y)) for x, y in zip(ft, fj)]
 
 
+class SelectionStatus(StrEnum):
+    """The three answers of a selection, never two (JSON: the value strings)."""
+
+    REALIZABLE = "realizable"
+    NOT_REALIZABLE = "not realizable"
+    UNDECIDED = "undecided"   # neither a feasible θ nor a Farkas certificate was found
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """θ* with its KKT multipliers: present exactly when the cell is realizable."""
+
+    theta: np.ndarray                                  # (p,) float θ*
+    multipliers: np.ndarray                            # (m,) λ, float
+    exact_theta: list[Fraction] | None = None          # θ* in ℚ (rational PEs, exact mode)
+    exact_multipliers: dict[int, Fraction] | None = None  # λ in ℚ on its support
+
+
+@dataclass(frozen=True)
+class ExactOptimum:
+    """θ*, λ and the constraints Z, all in ℚ (a realizable cell with an exact KKT certificate)."""
+
+    theta: list[Fraction]                       # (p,)
+    multipliers: dict[int, Fraction]            # λ on its support, by constraint index
+    constraints: list[tuple[Fraction, ...]]     # (m, p) distinct training differences
+
+
 @dataclass
 class Selection:
-    """θ* for one (PE, task, L0) cell, with its certificate."""
+    """θ* for one (PE, task, L0) cell, with its certificate.  ``status`` is one of three answers;
+    ``optimum`` is set exactly when it is ``realizable`` (then :attr:`theta` is θ*)."""
 
     pe: Encoding
     task: Task
     train_length: int
-    realizable: bool
-    theta: np.ndarray | None                 # (p,) float θ*
-    exact_theta: list[Fraction] | None       # θ* in ℚ (rational PEs, exact mode)
     constraints: np.ndarray                  # (m, p) distinct training differences
     pairs: np.ndarray                        # (m, 3) the (i, t, j) of each constraint's first occurrence
-    multipliers: np.ndarray | None           # (m,) λ, float
-    exact_multipliers: dict[int, Fraction] | None = None  # λ in ℚ on its support
+    status: SelectionStatus = SelectionStatus.NOT_REALIZABLE
+    optimum: Optimum | None = None
     reason: str = ""
     certificate: dict = field(default_factory=dict)
     exact_constraints: list[tuple] | None = None
-    undecided: bool = False   # neither a feasible θ nor a Farkas certificate was found
+
+    def realize(self, optimum: Optimum) -> None:
+        """Record θ* (the only way to make a selection realizable)."""
+        self.status, self.optimum = SelectionStatus.REALIZABLE, optimum
 
     @property
-    def status(self) -> str:
-        """``realizable`` / ``not realizable`` / ``undecided`` — three answers, never two."""
-        return "undecided" if self.undecided else ("realizable" if self.realizable else "not realizable")
+    def realizable(self) -> bool:
+        return self.status is SelectionStatus.REALIZABLE
+
+    @property
+    def undecided(self) -> bool:
+        return self.status is SelectionStatus.UNDECIDED
+
+    @property
+    def theta(self) -> np.ndarray:
+        """θ* (p,), float.  Raises :class:`PosrealError` unless the cell is realizable."""
+        if self.optimum is None:
+            raise PosrealError(f"no θ* for {self.pe}·{self.task} at L0 = {self.train_length}: "
+                               f"the cell is {self.status.value} ({self.reason or 'no reason recorded'})")
+        return self.optimum.theta
+
+    @property
+    def exact_theta(self) -> list[Fraction] | None:
+        return None if self.optimum is None else self.optimum.exact_theta
+
+    @property
+    def multipliers(self) -> np.ndarray | None:
+        return None if self.optimum is None else self.optimum.multipliers
+
+    @property
+    def exact_multipliers(self) -> dict[int, Fraction] | None:
+        return None if self.optimum is None else self.optimum.exact_multipliers
+
+    @property
+    def exact_optimum(self) -> ExactOptimum | None:
+        """θ*, λ and Z in ℚ, or None when the cell is not realizable or has no exact certificate."""
+        opt = self.optimum
+        if opt is None or opt.exact_theta is None or opt.exact_multipliers is None or self.exact_constraints is None:
+            return None
+        return ExactOptimum(opt.exact_theta, opt.exact_multipliers, self.exact_constraints)
 
     @property
     def norm(self) -> float | None:
-        return None if self.theta is None else float(np.linalg.norm(self.theta))
+        return None if self.optimum is None else float(np.linalg.norm(self.optimum.theta))
 
     @property
     def support(self) -> list[int]:
         """Indices of constraints with λ > 0 (the support vectors)."""
-        if self.exact_multipliers is not None:
-            return sorted(k for k, v in self.exact_multipliers.items() if v > 0)
-        if self.multipliers is None:
+        if self.optimum is None:
             return []
-        lam = self.multipliers
+        if self.optimum.exact_multipliers is not None:
+            return sorted(k for k, v in self.optimum.exact_multipliers.items() if v > 0)
+        lam = self.optimum.multipliers
         return np.flatnonzero(lam > 1e-12 * max(1.0, float(lam.max(initial=0.0)))).tolist()
 
     @property
@@ -107,7 +170,7 @@ class Selection:
 
     def summary(self) -> dict:
         return {"norm": self.norm, "support": len(self.support), "constraints": int(self.constraints.shape[0]),
-                "exact": self.exact, "status": self.status, "reason": self.reason or None}
+                "exact": self.exact, "status": self.status.value, "reason": self.reason or None}
 
 
 def _dedupe_float(z: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -205,7 +268,8 @@ def _exact_kkt(zq: list[tuple], u: np.ndarray, p: int):
         direction = NB.T.dot(a) if active else np.zeros(p, dtype=object)  # (p,) = N_Bᵀ a
         theta = [Fraction(int(x) * D, b) for x in direction]               # θ = D N_Bᵀ μ
         scaled = N.dot(direction)                 # (m,) z_k·θ = scaled_k / b
-        worst = int(np.argmin([Fraction(int(x), b) for x in scaled]))
+        products = [Fraction(int(x), b) for x in scaled]
+        worst = min(range(len(products)), key=products.__getitem__)   # the first most violated constraint
         if scaled[worst] >= b:
             return theta, dict(zip(active, lam))
         if len(pivot_rows([zq[k] for k in active + [worst]], p)) <= len(active):
@@ -237,9 +301,6 @@ def _exact_farkas(zq: list[tuple], u: np.ndarray, p: int) -> dict[int, Fraction]
 def select(pe, task, train_length: int = 16, exact: bool | None = None) -> Selection:
     """θ* for a cell.  ``exact`` (default: whether the PE is rational) certifies in ℚ."""
     pe, task = parse_pe(pe), parse_task(task)
-    if not getattr(pe, "linear", False):
-        raise SpecError(f"invalid PE {str(pe)!r} for selection; accepted: a linear PE "
-                        "(learned:d is handled by the Underdetermination result)")
     if not isinstance(train_length, (int, np.integer)) or isinstance(train_length, bool) or train_length < 1:
         raise bad_value("train length", train_length, "an integer >= 1")
     pe.check_length(train_length, train_length)
@@ -258,19 +319,18 @@ def select(pe, task, train_length: int = 16, exact: bool | None = None) -> Selec
         z = np.array([[float(x) for x in row] for row in zq], dtype=float).reshape(len(zq), p)
     else:
         z, pairs = _dedupe_float(difference_vectors(pe, pairs, train_length), pairs)
-    sel = Selection(pe, task, train_length, False, None, None, z, pairs, None, exact_constraints=zq)
+    sel = Selection(pe, task, train_length, z, pairs, exact_constraints=zq)
     if z.shape[0] == 0:                               # no row has two keys: θ* = 0
-        sel.realizable, sel.theta, sel.multipliers = True, np.zeros(p), np.zeros(0)
-        sel.exact_theta = [Fraction(0)] * p if exact else None
-        sel.exact_multipliers = {} if exact else None
+        sel.realize(Optimum(np.zeros(p), np.zeros(0), [Fraction(0)] * p if exact else None, {} if exact else None))
         return sel
-    zero = np.flatnonzero(~np.any(z != 0, axis=1)) if not exact else [k for k, r in enumerate(zq) if not any(r)]
+    zero = (np.flatnonzero(~np.any(z != 0, axis=1)) if zq is None
+            else [k for k, r in enumerate(zq) if not any(r)])
     if len(zero):
         i, t, j = pairs[zero[0]]
         sel.reason = f"structural tie at row {i} of the L0-grid: keys {t} (target) and {j} have equal features"
         return sel
     u, rho = _nnls_ldp(z)
-    if exact:
+    if zq is not None:
         return _finish_exact(sel, zq, u, rho, p)
     return _finish_float(sel, z, u, rho)
 
@@ -283,7 +343,8 @@ def _finish_float(sel: Selection, z: np.ndarray, u: np.ndarray, rho: float) -> S
         cert = _float_kkt(z, theta, lam)
         if _primal_feasible(cert):
             cert["optimal"] = _float_kkt_ok(cert)
-            sel.realizable, sel.theta, sel.multipliers, sel.certificate = True, theta, lam, cert
+            sel.realize(Optimum(theta, lam))
+            sel.certificate = cert
             if not cert["optimal"]:
                 sel.reason = "θ is feasible (Zθ ≥ 1) but its KKT residuals exceed tolerance: θ* only approximately"
             return sel
@@ -292,7 +353,7 @@ def _finish_float(sel: Selection, z: np.ndarray, u: np.ndarray, rho: float) -> S
         sel.certificate = {"farkas_residual": float(np.linalg.norm(z.T @ farkas)), "farkas_exact": False}
         sel.reason = "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, float)"
     else:
-        sel.undecided = True
+        sel.status = SelectionStatus.UNDECIDED
         sel.reason = f"undecided: NNLS gives ρ = {rho:.3g}, no feasible θ and no Farkas certificate"
     return sel
 
@@ -302,11 +363,10 @@ def _finish_exact(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float, p:
         found = _exact_kkt(zq, u, p)
         if found is not None:
             theta, lam = found
-            sel.realizable, sel.exact_theta, sel.exact_multipliers = True, theta, lam
-            sel.theta = np.array([float(x) for x in theta])
-            sel.multipliers = np.zeros(len(zq))
+            multipliers = np.zeros(len(zq))          # (m,)
             for k, v in lam.items():
-                sel.multipliers[k] = float(v)
+                multipliers[k] = float(v)
+            sel.realize(Optimum(np.array([float(x) for x in theta]), multipliers, theta, lam))
             sel.certificate = {"kkt_exact": True}
             return sel
     farkas = _farkas(sel.constraints)
@@ -324,9 +384,10 @@ def _finish_exact(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float, p:
 
 def verify_kkt_exact(sel: Selection) -> bool:
     """Re-check θ* = Zᵀλ, λ ≥ 0, Zθ* ≥ 1, λ·(Zθ* - 1) = 0 in ℚ from the stored data alone."""
-    if sel.exact_theta is None or sel.exact_constraints is None or sel.exact_multipliers is None:
+    opt = sel.exact_optimum
+    if opt is None:
         return False
-    zq, theta, lam = sel.exact_constraints, sel.exact_theta, sel.exact_multipliers
+    zq, theta, lam = opt.constraints, opt.theta, opt.multipliers
     p = len(theta)
     if any(v < 0 for v in lam.values()):
         return False

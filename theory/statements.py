@@ -1,16 +1,16 @@
-"""The six results of THEORY.md §2, each declared once as a data object with a stable id.
+"""The six results of the docs' Definitions page (definitions.md#results), each declared once as a data object with a stable id.
 
 Main definitions:
 
-* :class:`Statement` — id, name, status (``theorem`` / ``conjecture``), the THEORY.md section it
-  formalizes, hypotheses, conclusion, the symbols it uses, and the check methods that cover it;
+* :class:`Statement` — id, name, status (``theorem`` / ``conjecture``), the anchor of the
+  Definitions page that states it (``definitions.md#theorem-1``, shown by ``posreal check --json``), hypotheses, conclusion, the symbols it uses, and the check methods that cover it;
 * :data:`STATEMENTS` — ``theorem1``, ``theorem2``, ``proposition4``, ``underdetermination``,
   ``expressivity``, ``conjecture`` (in that order);
 * :func:`statement` — look a result up by id (one-line :class:`SpecError` for an unknown id).
 
 Checks (``checks/``), tests, the CLI (``posreal check``) and the docs' claims table refer to a
 result only through its id.  The wording is this project's formalization of the preprint's
-abstract (THEORY.md), not the preprint's own text.
+abstract, not the preprint's own text.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class Statement:
     id: str
     name: str
     status: str                             # "theorem" | "conjecture"
-    section: str                            # where THEORY.md states it
+    section: str                            # anchor of the Definitions page that states it
     hypotheses: tuple[str, ...]
     conclusion: str
     symbols: tuple[tuple[str, str], ...]    # (symbol, meaning)
@@ -43,14 +43,14 @@ class Statement:
                 "symbols": dict(self.symbols), "checks": list(self.checks), "notes": self.notes}
 
 
-_SECTION = "THEORY.md §2 Results to encode and check"
+_SECTION = "definitions.md#"   # + the anchor of the result on the Definitions page
 
 STATEMENTS: dict[str, Statement] = {s.id: s for s in (
     Statement(
         id="theorem1",
         name="Theorem 1 (sufficiency)",
         status=THEOREM,
-        section=f"{_SECTION}: Theorem 1",
+        section=f"{_SECTION}theorem-1",
         hypotheses=(
             "Φ is a linear PE; θ* is the selected parameters at L0 and u = θ*/‖θ*‖",
             "θ_k satisfies ‖θ_k‖ → ∞ and θ_k/‖θ_k‖ → u (finite form: θ = ρ(u + e), ρ > 0, ‖e‖ ≤ ε)",
@@ -69,7 +69,7 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         id="theorem2",
         name="Theorem 2 (relative deep-row characterization)",
         status=THEOREM,
-        section=f"{_SECTION}: Theorem 2",
+        section=f"{_SECTION}theorem-2",
         hypotheses=(
             "r is a relative kernel on offsets 0..N-1",
             "r has a strict unique global maximizer δ*: r(δ*) > r(δ) for all δ ≠ δ*",
@@ -90,7 +90,7 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         id="proposition4",
         name="Proposition 4 (absolute/relative duality)",
         status=THEOREM,
-        section=f"{_SECTION}: Proposition 4",
+        section=f"{_SECTION}proposition-4",
         hypotheses=(
             "the shear S(i, j) = (i, i - j) on the causal grid",
             "(Sκ)(i, j) = κ(i, i-j); (Sτ)_n(i) = i - t_n(i) on the same rows; ψ_S(i, j) = ψ(i, i-j)",
@@ -105,7 +105,7 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         id="underdetermination",
         name="Underdetermination (learned absolute PE)",
         status=THEOREM,
-        section=f"{_SECTION}: Underdetermination",
+        section=f"{_SECTION}underdetermination",
         hypotheses=(
             "learned:d: κ(i, j) = E_iᵀ W E_j with a learned table E",
             "(W, E_{<L0}) realizes τ at L0 and L > L0; training at lengths ≤ L0 never touches E_j, j ≥ L0",
@@ -124,7 +124,7 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         id="expressivity",
         name="Expressivity bound (static routing and class ceiling)",
         status=THEOREM,
-        section=f"{_SECTION}: Expressivity bound",
+        section=f"{_SECTION}expressivity",
         hypotheses=(
             "(a) a positional-only head: its attention map depends on n alone; y = F(x), x ~ D",
             "(b) a PE Φ and task τ; T_L ranges over all θ",
@@ -139,7 +139,7 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         id="conjecture",
         name="Conjecture (deterministic necessity)",
         status=CONJECTURE,
-        section=f"{_SECTION}: Conjecture",
+        section=f"{_SECTION}conjecture",
         hypotheses=(
             "Φ is a deterministic linear PE (fixed feature map ψ) and τ is realizable at L0",
             "gradient descent from θ = 0 with a small enough fixed step on the positional cross-entropy at L0",
@@ -150,7 +150,7 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         symbols=(("Z", "training differences z = ψ(i, t) - ψ(i, j) at L0"), ("v", "tie direction"),
                  ("acc_L", "fraction of R_L realized by T_L θ_k")),
         checks=("symbolic", "property"),
-        notes=("open in THEORY.md: ties whose direction v is not orthogonal to col Zᵀ. Finding of this project "
+        notes=("open in the original statement: ties whose direction v is not orthogonal to col Zᵀ. Finding of this project "
                "(counterexamples/, `posreal search conjecture`): open ties that gradient descent wins in the limit "
                "exist, e.g. posreal.counterexamples.designed.LOG2_TIE (relative 4×3 integer table, offset:0, L0 = 3, "
                "L = 4): α_4 = 3/4 but ⟨θ_k, v⟩ → log 2 > 0, so lim acc_4(θ_k) = 1. The first step is exact, the "

@@ -12,7 +12,7 @@ A table file is one JSON object, the same form the shipped certificates store un
 Entries are JSON numbers, or exact rationals written as strings (``"-1/3"``, ``"2"``).  A table
 whose entries are all integers or rational strings is rational, so ``--exact`` decides it in ℚ.
 Main functions: :func:`load_table` (file -> encoding), :func:`table_document` (encoding -> the
-same JSON form), :func:`parse_entry`.  Definitions page: "Linear positional encoding".
+same JSON form), :func:`parse_entry`.  Definitions page: definitions.md#feature-tables.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ MAX_TABLE_BYTES = 16 * 2 ** 20        # a table file larger than this is refused
 MAX_TABLE_ENTRIES = 2 ** 20           # entries (rows × width, or rows² × width for general tables)
 MAX_ENTRY_CHARS = 64                  # digits of one numerator or denominator string
 TABLE_KINDS = ("relative", "column", "general")
-_RATIONAL = re.compile(r"(-?[0-9]{1,%d})(?:/([0-9]{1,%d}))?" % (MAX_ENTRY_CHARS, MAX_ENTRY_CHARS), re.ASCII)
+_RATIONAL = re.compile(rf"(-?[0-9]{{1,{MAX_ENTRY_CHARS}}})(?:/([0-9]{{1,{MAX_ENTRY_CHARS}}}))?", re.ASCII)
 FORM = ('a JSON object {"kind": "relative" | "column" | "general", "rows": [...]} whose entries are '
         'numbers or rational strings such as "-1/3"')
 
@@ -78,24 +78,6 @@ def parse_entry(value: Any, where: str, path: str) -> Fraction | float:
         match = _RATIONAL.fullmatch(value)
         if match and int(match.group(2) or 1) != 0:
             return Fraction(int(match.group(1)), int(match.group(2) or 1))
-    raise _fail(path, f"entry {where} is {_short(value)}")
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise _fail(path, f"entry {where} is not finite")
-        return value
-    if isinstance(value, str):
-        num, _, den = value.partition("/")
-        parts = [num, den] if den or value.count("/") else [num]
-        ok = all(p and len(p) <= MAX_ENTRY_CHARS and p.lstrip("-").isascii() and p.lstrip("-").isdigit()
-                 and p.count("-") <= 1 for p in parts) and not parts[-1].startswith("-") or len(parts) == 1
-        if ok and all(p.lstrip("-").isascii() and p.lstrip("-").isdigit() and len(p) <= MAX_ENTRY_CHARS
-                      and p.count("-") <= (1 if n == 0 else 0) and p.lstrip("-") == p[p.count("-"):]
-                      for n, p in enumerate(parts)):
-            denominator = int(parts[1]) if len(parts) == 2 else 1
-            if denominator != 0:
-                return Fraction(int(parts[0]), denominator)
     raise _fail(path, f"entry {where} is {_short(value)}")
 
 

@@ -1,6 +1,6 @@
 """Positional tasks: which rows are scored and which key each scored row must attend to.
 
-Main definitions (THEORY.md §1, "Positional task"):
+Main definitions (definitions.md#positional-task):
 
 * a task ``τ = (t_n)`` gives, for every length ``n``, scored rows ``R_n`` and a target
   ``t_n(i) ∈ {0..i}`` (causal grid);
@@ -14,6 +14,7 @@ Spec strings are parsed only by :func:`parse_task` and round-trip through ``str(
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -24,7 +25,7 @@ FIXED_POSITION = "fixed position"
 GROWING = "growing"
 
 TASK_FORMS = "offset:c, position:p (c, p integers >= 0), copy, middle, reverse, half, dual:TASK"
-from posreal.theory.defaults import REGISTRY_TASKS  # noqa: E402  (re-exported)
+from posreal.theory.defaults import REGISTRY_TASKS  # noqa: E402, F401  (re-exported)
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,12 @@ class DualTask(Task):
         return hash(("dual", inner)) if parity else hash(inner)   # equal objects, equal hashes
 
 
-def shear_normal_form(obj, wrapper: type) -> tuple[int, object]:
+class _Sheared(Protocol):
+    @property
+    def base(self) -> Any: ...
+
+
+def shear_normal_form(obj: object, wrapper: type[_Sheared]) -> tuple[int, object]:
     """(parity of the nested shears, innermost object): S∘S = id, so two nestings of ``wrapper``
     (DualTask or DualOf) denote the same map iff their normal forms are equal."""
     parity = 0
@@ -206,6 +212,7 @@ def parse_task(spec: str | Task) -> Task:
     raise bad_value("task", spec, TASK_FORMS)
 
 
-def dual_task(task: Task) -> Task:
+def dual_task(task: str | Task) -> Task:
     """The shear of a task, simplified so that ``dual(dual(T)) == T``."""
+    task = parse_task(task)
     return task.base if isinstance(task, DualTask) else DualTask(task)

@@ -1,7 +1,7 @@
 """Gradient descent on the positional cross-entropy at L0 — the dynamics that Theorem 1 and
 the Conjecture speak about.
 
-Main definitions (THEORY.md §1 "Selection", §2 Theorem 1 and Conjecture):
+Main definitions (definitions.md#selection, definitions.md#theorem-1, definitions.md#conjecture):
 
 * ℓ(θ) = Σ_{i ∈ R_L0} -log softmax(κ_θ(i, ·))[t(i)], κ_θ(i, j) = ⟨θ, ψ(i, j)⟩ over keys j ≤ i;
 * ∇ℓ(θ) = Σ_i (E_{A_i}[ψ(i, ·)] - ψ(i, t)) with A_i = softmax(κ_θ(i, ·)) — a combination of
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from posreal.theory.encodings import parse_pe
-from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.errors import bad_value
 from posreal.theory.realization import target_keys
 from posreal.theory.selection import select
 from posreal.theory.tasks import parse_task
@@ -98,8 +98,6 @@ def gradient_descent(pe, task, train_length: int = 16, steps: int = 10000, step_
     pe, task = parse_pe(pe), parse_task(task)
     if not isinstance(steps, (int, np.integer)) or steps < 1:
         raise bad_value("steps", steps, "an integer >= 1")
-    if not getattr(pe, "linear", False):
-        raise SpecError(f"invalid PE {str(pe)!r} for training; accepted: a linear PE")
     if isinstance(train_length, bool) or not isinstance(train_length, (int, np.integer)) or train_length < 1:
         raise bad_value("train length", train_length, "an integer >= 1")
     grid = training_grid(pe, task, train_length, train_length)

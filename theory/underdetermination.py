@@ -1,6 +1,6 @@
 """Learned absolute PEs (``learned:d``): α_L is an interval, not a number (Underdetermination).
 
-Main definitions and results (THEORY.md §2 "Underdetermination"; statement id ``underdetermination``):
+Main definitions and results (definitions.md#underdetermination; statement id ``underdetermination``):
 
 * the kernel κ(i, j) = E_iᵀ W E_j with a learned table E (rows E_j ∈ ℝ^d) and W ∈ ℝ^{d×d};
 * :func:`train_block` — a trained block (W, E_{<L0}): deterministic, seeded gradient descent on the
@@ -11,7 +11,8 @@ Main definitions and results (THEORY.md §2 "Underdetermination"; statement id `
   ``zero`` (E_j = 0; result (a): α_L = |R_L ∩ [0, L0)|/|R_L|), ``copy_last`` (E_j = E_{L0-1};
   result (b): α_L = 1 for position:p, p ≤ L0-2), or a given table;
 * :func:`learned_alpha_interval` — both completions and a seeded Monte Carlo estimate of the
-  expected α_L when the untrained rows keep their random initialization N(0, 1/d) (result (c)).
+  expected α_L when the untrained rows keep their random initialization N(0, 1/d) (result (c)),
+  as a :class:`LearnedInterval` (one :class:`LengthInterval` per length; ``to_json()``).
 
 Why (a) and (b) hold.  (a) A new row i ≥ L0 has query E_i = 0, so κ(i, ·) ≡ 0 on i + 1 ≥ 2 keys: the
 row is tied and fails; rows below L0 are the trained rows.  (b) With E_j = E_{L0-1} for j ≥ L0 a new
@@ -25,12 +26,13 @@ the tolerance are reported as undecided, never counted as realized.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from posreal.theory import realization
-from posreal.theory.encodings import POSITION, LearnedAbsolute, parse_pe
+from posreal.theory.encodings import POSITION, LearnedAbsolute, parse_learned
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import DenseKernel
 from posreal.theory.tasks import Task, parse_task
@@ -193,7 +195,7 @@ def monte_carlo_alpha(block: LearnedBlock, lengths, samples: int = DEFAULT_SAMPL
     (the same initialization :func:`train_block` starts from): mean, standard error, range."""
     lengths = sorted(lengths)
     rng = np.random.default_rng(seed)
-    values = {L: [] for L in lengths}
+    values: dict[int, list[float]] = {L: [] for L in lengths}
     L_max, L0, d = lengths[-1], block.train_length, block.d
     for _ in range(samples):
         tail = rng.normal(0.0, 1.0 / np.sqrt(d), size=(L_max - L0, d))   # (L_max - L0, d)
@@ -216,39 +218,94 @@ def zero_completion_formula(task: Task, length: int, train_length: int) -> float
     return float(np.sum(rows < train_length)) / rows.size if rows.size else 1.0
 
 
-def learned_alpha_interval(pe, task, train_length: int = 16, lengths=(32, 64, 128, 256),
-                           seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMPLES) -> dict:
-    """The ``posreal alpha`` document of a learned PE: for each L an interval spanned by the named
-    completions and the Monte Carlo samples, never one number."""
-    pe, task = parse_pe(pe), parse_task(task)
-    if not isinstance(pe, LearnedAbsolute):
-        raise bad_value("PE", str(pe), "learned:d (linear PEs go through posreal.theory.alpha.compute_alpha)")
+@dataclass(frozen=True)
+class LengthInterval:
+    """α_L of a learned PE at one length: the interval spanned by the named completions and the
+    Monte Carlo samples, with each completion's row counts."""
+
+    length: int
+    completions: dict[str, dict]   # completion name -> completion_alpha counts
+    monte_carlo: dict              # monte_carlo_alpha at this length
+
+    @property
+    def low(self) -> float:
+        return min(self._values())
+
+    @property
+    def high(self) -> float:
+        return max(self._values())
+
+    def _values(self) -> list[float]:
+        return [c["alpha"] for c in self.completions.values()] + [self.monte_carlo["min"], self.monte_carlo["max"]]
+
+    def to_json(self) -> dict:
+        return {"low": self.low, "high": self.high,
+                "completions": {name: c["alpha"] for name, c in self.completions.items()},
+                "monte_carlo": self.monte_carlo}
+
+    def rows_json(self) -> dict:
+        return {name: {k: v for k, v in c.items() if k != "alpha"} for name, c in self.completions.items()}
+
+
+@dataclass(frozen=True)
+class LearnedInterval:
+    """What ``posreal alpha`` reports for ``learned:d``: the trained block and, per length, an
+    interval of α_L (never one number).  ``intervals`` is empty when the block does not realize
+    the task at L0."""
+
+    pe: LearnedAbsolute
+    task: Task
+    train_length: int
+    lengths: tuple[int, ...]
+    block: LearnedBlock
+    min_train_margin: float
+    intervals: tuple[LengthInterval, ...] = ()
+
+    @property
+    def realizable(self) -> bool:
+        return self.min_train_margin > 0
+
+    def interval(self, length: int) -> LengthInterval:
+        for item in self.intervals:
+            if item.length == length:
+                return item
+        raise bad_value("length", length, f"a length of this result: {list(self.lengths)}" if self.realizable
+                        else "none: the task is not realized at L0")
+
+    def to_json(self) -> dict:
+        doc: dict = {"pe": str(self.pe), "task": str(self.task), "train_length": self.train_length, "mode": "learned",
+                     "block": {"method": self.block.method, "seed": self.block.seed, "steps": self.block.steps,
+                               "d": self.pe.d, "init": "E_j, W_ab ~ N(0, 1/d)",
+                               "min_train_margin": self.min_train_margin},
+                     "realizable": self.realizable}
+        if not self.realizable:
+            doc["alpha"] = {str(L): None for L in self.lengths}
+            doc["reason"] = "gradient descent did not realize the task at L0 within the step budget"
+            return doc
+        doc["alpha"] = {str(item.length): item.to_json() for item in self.intervals}
+        doc["rows"] = {str(item.length): item.rows_json() for item in self.intervals}
+        doc["interval"] = "spanned by the completions zero, copy_last and the Monte Carlo samples"
+        return doc
+
+
+def learned_alpha_interval(pe: str | LearnedAbsolute, task: str | Task, train_length: int = 16,
+                           lengths: Iterable[int] = (32, 64, 128, 256), seed: int = DEFAULT_SEED,
+                           samples: int = DEFAULT_SAMPLES) -> LearnedInterval:
+    """α_L of a learned PE at each length: an interval spanned by the named completions and the
+    Monte Carlo samples, never one number (``.to_json()`` is the ``posreal alpha`` document)."""
+    learned, task = parse_learned(pe), parse_task(task)
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
         raise bad_value("samples", samples, "an integer >= 2")
-    lengths = sorted(set(int(L) for L in lengths))
-    for L in lengths:
+    sorted_lengths = sorted({int(L) for L in lengths})
+    for L in sorted_lengths:
         if L < train_length or L > MAX_LEARNED_LENGTH:
             raise bad_value("length", L, f"integers from the train length {train_length} to {MAX_LEARNED_LENGTH}")
-    block = train_block(task, pe.d, train_length, seed)
+    block = train_block(task, learned.d, train_length, seed)
     train_min = float(block.train_margins().min())
-    doc = {"pe": str(pe), "task": str(task), "train_length": train_length, "mode": "learned",
-           "block": {"method": block.method, "seed": seed, "steps": block.steps, "d": pe.d,
-                     "init": "E_j, W_ab ~ N(0, 1/d)", "min_train_margin": train_min},
-           "realizable": bool(train_min > 0)}
-    if not doc["realizable"]:
-        doc["alpha"] = {str(L): None for L in lengths}
-        doc["reason"] = "gradient descent did not realize the task at L0 within the step budget"
-        return doc
-    mc = monte_carlo_alpha(block, lengths, samples, seed + 1)
-    alpha, rows = {}, {}
-    for L in lengths:
-        comps = {name: completion_alpha(block, L, name) for name in COMPLETIONS}
-        values = [c["alpha"] for c in comps.values()] + [mc[L]["min"], mc[L]["max"]]
-        alpha[str(L)] = {"low": min(values), "high": max(values),
-                         "completions": {name: c["alpha"] for name, c in comps.items()},
-                         "monte_carlo": mc[L]}
-        rows[str(L)] = {name: {k: v for k, v in c.items() if k != "alpha"} for name, c in comps.items()}
-    doc["alpha"] = alpha
-    doc["rows"] = rows
-    doc["interval"] = "spanned by the completions zero, copy_last and the Monte Carlo samples"
-    return doc
+    result = LearnedInterval(learned, task, train_length, tuple(sorted_lengths), block, train_min)
+    if not result.realizable:
+        return result
+    mc = monte_carlo_alpha(block, sorted_lengths, samples, seed + 1)
+    intervals = tuple(LengthInterval(L, {name: completion_alpha(block, L, name) for name in COMPLETIONS}, mc[L])
+                      for L in sorted_lengths)
+    return replace(result, intervals=intervals)

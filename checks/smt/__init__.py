@@ -1,4 +1,4 @@
-"""SMT (z3) proofs of the results of THEORY.md §2, each with a negative control.
+"""SMT (z3) proofs of the results (definitions.md#results), each with a negative control.
 
 Contract with the claim runner: :data:`SMT_CHECKS` maps a claim id to zero-argument callables,
 each returning a :class:`posreal.checks.base.CheckResult` with ``method="smt"`` (one exception, below), a verdict
@@ -15,7 +15,7 @@ Modules: :mod:`~posreal.checks.smt.common` (queries, rational model values, the 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from posreal.checks.base import CheckResult
 from posreal.checks.smt import ceiling, expressivity, proposition4, static_routing, theorem2, underdetermination

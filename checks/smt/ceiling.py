@@ -1,6 +1,6 @@
 """Class ceilings α*_L(Φ, τ): the largest fraction of R_L that any kernel of a class realizes.
 
-Main definitions and results (THEORY.md §2, Expressivity bound (b)):
+Main definitions and results (definitions.md#class-ceiling):
 
 * α*_L = max over the class of |{i ∈ R_L : κ realizes row i}| / |R_L| — a maximum feasible
   subsystem of strict inequalities.  Each scored row is one soft constraint (the conjunction
@@ -24,14 +24,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import z3
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, timed
+from posreal.checks.base import FAILED, PROVED, UNKNOWN, CheckResult, Control, Verdict, timed
 from posreal.checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fraction
-from posreal.theory.encodings import Encoding, LearnedAbsolute, parse_pe
+from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import ProfileKernel, exact_transfer
 from posreal.theory.rational import fraction_str
@@ -65,7 +65,7 @@ class Ceiling:
     total: int                    # |R_n|
     witness: list[Fraction]       # the best kernel's parameters (r, a or θ)
     realized_rows: list[int]
-    optimal: str                  # "proved" (k+1 rows unsat), "unknown" (timeout: a lower bound only)
+    optimal: Verdict | str        # proved (k+1 rows unsat), unknown (timeout: a lower bound only), "refused"
     verified: bool                # Python re-count of the witness equals ``realized``
     features: str                 # "exact" | "float64 features converted exactly to rationals"
     reason: str = ""
@@ -83,7 +83,7 @@ class Ceiling:
         return {"kernel": self.kernel, "task": self.task, "length": self.length,
                 "train_length": self.train_length, "realized": self.realized, "total": self.total,
                 "ceiling": f"{self.realized}/{self.total}", "witness": [fraction_str(w) for w in self.witness],
-                "realized_rows": self.realized_rows, "optimal": self.optimal, "verified": self.verified,
+                "realized_rows": self.realized_rows, "optimal": str(self.optimal), "verified": self.verified,
                 "features": self.features, "reason": self.reason or None, "seconds": self.seconds,
                 "notes": self.notes}
 
@@ -103,9 +103,9 @@ def kernel_class(kernel: str | None, pe: str | None, length: int, train_length: 
         if kernel == "column":
             return KernelClass("column", length, lambda i, j: _unit(j))
         raise bad_value("kernel", kernel, "relative, column")
+    if pe is None:   # unreachable: exactly one of kernel and pe is given
+        raise SpecError("invalid kernel class: give exactly one of kernel and pe")
     enc = parse_pe(pe)
-    if isinstance(enc, LearnedAbsolute):
-        raise bad_value("PE", pe, "a linear PE (learned:d is not linear: see the Underdetermination result)")
     p = enc.dim(train_length)
     enc.check_length(length, train_length)
     rows = [i for i in range(length) for _ in range(i + 1)]
@@ -218,7 +218,7 @@ def _best_model(opt: z3.Optimize) -> z3.ModelRef | None:
         return None
 
 
-def prove_at_most(cons, flags, k: int, timeout: float) -> tuple[str, str]:
+def prove_at_most(cons, flags, k: int, timeout: float) -> tuple[Verdict, str]:
     """Certify that no kernel of the class realizes k + 1 rows (unsat) — optimality of k."""
     solver = z3.Solver()
     solver.set("timeout", max(1, int(timeout * 1000)))
@@ -238,11 +238,11 @@ def recount(cls: KernelClass, witness: list[Fraction], task: Task, length: int, 
     """Rows realized by the witness kernel, decided in ℚ without z3."""
     rows, targets = task.rows_and_targets(length)
     if cls.label in KERNEL_CLASSES:
-        kern = ProfileKernel(length, "offset" if cls.label == "relative" else "position", list(witness))
-        margins, _ = exact_margins(kern, rows, targets)
+        profile = ProfileKernel(length, "offset" if cls.label == "relative" else "position", list(witness))
+        margins, _ = exact_margins(profile, rows, targets)
         status = classify_exact(margins, np.zeros(rows.size, dtype=bool))
         return [int(i) for i, s in zip(rows, status) if s > 0]
-    if cls.exact:   # rational PE: theory's exact transfer, margins and structural ties
+    if cls.exact and cls.pe is not None:   # rational PE: theory's exact transfer, margins and structural ties
         kern = exact_transfer(cls.pe, witness, length, train_length)
         margins, _ = exact_margins(kern, rows, targets)
         ties = structural_ties(cls.pe, rows, targets, length, train_length)
@@ -258,7 +258,8 @@ def recount(cls: KernelClass, witness: list[Fraction], task: Task, length: int, 
 
 # ------------------------------------------------------------------ the check (claim "expressivity")
 def ceiling_check(task: str, length: int, kernel: str | None = None, pe: str | None = None,
-                  train_length: int = DEFAULT_TRAIN_LENGTH, timeout: float = DEFAULT_TIMEOUT) -> Callable[[], CheckResult]:
+                  train_length: int = DEFAULT_TRAIN_LENGTH,
+                  timeout: float = DEFAULT_TIMEOUT) -> Callable[[], CheckResult]:
     """A check: the ceiling k/m is optimal (k+1 rows unsat) and attained (witness re-counted in ℚ).
     Negative control: the weakened bound "at most k - 1 rows" must be refuted by the witness."""
     label = kernel or pe
@@ -270,11 +271,11 @@ def ceiling_check(task: str, length: int, kernel: str | None = None, pe: str | N
             return CheckResult("expressivity", f"ceiling of {label} on {task} at n = {length}", "smt", UNKNOWN,
                                None, detail=str(err))
         verdict = PROVED if (c.optimal == PROVED and c.verified) else (FAILED if c.optimal == FAILED else UNKNOWN)
-        control = COUNTEREXAMPLE if (c.verified and c.realized >= 1) else "none"
+        control = Control.COUNTEREXAMPLE if (c.verified and c.realized >= 1) else Control.NO_COUNTEREXAMPLE
         detail = (f"ceiling {c.realized}/{c.total} ({c.features}); optimality: {c.optimal}"
                   + (f" ({c.reason})" if c.reason else "") + f"; witness re-counted in ℚ: rows {c.realized_rows}; "
                   f"negative control (bound weakened to ≤ {c.realized - 1} rows): "
-                  + ("refuted by the witness" if control == COUNTEREXAMPLE else "no witness row"))
+                  + ("refuted by the witness" if control is Control.COUNTEREXAMPLE else "no witness row"))
         return CheckResult("expressivity", f"class ceiling of {label} kernels on {task} at n = {length}", "smt",
                            verdict, control, detail=detail, data=c.to_json())
 

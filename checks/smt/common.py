@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import z3
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, timed
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, Control, timed
 
 from posreal.theory.defaults import SMT_TIMEOUT as DEFAULT_TIMEOUT  # seconds per z3 query
 CONTROL_BOUND = 12       # negative controls bound the grid so the Python re-check is finite
@@ -106,19 +106,20 @@ class SmtProof:
     notes: list[str] = field(default_factory=list)
 
 
-def _control(proof: SmtProof) -> tuple[str, str]:
+def _control(proof: SmtProof) -> tuple[Control, str]:
     out = query(proof.control, proof.timeout)
     if out.status == "unsat":
-        return "unsat", f"negative control ({proof.control_label}): unsat — the dropped hypothesis is not needed"
+        return Control.UNSAT, f"negative control ({proof.control_label}): unsat — the dropped hypothesis is not needed"
     if out.status == "unknown":
-        return UNKNOWN, f"negative control ({proof.control_label}): unknown ({out.reason})"
+        return Control.UNKNOWN, f"negative control ({proof.control_label}): unknown ({out.reason})"
     try:
         ok, text = proof.verify_control(out.model)
     except AlgebraicValue as err:
-        return "refused", f"negative control ({proof.control_label}): {err}"
+        return Control.REFUSED, f"negative control ({proof.control_label}): {err}"
     if ok:
-        return COUNTEREXAMPLE, f"negative control ({proof.control_label}): sat, model re-checked in Python: {text}"
-    return "unverified", f"negative control ({proof.control_label}): sat but the Python re-check failed: {text}"
+        return Control.COUNTEREXAMPLE, (f"negative control ({proof.control_label}): sat, model re-checked in Python: "
+                                        f"{text}")
+    return Control.UNVERIFIED, f"negative control ({proof.control_label}): sat but the Python re-check failed: {text}"
 
 
 def run_proof(proof: SmtProof) -> CheckResult:

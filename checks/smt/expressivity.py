@@ -13,14 +13,15 @@ token sequences with different differences (re-checked in Python with Fractions)
 (b) Free relative kernel r : ℤ → ℝ, h = ⌊n/2⌋: no two distinct rows of ``middle``
 (rows i ≥ h, target h) are both realized, at any n.  Argument: for rows h ≤ i1 < i2 < n ≤ 2h+1,
 both offsets i1 - h and i2 - h lie in {0..i1}, so each row needs its offset strictly above the
-other's.  (h = ⌊n/2⌋ is encoded as 2h ≤ n ≤ 2h + 1: the same integers, and linear.)  Control: drop h = ⌊n/2⌋ (keep 0 ≤ h < n), i.e. ``position:h`` with h free.
+other's.  (h = ⌊n/2⌋ is encoded as 2h ≤ n ≤ 2h + 1: the same integers, and linear.)  Control: drop
+h = ⌊n/2⌋ (keep 0 ≤ h < n), i.e. ``position:h`` with h free.
 
-Reference: THEORY.md §2, Expressivity bound (this project's formalization of the preprint).
+Reference: definitions.md#expressivity (this project's formalization of the preprint).
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import z3
 
@@ -57,7 +58,8 @@ def token_independence() -> SmtProof:
         return weight != 0 and dx != dy, (f"content weight c = {weight}: row {ii}, keys {a_}/{b_}: "
                                           f"score difference {dx} on x, {dy} on y — softmax rows differ")
 
-    return SmtProof(CLAIM, "(a) static routing: a positional-only head's attention depends on n alone, never on the tokens",
+    return SmtProof(CLAIM,
+                    "(a) static routing: a positional-only head's attention depends on n alone, never on the tokens",
                     [("quantifier-free", base + [cw == 0, moved])], "allow a content term (c ≠ 0)",
                     base + [cw != 0, moved, n <= CONTROL_BOUND], verify, hypotheses=base + [cw == 0])
 

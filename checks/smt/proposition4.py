@@ -18,13 +18,13 @@ proved, each with a negative control re-checked in Python:
 * dual of Theorem 2: a column kernel with unique maximizer p realizes, on rows i ≥ p,
   exactly ``position:p``  (control: drop i ≥ p).
 
-Reference: THEORY.md §2, Proposition 4 (this project's formalization of the preprint).
+Reference: definitions.md#proposition-4 (this project's formalization of the preprint).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable
+from collections.abc import Callable
 
 import z3
 
@@ -146,9 +146,11 @@ def relative_to_column() -> SmtProof:
         ii, jj, kk = ivalue(model, i), ivalue(model, j), ivalue(model, i2)
         v1, v2 = value(model, kappa(ii, ii - jj)), value(model, kappa(kk, kk - jj))
         kept = 0 <= jj <= ii and 0 <= jj <= kk   # causal(i, j) and causal(i2, j)
-        return kept and v1 != v2, f"(Sκ)({ii},{jj}) = {v1} ≠ (Sκ)({kk},{jj}) = {v2}: the sheared general kernel is not a column kernel"
+        return kept and v1 != v2, (f"(Sκ)({ii},{jj}) = {v1} ≠ (Sκ)({kk},{jj}) = {v2}: the sheared general kernel "
+                                   "is not a column kernel")
 
-    return SmtProof(CLAIM, "the shear maps relative kernels r(i-j) to column kernels r(j), and column kernels to relative ones",
+    return SmtProof(CLAIM, "the shear maps relative kernels r(i-j) to column kernels r(j), and column kernels "
+                           "to relative ones",
                     [("quantifier-free", [z3.Or(not_column, not_relative)])],
                     "a general kernel κ(i, j) in place of a relative one", ctl, verify,
                     hypotheses=[causal(i, j), causal(i2, j)])
@@ -195,7 +197,8 @@ def task_classes() -> SmtProof:
         fp_refl = const([n_ - 1 - T[(n_, i_)] for n_, i_ in dom])
         fo = const([i_ - T[(n_, i_)] for n_, i_ in dom])
         targets_ok = all(0 <= T[(n_, i_)] <= i_ for n_, i_ in dom)
-        return targets_ok and fp_refl != fo, (f"rows {dom}, targets {[T[d] for d in dom]}: reflected task fixed-position {fp_refl}, "
+        return targets_ok and fp_refl != fo, (f"rows {dom}, targets {[T[d] for d in dom]}: reflected task "
+                                              f"fixed-position {fp_refl}, "
                                f"task fixed-offset {fo}")
 
     return SmtProof(CLAIM, "S maps fixed-offset tasks to fixed-position tasks and back, hence growing to growing",
@@ -217,7 +220,8 @@ def task_duals() -> SmtProof:
     def verify(model):
         ii, cc, nn = ivalue(model, i), ivalue(model, c), ivalue(model, n)
         image = nn - 1 - (ii - cc)
-        return cc <= ii < nn and image != cc, f"n = {nn}, row {ii}: reflecting offset:{cc}'s target gives {image} ≠ {cc}"
+        return cc <= ii < nn and image != cc, (f"n = {nn}, row {ii}: reflecting offset:{cc}'s target gives "
+                                               f"{image} ≠ {cc}")
 
     return SmtProof(CLAIM, "S(offset:c) = position:c, S(position:c) = offset:c, S(copy) = middle (same rows)",
                     [("quantifier-free", base + [fails])], "the reflection j ↦ n-1-j in place of the shear",
@@ -243,7 +247,8 @@ def dual_theorem2() -> SmtProof:
         return uniq and real != (tt == pp), (f"a = {[str(v[q]) for q in range(size)]}, p = {pp}: row {ii} < p "
                                               f"realized for t = {tt}: {real}")
 
-    return SmtProof(CLAIM, "dual of Theorem 2: a column kernel with unique maximizer p realizes exactly position:p on rows i ≥ p",
+    return SmtProof(CLAIM, "dual of Theorem 2: a column kernel with unique maximizer p realizes exactly position:p "
+                           "on rows i ≥ p",
                     [("quantified", base + [i >= p, mismatch])], "drop i ≥ p",
                     base + [mismatch, N <= CONTROL_BOUND], verify, hypotheses=base + [i >= p])
 

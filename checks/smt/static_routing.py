@@ -11,9 +11,9 @@ for file ownership; it runs no solver.)
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, timed
+from posreal.checks.base import FAILED, PASSED, CheckResult, Control, timed
 from posreal.theory.expressivity import DEFAULT_SEED, static_routing_bound
 from posreal.theory.tasks import REGISTRY_TASKS
 
@@ -31,7 +31,8 @@ def beta_check() -> CheckResult:
             data[f"{spec} n={n} V={V}"] = res.to_json()["beta"]
             if res.rows and not all(b == 1 for b in res.beta):
                 bad.append(f"{spec} (n={n}, V={V}) has β = {[str(b) for b in res.beta]} — expected 1")
-        lines.append(f"positional tasks: β = 1 on every row in {len(POSITIONAL_CASES) - len(bad)}/{len(POSITIONAL_CASES)} cases")
+        lines.append(f"positional tasks: β = 1 on every row in "
+                     f"{len(POSITIONAL_CASES) - len(bad)}/{len(POSITIONAL_CASES)} cases")
         for spec, n, V in CONTENT_CASES:
             res = static_routing_bound(spec, n, V, method="enumeration")
             data[f"{spec} n={n} V={V}"] = res.to_json()["beta"]
@@ -55,8 +56,9 @@ def beta_check() -> CheckResult:
         lines.append(f"negative control successor (positional hypothesis dropped): β = "
                      f"{[str(b) for b in succ.beta]} — {'refutes' if refuted else 'does not refute'} β = 1")
         verdict = FAILED if bad else PASSED
-        return CheckResult("expressivity", "static routing bound: β = 1 for positional tasks, β < 1 for sort and addition",
-                           "enumeration", verdict, COUNTEREXAMPLE if refuted else "none",
+        return CheckResult("expressivity",
+                           "static routing bound: β = 1 for positional tasks, β < 1 for sort and addition",
+                           "enumeration", verdict, Control.COUNTEREXAMPLE if refuted else Control.NO_COUNTEREXAMPLE,
                            detail="; ".join(bad + lines), data=data)
 
     return timed(body)

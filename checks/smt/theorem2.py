@@ -17,13 +17,14 @@ iff ∀j ∈ [0, i], j ≠ t: r(i - t) > r(i - j).  Main results proved (unsat o
 * where it breaks: ``alibi`` r(δ) = mδ with m > 0 (no maximizer on ℕ) realizes ``position:0``
   on every row of every length (control: a slope of either sign).
 
-Reference: THEORY.md §2, Theorem 2 (this project's formalization of the preprint).
+Reference: definitions.md#theorem-2 (this project's formalization of the preprint).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable
+from functools import partial
+from collections.abc import Callable
 
 import z3
 
@@ -149,7 +150,8 @@ def position_one_deep_row() -> SmtProof:
         nn, d, pp, a, b = _read(model, n, dstar, p, i1, i2)
         ok = (py_unique_max(v, d) and a != b and p_rows_ok(nn, pp, a, b, len(v))
               and py_realized(v, a, pp) and py_realized(v, b, pp))
-        return ok, f"r = {[str(x) for x in v]}, δ* = {d}: rows {a} and {b} both realize position:{pp} (row < δ* allowed)"
+        return ok, (f"r = {[str(x) for x in v]}, δ* = {d}: rows {a} and {b} both realize position:{pp} "
+                    "(row < δ* allowed)")
 
     def p_rows_ok(nn, pp, a, b, size):
         return pp <= min(a, b) and max(a, b) < nn <= size
@@ -203,7 +205,8 @@ def alibi_breaks() -> SmtProof:
         v = [slope * d for d in range(nn)]
         return not py_realized(v, ii, 0), f"slope m = {slope}: row {ii} of n = {nn} does not realize position:0"
 
-    return SmtProof(CLAIM, "where it breaks: alibi r(δ) = mδ, m > 0 (no maximizer), realizes position:0 on every row of every length",
+    return SmtProof(CLAIM, "where it breaks: alibi r(δ) = mδ, m > 0 (no maximizer), realizes position:0 on every row "
+                           "of every length",
                     [("quantified", base + [m > 0, z3.Not(real0)])], "drop m > 0 (slope of either sign)",
                     base + [z3.Not(real0), n <= CONTROL_BOUND], verify, hypotheses=base + [m > 0])
 
@@ -214,5 +217,5 @@ MAKERS = [deep_only_if, deep_if, shallow_iff, position_one_deep_row, alibi_break
 def checks() -> list[Callable[[], CheckResult]]:
     """One zero-argument callable per proof (the runner's contract)."""
     return [proof_check(make, f"theorem2.{make.__name__}") for make in MAKERS] + \
-        [proof_check(lambda name=name: growing_finite(name), f"theorem2.growing_finite[{name}]")
+        [proof_check(partial(growing_finite, name), f"theorem2.growing_finite[{name}]")
          for name in GROWING_TARGETS]

@@ -20,18 +20,18 @@ negative control re-checked in Python:
 * (a) for ``copy``: if ⌊L/2⌋ ≠ ⌊L0/2⌋, no row of R_L is realized (α_L = 0)
   (control: drop ⌊L/2⌋ ≠ ⌊L0/2⌋; uses B(0, v) = 0 likewise).
 
-Disagreement with THEORY.md (reported): its formula α_L = |R_L ∩ [0, L0)| / |R_L| for (a)
-presumes the targets of rows below L0 do not change with the length; for ``copy`` (and
-``middle``, ``reverse``) the L-targets of those rows differ from the L0-targets, a row realizes
-at most one target, and the formula is then only an upper bound — for copy with
-L0 < L < 2·L0 the true value is 0.
+Disagreement with (a) as first stated (reported; definitions.md#underdetermination-a): its
+formula α_L = |R_L ∩ [0, L0)| / |R_L| presumes the targets of rows below L0 do not change with
+the length; for ``copy`` (and ``middle``, ``reverse``) the L-targets of those rows differ from
+the L0-targets, a row realizes at most one target, and the formula is then only an upper bound —
+for copy with L0 < L < 2·L0 the true value is 0.
 
-Reference: THEORY.md §2, Underdetermination (this project's formalization of the preprint).
+Reference: definitions.md#underdetermination (this project's formalization of the preprint).
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import z3
 
@@ -156,9 +156,11 @@ def last_realizes() -> SmtProof:
         Kv = lambda a_, b_: value(model, K(z3.IntVal(a_), z3.IntVal(b_)))
         fails = Kv(ii, pp) <= Kv(ii, jj)
         return (trained_ok and fails and pp == l0 - 1 and ii >= l0,
-                f"L0 = {l0}, p = L0-1 = {pp}: position:p realized at L0, but row {ii}: κ(i,p) = {Kv(ii, pp)} ≤ κ(i,{jj}) = {Kv(ii, jj)}")
+                f"L0 = {l0}, p = L0-1 = {pp}: position:p realized at L0, but row {ii}: "
+                f"κ(i,p) = {Kv(ii, pp)} ≤ κ(i,{jj}) = {Kv(ii, jj)}")
 
-    return SmtProof(CLAIM, "(b) completion E_j = E_{L0-1}: position:p (p ≤ L0-2) realized at L0 ⇒ every row realized (α_L = 1)",
+    return SmtProof(CLAIM, "(b) completion E_j = E_{L0-1}: position:p (p ≤ L0-2) realized at L0 ⇒ every row "
+                           "realized (α_L = 1)",
                     [("quantified", base + [p <= L0 - 2] + wrong)], "allow p = L0 - 1 (drop p ≤ L0 - 2)",
                     base + [p <= L0 - 1] + wrong + [L0 <= CONTROL_BOUND, L <= CONTROL_BOUND], verify,
                     hypotheses=base + [p <= L0 - 2])
@@ -192,7 +194,7 @@ def zero_copy() -> SmtProof:
     return SmtProof(CLAIM, "(a) for copy: completion E_j = 0 and ⌊L/2⌋ ≠ ⌊L0/2⌋ ⇒ no row of R_L is realized (α_L = 0)",
                     [("quantified", base + [h != h0])], "drop ⌊L/2⌋ ≠ ⌊L0/2⌋",
                     base + [L0 <= CONTROL_BOUND], verify, hypotheses=lengths() + [B_ZERO, trained, h != h0],
-                    notes=["THEORY.md (a) states α_L = |R_L ∩ [0, L0)| / |R_L| for every task; for copy with "
+                    notes=["(a) as first stated gives α_L = |R_L ∩ [0, L0)| / |R_L| for every task; for copy with "
                            "L0 < L < 2·L0 (e.g. L0 = 16, L = 24: formula 4/12) this proof gives α_L = 0"])
 
 

@@ -7,7 +7,7 @@ A certificate is one JSON object (``sort_keys=True``)::
      "versions": {tool: version}, "digest": "sha256:..."}
 
 * ``kind`` is ``static-colspan`` or ``dynamic-colspan`` (the two forms of the invalid
-  outside-colspan argument, THEORY.md §2) or ``open-tie`` (a row of the conjecture search whose
+  outside-colspan argument, definitions.md#outside-colspan) or ``open-tie`` (a row of the conjecture search whose
   tie the selected θ* leaves open);
 * every exact number is a rational string ``"p/q"`` (``posreal.theory.rational.fraction_str`` form);
 * ``evidence`` holds float measurements (gradient-descent trajectories): reported, never
@@ -25,7 +25,8 @@ import hashlib
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from posreal.counterexamples.verifier.errors import CertificateError
 

@@ -2,7 +2,8 @@
 
 The certificate verifier must not trust the numpy code that produced a certificate, so it
 re-derives tasks and features from their spec strings here, with :class:`fractions.Fraction`
-only (no numpy, no z3, no ``theory`` computation).  Main definitions (THEORY.md §1):
+only (no numpy, no z3, no ``theory`` computation).  Main definitions (definitions.md#positional-task,
+definitions.md#linear-pe):
 
 * :func:`rows_and_targets` — scored rows ``R_n`` and targets ``t_n(i)`` of the registry tasks
   ``offset:c``, ``position:p``, ``copy``, ``middle``, ``reverse``, ``half`` and ``dual:T``;
@@ -18,7 +19,7 @@ implementations guard each other.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from posreal.counterexamples.verifier.errors import CertificateError
 

@@ -9,7 +9,7 @@ vector in the span of rows).  Matrices here are small (certificates of small ins
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Sequence
+from collections.abc import Sequence
 
 Row = Sequence[Fraction]
 

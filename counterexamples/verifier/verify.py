@@ -1,12 +1,12 @@
 """The certificate verifier: re-derives every exact claim with fractions only.
 
-Main function: :func:`verify_document` -> :class:`Verdict` (``verified`` / ``refuted`` /
-``not checkable``), and :func:`verify_file`.  It uses :mod:`posreal.counterexamples.verifier.exact_model`
+Main function: :func:`verify_document` -> :class:`Verdict`, whose :class:`Outcome` is ``verified`` /
+``refuted`` / ``not checkable``, and :func:`verify_file`.  It uses :mod:`posreal.counterexamples.verifier.exact_model`
 (tasks and rational features from their spec strings) and :mod:`posreal.counterexamples.verifier.qla`
 (Gaussian elimination in ℚ) — no numpy, no z3, no ``theory`` computation — so a certificate is
 checked independently of the code that wrote it.
 
-What is re-derived, per kind (THEORY.md §1 Selection, §2 the invalid outside-colspan argument):
+What is re-derived, per kind (definitions.md#selection, definitions.md#outside-colspan):
 
 * every kind — θ* is the selected parameters: each support pair is a training pair at L0,
   λ > 0, θ* = Σ λ z, every training difference has ⟨θ*, z⟩ ≥ 1 and the support ones = 1 (KKT of
@@ -29,30 +29,40 @@ A digest mismatch (an edit after sealing) refutes the certificate.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from posreal.counterexamples.verifier import exact_model as em
 from posreal.counterexamples.verifier import qla
-from posreal.counterexamples.verifier.certificate import BUNDLE_FORMAT, FORMAT, KINDS, VERSION, digest, load, unq, unqvec
+from posreal.counterexamples.verifier.certificate import (BUNDLE_FORMAT, FORMAT, KINDS, VERSION, digest, load, unq,
+                                                          unqvec)
 from posreal.counterexamples.verifier.errors import CertificateError
 
-VERIFIED, REFUTED, NOT_CHECKABLE = "verified", "refuted", "not checkable"
-EXIT_CODES = {VERIFIED: 0, REFUTED: 1, NOT_CHECKABLE: 3}
+class Outcome(StrEnum):
+    """What the verifier concluded about one certificate (JSON: the value strings)."""
+
+    VERIFIED = "verified"             # every exact claim re-derived
+    REFUTED = "refuted"               # some claim (or the digest) does not hold
+    NOT_CHECKABLE = "not checkable"   # the instance is outside what fractions alone can check
+
+
+VERIFIED, REFUTED, NOT_CHECKABLE = Outcome.VERIFIED, Outcome.REFUTED, Outcome.NOT_CHECKABLE
+EXIT_CODES = {Outcome.VERIFIED: 0, Outcome.REFUTED: 1, Outcome.NOT_CHECKABLE: 3}
 MAX_CHECKED_LENGTH = 4096  # grid sizes the fractions-only verifier accepts
 
 
 @dataclass
 class Verdict:
-    verdict: str
+    verdict: Outcome
     name: str
     failures: list[str] = field(default_factory=list)
     checked: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"verdict": self.verdict, "name": self.name, "failures": self.failures,
+        return {"verdict": self.verdict.value, "name": self.name, "failures": self.failures,
                 "checked": self.checked, "notes": self.notes}
 
 
@@ -87,11 +97,10 @@ def _tables(instance: dict) -> dict:
             raise CertificateError(f"malformed certificate: tables.{name}.kind = {kind!r}; "
                                    f"accepted: {', '.join(em.TABLE_KINDS)}")
         if kind == "general":
-            parsed = [[unqvec(cell, f"tables.{name}[{a}][{b}]") for b, cell in enumerate(row)]
-                      for a, row in enumerate(rows)]
+            out[name] = {"kind": kind, "rows": [[unqvec(cell, f"tables.{name}[{a}][{b}]") for b, cell in enumerate(row)]
+                                                for a, row in enumerate(rows)]}
         else:
-            parsed = [unqvec(row, f"tables.{name}[{a}]") for a, row in enumerate(rows)]
-        out[name] = {"kind": kind, "rows": parsed}
+            out[name] = {"kind": kind, "rows": [unqvec(row, f"tables.{name}[{a}]") for a, row in enumerate(rows)]}
     return out
 
 
@@ -307,7 +316,8 @@ def verify_certificate(document: dict, name: str = "certificate") -> Verdict:
     if document.get("format") != FORMAT:
         raise CertificateError(f"malformed certificate {name}: format {document.get('format')!r}; accepted: {FORMAT!r}")
     if document.get("version") != VERSION:
-        raise CertificateError(f"malformed certificate {name}: version {document.get('version')!r}; accepted: {VERSION}")
+        raise CertificateError(f"malformed certificate {name}: version {document.get('version')!r}; "
+                               f"accepted: {VERSION}")
     kind = document.get("kind")
     if kind not in KINDS:
         raise CertificateError(f"malformed certificate {name}: kind {kind!r}; accepted: {', '.join(KINDS)}")
@@ -339,7 +349,7 @@ def verify_document(document: dict, name: str = "certificate") -> list[Verdict]:
     return [verify_certificate(document, name)]
 
 
-def overall(verdicts: list[Verdict]) -> str:
+def overall(verdicts: list[Verdict]) -> Outcome:
     kinds = {v.verdict for v in verdicts}
     if REFUTED in kinds:
         return REFUTED

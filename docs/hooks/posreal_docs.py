@@ -10,6 +10,10 @@ they are written into the site and never into git.  An unknown marker, a generat
 or an empty table is a build ERROR (``PluginError``); a missing source is an error too, never a
 placeholder.
 
+Before anything is rendered, :func:`on_config` checks that every reference into the Definitions
+page (``definitions.md#<anchor>`` in code, README and pages, and ``Statement.section``) names an
+anchor the page defines (``posreal_anchors.py``); one that does not is a build error.
+
 Every page also says once, plainly, that the formalization is this project's: at the
 ``formalization-note`` marker if the page places it, otherwise as a footer line.
 """
@@ -23,7 +27,8 @@ import time
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-import posreal_docs_gen as gen  # sibling module: mkdocs puts this folder on sys.path while loading
+import posreal_anchors as anchors  # sibling modules: mkdocs puts this folder on sys.path while loading
+import posreal_docs_gen as gen
 
 log = logging.getLogger("mkdocs.hooks.posreal_docs")
 
@@ -33,7 +38,10 @@ NOTE_MARKER = "formalization-note"
 
 
 def on_config(config, **kwargs):
+    """Fail before anything is rendered if a reference points to an anchor the Definitions page lacks."""
     gen.reset_cache()
+    count = anchors.check_repository()
+    log.info("posreal docs: %d references to docs/definitions.md anchors resolve", count)
     return config
 
 
@@ -46,7 +54,8 @@ def on_files(files, config, **kwargs):
         except PluginError:
             raise
         except Exception as err:  # a figure that cannot be drawn is a build error, named
-            raise PluginError(f"posreal docs: figures of {produce.__name__} failed: {type(err).__name__}: {err}") from err
+            raise PluginError(f"posreal docs: figures of {produce.__name__} failed: "
+                              f"{type(err).__name__}: {err}") from err
         for src_uri, content in produced.items():
             files.append(File.generated(config, src_uri, content=content))
     log.info("posreal docs: figures rendered in %.1f s", time.perf_counter() - start)

@@ -19,13 +19,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import html
-import importlib
 import inspect
 import io
 import json
 import os
 import re
-import sys
 import tempfile
 import time
 from dataclasses import fields, is_dataclass
@@ -123,16 +121,17 @@ def fmt_seconds(value) -> str:
 # --------------------------------------------------------------------------- registries
 def gen_pe_registry(train_length: str = "16") -> str:
     """Every registry PE (and two shears, and learned:d), parsed and str()-ed by the code."""
-    from posreal.theory.encodings import REGISTRY_PES, parse_pe
+    from posreal.theory.encodings import REGISTRY_PES, is_learned, parse_learned, parse_pe
     L0 = int(train_length)
     specs = list(REGISTRY_PES) + ["dual:rope:16", "dual:relbias", "learned:8"]
     rows = []
     for spec in specs:
-        pe = parse_pe(spec)
+        parse = parse_learned if is_learned(spec) else parse_pe
+        pe = parse(spec)
         text = str(pe)
-        if str(parse_pe(text)) != text:
+        if str(parse(text)) != text:
             raise PluginError(f"PE spec {spec!r} does not round-trip through str(): {text!r}")
-        if getattr(pe, "linear", True):
+        if not is_learned(pe):
             base = getattr(pe, "base", pe)
             index = "i − j" if pe.index == "offset" else "j"
             rows.append([f"`{spec}`", f"`{text}`", pe.kind, index, pe.dim(L0),
@@ -197,10 +196,11 @@ def gen_learned(pe: str, task: str) -> str:
         mc_text = (f"{mc['mean']:.3f} ± {mc['stderr']:.3f} [{mc['min']:.3f}, {mc['max']:.3f}]" if mc else "—")
         rows.append([L, fmt_alpha(comp["zero"]), fmt_alpha(comp["copy_last"]), mc_text])
     mc0 = next((alpha[L].get("monte_carlo") for L in alpha if alpha[L].get("monte_carlo")), {}) or {}
-    note = (f"\nMonte Carlo: {mc0.get('samples')} draws of the untrained rows (`{mc0.get('init')}`), seed {mc0.get('seed')}.\n"
-            if mc0 else "")
-    return table(["L", "(a) zeros: $E_j = 0$", "(b) copies: $E_j = E_{L_0-1}$", "(c) random rows: mean ± s.e. [min, max]"],
-                 rows, f"posreal alpha --pe {pe} --task {task} --json, run during this build") + note
+    note = (f"\nMonte Carlo: {mc0.get('samples')} draws of the untrained rows (`{mc0.get('init')}`), "
+            f"seed {mc0.get('seed')}.\n" if mc0 else "")
+    return table(["L", "(a) zeros: $E_j = 0$", "(b) copies: $E_j = E_{L_0-1}$",
+                  "(c) random rows: mean ± s.e. [min, max]"], rows,
+                 f"posreal alpha --pe {pe} --task {task} --json, run during this build") + note
 
 
 def gen_static_routing(length: str = "6", vocab: str = "3", *tasks: str) -> str:
@@ -213,7 +213,8 @@ def gen_static_routing(length: str = "6", vocab: str = "3", *tasks: str) -> str:
         betas = [str(b) if isinstance(b, Fraction) else f"{b:.4f}" for b in r.beta]
         rows.append([f"`{spec}`", r.method, ", ".join(f"{i}: {b}" for i, b in zip(r.rows, betas)), str(min(r.beta))])
     return table(["task", "method", "row i: β_i", "min β_i"], rows,
-                 f"posreal.theory.expressivity.static_routing_bound(task, length={n}, vocab={V}), exact by enumeration of all {V}^{n} inputs")
+                 f"posreal.theory.expressivity.static_routing_bound(task, length={n}, vocab={V}), "
+                 f"exact by enumeration of all {V}^{n} inputs")
 
 
 def gen_ceilings(length: str = "16", *tasks: str) -> str:
@@ -315,51 +316,6 @@ def gen_taxonomy_figure() -> str:
 
 
 # --------------------------------------------------------------------------- claims and their checks
-def _claims_from_document(doc) -> dict:
-    if not isinstance(doc, dict) or not isinstance(doc.get("claims"), list):
-        raise PluginError("claim report has no 'claims' list (contract: {'claims': [{'id', 'name', 'checks'}]})")
-    out = {}
-    for claim in doc["claims"]:
-        if not isinstance(claim, dict) or "id" not in claim or not isinstance(claim.get("checks"), list):
-            raise PluginError(f"malformed claim entry in the claim report: {str(claim)[:200]}")
-        out[claim["id"]] = claim
-    return out
-
-
-def _runner_document():
-    """The claim report, in-process, from ``posreal.checks.runner.run_claims`` (the engine of ``posreal check``)."""
-    runner = importlib.import_module("posreal.checks.runner")   # landed: an import error is a build error
-    fn = getattr(runner, "run_claims", None)
-    if not callable(fn):
-        raise PluginError("posreal.checks.runner has no run_claims (the contract of `posreal check`)")
-    return _call_runner(fn), "posreal.checks.runner.run_claims"
-
-
-def _call_runner(fn):
-    params = inspect.signature(fn).parameters
-    kwargs = {}
-    for flag in ("skip_slow", "fast", "quick"):
-        if flag in params:
-            kwargs[flag] = True
-    if "slow" in params:
-        kwargs["slow"] = False
-    result = fn(**kwargs)
-    if isinstance(result, (list, tuple)):
-        result = {"claims": [r.to_json() if hasattr(r, "to_json") else r for r in result]}
-    elif hasattr(result, "to_json"):
-        result = result.to_json()
-    return result
-
-
-def _fast_flags(command: str) -> list[str]:
-    parser = _subparser(command)
-    opts = {s for a in parser._actions for s in a.option_strings}
-    for flag in ("--skip-slow", "--fast", "--quick", "--no-slow"):
-        if flag in opts:
-            return [flag]
-    return []
-
-
 def _cli_json(argv: list[str]):
     from posreal.cli import main
     out, err = io.StringIO(), io.StringIO()
@@ -376,11 +332,18 @@ def _cli_json(argv: list[str]):
     return doc
 
 
+RUNNER_SOURCE = "posreal.checks.runner.run_claims(skip_slow=True)"
+
+
 @cached("claims")
 def claims_report():
+    """The claim runner (the engine of ``posreal check``), run once per build: claim id ->
+    ``ClaimReport``, the source named in provenance lines, and the seconds it took.  Every page
+    renders from this one result; whether a check is good is the runner's own ``CheckResult.ok``."""
+    from posreal.checks.runner import run_claims
     start = time.perf_counter()
-    doc, source = _runner_document()
-    return _claims_from_document(doc), source, time.perf_counter() - start
+    reports = {report.statement.id: report for report in run_claims(skip_slow=True)}
+    return reports, RUNNER_SOURCE, time.perf_counter() - start
 
 
 def claim_ids() -> list[str]:
@@ -390,23 +353,17 @@ def claim_ids() -> list[str]:
     return ids
 
 
-_GOOD = ("proved", "passed")
+def _verdict(result) -> str:
+    """The verdict as the runner's JSON writes it, upper-cased when the check is not good."""
+    v = str(result.to_json()["verdict"])
+    return f"**{v}**" if result.ok else f"**{v.upper()}**"
 
 
-def _check_ok(check: dict) -> bool:
-    return check.get("verdict") in _GOOD and check.get("negative_control") in (None, "counterexample")
-
-
-def _verdict(check: dict) -> str:
-    v = str(check.get("verdict"))
-    return f"**{v}**" if v in _GOOD else f"**{v.upper()}**"
-
-
-def _control(check: dict) -> str:
-    c = check.get("negative_control")
+def _control(result) -> str:
+    c = result.to_json()["negative_control"]
     if c is None:
         return "n/a"
-    return str(c) if c == "counterexample" else f"**{str(c).upper()}** (expected counterexample)"
+    return str(c) if result.ok else f"**{str(c).upper()}** (expected counterexample)"
 
 
 def gen_checks(claim_id: str) -> str:
@@ -414,43 +371,39 @@ def gen_checks(claim_id: str) -> str:
     if claim_id not in claims:
         raise PluginError(f"claim {claim_id!r} is not in the claim report from {source} "
                           f"(it has: {', '.join(claims)})")
-    checks = claims[claim_id]["checks"]
-    if not checks:
+    report = claims[claim_id]
+    if not report.results:
         raise PluginError(f"claim {claim_id!r} has no checks in the report from {source}")
     rows = []
-    for c in checks:
-        detail = str(c.get("detail") or "")
-        rows.append([md_escape(c.get("name", "")), c.get("method", "?"), _verdict(c), _control(c),
-                     fmt_seconds(c.get("seconds")), detail[:160] + ("…" if len(detail) > 160 else "")])
-    ok = sum(_check_ok(c) for c in checks)
-    head = (f"**Latest verdicts** — {ok} of {len(checks)} checks good "
+    for r in report.results:
+        detail = str(r.detail or "")
+        rows.append([md_escape(r.name), r.method, _verdict(r), _control(r), fmt_seconds(r.seconds),
+                     detail[:160] + ("…" if len(detail) > 160 else "")])
+    ok = sum(r.ok for r in report.results)
+    head = (f"**Latest verdicts** — {ok} of {len(report.results)} checks good "
             f"(verdict proved/passed and, where there is one, the negative control refuted as it must be).\n\n")
     out = head + table(["check", "method", "verdict", "negative control", "time", "detail"], rows,
-                       f"{source}(skip_slow=True), run during this build ({seconds:.1f} s for every claim)")
-    skipped = claims[claim_id].get("skipped") or []
-    if skipped:
+                       f"{source}, run once during this build ({seconds:.1f} s for every claim)")
+    if report.skipped:
         out += ("\nSkipped in this build because they are marked slow (run them with `posreal check "
-                f"{claim_id}`):\n\n" + "\n".join(f"- {md_escape(x)}" for x in skipped) + "\n")
+                f"{claim_id}`):\n\n" + "\n".join(f"- {md_escape(x)}" for x in report.skipped) + "\n")
     return out
 
 
 def gen_claims_overview() -> str:
     claims, source, seconds = claims_report()
-    ids = claim_ids()
     names = _statement_names()
     rows = []
-    for cid in ids:
-        link = f"[{names.get(cid, cid)}](results/{cid}.md)"
+    for cid in claim_ids():
         if cid not in claims:
             raise PluginError(f"claim {cid!r} is missing from the claim report ({source})")
-        checks = claims[cid]["checks"]
-        methods = ", ".join(dict.fromkeys(str(c.get("method")) for c in checks))
-        ok = sum(_check_ok(c) for c in checks)
-        status = "all good" if checks and ok == len(checks) else f"**{len(checks) - ok} NOT GOOD**"
-        rows.append([link, f"`{cid}`", methods or "—", f"{ok}/{len(checks)} good — {status}"])
-    out = table(["result", "claim id", "methods", "latest verdicts"], rows,
-                f"{source} ({seconds:.1f} s)")
-    return out
+        results = claims[cid].results
+        methods = ", ".join(dict.fromkeys(r.method for r in results))
+        ok = sum(r.ok for r in results)
+        status = "all good" if results and claims[cid].ok else f"**{len(results) - ok} NOT GOOD**"
+        rows.append([f"[{names.get(cid, cid)}](results/{cid}.md)", f"`{cid}`", methods or "—",
+                     f"{ok}/{len(results)} good — {status}"])
+    return table(["result", "claim id", "methods", "latest verdicts"], rows, f"{source} ({seconds:.1f} s)")
 
 
 def gen_claims_overview_from_results() -> str:
@@ -483,20 +436,21 @@ def _lookup_statement(claim_id: str):
 def gen_statement(claim_id: str) -> str:
     """The statement object as declared in ``posreal.theory.statements`` (its ``to_json()``)."""
     s = _lookup_statement(claim_id)
-    doc = s.to_json() if hasattr(s, "to_json") else {k: getattr(s, k, None) for k in
-                                                      ("name", "hypotheses", "conclusion", "symbols", "checks")}
+    doc = s.to_json()
     missing = [k for k in ("name", "hypotheses", "conclusion") if not doc.get(k)]
     if missing:
         raise PluginError(f"statement {claim_id!r} lacks {', '.join(missing)}")
     ind = "    "
     out = [f'??? abstract "As declared in code: `posreal.theory.statements.statement({claim_id!r})`"',
-           f"{ind}**{md_escape(doc['name'])}** — status: {doc.get('status', '—')}.", "",
+           f"{ind}**{md_escape(doc['name'])}** — status: {doc.get('status', '—')}; canonical text: "
+           f"[`{doc['section']}`](../{doc['section']}) (statement markers sit on the pages in results/).", "",
            f"{ind}*Hypotheses*", ""]
     out += [f"{ind}{n}. {md_escape(h)}" for n, h in enumerate(doc["hypotheses"], 1)]
     out += ["", f"{ind}*Conclusion*: {md_escape(doc['conclusion'])}", ""]
     symbols = doc.get("symbols") or {}
     if isinstance(symbols, dict) and symbols:
-        out.append(f"{ind}*Symbols*: " + "; ".join(f"{md_escape(k)} — {md_escape(v)}" for k, v in symbols.items()) + ".")
+        out.append(f"{ind}*Symbols*: "
+                   + "; ".join(f"{md_escape(k)} — {md_escape(v)}" for k, v in symbols.items()) + ".")
         out.append("")
     if doc.get("checks"):
         out.append(f"{ind}*Checked by*: " + ", ".join(f"`{c}`" for c in doc["checks"]) + ".")
@@ -508,15 +462,6 @@ def gen_statement(claim_id: str) -> str:
 
 
 # --------------------------------------------------------------------------- CLI and API references
-def _subparser(command: str) -> argparse.ArgumentParser:
-    from posreal.cli import build_parser
-    parser = build_parser()
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return action.choices[command]
-    raise PluginError("posreal.cli.build_parser() has no subcommands")
-
-
 def _option_rows(parser: argparse.ArgumentParser):
     rows = []
     for a in parser._actions:
@@ -548,8 +493,8 @@ def _command_section(command: str, parser: argparse.ArgumentParser, level: int) 
         out.append(rst_to_md(parser.description) + "\n")
     out.append(f"```text\n{parser.format_usage().strip()}\n```\n")
     nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    rows = [r for r, a in zip(_option_rows(parser), [a for a in parser._actions if not isinstance(a, argparse._HelpAction)])
-            if not isinstance(a, argparse._SubParsersAction)]
+    shown = [a for a in parser._actions if not isinstance(a, argparse._HelpAction)]
+    rows = [r for r, a in zip(_option_rows(parser), shown) if not isinstance(a, argparse._SubParsersAction)]
     if rows:
         out.append(table(["option", "value", "default", "meaning"], rows))
     for sub in nested:
@@ -599,7 +544,8 @@ def _signature_parts(obj):
             seen_kw_only = True
         params.append(_param_text(p))
     ann = sig.return_annotation
-    ret = "" if ann is inspect.Signature.empty or inspect.isclass(obj) else " -> " + (ann if isinstance(ann, str) else inspect.formatannotation(ann))
+    ret = ("" if ann is inspect.Signature.empty or inspect.isclass(obj)
+           else " -> " + (ann if isinstance(ann, str) else inspect.formatannotation(ann)))
     return params, ret
 
 
@@ -744,7 +690,8 @@ def gen_open_ties() -> str:
         kind = (inst.get("tables") or {}).get(inst["pe"].removeprefix("dual:"), {}).get("kind")
         pe = f"`{inst['pe']}`" + (f" ({kind} table)" if kind else "")
         rows.append([f"`{path.name}`", pe, f"`{inst['task']}`", inst["train_length"], inst["length"], inst["row"],
-                     claims.get("alpha", "—"), {True: "wins", False: "loses"}.get(claims.get("predicted_wins"), "no prediction"),
+                     claims.get("alpha", "—"),
+                     {True: "wins", False: "loses"}.get(claims.get("predicted_wins"), "no prediction"),
                      "—" if est is None else f"{est:.4g} ({ev.get('row_verdict', '?')})",
                      f"**{verdict}**" if verdict == "verified" else f"**{verdict.upper()}**"])
     if not rows:
@@ -752,7 +699,8 @@ def gen_open_ties() -> str:
                 "that training wins.\n\n" + provenance("counterexamples/certificates/*.json"))
     return table(["certificate", "PE", "task", "L0", "L", "row", "α_L (exact)", "exact sign prediction",
                   "tie margin at the end of GD (float)", "verifier now"], rows,
-                 "counterexamples/certificates/*.json (kind open-tie), re-checked by posreal.counterexamples.verifier.verify during this build")
+                 "counterexamples/certificates/*.json (kind open-tie), re-checked by "
+                 "posreal.counterexamples.verifier.verify during this build")
 
 
 @cached("colspan")
@@ -783,7 +731,8 @@ def _gen_colspan() -> str:
         if key not in doc:
             raise PluginError(f"`posreal search colspan --json` has no {key!r}")
     static, dynamic = doc["static"], doc["dynamic"]
-    src = "posreal search colspan --json, run during this build; every certificate re-verified by posreal.counterexamples.verifier.verify"
+    src = ("posreal search colspan --json, run during this build; every certificate re-verified by "
+           "posreal.counterexamples.verifier.verify")
     out = []
     status = ("Both forms reproduced" if doc["reproduced"] else "**NOT REPRODUCED**")
     out.append(f"**{status}** — {doc.get('verified')} of {doc.get('certificates')} certificates verified "
@@ -806,7 +755,8 @@ def _gen_colspan() -> str:
         ev = (c.get("evidence") or {}).get("gradient_descent_tie_margin") or {}
         est = ev.get("estimate")
         rows.append([f"`{c['instance']['pe']}`", f"`{c['instance']['task']}`", c["instance"]["train_length"],
-                     c["instance"]["length"], f"{c['instance']['row']}: {c['instance']['target']} vs {c['instance']['rival']}",
+                     c["instance"]["length"],
+                     f"{c['instance']['row']}: {c['instance']['target']} vs {c['instance']['rival']}",
                      f"{c['claims']['rank_differences']} → {c['claims']['rank_with_direction']}",
                      c["claims"]["first_step_dot_v"], "—" if est is None else f"{est:.4g} (float)", _v(v)])
     out.append(table(["PE", "task", "L0", "L", "row: target vs rival", "rank Z → [Z; v]", "⟨θ_1, v⟩ (exact)",
@@ -824,27 +774,9 @@ def _gen_colspan() -> str:
     return "\n".join(out)
 
 
-CONJECTURE_RESULTS_GLOB = ("counterexamples/results/*.jsonl", "counterexamples/*.jsonl", "docs/data/conjecture/*.jsonl")
-
-
-def _committed_conjecture_results() -> list[Path]:
-    found = []
-    for pattern in CONJECTURE_RESULTS_GLOB:
-        found += sorted(ROOT.glob(pattern))
-    return found
-
-
 @cached("conjecture")
 def conjecture_summary():
-    files = _committed_conjecture_results()
-    if files:
-        from posreal.counterexamples.conjecture import read_results, summarize
-        path = max(files, key=lambda p: p.stat().st_mtime)
-        head, records, _ = read_results(path)
-        if head is None or not records:
-            raise PluginError(f"conjecture results {_rel(path)} hold no records")
-        return {"seed": head.get("seed"), "families": head.get("families"), "gd_steps": head.get("gd_steps"),
-                "summary": summarize(records)}, f"{_rel(path)} (committed search results)"
+    """The conjecture search on its defaults, run during the build (``posreal search conjecture --json``)."""
     doc = _cli_json(["search", "conjecture", "--json"])
     return doc, "posreal search conjecture --json (default seed and budget), run during this build"
 
@@ -858,7 +790,8 @@ def _gen_conjecture() -> str:
            f"{doc.get('gd_steps')} gradient-descent steps per open tie: **{s['instances']} instances**"
            + (f" in {fmt_seconds(doc.get('seconds'))}" if doc.get("seconds") is not None else "") + ".\n"]
     out.append(table(["instance outcome", "instances"], [[k, n] for k, n in sorted(s.get("status", {}).items())]))
-    out.append("\n" + table(["failing-row class", "rows"], [[k.replace("_", " "), n] for k, n in s["failing_rows"].items()]))
+    out.append("\n" + table(["failing-row class", "rows"],
+                            [[k.replace("_", " "), n] for k, n in s["failing_rows"].items()]))
     v = s.get("open_tie_verdicts", {})
     out.append(f"\nOpen ties under gradient descent: {v.get('wins', 0)} won by training, {v.get('loses', 0)} lost, "
                f"{v.get('undecided', 0)} undecided; {len(s.get('prediction_disagreements', []))} disagreements with "
@@ -871,12 +804,14 @@ def _gen_conjecture() -> str:
     if cands:
         out.append(f"\n**{len(cands)} candidate counterexample(s) to the Conjecture** — open ties that the trained "
                    "head wins, so that the limit accuracy would exceed α_L:\n")
-        out.append(table(["index", "PE", "task", "L0", "L", "α_L", "row", "tie margin at the end of GD (float)", "exact sign prediction"],
+        out.append(table(["index", "PE", "task", "L0", "L", "α_L", "row", "tie margin at the end of GD (float)",
+                          "exact sign prediction"],
                          [[c["index"], f"`{c['pe']}`", f"`{c['task']}`", c["train_length"], c["length"],
                            c["alpha"], c["row"], f"{c['limit_estimate']:.4g}",
                            {True: "wins", False: "loses"}.get(c["predicted_wins"], "no prediction")] for c in cands]))
     else:
-        out.append("\nNo candidate counterexample among these instances: evidence for the conjecture on them, not a proof.\n")
+        out.append("\nNo candidate counterexample among these instances: evidence for the conjecture on them, "
+                   "not a proof.\n")
     return "\n".join(out) + "\n" + provenance(src)
 
 
@@ -1140,5 +1075,5 @@ GENERATORS = {
     "experiment": gen_experiment,
 }
 
-# Figure producers: each returns {src_uri: PNG bytes}, or None when its source is not built yet.
+# Figure producers: each returns {src_uri: PNG bytes}; a source that cannot be read is a build error.
 ASSETS = (asset_taxonomy, asset_experiment)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from posreal.theory.provenance import versions
 
@@ -71,12 +72,12 @@ def with_provenance(document: dict, **extra: Any) -> dict:
 
 def format_table(header: Iterable[str], rows: Iterable[Iterable[Any]]) -> str:
     """A plain aligned text table."""
-    header = [str(h) for h in header]
-    rows = [[str(c) for c in r] for r in rows]
-    widths = [max([len(h)] + [len(r[n]) for r in rows]) for n, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),
+    head = [str(h) for h in header]
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max([len(h)] + [len(r[n]) for r in cells]) for n, h in enumerate(head)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip(),
              "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
     return "\n".join(lines)
 
 

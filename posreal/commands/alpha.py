@@ -13,7 +13,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser("alpha", help="α_L for one PE and task, before any training",
                        description="Compute θ* at the train length and α_L = fraction of scored rows "
                                    "that T_L θ* realizes, at each length.")
-    p.add_argument("--pe", required=True, help="PE spec, e.g. rope:16, relbias, dual:abscol:16")
+    p.add_argument("--pe", required=True,
+                   help="PE spec, e.g. rope:16, relbias, dual:abscol:16, table:PATH (a JSON feature table)")
     p.add_argument("--task", required=True, help="task spec, e.g. offset:1, copy, dual:middle")
     p.add_argument("--train-length", type=positive_int, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
     p.add_argument("--lengths", type=int_list, default=list(DEFAULT_LENGTHS),
@@ -38,7 +39,7 @@ def run_learned(args) -> int:
         raise bad_value("mode", args.mode, "the default float mode for learned:d (its α is an interval)")
     seed = 0 if args.seed is None else args.seed
     samples = 200 if args.samples is None else args.samples
-    document = learned_alpha_interval(args.pe, args.task, args.train_length, args.lengths, seed, samples)
+    document = learned_alpha_interval(args.pe, args.task, args.train_length, args.lengths, seed, samples).to_json()
     if args.json:
         emit_json(with_provenance(document))
         return 0
@@ -62,8 +63,8 @@ def run_learned(args) -> int:
 
 def run(args) -> int:
     from posreal.theory.alpha import compute_alpha
-    from posreal.theory.encodings import LearnedAbsolute, parse_pe
-    if isinstance(parse_pe(args.pe), LearnedAbsolute):
+    from posreal.theory.encodings import is_learned
+    if is_learned(args.pe):
         return run_learned(args)
     for name in ("seed", "samples"):
         if getattr(args, name) is not None:

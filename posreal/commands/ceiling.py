@@ -17,7 +17,7 @@ def add_parser(sub) -> None:
                                    "class realizes: free relative / column kernels, or a linear PE with free θ.")
     cls = p.add_mutually_exclusive_group(required=True)
     cls.add_argument("--kernel", choices=KERNEL_CLASSES, help="a free relative or column kernel")
-    cls.add_argument("--pe", help="a linear PE with free parameters θ, e.g. relbias, rope:16")
+    cls.add_argument("--pe", help="a linear PE with free parameters θ, e.g. relbias, rope:16, table:PATH")
     p.add_argument("--task", required=True, help="task spec, e.g. copy, middle, position:1")
     p.add_argument("--length", required=True, type=positive_int, help=f"grid length n (1..{MAX_CEILING_LENGTH})")
     p.add_argument("--train-length", type=positive_int, default=DEFAULT_TRAIN_LENGTH,
@@ -37,7 +37,8 @@ def run(args) -> int:
         emit_json(with_provenance(result.to_json()))
     else:
         print(f"{result.kernel} kernels · {result.task} · n = {result.length}: ceiling "
-              f"{result.realized}/{result.total} ({'optimal, proved' if result.optimal == 'proved' else result.optimal})")
+              f"{result.realized}/{result.total} "
+              f"({'optimal, proved' if result.optimal == 'proved' else result.optimal})")
         print(f"realized rows: {result.realized_rows}")
         print(f"witness ({result.features}): {[str(w) for w in result.witness]}")
         print(f"witness re-counted in ℚ without z3: {'agrees' if result.verified else 'DISAGREES'}; "

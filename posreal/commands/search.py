@@ -1,7 +1,7 @@
 """``posreal search``: counterexample searches, as nested subcommands.
 
 * ``posreal search colspan`` — reproduce both forms of the invalid outside-colspan argument
-  (THEORY.md §2) with exact certificates; exit 0 when both forms are found and every certificate
+  (definitions.md#outside-colspan) with exact certificates; exit 0 when both forms are found and every certificate
   verifies, 1 otherwise.
 * ``posreal search conjecture`` — the seeded, resumable search of the Conjecture's open case;
   results are appended to a JSONL file as found; exit 1 when a candidate counterexample (an open
@@ -66,7 +66,8 @@ def run_colspan(args) -> int:
     ok = bool(static) and bool(dynamic) and all(v == VERIFIED for v in verdicts)
     if args.out:
         write(bundle(static + dynamic, name="outside-colspan reproductions"), args.out)
-    document = {"static": static, "dynamic": dynamic, "stats": {"static": sstats, "dynamic": dstats},
+    stats = {"static": sstats.to_json(), "dynamic": dstats.to_json()}
+    document = {"static": static, "dynamic": dynamic, "stats": stats,
                 "verified": sum(v == VERIFIED for v in verdicts), "certificates": len(verdicts),
                 "reproduced": ok, "seconds": round(time.perf_counter() - start, 3)}
     if args.json:
@@ -77,9 +78,9 @@ def run_colspan(args) -> int:
              c["instance"]["row"], c["claims"]["margin"], f'{c["claims"]["rank_features"]} -> '
                                                            f'{c["claims"]["rank_augmented"]}'] for c in static]
     print(format_table(["pe", "task", "L0", "L", "row", "margin", "rank Ψ_i -> [Ψ_i|e_t]"], rows))
-    print(f"  searched {sstats['cells']} rational registry cells ({sstats['realizable_cells']} realizable), "
-          f"{sstats['realized_rows_checked']} realized rows checked; instances per cell: "
-          + ", ".join(f"{k}: {n}" for k, n in sstats["instances"].items()))
+    print(f"  searched {sstats.cells} rational registry cells ({sstats.realizable_cells} realizable), "
+          f"{sstats.realized_rows_checked} realized rows checked; instances per cell: "
+          + ", ".join(f"{k}: {n}" for k, n in sstats.instances.items()))
     if static:
         print("  " + static[0]["explanation"])
     print("\nDynamic form — tie directions v ∉ col Zᵀ with ⟨θ_1, v⟩ ≠ 0:")
@@ -89,10 +90,10 @@ def run_colspan(args) -> int:
              c["claims"]["first_step_dot_v"],
              f'{c["evidence"]["gradient_descent_tie_margin"]["estimate"]:.4g}'] for c in dynamic]
     print(format_table(["pe", "task", "L0", "L", "row: t vs j", "rank Z -> [Z;v]", "<θ_1,v>", "<θ_k,v> at end"], rows))
-    reg, tab = dstats["registry"], dstats["tables"]
-    print(f"  registry: {reg['cells']} cells, {reg['tie_rivals_checked']} tie rivals, {reg['instances']} instances; "
-          f"tables (seed {tab['seed']}): {tab['instances_examined']} examined, {tab['tie_rivals_checked']} tie rivals, "
-          f"{tab['outside_colspan']} outside col Zᵀ, {tab['instances']} instances")
+    reg, tab = dstats.registry, dstats.tables
+    print(f"  registry: {reg.cells} cells, {reg.tie_rivals_checked} tie rivals, {reg.instances} instances; "
+          f"tables (seed {tab.seed}): {tab.instances_examined} examined, {tab.tie_rivals_checked} tie rivals, "
+          f"{tab.outside_colspan} outside col Zᵀ, {tab.instances} instances")
     for c in dynamic:
         print("  " + c["explanation"])
     print(f"\n{document['verified']}/{document['certificates']} certificates verified"
@@ -166,6 +167,6 @@ def run_conjecture(args) -> int:
                  f"{c['limit_estimate']:.4g}", c["predicted_wins"]] for c in summary["candidates"]]
         print(format_table(["index", "pe", "task", "L0", "L", "alpha", "row", "lim tie margin (GD)",
                             "predicted wins (exact sign)"], rows))
-    for path in certified:
-        print(f"certificate: {path}", file=sys.stderr)
+    for written in certified:
+        print(f"certificate: {written}", file=sys.stderr)
     return code

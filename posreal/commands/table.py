@@ -19,7 +19,8 @@ from posreal.theory.errors import SpecError
 def add_parser(sub) -> None:
     p = sub.add_parser("table", help="α_L for every PE × task cell (the taxonomy)",
                        description="α_L for every PE × task cell; defaults: every registry PE and task.")
-    p.add_argument("--pes", type=spec_list, default=list(REGISTRY_PES), help="comma-separated PE specs")
+    p.add_argument("--pes", type=spec_list, default=list(REGISTRY_PES),
+                   help="comma-separated PE specs (registry, dual:, table:PATH)")
     p.add_argument("--tasks", type=spec_list, default=list(REGISTRY_TASKS), help="comma-separated task specs")
     p.add_argument("--train-length", type=positive_int, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
     p.add_argument("--lengths", type=int_list, default=list(DEFAULT_LENGTHS), help="comma-separated lengths")

@@ -25,7 +25,7 @@ def run(args) -> int:
     verdicts = [v for path in args.files for v in verify_file(path)]
     result = overall(verdicts)
     if args.json:
-        emit_json(with_provenance({"verdict": result, "certificates": [v.to_json() for v in verdicts]}))
+        emit_json(with_provenance({"verdict": result.value, "certificates": [v.to_json() for v in verdicts]}))
         return EXIT_CODES[result]
     for v in verdicts:
         print(f"{v.name}: {v.verdict} ({len(v.checked)} claims re-derived"

@@ -1,0 +1,10 @@
+"""The trusted certificate verifier behind ``posreal verify``: standard library only.
+
+Modules: :mod:`~posreal.counterexamples.verifier.certificate` (the format: name, version, digest,
+rationals as ``"p/q"`` strings), :mod:`~posreal.counterexamples.verifier.exact_model` (tasks and
+rational features re-derived with :class:`fractions.Fraction`), :mod:`~posreal.counterexamples.verifier.qla`
+(exact linear algebra over ℚ), :mod:`~posreal.counterexamples.verifier.verify` (re-derives each
+verdict) and :mod:`~posreal.counterexamples.verifier.errors`.  Nothing here imports numpy, scipy,
+sympy, z3 or matplotlib, and of ``posreal.theory`` only its error base class; this ``__init__``
+imports nothing at all.
+"""

@@ -1,0 +1,54 @@
+"""Lazy imports: ``posreal --help`` and ``posreal verify`` load none of numpy, scipy, sympy, z3 or
+matplotlib, in a whole fresh process (``python -X importtime -m posreal …``).
+
+The import log of the interpreter itself is read, so an indirect import (through a package
+``__init__``) counts as much as a direct one.  The negative control is ``posreal alpha``, which
+needs numpy: the same reading must find it there.  Start-up *times* are measured by
+``benchmarks/bench_startup.py``, never here.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("numpy", "scipy", "sympy", "z3", "matplotlib")
+CERTIFICATE = ROOT / "counterexamples" / "certificates" / "open_tie_designed_log2.json"
+
+
+def imported_modules(*argv: str) -> tuple[int, set[str]]:
+    """Exit code and every module that ``python -X importtime -m posreal ARGV`` imported."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "posreal", *argv], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300,
+                          env={k: v for k, v in os.environ.items() if k != "PYTHONPROFILEIMPORTTIME"})
+    names = set()
+    for line in proc.stderr.splitlines():
+        if line.startswith("import time:") and line.count("|") == 2:
+            name = line.rsplit("|", 1)[1].strip()
+            if name != "package":                 # the header line
+                names.add(name)
+    return proc.returncode, names
+
+
+def heavy(names: set[str]) -> list[str]:
+    return sorted(n for n in names if n.split(".")[0] in HEAVY)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["alpha", "--help"], ["verify", str(CERTIFICATE)],
+                                  ["verify", "--json", str(CERTIFICATE)]])
+def test_help_and_verify_import_nothing_heavy(argv):
+    code, names = imported_modules(*argv)
+    assert code == 0
+    assert "posreal.cli" in names, "the import log was not read (posreal.cli missing from it)"
+    assert heavy(names) == []
+
+
+def test_alpha_imports_numpy_so_the_reading_can_fail():
+    code, names = imported_modules("alpha", "--pe", "relbias", "--task", "offset:1", "--lengths", "32")
+    assert code == 0
+    assert "numpy" in heavy(names)

@@ -1,0 +1,93 @@
+"""Results cross module boundaries as dataclasses and Enums, and serialize to one string form each."""
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from posreal.checks.base import CheckResult, Control, Verdict
+from posreal.counterexamples.verifier.verify import Outcome, Verdict as CertificateVerdict, overall
+from posreal.theory import PosrealError, compute_alpha, learned_alpha_interval, parse_pe, select, transfer
+from posreal.theory.kernels import BilinearKernel, DenseKernel, ProfileKernel, exact_transfer
+from posreal.theory.selection import SelectionStatus
+
+
+def test_selection_status_is_an_enum_with_the_json_strings():
+    assert [s.value for s in SelectionStatus] == ["realizable", "not realizable", "undecided"]
+    realizable, not_realizable = select("relbias", "offset:1", 16), select("relbias", "reverse", 16)
+    assert realizable.status is SelectionStatus.REALIZABLE and realizable.realizable and not realizable.undecided
+    assert not_realizable.status is SelectionStatus.NOT_REALIZABLE and not not_realizable.realizable
+    for sel in (realizable, not_realizable):
+        summary = json.loads(json.dumps(sel.summary()))
+        assert summary["status"] == sel.status.value and type(sel.summary()["status"]) is str
+
+
+def test_theta_exists_exactly_on_the_realizable_path():
+    sel = select("relbias", "offset:1", 16)
+    assert sel.optimum is not None and sel.theta.shape == (16,) and sel.multipliers is not None
+    refused = select("relbias", "reverse", 16)
+    assert refused.optimum is None and refused.multipliers is None and refused.exact_optimum is None
+    with pytest.raises(PosrealError, match="not realizable"):
+        refused.theta
+
+
+def test_exact_optimum_only_with_an_exact_certificate():
+    exact = select("relbias", "offset:1", 16, exact=True).exact_optimum
+    assert exact is not None and all(isinstance(x, Fraction) for x in exact.theta)
+    assert len(exact.constraints) == select("relbias", "offset:1", 16, exact=True).constraints.shape[0]
+    assert select("rope:16", "offset:1", 16).exact_optimum is None      # float θ*: no ℚ certificate
+
+
+def test_alpha_json_keeps_plain_strings():
+    doc = compute_alpha("relbias", "reverse", 16, [32]).to_json()
+    assert doc["selected"]["status"] == "not realizable" and doc["realizable"] is False
+
+
+def test_check_verdicts_and_controls_are_enums_with_one_json_form():
+    result = CheckResult("theorem2", "demo", "property", "passed", "no counterexample")
+    assert result.verdict is Verdict.PASSED and result.negative_control is Control.NO_COUNTEREXAMPLE
+    assert not result.ok                        # a control that found nothing does not count
+    doc = result.to_json()
+    assert doc["verdict"] == "passed" and doc["negative_control"] == "no counterexample"
+    assert type(doc["verdict"]) is str and type(doc["negative_control"]) is str
+    assert CheckResult("theorem2", "demo", "smt", Verdict.PROVED, Control.COUNTEREXAMPLE).ok
+    with pytest.raises(ValueError):
+        CheckResult("theorem2", "demo", "smt", "provd", None)
+    with pytest.raises(ValueError):
+        CheckResult("theorem2", "demo", "smt", Verdict.PROVED, "none")
+
+
+def test_certificate_outcome_is_an_enum_with_one_json_form():
+    verdicts = [CertificateVerdict(Outcome.VERIFIED, "a"), CertificateVerdict(Outcome.NOT_CHECKABLE, "b")]
+    assert overall(verdicts) is Outcome.NOT_CHECKABLE
+    assert overall(verdicts + [CertificateVerdict(Outcome.REFUTED, "c")]) is Outcome.REFUTED
+    assert [type(v.to_json()["verdict"]) for v in verdicts] == [str, str]
+    assert [v.to_json()["verdict"] for v in verdicts] == ["verified", "not checkable"]
+
+
+def test_learned_interval_is_a_dataclass_with_its_document():
+    result = learned_alpha_interval("learned:16", "position:0", 16, (32,), samples=4)
+    assert result.realizable and [i.length for i in result.intervals] == [32]
+    interval = result.interval(32)
+    assert interval.low <= interval.completions["zero"]["alpha"] <= interval.high
+    doc = result.to_json()
+    assert doc["alpha"]["32"] == json.loads(json.dumps(interval.to_json()))
+    assert doc["rows"]["32"]["zero"]["total"] == interval.completions["zero"]["total"]
+
+
+@pytest.mark.parametrize("spec", ["relbias", "rope:8", "abssin:4", "dual:rope:8", "colbias"])
+def test_every_kernel_row_agrees_with_row_values(spec):
+    pe = parse_pe(spec)
+    theta = np.random.default_rng(0).normal(size=pe.dim(8))              # (p,)
+    kernel = transfer(pe, theta, 12, 8)
+    assert isinstance(kernel, (ProfileKernel, BilinearKernel, DenseKernel))
+    values = kernel.row_values(np.arange(12))                             # (12, 12)
+    for i in range(12):
+        assert np.allclose(kernel.row(i), values[i, : i + 1])
+
+
+def test_exact_kernel_rows_keep_fractions():
+    theta = [Fraction(k, 3) for k in range(8)]
+    kernel = exact_transfer("relbias", theta, 10, 8)
+    assert kernel.row(9) == [theta[min(k, 7)] for k in range(10)]
