@@ -11,9 +11,10 @@ Both are Enums (:class:`Verdict`, :class:`Control`) whose values are the JSON st
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from collections.abc import Callable
+
 
 class Verdict(StrEnum):
     """What one check concluded about its claim (JSON: the value strings)."""

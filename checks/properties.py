@@ -28,10 +28,10 @@ exception is a counterexample; hypothesis's falsifying example is reported.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
-from collections.abc import Callable
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings

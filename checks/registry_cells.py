@@ -103,9 +103,9 @@ def theorem2_registry(deep_rule_everywhere: bool = False) -> dict:
 
 
 def where_theorem2_breaks() -> dict:
-    """Theorem 2's "where it breaks" (definitions.md#theorem-2), shown on the registry: (i) alibi with slope favouring the far end
-    (r(δ) = mδ, m > 0, no maximizer on ℕ) realizes position:0 at every length; (ii) relbias's clipped
-    buckets give a non-unique maximizer on long grids, and exactly the tied rows fail."""
+    """Theorem 2's "where it breaks" (definitions.md#theorem-2), shown on the registry: (i) alibi with
+    slope favouring the far end (r(δ) = mδ, m > 0, no maximizer on ℕ) realizes position:0 at every
+    length; (ii) relbias's clipped buckets give a non-unique maximizer on long grids, and exactly the tied rows fail."""
     problems = []
     alibi = compute_alpha("alibi", "position:0", TRAIN_LENGTH, LENGTHS)
     slope = float(-alibi.selection.theta[0]) if alibi.realizable else float("nan")   # r(δ) = slope·δ

@@ -16,8 +16,8 @@ Main definitions:
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from posreal.checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck
 from posreal.theory.statements import STATEMENT_IDS, Statement, statement

@@ -22,8 +22,8 @@ argument) — each must produce an exact counterexample.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import sympy as sp
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 import json
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
-from collections.abc import Callable, Iterator
 
 from posreal.theory.encodings import Encoding, parse_pe, register_pe, unregister_pe
 from posreal.theory.errors import PosrealError

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from collections.abc import Sequence
 
 import numpy as np
 

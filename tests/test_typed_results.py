@@ -29,7 +29,7 @@ def test_theta_exists_exactly_on_the_realizable_path():
     refused = select("relbias", "reverse", 16)
     assert refused.optimum is None and refused.multipliers is None and refused.exact_optimum is None
     with pytest.raises(PosrealError, match="not realizable"):
-        refused.theta
+        _ = refused.theta
 
 
 def test_exact_optimum_only_with_an_exact_certificate():

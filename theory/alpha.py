@@ -6,6 +6,11 @@ Main definitions (definitions.md#transfer-coefficient):
   parameters at L0 (:mod:`posreal.theory.selection`) and T_L the transfer operator (:mod:`posreal.theory.kernels`);
 * three modes: ``float`` (tolerance rule, undecided rows reported), ``exact`` (ℚ, rational PEs),
   ``certified`` (float, with borderline rows re-decided by interval arithmetic);
+* geometry (docs, Definitions page, ``#geometry``): with ``geometry="linf"`` or ``"l1"`` the witness is
+  the optimal face F_q of θ*_q (:mod:`posreal.theory.geometry`) and α_L is the interval
+  [rows realized by every θ ∈ F_q, rows realized by some θ ∈ F_q] / |R_L| (``alpha_interval``);
+  ``alpha`` is its low end.  For ℓ2 (the default) the interval is [α_L, α_L] and every other output
+  is unchanged;
 * the all-lengths sweep: for tasks whose rows do not depend on n (offset, position, half), a
   causal row's outcome does not depend on L, so one pass on the L_max-grid gives α_L for
   every L ≤ L_max by cumulative counts.
@@ -13,14 +18,15 @@ Main definitions (definitions.md#transfer-coefficient):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.geometry import Geometry, GeometrySelection, IntervalOutcomes, interval_outcomes, parse_geometry
 from posreal.theory.kernels import exact_transfer, transfer
 from posreal.theory.realization import (DEFAULT_TOL, REALIZED, RowOutcomes, classify_exact, classify_float,
                                 exact_margins, float_margins, structural_ties)
@@ -67,20 +73,41 @@ class AlphaResult:
     mode: str
     selection: Selection
     lengths: tuple[int, ...] = ()                          # the requested lengths, sorted
-    outcomes: dict[int, RowOutcomes] = field(default_factory=dict)
+    outcomes: dict[int, RowOutcomes] = field(default_factory=dict)   # ℓ∞/ℓ1: rows under the representative θ*_q
+    geometry: Geometry = Geometry.L2
+    geometry_selection: GeometrySelection | None = None    # θ*_q and its face (ℓ∞, ℓ1)
+    intervals: dict[int, IntervalOutcomes] = field(default_factory=dict)   # ℓ∞, ℓ1: every/some per row
 
     @property
     def realizable(self) -> bool:
         return self.selection.realizable
 
     def alpha(self, length: int) -> float | None:
-        """α_L; None when the cell is not realizable (or undecided) at L0, or R_L is empty."""
+        """α_L (ℓ∞, ℓ1: the low end of the interval); None when the cell is not realizable (or
+        undecided) at L0, or R_L is empty."""
         if not self.realizable or self.outcomes[length].status.size == 0:
             return None
+        if self.geometry is not Geometry.L2:
+            return self.intervals[length].interval[0]
         return self.outcomes[length].alpha
 
+    @property
+    def alpha_interval(self) -> dict[int, tuple[float, float]]:
+        """(lo, hi) per length where α_L is defined (ℓ2: lo = hi = α_L)."""
+        out: dict[int, tuple[float, float]] = {}
+        for L in self.lengths:
+            lo = self.alpha(L)
+            if lo is None:
+                continue
+            out[L] = self.intervals[L].interval if self.geometry is not Geometry.L2 else (lo, lo)
+        return out
+
     def to_json(self) -> dict:
+        """The JSON document; ``alpha_interval`` gives [lo, hi] per length (null where ``alpha`` is null)."""
         lengths = list(self.lengths)
+        interval = self.alpha_interval
+        l2 = self.geometry is Geometry.L2
+        rows = self.outcomes if l2 else self.intervals
         out = {
             "pe": str(self.pe),
             "task": str(self.task),
@@ -88,11 +115,19 @@ class AlphaResult:
             "mode": self.mode,
             "realizable": None if self.selection.undecided else self.realizable,
             "alpha": {str(L): self.alpha(L) for L in lengths},
-            "rows": {str(L): self.outcomes[L].counts() for L in lengths} if self.realizable else {},
-            "selected": self.selection.summary(),
+            "rows": {str(L): rows[L].counts() for L in lengths} if self.realizable else {},
+            "selected": self.selection.summary() if l2 or self.geometry_selection is None
+            else self.geometry_selection.summary(),
+            "geometry": self.geometry.value,
+            "alpha_interval": {str(L): list(interval[L]) if L in interval else None for L in lengths},
         }
         if self.mode == "exact" and self.realizable:
-            out["alpha_exact"] = {str(L): str(self.outcomes[L].exact_alpha) for L in lengths}
+            if l2:
+                out["alpha_exact"] = {str(L): str(self.outcomes[L].exact_alpha) for L in lengths}
+            elif all(self.intervals[L].exact for L in lengths):
+                out["alpha_exact"] = {str(L): str(self.intervals[L].exact_interval[0]) for L in lengths}
+                out["alpha_interval_exact"] = {str(L): [str(v) for v in self.intervals[L].exact_interval]
+                                               for L in lengths}
         return out
 
 
@@ -133,10 +168,12 @@ def _check_mode(mode: str, pe: Encoding) -> None:
                         "(relbias, colbias, alibi, nope, rational tables, their duals), --certified otherwise")
 
 
-def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
+def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFAULT_TRAIN_LENGTH,
                   lengths: Iterable[int] = DEFAULT_LENGTHS, mode: str = "float",
-                  tol: float = DEFAULT_TOL) -> AlphaResult:
-    """α_L(Φ, τ; L0) at each length, from θ* alone (no training)."""
+                  tol: float = DEFAULT_TOL, geometry: str | Geometry = Geometry.L2) -> AlphaResult:
+    """α_L(Φ, τ; L0) at each length, from θ* alone (no training).  ``geometry``: ``l2`` (θ*, the
+    default), ``linf`` or ``l1`` (θ*_q and its optimal face: α_L becomes an interval)."""
+    geometry = parse_geometry(geometry)
     pe, task = parse_pe(pe), parse_task(task)
     _check_mode(mode, pe)
     train_length = check_train_length(train_length)
@@ -148,11 +185,32 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
     result = AlphaResult(pe, task, train_length, mode, sel, tuple(lengths))
     if not sel.realizable:
         return result
+    if geometry is not Geometry.L2:
+        return _geometry_alpha(result, geometry, mode, tol)
     exact_theta = sel.exact_theta
     theta = exact_theta if mode == "exact" and exact_theta is not None else sel.theta
     row_mode = mode if mode in MODES else "float"
     for L in lengths:
         result.outcomes[L] = row_outcomes(pe, task, theta, L, train_length, row_mode, tol)
+    return result
+
+
+def _geometry_alpha(result: AlphaResult, geometry: Geometry, mode: str, tol: float) -> AlphaResult:
+    """Fill an ℓ∞ / ℓ1 result: θ*_q, its face, the rows under θ*_q and the every/some interval."""
+    from posreal.theory.geometry import select_in_geometry
+    gsel = select_in_geometry(result.pe, result.task, result.train_length, geometry, exact=(mode == "exact"))
+    result.geometry, result.geometry_selection = geometry, gsel
+    if gsel.theta is None:
+        return result
+    exact_rows = mode == "exact" and gsel.exact_theta is not None
+    if mode == "exact" and not exact_rows:
+        result.mode = "float (exact certificate not found)"
+    theta = gsel.exact_theta if exact_rows else gsel.theta
+    for L in result.lengths:
+        result.outcomes[L] = row_outcomes(result.pe, result.task, theta, L, result.train_length,
+                                          "exact" if exact_rows else ("certified" if mode == "certified" else "float"),
+                                          tol)
+    result.intervals = interval_outcomes(gsel, result.lengths, tol)
     return result
 
 
@@ -170,8 +228,9 @@ class Sweep:
         return np.where(self.total > 0, self.realized / np.maximum(self.total, 1), 1.0)
 
 
-def alpha_sweep(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH, max_length: int = 65536,
-                mode: str = "float", tol: float = DEFAULT_TOL, selection: Selection | None = None) -> Sweep | None:
+def alpha_sweep(pe: str | Encoding, task: str | Task, train_length: int = DEFAULT_TRAIN_LENGTH,
+                max_length: int = 65536, mode: str = "float", tol: float = DEFAULT_TOL,
+                selection: Selection | None = None) -> Sweep | None:
     """α_L for all L0 ≤ L ≤ max_length in one call (tasks whose rows do not depend on n).
     Returns None when the cell is not realizable at L0."""
     pe, task = parse_pe(pe), parse_task(task)

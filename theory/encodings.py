@@ -21,9 +21,9 @@ Frequencies of the sinusoidal PEs: ω_f = base^(-2f/d), f = 0..d/2-1, base 10000
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np

@@ -26,9 +26,9 @@ is :func:`posreal.checks.smt.static_routing.beta_check` (the SMT half is in :mod
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Callable
 
 import numpy as np
 

@@ -16,9 +16,9 @@ benchmarks only).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np

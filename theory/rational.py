@@ -9,8 +9,8 @@ linearly independent subset of rows, in order), :func:`rank`.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np

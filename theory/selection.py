@@ -298,7 +298,7 @@ def _exact_farkas(zq: list[tuple], u: np.ndarray, p: int) -> dict[int, Fraction]
     return dict(zip(support, sol))
 
 
-def select(pe, task, train_length: int = 16, exact: bool | None = None) -> Selection:
+def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: bool | None = None) -> Selection:
     """θ* for a cell.  ``exact`` (default: whether the PE is rational) certifies in ℚ."""
     pe, task = parse_pe(pe), parse_task(task)
     if not isinstance(train_length, (int, np.integer)) or isinstance(train_length, bool) or train_length < 1:

@@ -1,9 +1,11 @@
-"""The six results of the docs' Definitions page (definitions.md#results), each declared once as a data object with a stable id.
+"""The results of the docs' Definitions page (definitions.md#results), each declared once as a data
+object with a stable id.
 
 Main definitions:
 
 * :class:`Statement` — id, name, status (``theorem`` / ``conjecture``), the anchor of the
-  Definitions page that states it (``definitions.md#theorem-1``, shown by ``posreal check --json``), hypotheses, conclusion, the symbols it uses, and the check methods that cover it;
+  Definitions page that states it (``definitions.md#theorem-1``, shown by ``posreal check --json``),
+  hypotheses, conclusion, the symbols it uses, and the check methods that cover it;
 * :data:`STATEMENTS` — ``theorem1``, ``theorem2``, ``proposition4``, ``underdetermination``,
   ``expressivity``, ``conjecture`` (in that order);
 * :func:`statement` — look a result up by id (one-line :class:`SpecError` for an unknown id).
@@ -150,7 +152,8 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         symbols=(("Z", "training differences z = ψ(i, t) - ψ(i, j) at L0"), ("v", "tie direction"),
                  ("acc_L", "fraction of R_L realized by T_L θ_k")),
         checks=("symbolic", "property"),
-        notes=("open in the original statement: ties whose direction v is not orthogonal to col Zᵀ. Finding of this project "
+        notes=("open in the original statement: ties whose direction v is not orthogonal to col Zᵀ. "
+               "Finding of this project "
                "(counterexamples/, `posreal search conjecture`): open ties that gradient descent wins in the limit "
                "exist, e.g. posreal.counterexamples.designed.LOG2_TIE (relative 4×3 integer table, offset:0, L0 = 3, "
                "L = 4): α_4 = 3/4 but ⟨θ_k, v⟩ → log 2 > 0, so lim acc_4(θ_k) = 1. The first step is exact, the "

@@ -22,9 +22,12 @@ import os
 import re
 import stat
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from posreal.theory.errors import SpecError
+
+if TYPE_CHECKING:
+    from posreal.theory.encodings import TableEncoding
 
 MAX_TABLE_BYTES = 16 * 2 ** 20        # a table file larger than this is refused
 MAX_TABLE_ENTRIES = 2 ** 20           # entries (rows × width, or rows² × width for general tables)
@@ -126,7 +129,7 @@ def parse_document(document: Any, path: str) -> tuple[str, list]:
     return kind, out
 
 
-def load_table(path: str):
+def load_table(path: str) -> TableEncoding:
     """The encoding of spec ``table:PATH``: read, validate and build a :class:`TableEncoding`
     whose ``str()`` is ``table:PATH`` (so the spec round-trips)."""
     from posreal.theory.encodings import build_table

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from posreal.theory.encodings import parse_pe
+from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import bad_value
 from posreal.theory.realization import target_keys
 from posreal.theory.selection import select
-from posreal.theory.tasks import parse_task
+from posreal.theory.tasks import Task, parse_task
 
 
 @dataclass
@@ -55,7 +55,7 @@ class TrainingGrid:
         return float(np.sum(sq.max(axis=1)))
 
 
-def training_grid(pe, task, length: int, train_length: int) -> TrainingGrid:
+def training_grid(pe: str | Encoding, task: str | Task, length: int, train_length: int) -> TrainingGrid:
     """Features of the scored rows of the ``length``-grid in index form."""
     pe, task = parse_pe(pe), parse_task(task)
     rows, targets = task.rows_and_targets(length)
@@ -90,8 +90,9 @@ def _cosine(a: np.ndarray, b: np.ndarray | None) -> float:
     return float(a @ b / (na * nb)) if na > 0 and nb > 0 else float("nan")
 
 
-def gradient_descent(pe, task, train_length: int = 16, steps: int = 10000, step_size: float | None = None,
-                     record: int = 50, theta0: np.ndarray | None = None) -> Trajectory:
+def gradient_descent(pe: str | Encoding, task: str | Task, train_length: int = 16, steps: int = 10000,
+                     step_size: float | None = None, record: int = 50,
+                     theta0: np.ndarray | None = None) -> Trajectory:
     """Deterministic gradient descent on ℓ at L0 from θ0 (default 0), fixed step.
 
     Records about ``record`` iterates, log-spaced in k (plus k = 0 and the last)."""

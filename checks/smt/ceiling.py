@@ -22,9 +22,9 @@ Lengths are bounded (≤ 64): the queries grow as n² rows × keys.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Callable, Sequence
 
 import numpy as np
 import z3

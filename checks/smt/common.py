@@ -18,9 +18,9 @@ hypotheses is reported as failed, not proved; when that query is unknown, the pr
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Callable, Sequence
 
 import z3
 

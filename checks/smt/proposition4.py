@@ -23,8 +23,8 @@ Reference: definitions.md#proposition-4 (this project's formalization of the pre
 
 from __future__ import annotations
 
-from fractions import Fraction
 from collections.abc import Callable
+from fractions import Fraction
 
 import z3
 

@@ -22,9 +22,9 @@ Reference: definitions.md#theorem-2 (this project's formalization of the preprin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
-from collections.abc import Callable
 
 import z3
 

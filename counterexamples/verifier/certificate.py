@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
-from collections.abc import Iterable
 from typing import Any
 
 from posreal.counterexamples.verifier.errors import CertificateError

@@ -18,8 +18,8 @@ implementations guard each other.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 
 from posreal.counterexamples.verifier.errors import CertificateError
 

@@ -40,6 +40,7 @@ from posreal.counterexamples.verifier.certificate import (BUNDLE_FORMAT, FORMAT,
                                                           unqvec)
 from posreal.counterexamples.verifier.errors import CertificateError
 
+
 class Outcome(StrEnum):
     """What the verifier concluded about one certificate (JSON: the value strings)."""
 

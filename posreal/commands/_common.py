@@ -60,6 +60,16 @@ def positive_float(text: str) -> float:
     return value
 
 
+def geometry_name(text: str) -> str:
+    """``--geometry``: one of l2, linf, l1 (checked without loading numpy)."""
+    from posreal.theory.defaults import GEOMETRIES
+    value = text.strip().lower()
+    if value not in GEOMETRIES:
+        shown = repr(text) if len(repr(text)) <= 80 else repr(text)[:77] + "..."
+        raise argparse.ArgumentTypeError(f"invalid geometry {shown}; accepted: {', '.join(GEOMETRIES)}")
+    return value
+
+
 def emit_json(document: Any) -> None:
     """Print exactly one JSON document on stdout."""
     json.dump(document, sys.stdout, indent=2, sort_keys=True, default=str)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from posreal.commands._common import (emit_json, format_table, int_list, nonnegative_int, positive_int,
-                                      with_provenance)
+from posreal.commands._common import (emit_json, format_table, geometry_name, int_list, nonnegative_int,
+                                      positive_int, with_provenance)
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
 from posreal.theory.errors import bad_value
@@ -24,6 +24,9 @@ def add_parser(sub) -> None:
                       help="decide every row in ℚ (rational PEs)")
     mode.add_argument("--certified", action="store_const", dest="mode", const="certified",
                       help="re-decide borderline float rows with interval arithmetic")
+    p.add_argument("--geometry", type=geometry_name, default=None,
+                   help="norm of the selection: l2 (θ*, gradient descent; default), linf (sign descent, Adam) "
+                        "or l1 (coordinate descent); linf/l1 give α_L as an interval over the optimal face")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--seed", type=nonnegative_int, default=None,
                    help="learned:d only: seed of the trained block and of the Monte Carlo (default 0)")
@@ -65,11 +68,15 @@ def run(args) -> int:
     from posreal.theory.alpha import compute_alpha
     from posreal.theory.encodings import is_learned
     if is_learned(args.pe):
+        if args.geometry is not None:
+            raise bad_value("option --geometry for PE", args.pe, "a linear PE (learned:d has no selection: "
+                            "its α is the Underdetermination interval)")
         return run_learned(args)
     for name in ("seed", "samples"):
         if getattr(args, name) is not None:
             raise bad_value(f"option --{name} for PE", args.pe, "learned:d (α of a linear PE has no randomness)")
-    result = compute_alpha(args.pe, args.task, args.train_length, args.lengths, args.mode)
+    geometry = args.geometry or "l2"
+    result = compute_alpha(args.pe, args.task, args.train_length, args.lengths, args.mode, geometry=geometry)
     document = result.to_json()
     if args.json:
         emit_json(with_provenance(document))
@@ -79,6 +86,8 @@ def run(args) -> int:
         print(f"{head}\n{result.selection.status} at L0: {result.selection.reason}")
         return 0
     sel = document["selected"]
+    if geometry != "l2":
+        return _print_interval(head, document)
     print(f"{head}\nθ*: norm {sel['norm']:.6g}, {sel['support']} support vectors of {sel['constraints']} constraints"
           + (" (exact KKT certificate)" if sel["exact"] else "") + (f" — {sel['reason']}" if sel["reason"] else ""))
     rows = []
@@ -88,4 +97,23 @@ def run(args) -> int:
         rows.append([L, alpha, counts["realized"], counts["failed"], counts["undecided"], counts["total"],
                      counts["structural_ties"]])
     print(format_table(["L", "alpha", "realized", "failed", "undecided", "total", "structural ties"], rows))
+    return 0
+
+
+def _print_interval(head: str, document: dict) -> int:
+    """Text output of an ℓ∞ / ℓ1 result: θ*_q, its face, and the α interval per length."""
+    sel = document["selected"]
+    face = "one point" if sel["face"] == "point" else f"a face (dimension ≤ {sel['face_dimension']})"
+    print(f"{head} · geometry {sel['geometry']}\nθ*_q: ‖θ‖ = {sel['value']:.6g}, optimal set {face}"
+          + (" (exact LP certificate)" if sel["exact"] else "") + (f" — {sel['reason']}" if sel["reason"] else ""))
+    rows = []
+    for L, counts in document["rows"].items():
+        pair = document["alpha_interval"][L]
+        text = "—" if pair is None else f"[{pair[0]:.4f}, {pair[1]:.4f}]"
+        rows.append([L, text, counts["realized"], counts["realized_by_some"], counts["failed"],
+                     counts["undecided"], counts["total"], counts["structural_ties"]])
+    print(format_table(["L", "alpha interval", "every θ", "some θ", "no θ", "undecided", "total",
+                        "structural ties"], rows))
+    print("alpha interval: [rows realized by every optimal θ, rows realized by some optimal θ] / rows "
+          "(\"some\" is per row)")
     return 0

@@ -8,8 +8,8 @@ import io
 import os
 import sys
 
-from posreal.commands._common import (emit_json, format_table, int_list, positive_int, progress, spec_list,
-                                      with_provenance)
+from posreal.commands._common import (emit_json, format_table, geometry_name, int_list, positive_int, progress,
+                                      spec_list, with_provenance)
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import REGISTRY_PES, REGISTRY_TASKS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
@@ -27,11 +27,13 @@ def add_parser(sub) -> None:
     fmt = p.add_mutually_exclusive_group()
     for name in ("json", "csv", "markdown"):
         fmt.add_argument(f"--{name}", dest="format", action="store_const", const=name, help=f"{name} output")
+    p.add_argument("--geometry", type=geometry_name, default="l2",
+                   help="norm of the selection: l2 (default), linf or l1 (α_L as an interval)")
     p.add_argument("--plot", metavar="FILE.png", help="write α_L against L, one curve per cell")
     p.set_defaults(run=run, format="text")
 
 
-def taxonomy(pes, tasks, train_length, lengths, quiet=False) -> list[dict]:
+def taxonomy(pes, tasks, train_length, lengths, quiet=False, geometry: str = "l2") -> list[dict]:
     """One ``posreal alpha --json`` document per cell."""
     from posreal.theory.alpha import compute_alpha
     from posreal.theory.encodings import parse_pe
@@ -41,7 +43,7 @@ def taxonomy(pes, tasks, train_length, lengths, quiet=False) -> list[dict]:
     cells = [(pe, task) for pe in pes for task in tasks]
     out = []
     for pe, task in progress(cells, total=len(cells), desc="cells", quiet=quiet):
-        doc = compute_alpha(pe, task, train_length, lengths).to_json()
+        doc = compute_alpha(pe, task, train_length, lengths, geometry=geometry).to_json()
         doc["pe_kind"] = pe.kind
         doc["task_class"] = task.task_class
         out.append(doc)
@@ -54,7 +56,9 @@ def _alpha_text(doc: dict, L: int) -> str:
     if value is None:
         return "—"
     undecided = doc["rows"].get(str(L), {}).get("undecided", 0)
-    return f"{value:.3f}" + (f" (+{undecided} undecided)" if undecided else "")
+    pair = (doc.get("alpha_interval") or {}).get(str(L))
+    text = f"[{pair[0]:.3f}, {pair[1]:.3f}]" if pair is not None and pair[0] != pair[1] else f"{value:.3f}"
+    return text + (f" (+{undecided} undecided)" if undecided else "")
 
 
 def _cell_row(doc: dict, lengths: list[int]) -> list[str]:
@@ -69,11 +73,13 @@ def run(args) -> int:
         raise SpecError(f"invalid plot file {args.plot!r}: its directory does not exist; accepted: a .png path "
                         "in an existing directory")
     lengths = sorted(set(args.lengths))
-    docs = taxonomy(args.pes, args.tasks, args.train_length, lengths, quiet=args.format == "json")
+    docs = taxonomy(args.pes, args.tasks, args.train_length, lengths, quiet=args.format == "json",
+                    geometry=args.geometry)
     header = ["pe", "kind", "task", "class", "realizable at L0", *[f"α_{L}" for L in lengths]]
     rows = [_cell_row(d, lengths) for d in docs]
     if args.format == "json":
-        emit_json(with_provenance({"train_length": args.train_length, "lengths": lengths, "cells": docs}))
+        emit_json(with_provenance({"train_length": args.train_length, "lengths": lengths,
+                                   "geometry": args.geometry, "cells": docs}))
     elif args.format == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
@@ -86,7 +92,11 @@ def run(args) -> int:
         for r in rows:
             print("| " + " | ".join(r) + " |")
     else:
-        print(f"α_L(Φ, τ; L0 = {args.train_length}) — computed from θ* before any training")
+        if args.geometry == "l2":
+            print(f"α_L(Φ, τ; L0 = {args.train_length}) — computed from θ* before any training")
+        else:
+            print(f"α_L(Φ, τ; L0 = {args.train_length}) in geometry {args.geometry} — [every, some] optimal θ "
+                  "of the face, one number when they agree; computed before any training")
         print(format_table(header, rows))
         if any("undecided" in a for r in rows for a in r):
             print("(+k undecided): rows whose float margin is within tolerance; try posreal alpha --certified")

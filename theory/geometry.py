@@ -1,0 +1,628 @@
+"""Selection in another geometry: θ*_q = argmin ‖θ‖_q subject to Zθ ≥ 1, for q ∈ {2, ∞, 1}.
+
+Main definitions and results (docs, Definitions page, ``#geometry``):
+
+* :class:`Geometry` (``l2``, ``linf``, ``l1``) and :func:`parse_geometry`;
+* :func:`norm_program` — for q ∈ {∞, 1} the selection is the linear program
+  ``min cᵀx s.t. A x ≥ b`` (x free) with dual ``max bᵀy s.t. Aᵀy = c, y ≥ 0``:
+  ℓ∞: x = (θ, t), rows Zθ ≥ 1, t - θ_c ≥ 0, t + θ_c ≥ 0, objective t;
+  ℓ1: x = (θ, s), rows Zθ ≥ 1, s_c - θ_c ≥ 0, s_c + θ_c ≥ 0, objective Σ s_c;
+  solved with HiGHS (scipy ``linprog(method="highs")``), Z the training differences of
+  :mod:`posreal.theory.selection`;
+* :func:`select_in_geometry` — the :class:`GeometrySelection` of a cell: the optimal value, a
+  representative optimal θ, the status (that of the ℓ2 selection: Zθ ≥ 1 is feasible or not
+  whatever the norm, so realizability at L0 does not depend on q), and for rational PEs an exact
+  certificate (:class:`LPCertificate`, checked by :func:`verify_lp_exact`: primal and dual
+  feasibility, equal objective values, complementary slackness, all in ℚ);
+* :class:`Face` — the optimal face F_q, in reduced coordinates θ = θ₀ + N w (see below), and
+  :func:`interval_outcomes`: for every row of R_L whether *every* θ ∈ F_q realizes it and whether
+  *some* θ ∈ F_q does (per row: "some" is the union over rows, not one θ for all rows at once).
+
+Why the face is {x : Ax ≥ b, A_S x = b_S} with S the support of any optimal dual y: by
+complementary slackness an optimal x is exactly a feasible x with y_k (A_k x - b_k) = 0 for all k.
+Its points therefore lie in x₀ + null(A_S), parametrized by w (orthonormal columns N).  If that
+null space is {0} the face is a point (in exact mode: rank A_S = number of variables, in ℚ —
+then α^lo = α^hi exactly).  Otherwise, for a row i with rivals j the margin of θ₀ + N w on
+rival j is affine in w: g_j(w) = g_j(0) + a_jᵀ w.
+  - every θ ∈ F realizes row i  iff  for each rival j, min over F of g_j > 0
+    (a row's realizing set is an intersection of open half-spaces, hence convex: checking
+    each rival separately is exact);
+  - some θ ∈ F realizes row i  iff  max over F of min_j g_j > 0 (one LP in (w, s)).
+Cheap bounds decide most rows without an LP: θ₀ itself (a realized row is realized by some θ, a
+lost row is not realized by every θ), and a box [lo, hi] ⊇ F in w-coordinates (2d small LPs),
+which gives g_j(w) ≥ g_j(0) + Σ_c min(a_jc lo_c, a_jc hi_c) and the matching upper bound.
+Rows whose extreme margin over the face lies within :data:`LP_TOL` (HiGHS's default
+feasibility tolerance) of 0 are *undecided*, never silently counted.
+
+References: Gunasekar, Lee, Soudry & Srebro (ICML 2018) for steepest descent in a norm;
+Zhang, Zou & Cao (NeurIPS 2024) and Baek, Song & Yun (2025) for Adam and Signum (ℓ∞);
+Mangasarian (1979) for uniqueness of LP solutions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from typing import Sequence
+
+import numpy as np
+from scipy.optimize import linprog
+
+from posreal.theory.encodings import Encoding, is_profile, parse_pe
+from posreal.theory.errors import PosrealError, SpecError
+from posreal.theory.kernels import exact_transfer, transfer
+from posreal.theory.rational import integer_form, pivot_rows, rank, solve
+from posreal.theory.realization import (FAILED, REALIZED, UNDECIDED, classify_exact, exact_margins,
+                                        float_margins, structural_ties, target_keys)
+from posreal.theory.selection import Selection, select
+from posreal.theory.tasks import Task, parse_task
+
+LP_TOL = 1e-7           # HiGHS's default primal/dual feasibility tolerance: margins within it are undecided
+TIGHT_TOL = 1e-7        # a constraint is active at the LP solution if its slack is below this (relative)
+DUAL_TOL = 1e-9         # a dual value above this (relative to max y) is in the dual support
+NULL_TOL = 1e-9         # singular values below this (relative) span the face's directions
+MAX_FACE_LPS = 3000     # LP budget of one interval computation; rows left over are reported undecided
+DUAL_POOL = 64          # how many earlier LP duals are reused as bounds
+ROW_BLOCK_ENTRIES = 2 ** 21   # memory bound of one block of rival directions: rows × keys × directions
+
+
+class Geometry(str, Enum):
+    """The norm of the selection: ℓ2 (gradient descent), ℓ∞ (sign descent, Adam), ℓ1 (coordinate descent)."""
+
+    L2 = "l2"
+    LINF = "linf"
+    L1 = "l1"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+GEOMETRY_FORMS = ", ".join(g.value for g in Geometry)
+
+
+def parse_geometry(text: str | Geometry) -> Geometry:
+    """``"l2"`` / ``"linf"`` / ``"l1"`` -> :class:`Geometry`; one-line :class:`SpecError` otherwise."""
+    if isinstance(text, Geometry):
+        return text
+    if isinstance(text, str):
+        for g in Geometry:
+            if text.strip().lower() == g.value:
+                return g
+    shown = repr(text)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    raise SpecError(f"invalid geometry {shown}; accepted: {GEOMETRY_FORMS}")
+
+
+# --------------------------------------------------------------------------- the linear programs
+@dataclass(frozen=True)
+class LinearProgram:
+    """min cᵀx s.t. A x ≥ b, x free (float); θ is x[:p].  Dual: max bᵀy s.t. Aᵀy = c, y ≥ 0."""
+
+    geometry: Geometry
+    A: np.ndarray   # (M, n), M = m + 2p, n = p + 1 (ℓ∞) or 2p (ℓ1)
+    b: np.ndarray   # (M,)
+    c: np.ndarray   # (n,)
+    p: int
+
+
+def _blocks(geometry: Geometry, m: int, p: int) -> tuple[int, list[tuple[int, int, int]]]:
+    """Number of variables n and the sparse entries (row, col, ±1) of the norm rows of A
+    (rows m..m+2p-1): 'upper' rows t - θ_c (or s_c - θ_c), then 'lower' rows t + θ_c (or s_c + θ_c)."""
+    n = p + 1 if geometry is Geometry.LINF else 2 * p
+    entries = []
+    for c in range(p):
+        aux = p if geometry is Geometry.LINF else p + c
+        entries += [(m + c, c, -1), (m + c, aux, 1), (m + p + c, c, 1), (m + p + c, aux, 1)]
+    return n, entries
+
+
+def norm_program(z: np.ndarray, geometry: Geometry) -> LinearProgram:
+    """The LP of θ*_q for q = ∞ or 1 over the training differences z: (m, p)."""
+    if geometry is Geometry.L2:
+        raise PosrealError("the ℓ2 selection is a quadratic program (posreal.theory.selection.select)")
+    m, p = z.shape
+    n, entries = _blocks(geometry, m, p)
+    A = np.zeros((m + 2 * p, n))                 # (M, n)
+    A[:m, :p] = z
+    for r, col, v in entries:
+        A[r, col] = v
+    b = np.concatenate([np.ones(m), np.zeros(2 * p)])   # (M,)
+    c = np.zeros(n)
+    c[p:] = 1.0
+    return LinearProgram(geometry, A, b, c, p)
+
+
+@dataclass(frozen=True)
+class ExactProgram:
+    """The same LP in ℚ (rational PEs): rows of A as tuples of Fractions."""
+
+    geometry: Geometry
+    A: tuple[tuple[Fraction, ...], ...]   # (M, n)
+    b: tuple[Fraction, ...]               # (M,)
+    c: tuple[Fraction, ...]               # (n,)
+    p: int
+
+
+def exact_norm_program(zq: Sequence[Sequence[Fraction]], p: int, geometry: Geometry) -> ExactProgram:
+    m = len(zq)
+    n, entries = _blocks(geometry, m, p)
+    rows = [list(r) + [Fraction(0)] * (n - p) for r in zq] + [[Fraction(0)] * n for _ in range(2 * p)]
+    for r, col, v in entries:
+        rows[r][col] = Fraction(v)
+    b = tuple([Fraction(1)] * m + [Fraction(0)] * (2 * p))
+    c = tuple([Fraction(0)] * p + [Fraction(1)] * (n - p))
+    return ExactProgram(geometry, tuple(tuple(r) for r in rows), b, c, p)
+
+
+@dataclass
+class LPCertificate:
+    """An exact optimality certificate: primal x, dual y (on its support) and the common value."""
+
+    primal: list[Fraction]          # (n,) x = (θ, t) or (θ, s)
+    dual: dict[int, Fraction]       # row index of A -> y_k > 0
+    value: Fraction
+
+    def to_json(self) -> dict:
+        return {"format": "posreal-lp-optimality", "version": 1,
+                "primal": [f"{x.numerator}/{x.denominator}" for x in self.primal],
+                "dual": {str(k): f"{v.numerator}/{v.denominator}" for k, v in sorted(self.dual.items())},
+                "value": f"{self.value.numerator}/{self.value.denominator}"}
+
+
+def _products(rows: Sequence[Sequence[Fraction]], x: Sequence[Fraction]) -> list[Fraction]:
+    """A x in ℚ by integer arithmetic on common denominators: (M, n) · (n,) -> (M,)."""
+    if not rows:
+        return []
+    N, D = integer_form(rows, len(x))            # A = N / D: (M, n)
+    den = 1
+    for v in x:
+        den = den * v.denominator // np.gcd(den, v.denominator)
+    a = np.array([v.numerator * (den // v.denominator) for v in x], dtype=object)  # x = a / den
+    return [Fraction(int(s), D * den) for s in N.dot(a)]
+
+
+def verify_lp_exact(program: ExactProgram, cert: LPCertificate) -> bool:
+    """Re-derive optimality in ℚ from the data alone: A x ≥ b, y ≥ 0, Aᵀy = c, cᵀx = bᵀy = value,
+    and y_k (A_k x - b_k) = 0 (implied by the equal values, checked anyway)."""
+    A, b, c, x, y = program.A, program.b, program.c, cert.primal, cert.dual
+    n = len(c)
+    if len(x) != n or any(k < 0 or k >= len(A) for k in y) or any(v < 0 for v in y.values()):
+        return False
+    ax = _products(A, x)
+    if any(s < bk for s, bk in zip(ax, b)):
+        return False
+    aty = [sum((v * A[k][col] for k, v in y.items()), Fraction(0)) for col in range(n)]
+    if aty != list(c):
+        return False
+    primal_value = sum((ci * xi for ci, xi in zip(c, x)), Fraction(0))
+    dual_value = sum((v * b[k] for k, v in y.items()), Fraction(0))
+    if not primal_value == dual_value == cert.value:
+        return False
+    return all(v * (ax[k] - b[k]) == 0 for k, v in y.items())
+
+
+def solve_program(lp: LinearProgram) -> tuple[np.ndarray, np.ndarray, float]:
+    """HiGHS on the LP: (x (n,), y (M,) ≥ 0, value).  Raises PosrealError if HiGHS fails."""
+    res = linprog(lp.c, A_ub=-lp.A, b_ub=-lp.b, bounds=(None, None), method="highs")
+    if res.status != 0:
+        raise PosrealError(f"HiGHS did not solve the {lp.geometry.value} selection: {res.message}")
+    y = np.maximum(-np.asarray(res.ineqlin.marginals, dtype=float), 0.0)   # (M,)
+    return np.asarray(res.x, dtype=float), y, float(res.fun)
+
+
+def exact_certificate(program: ExactProgram, lp: LinearProgram, x: np.ndarray,
+                      y: np.ndarray) -> LPCertificate | None:
+    """Round HiGHS' solution to ℚ on its active set and re-solve exactly.
+
+    Basis: independent active rows, dual support first; x_B solves A_B x = b_B and y_B solves
+    A_Bᵀ y = c.  If that y has a negative entry (a degenerate choice of basis), the dual is
+    re-solved on the dual support alone.  Returns a verified certificate or None."""
+    n = lp.A.shape[1]
+    slack = lp.A @ x - lp.b                                         # (M,)
+    tight = np.flatnonzero(slack <= TIGHT_TOL * np.maximum(1.0, np.abs(lp.b)))
+    support = [int(k) for k in np.argsort(-y) if y[k] > DUAL_TOL * max(1.0, float(y.max(initial=0.0)))]
+    order = support + [int(k) for k in tight[np.argsort(slack[tight])] if int(k) not in set(support)]
+    chosen = pivot_rows([program.A[k] for k in order], n)
+    basis = [order[r] for r in chosen]
+    if len(basis) < n:
+        return None
+    xq = solve([program.A[k] for k in basis], [program.b[k] for k in basis])
+    if xq is None:
+        return None
+    candidates = []
+    yb = solve([list(col) for col in zip(*[program.A[k] for k in basis])], list(program.c))
+    if yb is not None:
+        candidates.append(dict(zip(basis, yb)))
+    in_support = [k for k in basis if k in set(support)]
+    if in_support and len(in_support) < n:
+        ys = solve([list(col) for col in zip(*[program.A[k] for k in in_support])], list(program.c))
+        if ys is not None:
+            candidates.append(dict(zip(in_support, ys)))
+    value = sum((ci * xi for ci, xi in zip(program.c, xq)), Fraction(0))
+    for dual in candidates:
+        cert = LPCertificate(xq, {k: v for k, v in dual.items() if v != 0}, value)
+        if verify_lp_exact(program, cert):
+            return cert
+    return None
+
+
+# --------------------------------------------------------------------------- the optimal face
+@dataclass
+class Face:
+    """F_q = {θ₀ + N w : A_red w ≥ r} in reduced coordinates, with a box [lo, hi] ⊇ F in w."""
+
+    theta0: np.ndarray        # (p,)
+    directions: np.ndarray    # (p, d) N_θ (the θ-rows of an orthonormal basis of null(A_S))
+    A_red: np.ndarray         # (M', d)
+    r: np.ndarray             # (M',)
+    lo: np.ndarray            # (d,)
+    hi: np.ndarray            # (d,)
+    point: bool               # the face is one point (float test or exact rank)
+    exact_point: bool = False  # ... proved in ℚ: the dual support has rank = number of variables
+    lp_count: int = 0         # LPs solved so far for this face (box and rows)
+    cache: dict = field(default_factory=dict)   # rival key -> min over F of its margin direction
+    probes: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))   # (P, d) points of F (vertices)
+    dual_rows: list = field(default_factory=list)     # A_redᵀμ (d,) of earlier rival LPs' optimal duals μ ≥ 0
+    dual_values: list = field(default_factory=list)   # μᵀr of the same duals
+
+    def add_dual(self, mu: np.ndarray) -> None:
+        self.dual_rows.append(mu @ self.A_red)                          # (d,)
+        self.dual_values.append(float(mu @ self.r))
+        del self.dual_rows[:-DUAL_POOL], self.dual_values[:-DUAL_POOL]
+
+    def dual_bounds(self, a: np.ndarray) -> np.ndarray:
+        """Lower bounds on min over F of aᵀw for each row of a (k, d), by weak duality with every stored
+        μ ≥ 0:  aᵀw = μᵀA_red w + (a - A_redᵀμ)ᵀw ≥ μᵀr + min over the box of (a - A_redᵀμ)ᵀw."""
+        if not self.dual_rows:
+            return np.full(a.shape[0], -np.inf)
+        reduced = a[:, None, :] - np.array(self.dual_rows)[None, :, :]  # (k, Q, d)
+        box = np.minimum(reduced * self.lo, reduced * self.hi).sum(axis=2)   # (k, Q)
+        return (box + np.array(self.dual_values)[None, :]).max(axis=1)  # (k,)
+
+    @property
+    def bounds(self) -> list[tuple[float, float]]:
+        return list(zip(self.lo.tolist(), self.hi.tolist()))
+
+    @property
+    def dimension(self) -> int:
+        return 0 if self.point else int(self.directions.shape[1])
+
+
+def _box(A_red: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """min and max of each w_c over {A_red w ≥ r}: lo (d,), hi (d,), the 2d optimal points
+    (vertices of the face, used as probes) (2d, d), and the number of LPs solved."""
+    d = A_red.shape[1]
+    lo, hi = np.zeros(d), np.zeros(d)
+    probes = np.zeros((2 * d, d))
+    for c in range(d):
+        for n, (sign, out) in enumerate(((1.0, lo), (-1.0, hi))):
+            obj = np.zeros(d)
+            obj[c] = sign
+            res = linprog(obj, A_ub=-A_red, b_ub=-r, bounds=(None, None), method="highs")
+            if res.status != 0:
+                raise PosrealError(f"HiGHS could not bound the optimal face: {res.message}")
+            out[c] = res.x[c]
+            probes[2 * c + n] = res.x
+    return lo, hi, probes, 2 * d
+
+
+def _prune(A_red: np.ndarray, r: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Drop the rows of A_red w ≥ r that hold on the whole box [lo, hi] (the box is then passed to
+    HiGHS as variable bounds, so the polytope is unchanged): (M', d) -> (M'', d)."""
+    worst = A_red.clip(min=0) @ lo + A_red.clip(max=0) @ hi        # (M',) min over the box
+    keep = worst < r
+    return A_red[keep], r[keep]
+
+
+def optimal_face(lp: LinearProgram, x: np.ndarray, y: np.ndarray, exact_point: bool = False) -> Face:
+    """The optimal face through x, from the dual support of y (see the module docstring)."""
+    p, n = lp.p, lp.A.shape[1]
+    if exact_point:
+        return Face(x[:p].copy(), np.zeros((p, 0)), np.zeros((0, 0)), np.zeros(0), np.zeros(0), np.zeros(0), True,
+                    exact_point=True)
+    support = y > DUAL_TOL * max(1.0, float(y.max(initial=0.0)))
+    A_S = lp.A[support]                                            # (|S|, n)
+    if A_S.shape[0]:
+        _, sv, vt = np.linalg.svd(A_S, full_matrices=True)
+        rank_s = int(np.sum(sv > NULL_TOL * max(1.0, float(sv.max(initial=0.0)))))
+        N = vt[rank_s:].T                                          # (n, d)
+    else:
+        N = np.eye(n)
+    if N.shape[1] == 0:
+        return Face(x[:p].copy(), np.zeros((p, 0)), np.zeros((0, 0)), np.zeros(0), np.zeros(0), np.zeros(0), True)
+    A_red = lp.A @ N                                               # (M, d)
+    r = np.minimum(lp.b - lp.A @ x, 0.0)                           # (M,) w = 0 (x itself) is feasible
+    # the objective may not grow along the face (it is constant there up to rounding)
+    A_red = np.vstack([A_red, -(lp.c @ N)[None, :]])               # (M+1, d)
+    r = np.concatenate([r, [0.0]])
+    keep = np.abs(A_red).max(axis=1) > NULL_TOL
+    A_red, r = A_red[keep], r[keep]
+    lo, hi, probes, count = _box(A_red, r)
+    width = float(np.max(hi - lo, initial=0.0))
+    scale = max(1.0, float(np.abs(x[:p]).max(initial=0.0)))
+    point = width <= LP_TOL * scale
+    A_red, r = _prune(A_red, r, lo, hi)
+    return Face(x[:p].copy(), N[:p], A_red, r, lo, hi, point, lp_count=count, probes=probes)
+
+
+# --------------------------------------------------------------------------- the selection
+@dataclass
+class GeometrySelection:
+    """θ*_q of one cell.  For ℓ2 it wraps :func:`posreal.theory.selection.select` (θ* unchanged)."""
+
+    geometry: Geometry
+    selection: Selection                       # the ℓ2 selection: status, Z, pairs
+    theta: np.ndarray | None                   # (p,) a representative optimal θ
+    value: float | None = None                 # ‖θ*_q‖_q, the LP optimum (ℓ2: ‖θ*‖₂)
+    exact_theta: list[Fraction] | None = None  # (p,) in ℚ when certified
+    certificate: LPCertificate | None = None   # verified exact LP certificate (rational PEs)
+    program: ExactProgram | None = None        # the exact LP the certificate is for
+    face: Face | None = None                   # the optimal face (ℓ∞, ℓ1)
+    reason: str = ""
+
+    @property
+    def pe(self) -> Encoding:
+        return self.selection.pe
+
+    @property
+    def task(self) -> Task:
+        return self.selection.task
+
+    @property
+    def train_length(self) -> int:
+        return self.selection.train_length
+
+    @property
+    def realizable(self) -> bool:
+        """Whether Zθ ≥ 1 is feasible: the same for every norm (the ℓ2 selection decides it)."""
+        return self.selection.realizable
+
+    @property
+    def status(self) -> str:
+        return self.selection.status
+
+    @property
+    def exact(self) -> bool:
+        return self.certificate is not None
+
+    def summary(self) -> dict:
+        """The ``selected`` block of the JSON document (ℓ2: the selection's own summary)."""
+        if self.geometry is Geometry.L2:
+            return self.selection.summary()
+        return {"geometry": self.geometry.value, "value": self.value, "status": self.status,
+                "constraints": int(self.selection.constraints.shape[0]), "exact": self.exact,
+                "face": None if self.face is None else ("point" if self.face.point else "face"),
+                "face_dimension": None if self.face is None else self.face.dimension,
+                "reason": (self.reason or self.selection.reason) or None}
+
+
+def select_in_geometry(pe, task, train_length: int = 16, geometry: str | Geometry = Geometry.L2,
+                       exact: bool | None = None) -> GeometrySelection:
+    """θ*_q for a cell.  ``exact`` (default: whether the PE is rational) certifies the LP in ℚ."""
+    geometry = parse_geometry(geometry)
+    pe, task = parse_pe(pe), parse_task(task)
+    sel = select(pe, task, train_length, exact=exact)
+    if geometry is Geometry.L2:
+        theta = sel.theta
+        return GeometrySelection(geometry, sel, theta, sel.norm, sel.exact_theta)
+    out = GeometrySelection(geometry, sel, None)
+    if not sel.realizable:
+        return out
+    p = sel.constraints.shape[1]
+    if sel.constraints.shape[0] == 0 or p == 0:        # no constraint: θ = 0 is optimal and unique
+        out.theta, out.value = np.zeros(p), 0.0
+        out.face = Face(np.zeros(p), np.zeros((p, 0)), np.zeros((0, 0)), np.zeros(0), np.zeros(0), np.zeros(0), True,
+                        exact_point=sel.exact_constraints is not None)
+        if sel.exact_constraints is not None:
+            out.exact_theta = [Fraction(0)] * p
+        return out
+    lp = norm_program(sel.constraints, geometry)
+    x, y, value = solve_program(lp)
+    out.theta, out.value = x[:p].copy(), value
+    exact_point = False
+    if sel.exact_constraints is not None:
+        program = exact_norm_program(sel.exact_constraints, p, geometry)
+        cert = exact_certificate(program, lp, x, y)
+        if cert is not None:
+            out.certificate, out.program = cert, program
+            out.exact_theta = cert.primal[:p]
+            out.theta, out.value = np.array([float(v) for v in out.exact_theta]), float(cert.value)
+            x = np.array([float(v) for v in cert.primal])
+            y = np.zeros(lp.A.shape[0])
+            for k, v in cert.dual.items():
+                y[k] = float(v)
+            exact_point = rank([program.A[k] for k in cert.dual], lp.A.shape[1]) == lp.A.shape[1]
+        else:
+            out.reason = "exact LP certificate not found (float answer)"
+    out.face = optimal_face(lp, x, y, exact_point)
+    return out
+
+
+# --------------------------------------------------------------------------- rows of R_L over the face
+@dataclass
+class IntervalOutcomes:
+    """For each row of R_L: realized by every θ ∈ F_q (``every``) and by some θ ∈ F_q (``some``);
+    1 yes, -1 no, 0 undecided (within tolerance).  α^lo counts ``every``, α^hi counts ``some``."""
+
+    length: int
+    rows: np.ndarray      # (m,)
+    targets: np.ndarray   # (m,)
+    every: np.ndarray     # (m,) int8
+    some: np.ndarray      # (m,) int8
+    ties: np.ndarray      # (m,) bool
+    exact: bool = False   # decided in ℚ (exact point face)
+
+    def counts(self) -> dict[str, int]:
+        return {"realized": int(np.sum(self.every == REALIZED)),
+                "realized_by_some": int(np.sum(self.some == REALIZED)),
+                "failed": int(np.sum(self.some == FAILED)),
+                "undecided": int(np.sum((self.every == UNDECIDED) | (self.some == UNDECIDED))),
+                "total": int(self.rows.size), "structural_ties": int(np.sum(self.ties))}
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        total = self.rows.size
+        if not total:
+            return (1.0, 1.0)
+        return (float(np.sum(self.every == REALIZED)) / total, float(np.sum(self.some == REALIZED)) / total)
+
+    @property
+    def exact_interval(self) -> tuple[Fraction, Fraction]:
+        total = self.rows.size
+        if not total:
+            return (Fraction(1), Fraction(1))
+        return (Fraction(int(np.sum(self.every == REALIZED)), total),
+                Fraction(int(np.sum(self.some == REALIZED)), total))
+
+    def prefix(self, length: int) -> "IntervalOutcomes":
+        """The rows below ``length`` (tasks whose rows and outcomes do not depend on n)."""
+        keep = self.rows < length
+        return IntervalOutcomes(length, self.rows[keep], self.targets[keep], self.every[keep],
+                                self.some[keep], self.ties[keep], self.exact)
+
+
+def _classify(value: float, tol: float) -> int:
+    return REALIZED if value > tol else (FAILED if value < -tol else UNDECIDED)
+
+
+def _rival_key(pe: Encoding, i: int, kt: int, k: int) -> tuple[int, ...]:
+    return (kt, k) if is_profile(pe) else (i, kt, k)
+
+
+def _min_over_face(face: Face, a: np.ndarray) -> float:
+    """min over F of aᵀw (w-coordinates): one LP."""
+    res = linprog(a, A_ub=-face.A_red, b_ub=-face.r, bounds=face.bounds, method="highs")
+    face.lp_count += 1
+    if res.status != 0:
+        raise PosrealError(f"HiGHS failed on a row of the optimal face: {res.message}")
+    face.add_dual(np.maximum(-np.asarray(res.ineqlin.marginals, dtype=float), 0.0))   # μ (M'',)
+    return float(res.fun)
+
+
+def _max_min_over_face(face: Face, g0: np.ndarray, a: np.ndarray) -> float:
+    """max over F of min_j (g0_j + a_jᵀ w), capped at 1: one LP in (w, s).  g0 (k,), a (k, d)."""
+    d = a.shape[1]
+    obj = np.zeros(d + 1)
+    obj[-1] = -1.0
+    A_ub = np.vstack([np.hstack([-face.A_red, np.zeros((face.A_red.shape[0], 1))]),
+                      np.hstack([-a, np.ones((a.shape[0], 1))])])            # (M' + k, d + 1)
+    b_ub = np.concatenate([-face.r, g0])
+    bounds = face.bounds + [(None, 1.0)]
+    res = linprog(obj, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs")
+    face.lp_count += 1
+    if res.status != 0:
+        raise PosrealError(f"HiGHS failed on a row of the optimal face: {res.message}")
+    return -float(res.fun)
+
+
+def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = MAX_FACE_LPS) -> IntervalOutcomes:
+    """Every/some status of each row of R_length over the face (float), with bounds first."""
+    pe, task, L0, face = gsel.pe, gsel.task, gsel.train_length, gsel.face
+    assert face is not None and gsel.theta is not None
+    rows, targets = task.rows_and_targets(length)
+    ties = structural_ties(pe, rows, targets, length, L0)
+    keys = target_keys(pe.index, rows, targets)                     # (m,)
+    d = face.directions.shape[1]
+    base = transfer(pe, gsel.theta, length, L0)
+    dirs = [transfer(pe, face.directions[:, c], length, L0) for c in range(d)]
+    every = np.zeros(rows.size, dtype=np.int8)
+    some = np.zeros(rows.size, dtype=np.int8)
+    block = max(1, ROW_BLOCK_ENTRIES // max(1, length * max(d, 1)))
+    cols = np.arange(length)
+    for start in range(0, rows.size, block):
+        r, kt = rows[start:start + block], keys[start:start + block]   # (b,)
+        idx = np.arange(r.size)
+        v0 = np.asarray(base.row_values(r), dtype=float)                # (b, L)
+        g0 = v0[idx, kt][:, None] - v0                                  # (b, L) margin on each rival
+        a = np.stack([np.asarray(k.row_values(r), dtype=float) for k in dirs], axis=2) if d else \
+            np.zeros((r.size, length, 0))                               # (b, L, d)
+        a = a[idx, kt][:, None, :] - a                                  # (b, L, d)
+        rival = (cols[None, :] <= r[:, None]) & (cols[None, :] != kt[:, None])   # (b, L)
+        scale = tol * np.maximum(1.0, np.abs(v0[idx, kt]))              # (b,)
+        lower = g0 + np.sum(np.minimum(a * face.lo, a * face.hi), axis=2)   # (b, L)
+        upper = g0 + np.sum(np.maximum(a * face.lo, a * face.hi), axis=2)   # (b, L)
+        at_probes = g0[:, :, None] + a @ face.probes.T                   # (b, L, P) margins at the vertices found
+        for n in range(r.size):
+            m = start + n
+            if ties[m]:
+                every[m] = some[m] = FAILED
+                continue
+            mask = rival[n]
+            if not mask.any():                                          # one key: realized (γ = +∞)
+                every[m] = some[m] = REALIZED
+                continue
+            at0 = float(g0[n, mask].min())
+            row_probes = at_probes[n, mask].min(axis=0) if at_probes.shape[2] else np.zeros(0)   # (P,)
+            best, worst_probe = max(at0, float(row_probes.max(initial=-np.inf))), \
+                min(at0, float(row_probes.min(initial=np.inf)))
+            # some θ ∈ F realizes the row?
+            if best > scale[n]:
+                some[m] = REALIZED
+            elif float(upper[n, mask].min()) < -scale[n]:
+                some[m] = FAILED
+            elif face.lp_count >= budget:
+                some[m] = UNDECIDED
+            else:
+                some[m] = _classify(_max_min_over_face(face, g0[n, mask], a[n, mask]), scale[n])
+            # every θ ∈ F realizes the row?
+            if some[m] == FAILED or worst_probe < -scale[n]:
+                every[m] = FAILED
+                continue
+            status = REALIZED
+            candidates = np.flatnonzero(mask & (lower[n] <= scale[n]))
+            if at_probes.shape[2]:            # the rivals closest to losing at some vertex first
+                candidates = candidates[np.argsort(at_probes[n, candidates].min(axis=1))]
+            for k in candidates:
+                key = _rival_key(pe, int(r[n]), int(kt[n]), int(k))
+                if key not in face.cache and float(g0[n, k] + face.dual_bounds(a[n, k][None, :])[0]) > scale[n]:
+                    continue                  # an earlier LP's dual already proves this rival's margin positive
+                if key not in face.cache and face.lp_count >= budget:
+                    status = UNDECIDED        # LP budget spent: say so, never guess
+                    continue
+                if key not in face.cache:
+                    face.cache[key] = _min_over_face(face, a[n, k])
+                worst = _classify(float(g0[n, k]) + face.cache[key], scale[n])
+                if worst == FAILED:
+                    status = FAILED
+                    break
+                status = min(status, worst)
+            every[m] = status
+    return IntervalOutcomes(length, rows, targets, every, some, ties)
+
+
+def _point_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = 0) -> IntervalOutcomes:
+    """A point face: every = some = the outcome of θ*_q itself (exact in ℚ when certified)."""
+    pe, task, L0 = gsel.pe, gsel.task, gsel.train_length
+    rows, targets = task.rows_and_targets(length)
+    ties = structural_ties(pe, rows, targets, length, L0)
+    if gsel.exact_theta is not None and gsel.face is not None and gsel.face.exact_point:
+        margins, _ = exact_margins(exact_transfer(pe, gsel.exact_theta, length, L0), rows, targets)
+        status = classify_exact(margins, ties)
+        return IntervalOutcomes(length, rows, targets, status, status.copy(), ties, exact=True)
+    assert gsel.theta is not None
+    margins, values = float_margins(transfer(pe, gsel.theta, length, L0), rows, targets)
+    scale = tol * np.maximum(1.0, np.abs(values))
+    status = np.where(margins > scale, REALIZED, np.where(margins < -scale, FAILED, UNDECIDED))
+    status = np.where(ties, FAILED, status).astype(np.int8)
+    return IntervalOutcomes(length, rows, targets, status, status.copy(), ties)
+
+
+def interval_outcomes(gsel: GeometrySelection, lengths: Sequence[int], tol: float = LP_TOL,
+                      max_lps: int = MAX_FACE_LPS) -> dict[int, IntervalOutcomes]:
+    """Every/some row outcomes at each length for a realizable ℓ∞ / ℓ1 selection.  For tasks whose
+    rows do not depend on n, one pass at the largest length serves every length (causal rows).
+    At most ``max_lps`` row LPs are solved (counted on the face, across calls); rows that would need
+    more are undecided."""
+    if gsel.geometry is Geometry.L2 or not gsel.realizable or gsel.face is None:
+        raise SpecError("invalid selection for the α interval; accepted: a realizable linf or l1 selection")
+    tol = max(float(tol), LP_TOL)
+    one = _point_rows if gsel.face.point else _face_rows
+    lengths = sorted(set(int(L) for L in lengths))
+    if not lengths:
+        return {}
+    budget = gsel.face.lp_count + max_lps
+    if not gsel.task.rows_depend_on_length:
+        full = one(gsel, lengths[-1], tol, budget)
+        return {L: full.prefix(L) for L in lengths}
+    return {L: one(gsel, L, tol, budget) for L in lengths}
