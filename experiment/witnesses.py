@@ -21,9 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 from posreal.theory.alpha import compute_alpha
+from posreal.theory.defaults import GEOMETRIES
 from posreal.theory.selection import select
 
-GEOMETRIES = ("l2", "linf", "l1")
+__all__ = ["GEOMETRIES", "Witness", "compute_witnesses", "witness_summary"]
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,8 @@ def _lp(geometry: str, pe: str, task: str, train_length: int, lengths: list[int]
     result = compute_alpha(pe, task, train_length, lengths, geometry=geometry)  # type: ignore[call-arg]
     if not result.realizable:
         return Witness(geometry, pe, task, False, {}, None)
-    intervals = result.alpha_interval
-    alpha = {L: (float(intervals[L][0]), float(intervals[L][1])) for L in lengths}
+    intervals = result.alpha_interval   # a length without a defined α gives no verdict: [0, 1]
+    alpha = {L: (float(intervals[L][0]), float(intervals[L][1])) if L in intervals else (0.0, 1.0) for L in lengths}
     theta = np.asarray(select_in_geometry(pe, task, train_length, geometry).theta, dtype=float)  # (p,)
     return Witness(geometry, pe, task, True, alpha, theta)
 
@@ -70,7 +71,7 @@ def compute_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[str, ...] |
         reason = f"posreal.theory.geometry is not available in this checkout ({exc})"
         out["linf"] = out["l1"] = reason
         return out
-    for geometry in ("linf", "l1"):
+    for geometry in GEOMETRIES[1:]:
         out[geometry] = {(pe, task): _lp(geometry, pe, task, train_length, lengths) for pe in pes for task in tasks}
     return out
 

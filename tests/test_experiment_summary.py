@@ -80,3 +80,14 @@ def test_l2_witness_is_the_records_alpha():
     assert w[("abscol:16", "position:0")].alpha[64] == (0.578125, 0.578125)
     assert w[("relbias", "offset:1")].alpha[32] == (1.0, 1.0)
     assert w[("relbias", "offset:1")].theta is not None
+
+
+def test_linf_witness_transfers_where_the_l2_one_does_not():
+    """abscol:16 · position:0 at L0 = 16: α^(2) = 0.578 / 0.289 at L = 64 / 128, while every ℓ∞
+    optimum realizes every row there (a value found outside the project with an independent LP)."""
+    w = compute_witnesses(["abscol:16"], ["position:0"], 16, [64, 128])
+    linf = w["linf"]
+    assert not isinstance(linf, str)
+    assert linf[("abscol:16", "position:0")].alpha == {64: (1.0, 1.0), 128: (1.0, 1.0)}
+    assert w["l2"][("abscol:16", "position:0")].alpha[128] == (0.2890625, 0.2890625)
+    assert linf[("abscol:16", "position:0")].theta is not None
