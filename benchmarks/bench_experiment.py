@@ -74,7 +74,8 @@ def main() -> None:
         totals += (ow, oc, bw, bc)
         count += n
         print(f"(V, d) = ({V:2d}, {d:3d}), {n} models: one-by-one {60 * n / ow:6.1f} models/min "
-              f"({60 * n / oc:6.1f} per CPU-min), batched {60 * n / bw:6.1f} models/min ({60 * n / bc:6.1f} per CPU-min); "
+              f"({60 * n / oc:6.1f} per CPU-min), batched {60 * n / bw:6.1f} models/min "
+              f"({60 * n / bc:6.1f} per CPU-min); "
               f"ratio {ow / bw:4.1f}× wall, {oc / bc:4.1f}× CPU")
     ow, oc, bw, bc = totals
     print(f"overall, {count} models: one-by-one {60 * count / ow:.1f} models/min, batched {60 * count / bw:.1f} "

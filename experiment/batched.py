@@ -79,7 +79,7 @@ def batch_data(members: list[Member], train_length: int, dtype: type = np.float6
     by_pe: dict[str, np.ndarray] = {}
     for spec in dict.fromkeys(m.pe for m in members):
         pe = parse_pe(spec)
-        f = np.zeros((n, n, pe.dim(n)), dtype=dtype)            # (n, n, p)
+        f: np.ndarray = np.zeros((n, n, pe.dim(n)), dtype=dtype)  # (n, n, p)
         f[i_idx, j_idx] = pe.pair_features(i_idx, j_idx, n)
         by_pe[spec] = f
     dims = {f.shape[2] for f in by_pe.values()}
@@ -105,7 +105,7 @@ def attention(data: BatchData, theta: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=2, keepdims=True)
 
 
-def _token_matrix(rows: np.ndarray, K: int, V: int, dtype: type) -> sp.csr_matrix:
+def _token_matrix(rows: np.ndarray, K: int, V: int, dtype: np.dtype) -> sp.csr_matrix:
     """One-hot of every token in its model's block: (K n B, K V) sparse, one 1 per row."""
     return sp.csr_matrix((np.ones(rows.size, dtype=dtype), rows, np.arange(rows.size + 1)),
                          shape=(rows.size, K * V))

@@ -51,7 +51,7 @@ def _l2(pe: str, task: str, train_length: int, lengths: list[int]) -> Witness:
 
 def _lp(geometry: str, pe: str, task: str, train_length: int, lengths: list[int]) -> Witness:
     from posreal.theory.geometry import select_in_geometry
-    result = compute_alpha(pe, task, train_length, lengths, geometry=geometry)  # type: ignore[call-arg]
+    result = compute_alpha(pe, task, train_length, lengths, geometry=geometry)
     if not result.realizable:
         return Witness(geometry, pe, task, False, {}, None)
     intervals = result.alpha_interval   # a length without a defined α gives no verdict: [0, 1]

@@ -891,7 +891,8 @@ def _exp_headline(s: dict) -> str:
              ["worker processes (--jobs)", ", ".join(str(j) for j in prov.get("jobs", [])) or "—"],
              ["models per minute", prov.get("models_per_minute", "—")],
              ["peak memory (parent + jobs × largest worker)", "—" if peak.get("bound") is None else
-              f"{peak['bound']:.0f} MiB (parent {peak['parent']:.0f} MiB, largest worker {peak['largest_child']:.0f} MiB)"]]
+              f"{peak['bound']:.0f} MiB (parent {peak['parent']:.0f} MiB, "
+              f"largest worker {peak['largest_child']:.0f} MiB)"]]
     if loads:
         rows.append(["load average (1 min) at start → end", "; ".join(
             f"{entry['start'][0]:.1f} → {entry['end'][0]:.1f}" for entry in loads)])
@@ -943,7 +944,7 @@ def _exp_separation(s: dict) -> str:
     first = next(iter(s["recipes"].values()))
     nr = first.get("not_realizable") or {}
     if nr.get("measurements"):
-        out += (f"\nNot realizable at L0 (outside every table; the same cells in every geometry): "
+        out += ("\nNot realizable at L0 (outside every table; the same cells in every geometry): "
                 + ", ".join(f"`{c}`" for c in nr.get("cells", []))
                 + "; " + "; ".join(f"`{name}`: {rs['not_realizable']['generalizes']} of "
                                    f"{rs['not_realizable']['measurements']} generalize"

@@ -37,7 +37,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished measurements")
     p.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
     p.add_argument("--memory-mib", type=positive_int, default=EXPERIMENT_MEMORY_MIB,
-                   help=f"memory budget of the run's batches in MiB, shared by the jobs (default {EXPERIMENT_MEMORY_MIB})")
+                   help="memory budget of the run's batches in MiB, shared by the jobs "
+                        f"(default {EXPERIMENT_MEMORY_MIB})")
     p.add_argument("--threshold", type=_threshold, default=None,
                    help="token accuracy at which a measurement generalizes (default: the recipes', 0.95)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document (no progress bar)")
