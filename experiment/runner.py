@@ -213,6 +213,12 @@ def _pool_map(batches: list[Batch], n: int) -> Iterator[list[dict]]:
         yield from pool.imap_unordered(run_batch, batches)
 
 
+def _cpu_seconds() -> float:
+    """User + system CPU time of this process and of its finished children."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def _peak_rss_mib() -> dict:
     """Peak resident memory of this process and of its largest finished child (Linux: KiB)."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -238,7 +244,7 @@ def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
     budget = memory_mib * MIB // jobs
     batches = plan_batches(todo, budget)
     workers = min(jobs, len(batches))
-    started, t0, load0 = timestamp(), time.perf_counter(), os.getloadavg()
+    started, t0, load0, cpu0 = timestamp(), time.perf_counter(), os.getloadavg(), _cpu_seconds()
     stream = map(run_batch, batches) if workers <= 1 else _pool_map(batches, workers)
     if progress is not None:
         progress.start(len(todo))
@@ -262,6 +268,7 @@ def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
     meta["runs"].append({
         "started": started, "finished": timestamp(), "jobs": jobs, "models_trained": len(todo),
         "batches": len(batches), "memory_budget_mib": memory_mib, "wall_seconds": round(wall, 2),
+        "cpu_seconds": round(_cpu_seconds() - cpu0, 2),
         "models_per_minute": round(60 * len(todo) / wall, 2) if wall > 0 and todo else None,
         "peak_rss_mib": _peak_rss_mib(), "cpu_count": os.cpu_count(),
         "load_average": {"start": [round(x, 2) for x in load0], "end": [round(x, 2) for x in os.getloadavg()]},

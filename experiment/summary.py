@@ -283,6 +283,8 @@ def provenance(runs: list[dict]) -> dict:
     peaks = [r["peak_rss_mib"] for r in trained if isinstance(r.get("peak_rss_mib"), dict)]
     return {
         "runs_that_trained": len(trained), "models_trained": models, "wall_seconds": round(wall, 2),
+        "cpu_seconds": (round(sum(r["cpu_seconds"] for r in trained), 2)
+                        if trained and all("cpu_seconds" in r for r in trained) else None),
         "models_per_minute": round(60 * models / wall, 2) if wall > 0 else None,
         "jobs": sorted({r["jobs"] for r in trained}),
         "peak_rss_mib": {"parent": max((p["parent"] for p in peaks), default=None),

@@ -218,4 +218,4 @@ def test_two_jobs_write_the_records_of_one_job(tmp_path):
     assert one.keys() == two.keys() and all(_close(one[k], two[k]) for k in one)
     run = read_run_file(tmp_path / "two" / RUN_FILE)["runs"][-1]
     assert run["jobs"] == 2 and run["models_trained"] == 3 * QUICK.size // len(QUICK.multipliers)
-    assert run["batches"] >= 2 and run["peak_rss_mib"]["largest_child"] > 0
+    assert run["batches"] >= 2 and run["peak_rss_mib"]["largest_child"] > 0 and run["cpu_seconds"] > 0

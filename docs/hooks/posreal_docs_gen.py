@@ -888,6 +888,8 @@ def _exp_headline(s: dict) -> str:
     rows += [["generalizes when token accuracy ≥", s["threshold"]],
              ["wall time of the training run(s)", f"{prov['wall_seconds'] / 60:.1f} min"
               + (f" ({prov['runs_that_trained']} runs)" if prov.get("runs_that_trained", 1) > 1 else "")],
+             ["CPU time of the training run(s), all processes",
+              "not recorded by this run" if prov.get("cpu_seconds") is None else f"{prov['cpu_seconds'] / 60:.1f} min"],
              ["worker processes (--jobs)", ", ".join(str(j) for j in prov.get("jobs", [])) or "—"],
              ["models per minute", prov.get("models_per_minute", "—")],
              ["peak memory (parent + jobs × largest worker)", "—" if peak.get("bound") is None else
