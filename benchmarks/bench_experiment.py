@@ -1,123 +1,90 @@
 """Benchmark of the trained-head experiment (run on demand: ``python benchmarks/bench_experiment.py``).
 
-Prints:
+Prints, for each (V, d) setting of the full grid, trained models per minute (training at L0 with
+the recipe, then measurement at L0 and 2, 4, 8 × L0) for
 
-* trained models per minute with the grid's recipe (training at L0 plus measurement at L0 and
-  2, 4, 8 × L0), per (V, d) setting of the full grid;
-* the time of one training step (loss and all gradients on a batch) with attention shared by
-  the batch (:func:`posreal.experiment.model.loss_and_grads`) against the straightforward
-  implementation that computes attention and the literal value path separately for every
-  sequence (:func:`posreal.experiment.model.naive_loss_and_grads`), and their ratio (target ≥ 5×);
-* for the split of that ratio, a third variant without the Python loop: attention computed per
-  sequence as a (B, m, n) tensor and the literal value path h = A U[x] W_V, all batched
-  (:func:`batched_per_sequence`; checked against the shared version before it is timed).
+* the one-by-one trainer (:func:`posreal.experiment.train.train_model`, float64, one model at a
+  time — the experiment's trainer before batching), and
+* the batched trainer (:func:`posreal.experiment.runner.run_batch`: the same models as one
+  batch with a leading model axis, in the recipe's dtype),
+
+on the same models in the same run, with the ratio; then the overall ratio (total models over
+total time, every setting weighted by its models) and the peak resident memory.  Rates are
+given in wall-clock time and in CPU time of this process: the machine may be shared, and CPU
+time is what the load of other processes does not inflate.  The last line reads
+``batched speed-up: X.Y×`` (overall, wall clock).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import time
 
 import numpy as np
-
-from posreal.experiment.grid import FULL, model_jobs, predictions
-from posreal.experiment.model import (PARAMS, Geometry, geometry, init_params, loss_and_grads, naive_loss_and_grads,
-                                    softmax_rows)
-from posreal.experiment.runner import run_model
+from posreal.experiment.batched import BatchShape, pe_dim
+from posreal.experiment.grid import FULL, ModelJob, model_jobs, predictions
+from posreal.experiment.recipes import RECIPES
+from posreal.experiment.runner import Batch, run_batch
+from posreal.experiment.train import measure_model, stable_seed, train_model
 from posreal.theory.encodings import parse_pe
 from posreal.theory.tasks import parse_task
 
 
-def models_per_minute(setting: tuple[int, int], count: int) -> float:
-    """Train ``count`` models of the full grid at one (V, d) setting; models per minute."""
-    jobs = [j for j in model_jobs(FULL, predictions(FULL)) if (j.vocab, j.width) == setting and j.seed == 0]
-    picked = jobs[:: max(1, len(jobs) // count)][:count]   # spread over PEs and tasks
-    start = time.perf_counter()
-    for job in picked:
-        run_model(job)
-    return 60.0 * len(picked) / (time.perf_counter() - start)
+def one_by_one(job: ModelJob) -> None:
+    """Train and measure one model with the reference trainer."""
+    pe, task = parse_pe(job.pe), parse_task(job.task)
+    recipe = job.recipe.with_changes(dtype="float64")
+    params, _ = train_model(pe, task, job.vocab, job.width, recipe, stable_seed(*job.key))
+    measure_model(pe, task, params, job.vocab, recipe, [recipe.train_length, *job.lengths], job.key)
 
 
-def batched_per_sequence(params: dict[str, np.ndarray], geom: Geometry,
-                         x: np.ndarray) -> tuple[float, dict[str, np.ndarray]]:
-    """Loss and gradients with one attention map per sequence, (B, m, n), and the literal value path."""
-    U, W_V, W_O, theta = (params[k] for k in PARAMS)
-    B, n = x.shape
-    m = geom.rows.size
-    F = np.broadcast_to(geom.features, (B, *geom.features.shape))      # (B, m, n, p)
-    A = softmax_rows(np.where(geom.mask, F @ theta, -np.inf))           # (B, m, n)
-    E = U[x]                                                           # (B, n, d)
-    H = E @ W_V                                                        # (B, n, d)
-    h = A @ H                                                          # (B, m, d)
-    Z = h @ W_O                                                        # (B, m, V)
-    y = x[:, geom.targets]                                             # (B, m)
-    zmax = Z.max(axis=2, keepdims=True)
-    e = np.exp(Z - zmax)                                               # (B, m, V)
-    s = e.sum(axis=2, keepdims=True)
-    loss = float(np.mean(np.log(s[..., 0]) + zmax[..., 0] - np.take_along_axis(Z, y[..., None], 2)[..., 0]))
-    G = e / s
-    np.put_along_axis(G, y[..., None], np.take_along_axis(G, y[..., None], 2) - 1.0, 2)
-    G /= B * m                                                         # (B, m, V)
-    dh = G @ W_O.T                                                     # (B, m, d)
-    dA = dh @ H.transpose(0, 2, 1)                                     # (B, m, n)
-    dH = A.transpose(0, 2, 1) @ dh                                     # (B, n, d)
-    dU = np.zeros_like(U)
-    np.add.at(dU, x.reshape(-1), (dH @ W_V.T).reshape(B * n, -1))     # (V, d)
-    dK = A * (dA - np.sum(dA * A, axis=2, keepdims=True))              # (B, m, n)
-    grads = {"U": dU, "W_V": np.einsum("bnd,bne->de", E, dH), "W_O": np.einsum("bmd,bmv->dv", h, G),
-             "theta": np.tensordot(dK, F, axes=([0, 1, 2], [0, 1, 2]))}
-    return loss, grads
-
-
-def step_times(pe_spec: str, task_spec: str, V: int, d: int, repeats: int) -> tuple[float, float, float]:
-    """Seconds per training step: shared attention, per-sequence loop, per-sequence batched."""
-    rng = np.random.default_rng(0)
-    L0, B = FULL.recipe.train_length, FULL.recipe.batch
-    pe, task = parse_pe(pe_spec), parse_task(task_spec)
-    geom = geometry(pe, task, L0, L0)
-    params = init_params(V, d, pe.dim(L0), rng)
-    params["theta"] = rng.standard_normal(pe.dim(L0))
-    x = rng.integers(0, V, size=(B, L0))          # (B, L0)
-    ref_loss, ref = loss_and_grads(params, geom, x)
-    for fn in (naive_loss_and_grads, batched_per_sequence):
-        loss, grads = fn(params, geom, x)
-        assert abs(loss - ref_loss) < 1e-10 and all(np.allclose(grads[k], ref[k], atol=1e-12) for k in PARAMS)
-    out = []
-    for fn in (loss_and_grads, naive_loss_and_grads, batched_per_sequence):
-        fn(params, geom, x)                       # warm-up
-        best = np.inf
-        for _ in range(3):
-            start = time.perf_counter()
-            for _ in range(repeats):
-                fn(params, geom, x)
-            best = min(best, (time.perf_counter() - start) / repeats)
-        out.append(best)
-    return out[0], out[1], out[2]
+def timed(fn, *args) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of fn(*args)."""
+    w, c = time.perf_counter(), time.process_time()
+    fn(*args)
+    return time.perf_counter() - w, time.process_time() - c
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", type=int, default=6, help="models timed per (V, d) setting")
-    parser.add_argument("--repeats", type=int, default=100, help="steps per timing")
+    parser.add_argument("--models", type=int, default=21,
+                        help="models per (V, d) setting: the first seeds of relbias, rope:16, abscol:16 × 7 tasks")
+    parser.add_argument("--recipe", choices=list(RECIPES), default="adam")
     args = parser.parse_args()
-    print(f"recipe: {FULL.recipe}")
-    total_rate = []
-    for setting in FULL.settings:
-        rate = models_per_minute(setting, args.models)
-        total_rate.append(rate)
-        print(f"(V, d) = {setting}: {rate:7.1f} trained models per minute (one process)")
-    minutes = sum(FULL.size // len(FULL.multipliers) / len(FULL.settings) / r for r in total_rate)
-    print(f"estimated full grid: {minutes:.1f} min on one process, {minutes / 2:.1f} min with --jobs 2 on 2 free cores")
-    print()
-    print("one training step (loss + all gradients), batch "
-          f"{FULL.recipe.batch} × L0 = {FULL.recipe.train_length}:")
-    for pe_spec in ("relbias", "rope:16", "abssin:16"):
-        for V, d in ((16, 32), (64, 128)):
-            fast, naive, batched = step_times(pe_spec, "offset:1", V, d, args.repeats)
-            verdict = "ok" if naive / fast >= 5 else "BELOW 5x"
-            print(f"  {pe_spec:10s} (V, d) = ({V:2d}, {d:3d}): shared {1e3 * fast:6.3f} ms, per-sequence "
-                  f"{1e3 * naive:6.3f} ms, ratio {naive / fast:5.1f}x  [{verdict}]; per-sequence batched "
-                  f"{1e3 * batched:6.3f} ms, ratio {batched / fast:4.1f}x")
+    recipe = RECIPES[args.recipe]
+    grid = FULL.with_recipes((recipe,))
+    print(f"recipe: {recipe.to_json()}")
+    print(f"BLAS threads: {os.environ.get('OPENBLAS_NUM_THREADS', 'default')}; load average at start: "
+          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    jobs = [j for j in model_jobs(grid, predictions(grid)) if pe_dim(j.pe, recipe.train_length) == 16]
+    totals = np.zeros(4)   # one-by-one wall, cpu; batched wall, cpu
+    count = 0
+    for V, d in grid.settings:
+        picked = sorted((j for j in jobs if (j.vocab, j.width) == (V, d)), key=lambda j: (j.seed, j.pe, j.task))
+        picked = picked[: args.models]
+        batch = Batch(BatchShape(V, d, 16, recipe), tuple(picked))
+        bw, bc = timed(run_batch, batch)
+        ow = oc = 0.0
+        for job in picked:
+            w, c = timed(one_by_one, job)
+            ow, oc = ow + w, oc + c
+        n = len(picked)
+        totals += (ow, oc, bw, bc)
+        count += n
+        print(f"(V, d) = ({V:2d}, {d:3d}), {n} models: one-by-one {60 * n / ow:6.1f} models/min "
+              f"({60 * n / oc:6.1f} per CPU-min), batched {60 * n / bw:6.1f} models/min "
+              f"({60 * n / bc:6.1f} per CPU-min); "
+              f"ratio {ow / bw:4.1f}× wall, {oc / bc:4.1f}× CPU")
+    ow, oc, bw, bc = totals
+    print(f"overall, {count} models: one-by-one {60 * count / ow:.1f} models/min, batched {60 * count / bw:.1f} "
+          f"models/min; CPU-time ratio {oc / bc:.1f}×; load average at end: "
+          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"peak RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    verdict = "meets" if ow / bw >= 4 else "BELOW"
+    print(f"target: >= 4× overall ({verdict})")
+    print(f"batched speed-up: {ow / bw:.1f}×")
 
 
 if __name__ == "__main__":

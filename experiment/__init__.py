@@ -1,14 +1,19 @@
-"""The trained-head experiment (THEORY-experiment.md): does α_L separate the cells that
-length-generalize?
+"""The trained-head experiment: does α_L separate the cells that length-generalize, and does each
+optimizer follow its own geometry's witness?  (The docs' Experiment page.)
 
 Modules, one job each:
 
 * :mod:`posreal.experiment.model` — the one-head model (positional-only attention shared by every
   sequence of a length), its loss and hand-written gradients, and a per-sequence reference;
-* :mod:`posreal.experiment.optim` — Adam in numpy;
-* :mod:`posreal.experiment.train` — one training recipe, training one model, measuring it at each L;
+* :mod:`posreal.experiment.recipes` — the recipes ``adam``, ``signum``, ``gd``, fixed up front;
+* :mod:`posreal.experiment.optim` — Adam, Signum and normalized gradient descent in numpy;
+* :mod:`posreal.experiment.train` — the one-by-one reference trainer and the measurement at each L;
+* :mod:`posreal.experiment.batched` — the batched trainer (a leading model axis) and its memory model;
 * :mod:`posreal.experiment.grid` — the quick and full grids, stable per-model seeds;
-* :mod:`posreal.experiment.runner` — JSON-lines records, resume, parallel jobs;
-* :mod:`posreal.experiment.summary` — the 2×2 table, agreement, disagreements, (64, 128) stability;
+* :mod:`posreal.experiment.runner` — batches as the unit of work, JSON-lines records, resume,
+  parallel jobs, run provenance;
+* :mod:`posreal.experiment.witnesses` — α_L^(q) and θ*_q of every geometry, at summary time;
+* :mod:`posreal.experiment.summary` — per recipe and witness: the 2×2 table, agreement,
+  disagreements, cosines, (64, 128) stability;
 * :mod:`posreal.experiment.plots` — figures of α_L and measured accuracy against L.
 """

@@ -1,11 +1,11 @@
-"""The measurement grids of THEORY-experiment.md and the per-cell predictions α_L.
+"""The measurement grids of the docs' Experiment page and the per-cell predictions α_L.
 
 Main definitions:
 
-* :class:`Grid` — PEs × tasks × seeds × (V, d) settings × evaluation lengths (multiples of L0),
-  with one :class:`~posreal.experiment.train.Recipe` shared by every cell;
+* :class:`Grid` — recipes × PEs × tasks × seeds × (V, d) settings × evaluation lengths
+  (multiples of L0); each :class:`~posreal.experiment.recipes.Recipe` is shared by every cell;
 * :data:`FULL` — 5 PEs × 7 tasks × 5 seeds × 5 (V, d) settings × 3 lengths = 2625 measurements
-  from 875 trained models; :data:`QUICK` — a few cells, one seed, one setting (tests, CI);
+  from 875 trained models per recipe; :data:`QUICK` — a few cells, one seed, one setting (tests, CI);
 * :func:`model_jobs` — one :class:`ModelJob` per trained model (it yields one measurement per
   evaluation length); :func:`predictions` — α_L(Φ, τ; L0) per cell from
   :func:`posreal.theory.alpha.compute_alpha`, computed once before any training.
@@ -13,13 +13,13 @@ Main definitions:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 
-from posreal.experiment.train import Recipe
+from posreal.experiment.recipes import ADAM, Recipe
+from posreal.theory.alpha import compute_alpha
 from posreal.theory.encodings import parse_pe
 from posreal.theory.errors import bad_value
 from posreal.theory.tasks import parse_task
-from posreal.theory.alpha import compute_alpha
 
 STABILITY_SETTING = (64, 128)
 
@@ -32,9 +32,17 @@ class Grid:
     seeds: int
     settings: tuple[tuple[int, int], ...]      # (vocabulary V, width d)
     multipliers: tuple[int, ...] = (2, 4, 8)   # evaluation lengths L = k · L0
-    recipe: Recipe = field(default_factory=Recipe)
+    recipes: tuple[Recipe, ...] = (ADAM,)
 
     def __post_init__(self) -> None:
+        if not self.recipes:
+            raise bad_value("recipes", self.recipes, "at least one recipe")
+        names = [r.name for r in self.recipes]
+        if len(set(names)) != len(names):
+            raise bad_value("recipes", names, "recipes with distinct names")
+        shared = {(r.train_length, r.threshold) for r in self.recipes}
+        if len(shared) != 1:
+            raise bad_value("recipes", names, "recipes with one training length and one threshold")
         for pe in self.pes:
             parse_pe(pe)
         for task in self.tasks:
@@ -49,20 +57,34 @@ class Grid:
                 raise bad_value("length multiplier", k, "integers >= 1")
 
     @property
+    def train_length(self) -> int:
+        return self.recipes[0].train_length
+
+    @property
+    def threshold(self) -> float:
+        return self.recipes[0].threshold
+
+    @property
     def lengths(self) -> list[int]:
-        return [k * self.recipe.train_length for k in self.multipliers]
+        return [k * self.train_length for k in self.multipliers]
 
     @property
     def size(self) -> int:
-        """Number of measurements."""
-        return len(self.pes) * len(self.tasks) * self.seeds * len(self.settings) * len(self.multipliers)
+        """Number of measurements (every recipe)."""
+        return (len(self.recipes) * len(self.pes) * len(self.tasks) * self.seeds * len(self.settings)
+                * len(self.multipliers))
 
-    def with_recipe(self, **changes) -> Grid:
-        return replace(self, recipe=replace(self.recipe, **changes))
+    def with_recipe(self, **changes: object) -> Grid:
+        """The grid with ``changes`` applied to every recipe."""
+        return replace(self, recipes=tuple(r.with_changes(**changes) for r in self.recipes))
+
+    def with_recipes(self, recipes: tuple[Recipe, ...]) -> Grid:
+        return replace(self, recipes=recipes)
 
     def to_json(self) -> dict:
         out = asdict(self)
         out["settings"] = [list(s) for s in self.settings]
+        out["recipes"] = [r.to_json() for r in self.recipes]
         out["lengths"] = self.lengths
         return out
 
@@ -102,6 +124,8 @@ class ModelJob:
 
     @property
     def key(self) -> tuple:
+        """The model's identity within a recipe; it seeds the model's random streams, so every
+        recipe starts from the same initialization and sees the same token batches."""
         return (self.pe, self.task, self.vocab, self.width, self.seed)
 
 
@@ -110,7 +134,7 @@ def predictions(grid: Grid) -> dict[tuple[str, str], tuple[bool, dict[int, float
     out = {}
     for pe in grid.pes:
         for task in grid.tasks:
-            result = compute_alpha(pe, task, grid.recipe.train_length, grid.lengths)
+            result = compute_alpha(pe, task, grid.train_length, grid.lengths)
             out[(pe, task)] = (result.realizable, {L: result.alpha(L) for L in grid.lengths})
     return out
 
@@ -119,11 +143,12 @@ def model_jobs(grid: Grid, preds: dict | None = None) -> list[ModelJob]:
     """Every trained model of the grid, in a fixed order."""
     preds = predictions(grid) if preds is None else preds
     jobs = []
-    for V, d in grid.settings:
-        for pe in grid.pes:
-            for task in grid.tasks:
-                realizable, alphas = preds[(pe, task)]
-                for seed in range(grid.seeds):
-                    jobs.append(ModelJob(pe, task, V, d, seed, tuple(grid.lengths), realizable,
-                                         tuple(alphas[L] for L in grid.lengths), grid.recipe))
+    for recipe in grid.recipes:
+        for V, d in grid.settings:
+            for pe in grid.pes:
+                for task in grid.tasks:
+                    realizable, alphas = preds[(pe, task)]
+                    for seed in range(grid.seeds):
+                        jobs.append(ModelJob(pe, task, V, d, seed, tuple(grid.lengths), realizable,
+                                             tuple(alphas[L] for L in grid.lengths), recipe))
     return jobs

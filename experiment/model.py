@@ -1,4 +1,4 @@
-"""The one-head model of THEORY-experiment.md, its loss and hand-written gradients.
+"""The one-head model of the docs' Experiment page, its loss and hand-written gradients.
 
 Main definitions:
 
@@ -24,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
 from posreal.theory.encodings import Encoding
 from posreal.theory.kernels import transfer
 from posreal.theory.tasks import Task
@@ -97,7 +96,7 @@ def logits_from(A: np.ndarray, M: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 def _cross_entropy(Z: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]:
     """Mean cross-entropy and its gradient: Z (B, m, V), y (B, m) -> float, (B, m, V)."""
-    B, m, V = Z.shape
+    B, m, _ = Z.shape
     zmax = Z.max(axis=2, keepdims=True)                          # (B, m, 1)
     e = np.exp(Z - zmax)                                         # (B, m, V)
     s = e.sum(axis=2, keepdims=True)                             # (B, m, 1)

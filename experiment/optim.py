@@ -1,14 +1,32 @@
-"""Adam (Kingma & Ba 2015) in numpy, over a dict of named parameter arrays.
+"""The recipes' optimizers in numpy, over a dict of named parameter arrays (updates in place).
 
-Main definition: m ← β1 m + (1-β1) g, v ← β2 v + (1-β2) g², θ ← θ - η m̂ / (√v̂ + ε) with the
-bias corrections m̂ = m / (1-β1^k), v̂ = v / (1-β2^k).  Updates are in place.
+Main definitions:
+
+* :class:`Adam` (Kingma & Ba 2015): m ← β1 m + (1-β1) g, v ← β2 v + (1-β2) g²,
+  θ ← θ - η m̂ / (√v̂ + ε) with m̂ = m / (1-β1^k), v̂ = v / (1-β2^k);
+* :class:`Signum` (Bernstein et al. 2018): m ← β m + (1-β) g, θ ← θ - η sign(m) — the ℓ∞
+  steepest-descent step of the momentum;
+* :class:`NormalizedGD` (Nacson et al. 2019): θ ← θ - η g / ‖g‖₂ per parameter block (and per
+  model when the arrays carry a leading model axis); a zero gradient leaves the block unchanged;
+* :func:`make_optimizer` — the optimizer of a :class:`~posreal.experiment.recipes.Recipe`.
+
+Adam and Signum act coordinate-wise, so a leading model axis changes nothing; NormalizedGD takes
+``model_axis=True`` to normalize each model's block on its own.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
+from posreal.experiment.recipes import Optimizer, Recipe
+
+Params = dict[str, np.ndarray]
+
+
+class Stepper(Protocol):
+    def step(self, params: Params, grads: Params) -> None: ...
 
 
 @dataclass
@@ -18,10 +36,10 @@ class Adam:
     beta2: float = 0.999
     eps: float = 1e-8
     step_count: int = 0
-    m: dict[str, np.ndarray] = field(default_factory=dict)
-    v: dict[str, np.ndarray] = field(default_factory=dict)
+    m: Params = field(default_factory=dict)
+    v: Params = field(default_factory=dict)
 
-    def step(self, params: dict[str, np.ndarray], grads: dict[str, np.ndarray]) -> None:
+    def step(self, params: Params, grads: Params) -> None:
         """One update of every parameter in ``params`` (in place) from ``grads`` (same shapes)."""
         self.step_count += 1
         k = self.step_count
@@ -37,3 +55,43 @@ class Adam:
             v *= self.beta2
             v += (1.0 - self.beta2) * (g * g)
             params[name] -= self.lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
+
+
+@dataclass
+class Signum:
+    lr: float = 1e-2
+    beta: float = 0.9
+    m: Params = field(default_factory=dict)
+
+    def step(self, params: Params, grads: Params) -> None:
+        for name, g in grads.items():
+            if name not in self.m:
+                self.m[name] = np.zeros_like(g)
+            m = self.m[name]
+            m *= self.beta
+            m += (1.0 - self.beta) * g
+            params[name] -= self.lr * np.sign(m)
+
+
+@dataclass
+class NormalizedGD:
+    lr: float = 1e-2
+    model_axis: bool = False
+
+    def step(self, params: Params, grads: Params) -> None:
+        for name, g in grads.items():
+            if self.model_axis:
+                norm = np.sqrt(np.sum(g * g, axis=tuple(range(1, g.ndim)), keepdims=True))  # (K, 1, ...)
+            else:
+                norm = np.sqrt(np.sum(g * g, keepdims=True))                               # (1, ...)
+            safe = np.where(norm > 0, norm, 1.0)
+            params[name] -= self.lr * np.where(norm > 0, g / safe, 0.0)
+
+
+def make_optimizer(recipe: Recipe, model_axis: bool = False) -> Stepper:
+    """The optimizer of ``recipe``; ``model_axis``: the arrays carry a leading model axis."""
+    if recipe.optimizer is Optimizer.ADAM:
+        return Adam(lr=recipe.lr, beta1=recipe.momentum)
+    if recipe.optimizer is Optimizer.SIGNUM:
+        return Signum(lr=recipe.lr, beta=recipe.momentum)
+    return NormalizedGD(lr=recipe.lr, model_axis=model_axis)

@@ -1,35 +1,46 @@
 """Figures of the experiment (matplotlib, Agg backend), written from a summary alone so that the
 docs build can regenerate them from the committed ``docs/data/experiment/summary.json``.
 
-Main result: :func:`write_figures` — one panel per (PE, task) cell: α_L (the prediction, from
-θ*), the token accuracy of the trained heads (mean over seeds and (V, d) settings, with its
-min–max band) and their attention accuracy, against L on a log scale, with the threshold.
+Main result: :func:`write_figures` — one panel per (PE, task) cell: α_L of every witness
+geometry (ℓ2 a line; ℓ∞ and ℓ1 their lo end with the [lo, hi] band) and the token accuracy of
+each recipe's trained heads (mean over seeds and (V, d) settings, with its min–max band),
+against L on a log scale, with the threshold.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 CELLS_FIGURE = "experiment-cells.png"
+RECIPE_COLOURS = {"adam": "tab:blue", "signum": "tab:orange", "gd": "tab:green"}
+WITNESS_STYLES = {"l2": ("k", "^-", "α_L (ℓ2)"), "linf": ("tab:purple", "v--", "α_L (ℓ∞) lo–hi"),
+                  "l1": ("tab:brown", "d:", "α_L (ℓ1) lo–hi")}
 
 
-def _panel(ax, cell: dict, threshold: float) -> None:
-    L0 = cell["train_length"]
-    lengths = cell["lengths"]
+def _panel(ax: Any, pe: str, task: str, curves: dict[str, dict], witness: dict | None, threshold: float) -> None:
+    first = next(iter(curves.values()))
+    L0, lengths = first["train_length"], first["lengths"]
     xs = [L0, *lengths]
-    tok = [cell["train_token_accuracy"]] + [cell["token_accuracy"][str(L)] for L in lengths]
-    ax.fill_between(xs, [t["min"] for t in tok], [t["max"] for t in tok], color="tab:blue", alpha=0.18, lw=0)
-    ax.plot(xs, [t["mean"] for t in tok], "o-", color="tab:blue", ms=3, lw=1.2, label="token acc.")
-    ax.plot(lengths, [cell["attention_accuracy"][str(L)]["mean"] for L in lengths], "s--", color="tab:green",
-            ms=2.5, lw=0.9, label="attention acc.")
-    if cell["realizable"]:
-        ax.plot(xs, [1.0] + [cell["alpha"][str(L)] for L in lengths], "k^-", ms=3.5, lw=1.2, label="α_L")
-    else:
+    for name, cell in curves.items():
+        colour = RECIPE_COLOURS.get(name, "tab:gray")
+        tok = [cell["train_token_accuracy"]] + [cell["token_accuracy"][str(L)] for L in lengths]
+        ax.fill_between(xs, [t["min"] for t in tok], [t["max"] for t in tok], color=colour, alpha=0.12, lw=0)
+        ax.plot(xs, [t["mean"] for t in tok], "o-", color=colour, ms=2.5, lw=1.1, label=f"token acc. ({name})")
+    if witness is not None and witness["realizable"]:
+        for geometry, per_length in witness["alpha"].items():
+            colour, style, label = WITNESS_STYLES.get(geometry, ("0.5", "x-", geometry))
+            lo = [1.0] + [per_length[str(L)][0] for L in lengths]
+            hi = [1.0] + [per_length[str(L)][1] for L in lengths]
+            ax.plot(xs, lo, style, color=colour, ms=3, lw=1.0, label=label)
+            if hi != lo:
+                ax.fill_between(xs, lo, hi, color=colour, alpha=0.15, lw=0)
+    elif witness is not None:
         ax.text(0.5, 0.55, "not realizable\nat L0", ha="center", va="center", transform=ax.transAxes,
                 fontsize=7, color="0.35")
     ax.axhline(threshold, color="tab:red", lw=0.7, ls=":")
@@ -41,23 +52,28 @@ def _panel(ax, cell: dict, threshold: float) -> None:
 
 
 def write_figures(summary: dict, out_dir: str | Path) -> list[Path]:
-    """Write the experiment's figures into ``out_dir``; returns their paths."""
+    """Write the experiment's figure into ``out_dir``: one panel per (PE, task), the mean token
+    accuracy of every recipe (min–max band) and α_L of every witness; returns the paths."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    cells = summary["cells"]
-    grid = summary.get("grid", {})  # the grid's order when the summary records it
-    pes = [p for p in grid.get("pes", []) if any(c["pe"] == p for c in cells)]
-    pes += [p for p in dict.fromkeys(c["pe"] for c in cells) if p not in pes]
-    tasks = [t for t in grid.get("tasks", []) if any(c["task"] == t for c in cells)]
-    tasks += [t for t in dict.fromkeys(c["task"] for c in cells) if t not in tasks]
-    lookup = {(c["pe"], c["task"]): c for c in cells}
-    fig, axes = plt.subplots(len(pes), len(tasks), figsize=(max(5.5, 1.9 * len(tasks) + 0.8), 1.6 * len(pes) + 1.2),
+    recipes = summary["recipes"]
+    curves: dict[tuple[str, str], dict[str, dict]] = {}
+    for name, rs in recipes.items():
+        for cell in rs["cells"]:
+            curves.setdefault((cell["pe"], cell["task"]), {})[name] = cell
+    witnesses = {(c["pe"], c["task"]): c for c in summary.get("witness_cells", [])}
+    grid = summary.get("grid", {})
+    pes = [p for p in grid.get("pes", []) if any(k[0] == p for k in curves)]
+    pes += [p for p in dict.fromkeys(k[0] for k in curves) if p not in pes]
+    tasks = [t for t in grid.get("tasks", []) if any(k[1] == t for k in curves)]
+    tasks += [t for t in dict.fromkeys(k[1] for k in curves) if t not in tasks]
+    fig, axes = plt.subplots(len(pes), len(tasks), figsize=(max(5.5, 1.9 * len(tasks) + 0.8), 1.6 * len(pes) + 1.4),
                              squeeze=False, sharex=True, sharey=True)
     for r, pe in enumerate(pes):
         for c, task in enumerate(tasks):
             ax = axes[r, c]
-            if (pe, task) in lookup:
-                _panel(ax, lookup[(pe, task)], summary["threshold"])
+            if (pe, task) in curves:
+                _panel(ax, pe, task, curves[(pe, task)], witnesses.get((pe, task)), summary["threshold"])
             else:
                 ax.set_visible(False)
             if r == 0:
@@ -66,14 +82,13 @@ def write_figures(summary: dict, out_dir: str | Path) -> list[Path]:
                 ax.set_ylabel(pe, fontsize=8)
             if r == len(pes) - 1:
                 ax.set_xlabel("L", fontsize=7)
-    handles, labels = next((ax.get_legend_handles_labels() for ax in axes.flat
-                            if len(ax.get_legend_handles_labels()[0]) == 3), axes[0, 0].get_legend_handles_labels())
-    fig.legend(handles, labels, loc="lower center", fontsize=7, ncol=3, frameon=False)
-    rate = summary.get("agreement_rate")
-    rate_text = "n/a" if rate is None else f"{rate:.3f}"
-    fig.suptitle(f"α_L against trained heads ({summary['measurements']} measurements; agreement {rate_text}; "
-                 f"threshold {summary['threshold']})", fontsize=9, x=0.02, ha="left")
-    fig.tight_layout(rect=(0, 0.05, 1, 0.95))
+    best = max(axes.flat, key=lambda ax: len(ax.get_legend_handles_labels()[0]))
+    handles, labels = best.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", fontsize=7, ncol=min(6, max(1, len(labels))), frameon=False)
+    rates = ", ".join(f"{name} {rs['agreement'].get('l2', 0) or 0:.3f}" for name, rs in recipes.items())
+    fig.suptitle(f"trained heads against α_L: {summary['measurements']} measurements, threshold "
+                 f"{summary['threshold']}\nagreement with α_L (ℓ2): {rates}", fontsize=9, x=0.02, ha="left")
+    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
     path = out_dir / CELLS_FIGURE
     fig.savefig(path, dpi=130)
     plt.close(fig)

@@ -1,26 +1,44 @@
-"""Running a grid: one JSON-lines record per measurement, appended as each model finishes,
-resume, and parallel jobs.
+"""Running a grid: batches of models as the unit of work, one JSON-lines record per measurement
+appended as each batch finishes, resume, parallel jobs, and the run's provenance.
 
 Main definitions:
 
-* :func:`run_model` — train one model and return one record per evaluation length (the unit of
-  work of a job; pure function of the job, so a measurement is reproducible from its record);
+* :class:`Batch` — models of one recipe and one (V, d) setting whose PEs share the θ width p, so
+  they train as one computation (:mod:`posreal.experiment.batched`); :func:`plan_batches` splits
+  the models still to train into batches that fit the memory budget of one worker;
+* :func:`run_batch` — train a batch and return one record per (model, evaluation length); a
+  record is a pure function of its model (random streams seeded by the model's key), so it does
+  not depend on the batch it was trained in and a measurement is reproducible from its record;
 * :func:`run_grid` — run every model of a grid whose measurements are not yet in
-  ``DIR/records.jsonl``; ``DIR/run.json`` holds the grid and recipe, and a resumed run must use
-  the same ones; with ``jobs > 1`` models are trained by a process pool (spawned, one BLAS
-  thread each) while the parent alone appends records.
+  ``DIR/records.jsonl``; ``DIR/run.json`` holds the grid and recipes (a resumed run must use the
+  same ones) and, per run, its wall time, peak memory, load average and models per minute; with
+  ``jobs > 1`` batches are trained by a process pool (spawned, one BLAS thread each) while the
+  parent alone appends records.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import resource
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
+import numpy as np
+from posreal.experiment.batched import (
+    BatchShape,
+    Member,
+    batch_capacity,
+    model_bytes,
+    pe_dim,
+    train_batch,
+)
 from posreal.experiment.grid import Grid, ModelJob, model_jobs, predictions
-from posreal.experiment.train import measure_model, stable_seed, train_model
+from posreal.experiment.train import measure_model
+from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB
 from posreal.theory.encodings import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.provenance import timestamp, versions
@@ -28,37 +46,86 @@ from posreal.theory.tasks import parse_task
 
 RECORDS = "records.jsonl"
 RUN_FILE = "run.json"
+MIB = 2 ** 20
+
+
+class Progress(Protocol):
+    """Where a run reports finished models (a progress bar)."""
+
+    def start(self, models: int) -> None: ...
+
+    def advance(self, models: int) -> None: ...
+
+    def close(self) -> None: ...
 
 
 def record_key(record: dict) -> tuple:
-    """Identity of a measurement: (pe, task, V, d, seed, L)."""
-    return (record["pe"], record["task"], record["vocab"], record["width"], record["seed"], record["length"])
+    """Identity of a measurement: (recipe, pe, task, V, d, seed, L)."""
+    return (record["recipe"]["name"], record["pe"], record["task"], record["vocab"], record["width"],
+            record["seed"], record["length"])
 
 
-def run_model(job: ModelJob) -> list[dict]:
-    """Train the job's model and measure it at L0 and at each of its lengths."""
+def job_key(job: ModelJob) -> tuple:
+    return (job.recipe.name, *job.key)
+
+
+@dataclass(frozen=True)
+class Batch:
+    shape: BatchShape
+    jobs: tuple[ModelJob, ...]
+
+    @property
+    def cost(self) -> int:
+        """A size for ordering the work: model bytes × models × steps."""
+        s = self.shape
+        return model_bytes(s.vocab, s.width, s.dim, s.recipe) * len(self.jobs) * s.recipe.steps
+
+
+def plan_batches(jobs: list[ModelJob], budget_bytes: int) -> list[Batch]:
+    """Group ``jobs`` by (recipe, V, d, θ width) and split each group into batches of at most as
+    many models as fit ``budget_bytes``, sizes as equal as possible; largest first."""
+    groups: dict[BatchShape, list[ModelJob]] = {}
+    for job in jobs:
+        shape = BatchShape(job.vocab, job.width, pe_dim(job.pe, job.recipe.train_length), job.recipe)
+        groups.setdefault(shape, []).append(job)
+    out = []
+    for shape, members in groups.items():
+        itemsize = np.dtype(shape.recipe.dtype).itemsize
+        cap = batch_capacity(budget_bytes, shape.vocab, shape.width, shape.dim, shape.recipe, itemsize)
+        parts = -(-len(members) // cap)
+        size = -(-len(members) // parts)
+        out += [Batch(shape, tuple(members[i:i + size])) for i in range(0, len(members), size)]
+    return sorted(out, key=lambda b: -b.cost)
+
+
+def run_batch(batch: Batch) -> list[dict]:
+    """Train the batch's models and measure each at L0 and at each of its lengths."""
     start = time.perf_counter()
-    pe, task = parse_pe(job.pe), parse_task(job.task)
-    recipe = job.recipe
-    params, loss = train_model(pe, task, job.vocab, job.width, recipe, stable_seed(*job.key))
+    shape, recipe = batch.shape, batch.shape.recipe
+    members = [Member(j.pe, j.task, j.seed) for j in batch.jobs]
+    trained = train_batch(members, shape, np.dtype(recipe.dtype).type)
     L0 = recipe.train_length
-    measured = measure_model(pe, task, params, job.vocab, recipe, [L0, *job.lengths], job.key)
-    seconds = round(time.perf_counter() - start, 3)
+    seconds = round((time.perf_counter() - start) / len(members), 4)   # training, per model
     tools = versions()
     records = []
-    for L, alpha in zip(job.lengths, job.alphas):
-        token, attn = measured[L]
-        generalizes = token >= recipe.threshold
-        records.append({
-            "pe": job.pe, "task": job.task, "vocab": job.vocab, "width": job.width, "seed": job.seed,
-            "train_length": L0, "length": L,
-            "realizable": job.realizable, "alpha": alpha,
-            "predicted": None if alpha is None else alpha == 1.0,
-            "token_accuracy": token, "attention_accuracy": attn, "generalizes": generalizes,
-            "train_token_accuracy": measured[L0][0], "train_attention_accuracy": measured[L0][1],
-            "final_loss": loss, "theta_norm": float((params["theta"] ** 2).sum() ** 0.5),
-            "recipe": recipe.to_json(), "seconds": seconds, "timestamp": timestamp(), "versions": tools,
-        })
+    for k, job in enumerate(batch.jobs):
+        params = {name: np.asarray(value[k], dtype=np.float64) for name, value in trained.params.items()}
+        pe, task = parse_pe(job.pe), parse_task(job.task)
+        measured = measure_model(pe, task, params, job.vocab, recipe, [L0, *job.lengths], job.key)
+        theta = [float(t) for t in params["theta"]]
+        for L, alpha in zip(job.lengths, job.alphas):
+            token, attn = measured[L]
+            records.append({
+                "pe": job.pe, "task": job.task, "vocab": job.vocab, "width": job.width, "seed": job.seed,
+                "train_length": L0, "length": L,
+                "realizable": job.realizable, "alpha": alpha,
+                "predicted": None if alpha is None else alpha == 1.0,
+                "token_accuracy": token, "attention_accuracy": attn, "generalizes": token >= recipe.threshold,
+                "train_token_accuracy": measured[L0][0], "train_attention_accuracy": measured[L0][1],
+                "final_loss": float(trained.final_loss[k]), "theta_norm": float(np.linalg.norm(params["theta"])),
+                "theta": theta, "recipe": recipe.to_json(),
+                "seconds": seconds, "timestamp": timestamp(), "versions": tools,
+            })
     return records
 
 
@@ -129,8 +196,8 @@ def _prepare(out: Path, grid: Grid, resume: bool) -> list[dict]:
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-def _pool_map(jobs: list[ModelJob], n: int) -> Iterator[list[dict]]:
-    """Results of ``run_model`` over ``jobs`` from ``n`` spawned processes, as they finish."""
+def _pool_map(batches: list[Batch], n: int) -> Iterator[list[dict]]:
+    """Results of ``run_batch`` over ``batches`` from ``n`` spawned processes, as they finish."""
     import multiprocessing as mp
     saved = {k: os.environ.get(k) for k in _BLAS_THREADS}
     os.environ.update({k: "1" for k in _BLAS_THREADS})  # read by each child's numpy at import
@@ -143,40 +210,69 @@ def _pool_map(jobs: list[ModelJob], n: int) -> Iterator[list[dict]]:
             else:
                 os.environ[k] = v
     with pool:
-        yield from pool.imap_unordered(run_model, jobs)
+        yield from pool.imap_unordered(run_batch, batches)
+
+
+def _cpu_seconds() -> float:
+    """User + system CPU time of this process and of its finished children."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _peak_rss_mib() -> dict:
+    """Peak resident memory of this process and of its largest finished child (Linux: KiB)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"parent": round(own, 1), "largest_child": round(child, 1)}
 
 
 def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
-             progress: Callable | None = None) -> list[dict]:
+             progress: Progress | None = None, memory_mib: int = EXPERIMENT_MEMORY_MIB) -> list[dict]:
     """Run the grid into ``out``; returns every record of the grid (earlier and new).
 
-    ``progress(iterable, total)`` wraps the stream of finished models (a progress bar)."""
+    ``memory_mib`` is the budget of the whole run: each of the ``jobs`` workers trains batches
+    sized to ``memory_mib / jobs``."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise SpecError(f"invalid jobs {jobs!r}; accepted: an integer >= 1")
+    if isinstance(memory_mib, bool) or not isinstance(memory_mib, int) or memory_mib < 1:
+        raise SpecError(f"invalid memory budget {memory_mib!r}; accepted: an integer number of MiB >= 1")
     out = Path(out)
     existing = _prepare(out, grid, resume)
     done = {record_key(r) for r in existing}
-    todo = []
-    for job in model_jobs(grid, predictions(grid)):
-        missing = tuple(L for L in job.lengths if (*job.key, L) not in done)
-        if missing:
-            todo.append(job)
-    started, t0 = timestamp(), time.perf_counter()
-    stream = map(run_model, todo) if jobs == 1 or len(todo) <= 1 else _pool_map(todo, min(jobs, len(todo)))
+    todo = [job for job in model_jobs(grid, predictions(grid))
+            if any((*job_key(job), L) not in done for L in job.lengths)]
+    budget = memory_mib * MIB // jobs
+    batches = plan_batches(todo, budget)
+    workers = min(jobs, len(batches))
+    started, t0, load0, cpu0 = timestamp(), time.perf_counter(), os.getloadavg(), _cpu_seconds()
+    stream = map(run_batch, batches) if workers <= 1 else _pool_map(batches, workers)
     if progress is not None:
-        stream = progress(stream, len(todo))
+        progress.start(len(todo))
     new = []
-    with (out / RECORDS).open("a") as fh:
-        for records in stream:
-            for r in records:
-                if record_key(r) not in done:
-                    fh.write(json.dumps(r, sort_keys=True) + "\n")
-                    new.append(r)
-            fh.flush()
+    try:
+        with (out / RECORDS).open("a") as fh:
+            for records in stream:
+                for r in records:
+                    if record_key(r) not in done:
+                        fh.write(json.dumps(r, sort_keys=True) + "\n")
+                        new.append(r)
+                fh.flush()
+                if progress is not None:
+                    progress.advance(len({(r["pe"], r["task"], r["seed"]) for r in records}))
+    finally:
+        if progress is not None:
+            progress.close()
+    wall = time.perf_counter() - t0
     run_file = out / RUN_FILE
     meta = read_run_file(run_file)
-    meta["runs"].append({"started": started, "finished": timestamp(), "jobs": jobs, "models_trained": len(todo),
-                         "wall_seconds": round(time.perf_counter() - t0, 2), "versions": versions()})
+    meta["runs"].append({
+        "started": started, "finished": timestamp(), "jobs": jobs, "models_trained": len(todo),
+        "batches": len(batches), "memory_budget_mib": memory_mib, "wall_seconds": round(wall, 2),
+        "cpu_seconds": round(_cpu_seconds() - cpu0, 2),
+        "models_per_minute": round(60 * len(todo) / wall, 2) if wall > 0 and todo else None,
+        "peak_rss_mib": _peak_rss_mib(), "cpu_count": os.cpu_count(),
+        "load_average": {"start": [round(x, 2) for x in load0], "end": [round(x, 2) for x in os.getloadavg()]},
+        "versions": versions()})
     run_file.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
     return existing + new
 
@@ -188,4 +284,3 @@ def load_run(out: str | Path) -> tuple[dict, list[dict]]:
         raise SpecError(f"invalid results directory {str(out)!r}: no {RUN_FILE}; accepted: an --out DIR "
                         "written by 'posreal experiment'")
     return read_run_file(out / RUN_FILE), read_records(out / RECORDS)[0]
-

@@ -1,6 +1,7 @@
-"""The summary of a run: does α_L = 1 separate the measurements that generalize?
+"""The summary of a run: does α_L = 1 separate the measurements that generalize — per recipe,
+against the witness of every geometry?
 
-Main definitions (THEORY-experiment.md, "Verdict" and "Output"):
+Main definitions (the docs' Experiment page, "Verdict" and "Output"):
 
 * a measurement *generalizes* when its token accuracy at L is ≥ the threshold (0.95 unless the
   recipe says otherwise); its *prediction* is α_L(Φ, τ; L0) = 1;
@@ -11,7 +12,15 @@ Main definitions (THEORY-experiment.md, "Verdict" and "Output"):
 * stability at (V, d) = (64, 128): per (PE, task, L) the verdict of a setting is that of the
   majority of its seeds (ties count as "generalizes"); the (64, 128) verdicts are compared with
   those of every other setting;
-* per-cell curves (α_L and token accuracy against L) for :mod:`posreal.experiment.plots`.
+* per-cell curves (α_L and token accuracy against L) for :mod:`posreal.experiment.plots`;
+* :func:`summarize_run` — one summary per recipe under ``"recipes"``: for every witness
+  geometry q ∈ {l2, linf, l1} (:mod:`posreal.experiment.witnesses`) the 2×2 table of
+  (α_L^(q) = 1 or not) × (generalizes or not), where an interval witness [lo, hi] predicts
+  only when both ends give the same verdict (lo = 1, or hi < 1); measurements whose ends differ
+  count as not agreeing and are listed per cell; the agreement rate over every realizable
+  measurement; the cosine of each trained θ to the witness's θ*_q; the (64, 128) stability;
+  the models that did not learn the training length within the recipe's budget; and the run's
+  provenance (wall time, peak memory, load, models per minute).
 """
 
 from __future__ import annotations
@@ -19,7 +28,6 @@ from __future__ import annotations
 from collections import defaultdict
 
 import numpy as np
-
 from posreal.experiment.grid import STABILITY_SETTING
 
 
@@ -34,7 +42,7 @@ def _stats(values: list[float]) -> dict:
 
 def _brief(r: dict) -> dict:
     keys = ("pe", "task", "vocab", "width", "seed", "length", "alpha", "token_accuracy", "attention_accuracy",
-            "train_token_accuracy", "theta_norm")
+            "train_token_accuracy", "theta_norm", "recipe")
     return {k: r[k] for k in keys}
 
 
@@ -166,4 +174,148 @@ def summarize(records: list[dict], threshold: float | None = None) -> dict:
         "model_seconds": round(sum(r["seconds"] for r in
                                    {(r["pe"], r["task"], r["vocab"], r["width"], r["seed"]): r
                                     for r in records}.values()), 2),
+    }
+
+
+# --------------------------------------------------------------------------- recipes × witnesses
+def witness_table(records: list[dict], witness: dict, threshold: float) -> dict:
+    """2×2 table of one recipe's realizable measurements against one geometry's witness.
+
+    ``witness`` maps (pe, task) to a :class:`~posreal.experiment.witnesses.Witness`."""
+    table = {"alpha_one": {"generalizes": 0, "fails": 0}, "alpha_below_one": {"generalizes": 0, "fails": 0}}
+    differ: dict[tuple, list[dict]] = defaultdict(list)
+    disagreements = []
+    cosines: dict[tuple, list[float]] = defaultdict(list)
+    seen_models = set()
+    for r in records:
+        if not r["realizable"]:
+            continue
+        w = witness[(r["pe"], r["task"])]
+        lo, hi = w.alpha[r["length"]]
+        verdict = _verdict(r, threshold)
+        model = (r["pe"], r["task"], r["vocab"], r["width"], r["seed"])
+        if model not in seen_models and w.theta is not None:
+            seen_models.add(model)
+            cos = cosine(r["theta"], w.theta)
+            if cos is not None:
+                cosines[(r["pe"], r["task"])].append(cos)
+        if (lo == 1.0) != (hi == 1.0):
+            differ[(r["pe"], r["task"], r["length"])].append(r)
+            continue
+        predicted = lo == 1.0
+        table["alpha_one" if predicted else "alpha_below_one"]["generalizes" if verdict else "fails"] += 1
+        if predicted != verdict:
+            disagreements.append(r)
+    determined = sum(sum(row.values()) for row in table.values())
+    n_differ = sum(len(v) for v in differ.values())
+    total = determined + n_differ
+    agreeing = table["alpha_one"]["generalizes"] + table["alpha_below_one"]["fails"]
+    cells = []
+    for (pe, task, L), rs in _group(disagreements, ("pe", "task", "length")).items():
+        lo, hi = witness[(pe, task)].alpha[L]
+        cells.append({"pe": pe, "task": task, "length": L, "alpha": [lo, hi], "disagreeing": len(rs),
+                      "kind": "alpha_one_fails" if lo == 1.0 else "alpha_below_one_generalizes",
+                      "token_accuracy": _stats([r["token_accuracy"] for r in rs])})
+    all_cos = [c for v in cosines.values() for c in v]
+    return {
+        "geometry": next(iter(witness.values())).geometry if witness else None,
+        "table": table, "determined": determined, "agreeing": agreeing, "total": total,
+        "agreement_rate": agreeing / total if total else None,
+        "ends_differ": {"measurements": n_differ,
+                        "generalizes": sum(_verdict(r, threshold) for v in differ.values() for r in v),
+                        "cells": [{"pe": k[0], "task": k[1], "length": k[2], "alpha": list(witness[k[:2]].alpha[k[2]]),
+                                   "measurements": len(v), "generalizes": sum(_verdict(r, threshold) for r in v)}
+                                  for k, v in sorted(differ.items(), key=lambda kv: str(kv[0]))]},
+        "disagreeing_cells": cells,
+        "cosine": {"median": float(np.median(all_cos)) if all_cos else None,
+                   "mean": float(np.mean(all_cos)) if all_cos else None,
+                   "min": float(np.min(all_cos)) if all_cos else None, "models": len(all_cos),
+                   "cells": [{"pe": k[0], "task": k[1], **_stats(v)} for k, v in sorted(cosines.items())]},
+    }
+
+
+def cosine(a: list[float] | np.ndarray, b: np.ndarray) -> float | None:
+    """cos(a, b); None when either is zero."""
+    u, v = np.asarray(a, dtype=float), np.asarray(b, dtype=float)   # (p,), (p,)
+    nu, nv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+    if nu == 0.0 or nv == 0.0 or u.shape != v.shape:
+        return None
+    return float(u @ v / (nu * nv))
+
+
+def not_learned(records: list[dict], threshold: float) -> dict:
+    """Realizable models whose token accuracy at L0 stays below the threshold (not converged within budget)."""
+    models = {(r["pe"], r["task"], r["vocab"], r["width"], r["seed"]): r for r in records if r["realizable"]}
+    low = [r for r in models.values() if r["train_token_accuracy"] < threshold]
+    by_cell = _group(low, ("pe", "task"))
+    return {"models": len(low), "of": len(models), "threshold": threshold,
+            "cells": [{"pe": k[0], "task": k[1], "models": len(v),
+                       "train_token_accuracy": _stats([r["train_token_accuracy"] for r in v])}
+                      for k, v in by_cell.items()]}
+
+
+def summarize_recipe(records: list[dict], witnesses: dict, threshold: float) -> dict:
+    """One recipe's summary: ``witnesses`` maps a geometry name to its per-cell witnesses (or to
+    a reason string when that geometry is unavailable)."""
+    base = summarize(records, threshold)
+    out = {k: base[k] for k in ("measurements", "models", "realizable_measurements", "not_realizable", "recipe",
+                                "cells", "stability", "model_seconds")}
+    out["witnesses"] = {}
+    out["agreement"] = {}
+    out["unavailable_witnesses"] = {}
+    for geometry, witness in witnesses.items():
+        if isinstance(witness, str):
+            out["unavailable_witnesses"][geometry] = witness
+            out["agreement"][geometry] = None
+            continue
+        table = witness_table(records, witness, threshold)
+        out["witnesses"][geometry] = table
+        out["agreement"][geometry] = table["agreement_rate"]
+    out["not_learned_at_train_length"] = not_learned(records, threshold)
+    return out
+
+
+def provenance(runs: list[dict]) -> dict:
+    """Totals over the runs that trained models: wall time, models per minute, peak memory, load."""
+    trained = [r for r in runs if r.get("models_trained")]
+    wall = sum(r["wall_seconds"] for r in trained)
+    models = sum(r["models_trained"] for r in trained)
+    peaks = [r["peak_rss_mib"] for r in trained if isinstance(r.get("peak_rss_mib"), dict)]
+    return {
+        "runs_that_trained": len(trained), "models_trained": models, "wall_seconds": round(wall, 2),
+        "cpu_seconds": (round(sum(r["cpu_seconds"] for r in trained), 2)
+                        if trained and all("cpu_seconds" in r for r in trained) else None),
+        "models_per_minute": round(60 * models / wall, 2) if wall > 0 else None,
+        "jobs": sorted({r["jobs"] for r in trained}),
+        "peak_rss_mib": {"parent": max((p["parent"] for p in peaks), default=None),
+                         "largest_child": max((p["largest_child"] for p in peaks), default=None),
+                         "bound": max((p["parent"] + r["jobs"] * p["largest_child"]
+                                       for r, p in zip(trained, peaks)), default=None)},
+        "load_average": [r.get("load_average") for r in trained],
+    }
+
+
+def summarize_run(records: list[dict], grid, runs: list[dict], witnesses: dict | None = None) -> dict:
+    """The summary document of a run: every recipe against every witness, with provenance.
+
+    ``grid`` is the :class:`~posreal.experiment.grid.Grid` (its PEs, tasks, lengths, threshold);
+    ``witnesses`` defaults to :func:`posreal.experiment.witnesses.compute_witnesses` over it."""
+    from posreal.experiment.witnesses import compute_witnesses, witness_summary
+    threshold = grid.threshold
+    if witnesses is None:
+        witnesses = compute_witnesses(grid.pes, grid.tasks, grid.train_length, grid.lengths)
+    by_recipe: dict[str, list[dict]] = defaultdict(list)
+    for r in records:
+        by_recipe[r["recipe"]["name"]].append(r)
+    order = [r.name for r in grid.recipes] + sorted(set(by_recipe) - {r.name for r in grid.recipes})
+    return {
+        "threshold": threshold,
+        "measurements": len(records),
+        "models": len({(r["recipe"]["name"], r["pe"], r["task"], r["vocab"], r["width"], r["seed"]) for r in records}),
+        "grid": grid.to_json(),
+        "recipes": {name: summarize_recipe(by_recipe[name], witnesses, threshold) for name in order
+                    if by_recipe.get(name)},
+        "witness_cells": witness_summary(witnesses),
+        "runs": runs,
+        "provenance": provenance(runs),
     }

@@ -1,11 +1,11 @@
-"""One training recipe for every cell, training one model, and measuring it at each length.
+"""Training one model (the one-by-one reference trainer) and measuring it at each length.
 
-Main definitions (THEORY-experiment.md):
+Main definitions (the docs' Experiment page, "Set-up"):
 
-* :class:`Recipe` — fixed up front and shared by every cell of a grid (never tuned per cell):
-  training length L0, Adam steps, learning rate, batch size, evaluation batch size;
-* :func:`train_model` — Adam on the mean token cross-entropy at L0 from θ = 0 on fresh i.i.d.
-  uniform tokens every step (:mod:`posreal.experiment.model`);
+* :func:`train_model` — the recipe's optimizer (:mod:`posreal.experiment.recipes`) on the mean
+  token cross-entropy at L0 from θ = 0 on fresh i.i.d. uniform tokens every step
+  (:mod:`posreal.experiment.model`); :mod:`posreal.experiment.batched` trains many models at
+  once and reproduces this function's result for each;
 * :func:`measure_model` — token accuracy over R_L and attention accuracy at L0 and at each
   evaluation length, on fresh sequences, with attention from T_L θ (:mod:`posreal.theory.kernels`).
 
@@ -17,40 +17,15 @@ seeded from (key, L), so a measurement is reproducible on its own.
 from __future__ import annotations
 
 import zlib
-from dataclasses import asdict, dataclass
 
 import numpy as np
-
 from posreal.experiment.model import evaluate, geometry, init_params, loss_and_grads
-from posreal.experiment.optim import Adam
+from posreal.experiment.optim import make_optimizer
+from posreal.experiment.recipes import Recipe
 from posreal.theory.encodings import Encoding
-from posreal.theory.errors import bad_value
 from posreal.theory.tasks import Task
 
-
-@dataclass(frozen=True)
-class Recipe:
-    """The training and evaluation settings shared by every cell of a grid."""
-
-    train_length: int = 16
-    steps: int = 1500
-    lr: float = 0.02
-    batch: int = 32
-    eval_batch: int = 128
-    threshold: float = 0.95
-
-    def __post_init__(self) -> None:
-        for name in ("train_length", "steps", "batch", "eval_batch"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise bad_value(name.replace("_", " "), value, "an integer >= 1")
-        if not (isinstance(self.lr, (int, float)) and 0 < self.lr < np.inf):
-            raise bad_value("learning rate", self.lr, "a finite number > 0")
-        if not (isinstance(self.threshold, (int, float)) and 0 < self.threshold <= 1):
-            raise bad_value("threshold", self.threshold, "a number in (0, 1]")
-
-    def to_json(self) -> dict:
-        return asdict(self)
+__all__ = ["Recipe", "measure_model", "stable_seed", "train_model"]
 
 
 def stable_seed(*parts: object) -> np.random.SeedSequence:
@@ -66,7 +41,7 @@ def train_model(pe: Encoding, task: Task, vocab: int, width: int, recipe: Recipe
     L0 = recipe.train_length
     geom = geometry(pe, task, L0, L0)
     params = init_params(vocab, width, pe.dim(L0), rng)
-    opt = Adam(lr=recipe.lr)
+    opt = make_optimizer(recipe)
     tail = []
     for step in range(recipe.steps):
         x = rng.integers(0, vocab, size=(recipe.batch, L0))  # (B, L0) fresh tokens

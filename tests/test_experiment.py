@@ -10,22 +10,31 @@ import shutil
 
 import numpy as np
 import pytest
-
-from posreal.experiment.grid import QUICK
-from posreal.experiment.model import (PARAMS, attention, geometry, init_params, loss_and_grads,
-                                    naive_loss_and_grads, transferred_attention)
+from posreal.experiment.grid import QUICK as QUICK_ADAM
+from posreal.experiment.model import (
+    PARAMS,
+    attention,
+    geometry,
+    init_params,
+    loss_and_grads,
+    naive_loss_and_grads,
+    transferred_attention,
+)
 from posreal.experiment.optim import Adam
 from posreal.experiment.plots import write_figures
+from posreal.experiment.recipes import RECIPES
 from posreal.experiment.runner import RECORDS, read_records, record_key, run_grid
 from posreal.experiment.summary import stability, summarize
-from posreal.cli import main
+from posreal.theory.alpha import compute_alpha
 from posreal.theory.encodings import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.tasks import parse_task
-from posreal.theory.alpha import compute_alpha
+
+from posreal.cli import main
 
 PES = ("relbias", "alibi", "rope:16", "abscol:16", "abssin:16")
 VOLATILE = ("seconds", "timestamp")
+QUICK = QUICK_ADAM.with_recipes(tuple(RECIPES.values()))   # what `posreal experiment --quick` runs
 
 
 def _setup(pe_spec: str, task_spec: str, seed: int, n: int = 8, V: int = 7, d: int = 5, B: int = 4):
@@ -115,14 +124,16 @@ def test_quick_grid_records_are_complete_and_predictions_are_alpha(quick_run):
         result = compute_alpha(r["pe"], r["task"], r["train_length"], [r["length"]])
         assert r["realizable"] == result.realizable
         assert r["alpha"] == (result.alpha(r["length"]) if result.realizable else None)
-        assert r["generalizes"] == (r["token_accuracy"] >= QUICK.recipe.threshold)
+        assert r["generalizes"] == (r["token_accuracy"] >= QUICK.threshold)
+        assert r["recipe"] == RECIPES[r["recipe"]["name"]].to_json() and len(r["theta"]) == parse_pe(r["pe"]).dim(16)
         assert 0.0 <= r["token_accuracy"] <= 1.0 and 0.0 <= r["attention_accuracy"] <= 1.0
         assert r["versions"]["numpy"] == np.__version__
 
 
 def test_quick_grid_summary_arithmetic(quick_run):
-    _, records = quick_run
-    threshold = QUICK.recipe.threshold
+    _, every = quick_run
+    records = [r for r in every if r["recipe"]["name"] == "adam"]
+    threshold = QUICK.threshold
     s = summarize(records)
     real = [r for r in records if r["realizable"]]
     t = s["table"]
@@ -145,9 +156,19 @@ def test_quick_grid_summary_arithmetic(quick_run):
 
 
 def test_quick_grid_learns_the_training_length(quick_run):
-    """Every realizable quick cell is learned at L0 (else the comparison at L says nothing)."""
+    """Every realizable quick cell is learned at L0 by every recipe (else the comparison at L says nothing)."""
     _, records = quick_run
     assert all(r["train_token_accuracy"] >= 0.95 for r in records if r["realizable"])
+
+
+def test_attention_accuracy_is_acc_L_of_the_recorded_theta(quick_run):
+    """A record's θ is the trained head's: the fraction of R_L that T_L θ realizes is its attention accuracy."""
+    from posreal.theory.alpha import row_outcomes
+    _, records = quick_run
+    for r in records[::5]:
+        theta = np.asarray(r["theta"])
+        acc = row_outcomes(parse_pe(r["pe"]), parse_task(r["task"]), theta, r["length"], r["train_length"]).alpha
+        assert acc == r["attention_accuracy"]
 
 
 def test_resume_gives_the_same_records(quick_run, tmp_path):
@@ -189,7 +210,8 @@ def test_stability_compares_majority_verdicts():
 
 def test_figures_are_written_from_a_summary(quick_run, tmp_path):
     _, records = quick_run
-    paths = write_figures(summarize(records), tmp_path)
+    from posreal.experiment.summary import summarize_run
+    paths = write_figures(summarize_run(records, QUICK, []), tmp_path)
     assert paths and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in paths)
 
 
@@ -199,6 +221,8 @@ def test_figures_are_written_from_a_summary(quick_run, tmp_path):
     (["--quick", "--full"], "not allowed"),
     (["--threshold", "1.5"], "threshold"),
     (["--threshold", "abc"], "threshold"),
+    (["--recipe", "sgd"], "--recipe"),
+    (["--memory-mib", "0"], "--memory-mib"),
 ])
 def test_cli_bad_input_exits_2_with_one_line(argv, needle, tmp_path, capsys):
     assert main(["experiment", "--out", str(tmp_path / "x"), *argv]) == 2
@@ -239,29 +263,36 @@ def test_cli_resume_of_a_finished_run_prints_its_summary(quick_run, tmp_path, ca
     shutil.copytree(out, copy)
     assert main(["experiment", "--quick", "--out", str(copy), "--resume", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["measurements"] == len(records) and doc["agreement_rate"] == summarize(records)["agreement_rate"]
+    assert doc["measurements"] == len(records) and set(doc["recipes"]) == set(RECIPES)
+    adam = [r for r in records if r["recipe"]["name"] == "adam"]
+    assert doc["recipes"]["adam"]["agreement"]["l2"] == summarize(adam)["agreement_rate"]
     assert (copy / "summary.json").exists() and (copy / "experiment-cells.png").exists()
-
-
-def test_diagnosis_retrains_the_same_head_and_attention_accuracy_is_acc_L(quick_run):
-    """Retraining from a record's key reproduces its loss; its attention accuracy is acc_L(θ)."""
-    from posreal.experiment.diagnose import diagnose
-    _, records = quick_run
-    first = next(r for r in records if r["pe"] == "abscol:16" and r["task"] == "position:0")
-    d = diagnose(first["pe"], first["task"], first["vocab"], first["width"], first["seed"], QUICK.recipe,
-                 QUICK.lengths)
-    assert d["final_loss"] == first["final_loss"]
-    for r in records:
-        if (r["pe"], r["task"]) == ("abscol:16", "position:0"):
-            assert d["trained_acc"][str(r["length"])] == r["attention_accuracy"]
-            assert d["alpha"][str(r["length"])] == r["alpha"]
-    assert -1.0 <= d["cosine_to_selected"] <= 1.0
 
 
 def test_cli_usage_error_as_a_subprocess(tmp_path):
     import subprocess
     import sys
     done = subprocess.run([sys.executable, "-m", "posreal", "experiment", "--jobs", "0", "--out", str(tmp_path)],
-                          capture_output=True, text=True, timeout=120)
+                          check=False, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and "--jobs" in done.stderr
+
+
+def test_progress_bar_counts_models_with_rate_and_eta(monkeypatch):
+    import io
+
+    from posreal.commands.experiment import ModelBar
+    stream = io.StringIO()
+    stream.isatty = lambda: True  # type: ignore[method-assign]
+    monkeypatch.setattr("sys.stderr", stream)
+    bar = ModelBar(quiet=False)
+    bar.start(10)
+    bar.advance(4)
+    bar.close()
+    text = stream.getvalue()
+    assert "4/10" in text and "models/min" in text and "ETA" in text
+    quiet = ModelBar(quiet=True)          # --json
+    quiet.start(10)
+    quiet.advance(4)
+    quiet.close()
+    assert stream.getvalue() == text

@@ -30,3 +30,7 @@ REGISTRY_TASKS = ("offset:1", "offset:2", "position:0", "position:1", "copy", "m
 
 GEOMETRIES = ("l2", "linf", "l1")
 """Norms of the selection (``--geometry``): ℓ2 (θ*, gradient descent; the default), ℓ∞, ℓ1."""
+
+EXPERIMENT_MEMORY_MIB = 1024
+"""Memory budget of ``posreal experiment`` in MiB, shared by its worker processes: the batched
+trainer sizes its batches so that the arrays of one batch per worker fit in it."""

@@ -856,19 +856,21 @@ def _gen_conjecture() -> str:
 def experiment_summary():
     if not EXPERIMENT_SUMMARY.is_file():
         raise PluginError(f"{_rel(EXPERIMENT_SUMMARY)} is missing: commit the summary written by "
-                          "`posreal experiment --full` (its summary.json)")
+                          "`posreal experiment --full --recipe all` (its summary.json)")
     try:
         doc = json.loads(EXPERIMENT_SUMMARY.read_text())
     except json.JSONDecodeError as err:
         raise PluginError(f"{_rel(EXPERIMENT_SUMMARY)} is not JSON: {err}") from err
-    for key in ("measurements", "table", "threshold", "cells", "disagreeing_cells", "stability"):
+    for key in ("measurements", "recipes", "threshold", "witness_cells", "provenance", "grid"):
         if key not in doc:
             raise PluginError(f"{_rel(EXPERIMENT_SUMMARY)} has no {key!r} (contract: "
-                              "posreal.experiment.summary.summarize)")
+                              "posreal.experiment.summary.summarize_run)")
     return doc
 
 
 SUMMARY_SOURCE = "docs/data/experiment/summary.json (written by posreal experiment)"
+GEOMETRY_NAMES = {"l2": "ℓ2", "linf": "ℓ∞", "l1": "ℓ1"}
+OWN_GEOMETRY = {"adam": "linf", "signum": "linf", "gd": "l2"}
 
 
 def _pct(x) -> str:
@@ -879,74 +881,193 @@ def _stat(s: dict) -> str:
     return f"{s['mean']:.3f} [{s['min']:.3f}, {s['max']:.3f}]"
 
 
+def _interval(a) -> str:
+    lo, hi = a
+    return f"{lo:.3f}" if lo == hi else f"[{lo:.3f}, {hi:.3f}]"
+
+
+def _geometries(s: dict) -> list[str]:
+    found = {g for rs in s["recipes"].values() for g in rs.get("agreement", {})}
+    return [g for g in GEOMETRY_NAMES if g in found] + sorted(found - set(GEOMETRY_NAMES))
+
+
+def _in_order(s: dict) -> dict:
+    """The summary with its recipes in the grid's order and witnesses in ℓ2, ℓ∞, ℓ1 order (the JSON is key-sorted)."""
+    names = [r["name"] for r in s["grid"].get("recipes", [])]
+    names = [n for n in names if n in s["recipes"]] + sorted(set(s["recipes"]) - set(names))
+    geoms = _geometries(s)
+    recipes = {}
+    for n in names:
+        rs = dict(s["recipes"][n])
+        rs["witnesses"] = {g: rs["witnesses"][g] for g in geoms if g in rs["witnesses"]}
+        recipes[n] = rs
+    return {**s, "recipes": recipes}
+
+
 def gen_experiment(part: str) -> str:
     summary = experiment_summary()
-    fn = {"headline": _exp_headline, "separation": _exp_separation, "disagreements": _exp_disagreements,
-          "stability": _exp_stability, "figures": _exp_figures}.get(part)
+    fn = {"headline": _exp_headline, "recipes": _exp_recipes, "agreement": _exp_agreement,
+          "separation": _exp_separation, "disagreements": _exp_disagreements, "ends-differ": _exp_ends_differ,
+          "cosines": _exp_cosines, "convergence": _exp_convergence, "stability": _exp_stability,
+          "figures": _exp_figures}.get(part)
     if fn is None:
         raise PluginError(f"unknown experiment part {part!r}")
-    return fn(summary)
+    return fn(_in_order(summary))
 
 
 def _exp_headline(s: dict) -> str:
-    recipe = s.get("recipe", {})
-    rows = [["measurements", s["measurements"]], ["trained models", s.get("models", "—")],
-            ["measurements realizable at L0 (in the 2×2 table)", s.get("realizable_measurements", "—")],
-            ["agreement of α_L = 1 with 'generalizes'",
-             f"{s.get('agreeing', '—')} of {s.get('realizable_measurements', '—')} ({_pct(s.get('agreement_rate'))})"],
-            ["generalizes when token accuracy ≥", s["threshold"]],
-            ["model training time (sum)", fmt_seconds(s.get("model_seconds"))]]
-    for k in sorted(recipe):
-        if isinstance(recipe[k], (int, float, str)):
-            rows.append([f"recipe: {k}", recipe[k]])
+    prov = s["provenance"]
+    peak = prov.get("peak_rss_mib") or {}
+    loads = [entry for entry in prov.get("load_average", []) if entry]
+    rows = [["measurements (all recipes)", s["measurements"]], ["trained models", s.get("models", "—")]]
+    rows += [[f"measurements, recipe `{name}`", rs["measurements"]] for name, rs in s["recipes"].items()]
+    rows += [["generalizes when token accuracy ≥", s["threshold"]],
+             ["wall time of the training run(s)", f"{prov['wall_seconds'] / 60:.1f} min"
+              + (f" ({prov['runs_that_trained']} runs)" if prov.get("runs_that_trained", 1) > 1 else "")],
+             ["CPU time of the training run(s), all processes",
+              "not recorded by this run" if prov.get("cpu_seconds") is None else f"{prov['cpu_seconds'] / 60:.1f} min"],
+             ["worker processes (--jobs)", ", ".join(str(j) for j in prov.get("jobs", [])) or "—"],
+             ["models per minute", prov.get("models_per_minute", "—")],
+             ["peak memory (parent + jobs × largest worker)", "—" if peak.get("bound") is None else
+              f"{peak['bound']:.0f} MiB (parent {peak['parent']:.0f} MiB, "
+              f"largest worker {peak['largest_child']:.0f} MiB)"]]
+    if loads:
+        rows.append(["load average (1 min) at start → end", "; ".join(
+            f"{entry['start'][0]:.1f} → {entry['end'][0]:.1f}" for entry in loads)])
     return table(["", "value"], rows, SUMMARY_SOURCE)
 
 
+def _exp_recipes(s: dict) -> str:
+    rows = []
+    for name, rs in s["recipes"].items():
+        r = rs["recipe"]
+        rows.append([f"`{name}`", r.get("optimizer", "—"), r.get("lr", "—"), r.get("steps", "—"),
+                     r.get("momentum", "—") if r.get("optimizer") != "gd" else "—", r.get("batch", "—"),
+                     r.get("dtype", "—"), GEOMETRY_NAMES.get(OWN_GEOMETRY.get(name, ""), "—")])
+    return table(["recipe", "optimizer", "step size", "steps", "momentum", "batch", "arithmetic",
+                  "implicit-bias geometry"], rows, SUMMARY_SOURCE)
+
+
+def _exp_agreement(s: dict) -> str:
+    geoms = _geometries(s)
+    rows = []
+    for name, rs in s["recipes"].items():
+        row = [f"`{name}`"]
+        for g in geoms:
+            w = rs["witnesses"].get(g)
+            if w is None:
+                row.append("not available")
+                continue
+            cell = f"{_pct(w['agreement_rate'])} ({w['agreeing']} of {w['total']}"
+            cell += f"; {w['ends_differ']['measurements']} ends differ)" if w["ends_differ"]["measurements"] else ")"
+            row.append(f"**{cell}**" if OWN_GEOMETRY.get(name) == g else cell)
+        rows.append(row)
+    out = table(["recipe \\ witness", *[f"α_L^({GEOMETRY_NAMES.get(g, g)})" for g in geoms]], rows, SUMMARY_SOURCE)
+    missing = {g: reason for rs in s["recipes"].values() for g, reason in rs.get("unavailable_witnesses", {}).items()}
+    for g, reason in missing.items():
+        out += f"\nWitness {GEOMETRY_NAMES.get(g, g)} not available in this summary: {reason}.\n"
+    return out
+
+
 def _exp_separation(s: dict) -> str:
-    t = s["table"]
-    rows = [["α_L = 1", t["alpha_one"]["generalizes"], t["alpha_one"]["fails"]],
-            ["α_L < 1", t["alpha_below_one"]["generalizes"], t["alpha_below_one"]["fails"]]]
-    out = table(["prediction \\ measured", "generalizes", "fails"], rows, SUMMARY_SOURCE)
-    nr = s.get("not_realizable") or {}
+    rows = []
+    for name, rs in s["recipes"].items():
+        for g, w in rs["witnesses"].items():
+            t = w["table"]
+            rows.append([f"`{name}`", GEOMETRY_NAMES.get(g, g), t["alpha_one"]["generalizes"], t["alpha_one"]["fails"],
+                         t["alpha_below_one"]["generalizes"], t["alpha_below_one"]["fails"],
+                         f"{w['ends_differ']['measurements']} ({w['ends_differ']['generalizes']} generalize)"])
+    out = table(["recipe", "witness", "α = 1, generalizes", "α = 1, fails", "α < 1, generalizes", "α < 1, fails",
+                 "ends differ"], rows, SUMMARY_SOURCE)
+    first = next(iter(s["recipes"].values()))
+    nr = first.get("not_realizable") or {}
     if nr.get("measurements"):
-        out += (f"\nNot realizable at L0 (outside the table): {nr['measurements']} measurements, of which "
-                f"{nr['generalizes']} generalize and {nr['fails']} fail; cells: "
-                + ", ".join(f"`{c}`" for c in nr.get("cells", [])) + ".\n")
+        out += ("\nNot realizable at L0 (outside every table; the same cells in every geometry): "
+                + ", ".join(f"`{c}`" for c in nr.get("cells", []))
+                + "; " + "; ".join(f"`{name}`: {rs['not_realizable']['generalizes']} of "
+                                   f"{rs['not_realizable']['measurements']} generalize"
+                                   for name, rs in s["recipes"].items()) + ".\n")
     return out
 
 
 def _exp_disagreements(s: dict) -> str:
-    cells = s["disagreeing_cells"]
-    if not cells:
-        return (f"**No disagreement**: every one of the {s.get('realizable_measurements')} measurements in the "
-                "table matches its prediction.\n\n" + provenance(SUMMARY_SOURCE))
-    rows = [[f"`{c['pe']}`", f"`{c['task']}`", c["length"], fmt_alpha(c["alpha"]),
-             f"{c['disagreeing']} of {c['measurements']}", _stat(c["token_accuracy"]), _stat(c["attention_accuracy"])]
-            for c in cells]
-    return table(["PE", "task", "L", "α_L", "disagreeing", "token accuracy mean [min, max]",
-                  "attention accuracy mean [min, max]"], rows, SUMMARY_SOURCE)
+    rows = []
+    for name, rs in s["recipes"].items():
+        for g, w in rs["witnesses"].items():
+            for c in w["disagreeing_cells"]:
+                kind = "α = 1, fails" if c["kind"] == "alpha_one_fails" else "α < 1, generalizes"
+                rows.append([f"`{name}`", GEOMETRY_NAMES.get(g, g), f"`{c['pe']}`", f"`{c['task']}`", c["length"],
+                             _interval(c["alpha"]), kind, c["disagreeing"], _stat(c["token_accuracy"])])
+    if not rows:
+        return "**No disagreement** for any recipe and witness.\n\n" + provenance(SUMMARY_SOURCE)
+    return table(["recipe", "witness", "PE", "task", "L", "α_L", "kind", "disagreeing measurements",
+                  "their token accuracy mean [min, max]"], rows, SUMMARY_SOURCE)
+
+
+def _exp_ends_differ(s: dict) -> str:
+    seen: dict[tuple, list] = {}
+    for name, rs in s["recipes"].items():
+        for g, w in rs["witnesses"].items():
+            for c in w["ends_differ"]["cells"]:
+                seen.setdefault((g, c["pe"], c["task"], c["length"], tuple(c["alpha"])), []).append(
+                    f"`{name}` {c['generalizes']}/{c['measurements']}")
+    if not seen:
+        return "No interval witness has ends that differ on this grid.\n\n" + provenance(SUMMARY_SOURCE)
+    rows = [[GEOMETRY_NAMES.get(g, g), f"`{pe}`", f"`{task}`", L, _interval(a), "; ".join(v)]
+            for (g, pe, task, L, a), v in seen.items()]
+    return table(["witness", "PE", "task", "L", "α_L [lo, hi]", "generalize, per recipe"], rows, SUMMARY_SOURCE)
+
+
+def _exp_cosines(s: dict) -> str:
+    geoms = _geometries(s)
+    rows = []
+    for name, rs in s["recipes"].items():
+        row = [f"`{name}`"]
+        for g in geoms:
+            c = rs["witnesses"].get(g, {}).get("cosine") if g in rs["witnesses"] else None
+            row.append("—" if not c or c["median"] is None else f"{c['median']:.3f} (min {c['min']:.3f})")
+        rows.append(row)
+    out = table(["recipe", *[f"cos(θ, θ*_{GEOMETRY_NAMES.get(g, g)}) median" for g in geoms]], rows, SUMMARY_SOURCE)
+    cells: dict[tuple, dict] = {}
+    for name, rs in s["recipes"].items():
+        for g, w in rs["witnesses"].items():
+            for c in w["cosine"]["cells"]:
+                cells.setdefault((c["pe"], c["task"]), {})[(name, g)] = c["mean"]
+    cols = [(name, g) for name in s["recipes"] for g in geoms]
+    rows = [[f"`{pe}` · `{task}`", *[("—" if (n, g) not in v else f"{v[(n, g)]:.3f}") for n, g in cols]]
+            for (pe, task), v in cells.items()]
+    if rows:
+        out += "\nPer cell, mean over its models:\n\n" + table(
+            ["cell", *[f"{n} · {GEOMETRY_NAMES.get(g, g)}" for n, g in cols]], rows, SUMMARY_SOURCE)
+    return out
+
+
+def _exp_convergence(s: dict) -> str:
+    rows = []
+    for name, rs in s["recipes"].items():
+        nl = rs["not_learned_at_train_length"]
+        where = ", ".join(f"`{c['pe']}` · `{c['task']}` ({c['models']})" for c in nl["cells"]) or "—"
+        rows.append([f"`{name}`", f"{nl['models']} of {nl['of']}", where])
+    return table(["recipe", "realizable models below the threshold at L0", "cells (models)"], rows, SUMMARY_SOURCE)
 
 
 def _exp_stability(s: dict) -> str:
-    st = s["stability"]
-    if not st.get("available"):
-        return f"Stability not assessed: {st.get('reason', 'no reference setting in this run')}.\n"
-    ref = tuple(st["reference"])
-    rows = []
-    for e in st["settings"]:
-        same = (e["vocab"], e["width"]) == ref
-        rows.append([f"V = {e['vocab']}, d = {e['width']}" + (" (reference)" if same else ""), e["measurements"],
-                     _pct(e.get("agreement_rate")),
-                     "—" if same else f"{e.get('verdicts_matching_reference')} of {e.get('cells_compared')}"])
-    out = table(["setting", "measurements", "agreement", "cell verdicts matching the reference"], rows, SUMMARY_SOURCE)
-    verdict = "all match" if st.get("all_match") else f"{len(st.get('mismatches', []))} differ"
-    out += (f"\nMajority verdicts per (PE, task, L): {st.get('cell_verdicts_matching')} of "
-            f"{st.get('cell_verdicts_compared')} comparisons with the reference setting agree ({verdict}).\n")
-    for m in st.get("mismatches", [])[:20]:
-        out += (f"\n- `{m['pe']}` · `{m['task']}` at L = {m['length']}: reference "
-                f"{'generalizes' if m['reference_generalizes'] else 'fails'}, V = {m['vocab']}, d = {m['width']} "
-                f"{'generalizes' if m['setting_generalizes'] else 'fails'}")
-    return out + "\n"
+    rows, notes = [], []
+    for name, rs in s["recipes"].items():
+        st = rs["stability"]
+        if not st.get("available"):
+            rows.append([f"`{name}`", "—", st.get("reason", "no reference setting")])
+            continue
+        rows.append([f"`{name}`", f"{st['cell_verdicts_matching']} of {st['cell_verdicts_compared']}",
+                     "all match" if st.get("all_match") else f"{len(st.get('mismatches', []))} differ"])
+        for m in st.get("mismatches", [])[:12]:
+            notes.append(f"- `{name}`: `{m['pe']}` · `{m['task']}` at L = {m['length']}: reference "
+                         f"{'generalizes' if m['reference_generalizes'] else 'fails'}, V = {m['vocab']}, "
+                         f"d = {m['width']} {'generalizes' if m['setting_generalizes'] else 'fails'}")
+    ref = next((rs["stability"]["reference"] for rs in s["recipes"].values() if rs["stability"].get("available")), None)
+    head = f"majority verdicts per (PE, task, L) matching V = {ref[0]}, d = {ref[1]}" if ref else "matching"
+    out = table(["recipe", head, ""], rows, SUMMARY_SOURCE)
+    return out + ("\n" + "\n".join(notes) + "\n" if notes else "")
 
 
 @cached("experiment-figures")

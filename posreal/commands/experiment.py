@@ -1,38 +1,47 @@
-"""``posreal experiment``: train single-head models over a grid of (PE, task, seed, V, d) and ask
-whether α_L = 1 separates the measurements that length-generalize (THEORY-experiment.md).
+"""``posreal experiment``: train single-head models over a grid of (recipe, PE, task, seed, V, d)
+and confront every recipe with every witness α_L^(q), q ∈ {ℓ2, ℓ∞, ℓ1} (the docs' Experiment page).
 
-Writes ``DIR/records.jsonl`` (one JSON line per measurement, appended as models finish),
-``DIR/run.json`` (grid, recipe, runs), ``DIR/summary.json`` and ``DIR/experiment-cells.png``.
-Exit 0 when the run completed — disagreements are findings, listed in the summary.
+Writes ``DIR/records.jsonl`` (one JSON line per measurement, appended as each batch of models
+finishes), ``DIR/run.json`` (grid, recipes, runs with wall time, peak memory and load),
+``DIR/summary.json`` and ``DIR/experiment-cells.png``.  Exit 0 when the run completed —
+disagreements are findings, listed in the summary.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
-from posreal.commands._common import emit_json, format_table, positive_int, progress, with_provenance
+from posreal.commands._common import emit_json, format_table, positive_int
+from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB
 
 DEFAULT_OUT = "posreal-experiment"
+RECIPE_CHOICES = ("adam", "signum", "gd", "all")
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Any) -> None:
     p = sub.add_parser("experiment", help="trained heads against α_L over a grid of cells",
-                       description="Train one positional-only head per (PE, task, seed, V, d), measure token "
-                                   "accuracy at 2, 4, 8 × L0, and compare with the prediction α_L = 1.")
+                       description="Train one positional-only head per (recipe, PE, task, seed, V, d), measure token "
+                                   "accuracy at 2, 4, 8 × L0, and compare with α_L = 1 of every witness geometry.")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="grid", action="store_const", const="quick",
                       help="a few cells, one seed (the default)")
     size.add_argument("--full", dest="grid", action="store_const", const="full",
                       help="the full grid: every PE × task × seed × length × (vocab, width) setting")
+    p.add_argument("--recipe", choices=RECIPE_CHOICES, default="all",
+                   help="training recipe: adam, signum, gd, or all of them (default all)")
     p.add_argument("--out", default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})")
     p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished measurements")
     p.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
+    p.add_argument("--memory-mib", type=positive_int, default=EXPERIMENT_MEMORY_MIB,
+                   help="memory budget of the run's batches in MiB, shared by the jobs "
+                        f"(default {EXPERIMENT_MEMORY_MIB})")
     p.add_argument("--threshold", type=_threshold, default=None,
-                   help="token accuracy at which a measurement generalizes (default: the recipe's, 0.95)")
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
+                   help="token accuracy at which a measurement generalizes (default: the recipes', 0.95)")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON document (no progress bar)")
     p.set_defaults(run=run, grid="quick")
 
 
@@ -42,62 +51,83 @@ def _threshold(text: str) -> float:
     except ValueError:
         value = None
     if value is None or not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"invalid threshold {text!r}; accepted: a number in (0, 1]")
+        raise argparse.ArgumentTypeError(f"invalid threshold {text[:80]!r}; accepted: a number in (0, 1]")
     return value
 
 
-def _bar(quiet: bool):
-    return lambda it, total: progress(it, total=total, desc="models", quiet=quiet)
+class ModelBar:
+    """A progress bar over trained models with models per minute and an ETA (stderr, terminals only)."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.bar: Any = None
+        self.t0 = 0.0
+        self.done = 0
+
+    def start(self, models: int) -> None:
+        if not self.enabled:
+            return
+        from tqdm import tqdm
+        self.t0 = time.perf_counter()
+        self.bar = tqdm(total=models, desc="models", unit="model", file=sys.stderr, leave=False,
+                        bar_format="{desc}: {n_fmt}/{total_fmt} |{bar}| {postfix} ETA {remaining}")
+        self.bar.set_postfix_str("— models/min")
+
+    def advance(self, models: int) -> None:
+        if self.bar is None:
+            return
+        self.done += models
+        minutes = (time.perf_counter() - self.t0) / 60
+        self.bar.set_postfix_str(f"{self.done / minutes:.1f} models/min" if minutes > 0 else "")
+        self.bar.update(models)
+        self.bar.refresh()   # batches finish seconds apart: draw every one
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
-    t = summary["table"]
     print(f"{summary['measurements']} measurements from {summary['models']} trained models; "
           f"generalizes = token accuracy >= {summary['threshold']}")
-    print(format_table(["", "generalizes", "fails"],
-                       [["α_L = 1", t["alpha_one"]["generalizes"], t["alpha_one"]["fails"]],
-                        ["α_L < 1", t["alpha_below_one"]["generalizes"], t["alpha_below_one"]["fails"]]]))
-    rate = summary["agreement_rate"]
-    print(f"agreement: {summary['agreeing']}/{summary['realizable_measurements']}"
-          + ("" if rate is None else f" = {rate:.4f}"))
-    nr = summary["not_realizable"]
-    print(f"not realizable at L0: {nr['measurements']} measurements ({nr['generalizes']} generalize)")
-    if summary["disagreeing_cells"]:
-        print("disagreeing cells:")
-        print(format_table(["pe", "task", "L", "α_L", "disagree", "mean token acc."],
-                           [[c["pe"], c["task"], c["length"], f"{c['alpha']:.4f}",
-                             f"{c['disagreeing']}/{c['measurements']}", f"{c['token_accuracy']['mean']:.3f}"]
-                            for c in summary["disagreeing_cells"]]))
-    if summary["diagnostics"]:
-        print("trained θ against θ* (one retrained model per disagreeing cell; acc_L(θ) = rows T_L θ realizes):")
-        print(format_table(["pe", "task", "V×d", "seed", "cos(θ, θ*)", "acc_L(θ)", "α_L"],
-                           [[d["pe"], d["task"], f"{d['vocab']}×{d['width']}", d["seed"],
-                             f"{d['cosine_to_selected']:.3f}",
-                             " ".join(f"{v:.3f}" for k, v in d["trained_acc"].items() if k in d["alpha"]),
-                             " ".join(f"{v:.3f}" for v in d["alpha"].values())] for d in summary["diagnostics"]]))
-    st = summary["stability"]
-    if st["available"]:
-        print(f"stability at (V, d) = {tuple(st['reference'])}: {st['cell_verdicts_matching']}/"
-              f"{st['cell_verdicts_compared']} majority verdicts match the other settings")
-    else:
-        print(f"stability: {st['reason']}")
-    print(f"records, summary and figures in {out}/ ({', '.join(p.name for p in figures)})")
+    for name, rs in summary["recipes"].items():
+        print(f"\nrecipe {name}: {rs['measurements']} measurements, "
+              f"{rs['realizable_measurements']} realizable at L0")
+        rows = []
+        for geometry, w in rs["witnesses"].items():
+            t = w["table"]
+            rate = w["agreement_rate"]
+            rows.append([geometry, t["alpha_one"]["generalizes"], t["alpha_one"]["fails"],
+                         t["alpha_below_one"]["generalizes"], t["alpha_below_one"]["fails"],
+                         w["ends_differ"]["measurements"], "—" if rate is None else f"{rate:.4f}",
+                         "—" if w["cosine"]["median"] is None else f"{w['cosine']['median']:.3f}"])
+        print(format_table(["witness", "α=1 gen.", "α=1 fails", "α<1 gen.", "α<1 fails", "ends differ",
+                            "agreement", "median cos(θ, θ*_q)"], rows))
+        nc = rs["not_learned_at_train_length"]
+        print(f"  not learned at L0 within budget: {nc['models']} of {nc['of']} realizable models")
+        st = rs["stability"]
+        if st["available"]:
+            print(f"  stability at (V, d) = {tuple(st['reference'])}: {st['cell_verdicts_matching']}/"
+                  f"{st['cell_verdicts_compared']} majority verdicts match the other settings")
+    print(f"\nrecords, summary and figures in {out}/ ({', '.join(p.name for p in figures)})")
 
 
-def run(args) -> int:
-    from posreal.experiment.diagnose import diagnose_disagreements
+def run(args: argparse.Namespace) -> int:
+    import json
+
     from posreal.experiment.grid import GRIDS
     from posreal.experiment.plots import write_figures
+    from posreal.experiment.recipes import parse_recipes
     from posreal.experiment.runner import RUN_FILE, read_run_file, run_grid
-    from posreal.experiment.summary import summarize
-    grid = GRIDS[args.grid]
+    from posreal.experiment.summary import summarize_run
+    grid = GRIDS[args.grid].with_recipes(parse_recipes(args.recipe))
     if args.threshold is not None:
         grid = grid.with_recipe(threshold=args.threshold)
     out = Path(args.out)
-    records = run_grid(grid, out, resume=args.resume, jobs=args.jobs, progress=_bar(args.json))
+    records = run_grid(grid, out, resume=args.resume, jobs=args.jobs, progress=ModelBar(args.json),
+                       memory_mib=args.memory_mib)
     meta = read_run_file(out / RUN_FILE)
-    summary = with_provenance(summarize(records, grid.recipe.threshold), grid=grid.to_json(), runs=meta["runs"])
-    summary["diagnostics"] = diagnose_disagreements(summary["disagreements"], grid.recipe, grid.lengths)
+    summary = summarize_run(records, grid, meta["runs"])
     (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     figures = write_figures(summary, out)
     if args.json:

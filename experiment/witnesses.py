@@ -1,0 +1,88 @@
+"""The witnesses the experiment confronts trained heads with: α_L^(q) and θ*_q per (PE, task) cell
+for the geometries q ∈ {l2, linf, l1} (definitions.md#geometry, definitions.md#alpha-q).
+
+Main definitions:
+
+* :class:`Witness` — one cell in one geometry: realizable at L0, the interval [lo, hi] of α_L
+  per length (lo = hi for ℓ2, whose θ* is unique) and the selected θ*_q;
+* :func:`compute_witnesses` — every cell of a grid in every geometry; ℓ2 comes from
+  :func:`posreal.theory.alpha.compute_alpha` and :func:`posreal.theory.selection.select`,
+  ℓ∞ and ℓ1 from ``compute_alpha(..., geometry=q).alpha_interval`` and
+  ``posreal.theory.geometry.select_in_geometry`` — when that module is not available the
+  geometry is reported as unavailable with the reason, never guessed.
+
+Witnesses are computed at summary time from (PE, task, L0, lengths) alone: training never
+depends on them, and every record keeps its trained θ so that cosines can be taken later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from posreal.theory.alpha import compute_alpha
+from posreal.theory.defaults import GEOMETRIES
+from posreal.theory.selection import select
+
+__all__ = ["GEOMETRIES", "Witness", "compute_witnesses", "witness_summary"]
+
+
+@dataclass(frozen=True)
+class Witness:
+    geometry: str
+    pe: str
+    task: str
+    realizable: bool
+    alpha: dict[int, tuple[float, float]]   # L -> (lo, hi); empty when not realizable
+    theta: np.ndarray | None                # (p,) θ*_q, None when not realizable
+
+
+def _l2(pe: str, task: str, train_length: int, lengths: list[int]) -> Witness:
+    result = compute_alpha(pe, task, train_length, lengths)
+    if not result.realizable:
+        return Witness("l2", pe, task, False, {}, None)
+    alpha = {}
+    for L in lengths:
+        a = result.alpha(L)
+        alpha[L] = (float(a), float(a)) if a is not None else (float("nan"), float("nan"))
+    theta = np.asarray(select(pe, task, train_length).theta, dtype=float)   # (p,)
+    return Witness("l2", pe, task, True, alpha, theta)
+
+
+def _lp(geometry: str, pe: str, task: str, train_length: int, lengths: list[int]) -> Witness:
+    from posreal.theory.geometry import select_in_geometry
+    result = compute_alpha(pe, task, train_length, lengths, geometry=geometry)
+    if not result.realizable:
+        return Witness(geometry, pe, task, False, {}, None)
+    intervals = result.alpha_interval   # a length without a defined α gives no verdict: [0, 1]
+    alpha = {L: (float(intervals[L][0]), float(intervals[L][1])) if L in intervals else (0.0, 1.0) for L in lengths}
+    theta = np.asarray(select_in_geometry(pe, task, train_length, geometry).theta, dtype=float)  # (p,)
+    return Witness(geometry, pe, task, True, alpha, theta)
+
+
+def compute_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[str, ...] | list[str], train_length: int,
+                      lengths: list[int]) -> dict[str, dict[tuple[str, str], Witness] | str]:
+    """geometry -> {(pe, task): Witness}, or geometry -> the reason it is unavailable."""
+    out: dict[str, dict[tuple[str, str], Witness] | str] = {}
+    out["l2"] = {(pe, task): _l2(pe, task, train_length, lengths) for pe in pes for task in tasks}
+    try:
+        import posreal.theory.geometry  # noqa: F401
+    except ImportError as exc:
+        reason = f"posreal.theory.geometry is not available in this checkout ({exc})"
+        out["linf"] = out["l1"] = reason
+        return out
+    for geometry in GEOMETRIES[1:]:
+        out[geometry] = {(pe, task): _lp(geometry, pe, task, train_length, lengths) for pe in pes for task in tasks}
+    return out
+
+
+def witness_summary(witnesses: dict) -> list[dict]:
+    """Per cell: α_L^(q) intervals of every available geometry (JSON)."""
+    cells: dict[tuple[str, str], dict] = {}
+    for geometry, per_cell in witnesses.items():
+        if isinstance(per_cell, str):
+            continue
+        for (pe, task), w in per_cell.items():
+            entry = cells.setdefault((pe, task), {"pe": pe, "task": task, "realizable": w.realizable, "alpha": {}})
+            entry["alpha"][geometry] = {str(L): list(v) for L, v in w.alpha.items()}
+    return list(cells.values())
