@@ -23,6 +23,10 @@ What it does:
    denominator; score = killed / (killed + survived), where "survived" includes mutants that no
    selected test executes.  Prints the score and every non-equivalent survivor with its diff.
 
+``--resume`` reuses the staged run (the sources must be unchanged) with the current tests and re-runs only
+the sampled mutants it did not kill — tests added after a run are judged without regenerating
+everything; the report says so.
+
 Exit code: 0 when the score reaches ``--min-score`` (default 0.90), 1 below it, 2 usage error.
 """
 
@@ -105,6 +109,7 @@ class Report:
     mutants: list[Mutant]
     seconds: float
     versions: dict[str, str]
+    rerun: int = -1                # with --resume: how many survivors were re-run (-1: a fresh run)
     unused_equivalents: list[Equivalent] = field(default_factory=list)
 
     def count(self, *statuses: Status) -> int:
@@ -178,7 +183,9 @@ def exit_codes(workdir: Path) -> dict[str, int | None]:
 
 
 def classify(code: int | None) -> Status:
-    from mutmut.stats import status_by_exit_code   # the tool's own reading of its exit codes
+    from mutmut.stats import (
+        status_by_exit_code,  # the tool's own reading of its exit codes
+    )
 
     text = status_by_exit_code[code]
     if text == "killed":
@@ -194,7 +201,7 @@ def classify(code: int | None) -> Status:
 
 def changed_lines(workdir: Path, name: str, env: dict[str, str]) -> tuple[str, str]:
     """The mutated line(s) before and after, from ``mutmut show`` (stripped, joined by ' / ')."""
-    diff = subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=workdir, env=env,
+    diff = subprocess.run([sys.executable, "-m", "mutmut", "show", name], check=False, cwd=workdir, env=env,
                           capture_output=True, text=True).stdout
     old = [ln[1:].strip() for ln in diff.splitlines() if ln.startswith("-") and not ln.startswith("---")]
     new = [ln[1:].strip() for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
@@ -214,25 +221,56 @@ def versions() -> dict[str, str]:
 
 
 def git_commit() -> str:
-    result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], check=False, cwd=ROOT, capture_output=True, text=True)
     return result.stdout.strip() or "unknown"
 
 
-def run(seed: int, sample: int, workdir: Path, max_children: int, log: Path) -> Report:
+def sources_unchanged(workdir: Path) -> bool:
+    """Whether the staged sources equal the repository's (the condition for ``--resume``)."""
+    pairs = [(ROOT / "posreal", workdir / "posreal")] + [(ROOT / n, workdir / "posreal" / n) for n in SUBPACKAGES]
+    for source, staged in pairs:
+        for path in source.rglob("*.py"):
+            if "__pycache__" in path.parts:
+                continue
+            copy = staged / path.relative_to(source)
+            if not copy.is_file() or copy.read_bytes() != path.read_bytes():
+                return False
+    return True
+
+
+def refresh_tests(workdir: Path) -> None:
+    """Replace the staged tests by the repository's (mutmut copies them on into ``mutants/``)."""
+    shutil.rmtree(workdir / "tests")
+    shutil.copytree(ROOT / "tests", workdir / "tests", ignore=IGNORED)
+    shutil.rmtree(workdir / "mutants" / "tests", ignore_errors=True)
+
+
+def run(seed: int, sample: int, workdir: Path, max_children: int, log: Path, resume: bool = False) -> Report:
     env = one_core_env()
     start = time.monotonic()
-    stage(workdir)
-    subprocess.run([sys.executable, "-c", GENERATE], cwd=workdir, env=env, check=True,
-                   stdout=subprocess.DEVNULL)
+    if resume:
+        if not (workdir / STAGE_MARKER).is_file() or not sources_unchanged(workdir):
+            raise SystemExit(f"error: invalid --resume for {str(workdir)[:80]!r}: no staged run there, or the "
+                             "sources changed since; accepted: --resume after a run of the same sources")
+        refresh_tests(workdir)
+    else:
+        stage(workdir)
+        subprocess.run([sys.executable, "-c", GENERATE], cwd=workdir, env=env, check=True,
+                       stdout=subprocess.DEVNULL)
     names = generated_names(workdir)
     chosen = sorted(random.Random(seed).sample(names, min(sample, len(names))))
-    print(f"mutmut generated {len(names)} mutants; running a sample of {len(chosen)} (seed {seed}); "
+    todo = chosen
+    if resume:   # tests were only added or changed: re-run what the earlier run did not kill
+        previous = exit_codes(workdir)
+        todo = [n for n in chosen if classify(previous.get(n)) not in (Status.KILLED, Status.TIMEOUT)]
+    print(f"mutmut generated {len(names)} mutants; sample of {len(chosen)} (seed {seed}); running {len(todo)}; "
           f"log: {log}", flush=True)
-    with log.open("w", encoding="utf-8") as out:
-        done = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *chosen],
-                              cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT)
-    if done.returncode != 0:
-        raise SystemExit(f"error: mutmut run failed with exit code {done.returncode}; see {log}")
+    if todo:
+        with log.open("w", encoding="utf-8") as out:
+            done = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children),
+                                   *todo], check=False, cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT)
+        if done.returncode != 0:
+            raise SystemExit(f"error: mutmut run failed with exit code {done.returncode}; see {log}")
     codes = exit_codes(workdir)
     equivalents = load_equivalents()
     used: set[Equivalent] = set()
@@ -249,7 +287,7 @@ def run(seed: int, sample: int, workdir: Path, max_children: int, log: Path) -> 
                 used.add(match)
         mutants.append(Mutant(name, status, old, new, reason))
     return Report(seed, len(chosen), len(names), mutants, time.monotonic() - start, versions(),
-                  [e for e in equivalents if e not in used])
+                  len(todo) if resume else -1, [e for e in equivalents if e not in used])
 
 
 def render(report: Report) -> str:
@@ -257,22 +295,25 @@ def render(report: Report) -> str:
     lines = [
         "# Mutation run of the trusted core",
         "",
-        f"- date: {dt.datetime.now(dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}; commit: {git_commit()}",
+        f"- date: {dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}; commit: {git_commit()}",
         f"- tool: mutmut {report.versions.get('mutmut')} (run by `benchmarks/mutation.py`, one worker); "
         + ", ".join(f"{k} {v}" for k, v in report.versions.items() if k != "mutmut"),
         "- covered modules: `posreal.theory.*`, `posreal.counterexamples.verifier.*`",
-        "- tests: `-m \"not slow\"`, without `tests/test_docs.py`, `-x`, only the tests that execute the "
-        "mutated function (mutmut's stats pass)",
-        f"- seed: {report.seed}; mutants generated: {report.generated}; sampled: {report.sample}; "
-        f"wall time: {report.seconds / 60:.1f} min",
+        ("- tests: `-m \"not slow\"`, without `tests/test_docs.py`, `-x`, only the tests that execute the "
+        "mutated function (mutmut's stats pass)"),
+        (f"- seed: {report.seed}; mutants generated: {report.generated}; sampled: {report.sample}; "
+        f"wall time: {report.seconds / 60:.1f} min"),
+        (f"- resumed (`--resume`): the {report.rerun} sampled mutants the earlier run of the same sources did not "
+         "kill were re-run with the current tests; the others keep the earlier run's verdict (killed)"
+         if report.rerun >= 0 else "- a fresh run: every sampled mutant was run"),
         "",
         "| killed | survived | of which no test runs it | equivalent | score (killed / (killed + survived)) |",
         "|---:|---:|---:|---:|---:|",
-        f"| {report.killed} | {report.survived} | {report.count(Status.NO_TESTS)} | "
-        f"{report.count(Status.EQUIVALENT)} | {report.score:.3f} |",
+        (f"| {report.killed} | {report.survived} | {report.count(Status.NO_TESTS)} | "
+        f"{report.count(Status.EQUIVALENT)} | {report.score:.3f} |"),
         "",
-        f"Timeouts (counted as killed): {report.count(Status.TIMEOUT)}; "
-        f"other outcomes (suspicious, counted as survived): {report.count(Status.OTHER)}.",
+        (f"Timeouts (counted as killed): {report.count(Status.TIMEOUT)}; "
+        f"other outcomes (suspicious, counted as survived): {report.count(Status.OTHER)}."),
         "",
         "## Survivors (not equivalent)",
         "",
@@ -294,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=1, help="mutmut workers (default 1: one core)")
     parser.add_argument("--report", type=Path, help="also write the Markdown report here")
     parser.add_argument("--min-score", type=float, default=0.90, help="exit 1 below this score (default 0.90)")
+    parser.add_argument("--resume", action="store_true",
+                        help="reuse the staged run in --workdir (same sources) with the current tests: "
+                             "re-run only the sampled mutants it did not kill")
     args = parser.parse_args(argv)
     if args.sample < 1:
         parser.error(f"invalid --sample {args.sample}; accepted: an integer >= 1")
@@ -303,7 +347,8 @@ def main(argv: list[str] | None = None) -> int:
     if workdir == ROOT or ROOT in workdir.parents:
         parser.error(f"invalid --workdir {str(args.workdir)[:80]!r}: inside the repository; "
                      "accepted: a directory outside it")
-    report = run(args.seed, args.sample, workdir, args.max_children, workdir / "mutmut.log")
+    log = workdir / ("mutmut-resume.log" if args.resume else "mutmut.log")
+    report = run(args.seed, args.sample, workdir, args.max_children, log, args.resume)
     text = render(report)
     print(text)
     for entry in report.unused_equivalents:

@@ -12,10 +12,15 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-
 from posreal.theory.encodings import parse_pe
 from posreal.theory.errors import SpecError
-from posreal.theory.tables import FORM, load_table, parse_document, parse_entry, table_document
+from posreal.theory.tables import (
+    FORM,
+    load_table,
+    parse_document,
+    parse_entry,
+    table_document,
+)
 
 
 def _write(tmp_path: Path, document, name: str = "table.json") -> str:

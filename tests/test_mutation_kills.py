@@ -18,13 +18,17 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-
 from posreal.theory import selection as selection_module
 from posreal.theory.alpha import check_train_length
 from posreal.theory.encodings import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.expressivity import content_task, static_routing_bound
-from posreal.theory.selection import Selection, select, verify_farkas_exact, verify_kkt_exact
+from posreal.theory.selection import (
+    Selection,
+    select,
+    verify_farkas_exact,
+    verify_kkt_exact,
+)
 from posreal.theory.tasks import parse_task
 from posreal.theory.training import gradient_descent
 from posreal.theory.underdetermination import monte_carlo_alpha, train_block
