@@ -14,12 +14,17 @@ never copied from the code's output.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction as F
+from pathlib import Path
 
 import numpy as np
 import pytest
+from posreal.counterexamples.verifier.certificate import seal
+from posreal.counterexamples.verifier.errors import CertificateError
+from posreal.counterexamples.verifier.verify import REFUTED, VERIFIED, verify_document
 from posreal.theory import selection as selection_module
-from posreal.theory.alpha import check_train_length
+from posreal.theory.alpha import alpha_sweep, check_train_length
 from posreal.theory.encodings import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.expressivity import content_task, static_routing_bound
@@ -213,3 +218,136 @@ def test_gradient_descent_cosine_to_the_selected_parameters():
     # a direction orthogonal to θ*: cosine 0 (θ*·(1, 1, 1, 1) = 0)
     assert gradient_descent("relbias", "offset:1", 4, steps=1, record=2,
                             theta0=np.ones(4)).cosines[0] == pytest.approx(0.0, abs=1e-12)
+
+
+# ------------------------------------------------------------------ the certificate verifier
+CERTIFICATES = Path(__file__).resolve().parents[1] / "counterexamples" / "certificates"
+
+
+def _certificate(name: str) -> dict:
+    return json.loads((CERTIFICATES / name).read_text(encoding="utf-8"))
+
+
+def _resealed(doc: dict) -> dict:
+    return seal({k: v for k, v in doc.items() if k not in ("format", "version", "digest")})
+
+
+@pytest.mark.parametrize("name, named_checks", [
+    ("static_alibi_position_0.json", ["θ* = Σ λ z (stationarity)", "rank Ψ_i = 1", "rank [Ψ_i | e_t] = 2",
+                                      "e_t ∉ col Ψ_i", "the row is realized (margin > 0)"]),
+    ("dynamic_cxc0x130_reverse.json", ["row margin under T_L θ* is 0", "v ∉ col Zᵀ", "θ_1 = -η ∇ℓ(0)",
+                                       "η = 1/β, β = Σ_i max_j ‖ψ(i,j)‖²", "θ_1 ∈ col Zᵀ"]),
+    ("open_tie_designed_log2.json", ["row margin under T_L θ* is 0", "α_L = 3/4",
+                                     "digest matches the content (no edit after sealing)"]),
+])
+def test_verdict_names_the_checks_it_passed(name, named_checks):
+    verdict = verify_document(_certificate(name), name)[0]
+    assert verdict.verdict == VERIFIED and not verdict.failures
+    for check in named_checks:
+        assert check in verdict.checked
+
+
+def test_static_certificate_of_a_zero_dimensional_pe_has_rank_zero_features():
+    # nope: Ψ_i has no columns, so rank Ψ_i = 0 and rank [Ψ_i | e_t] = 1; θ* = () cannot realize the row
+    doc = _certificate("static_alibi_position_0.json")
+    doc["instance"]["pe"] = "nope"
+    doc["claims"].update({"selected": {"theta": [], "support": []}, "margin": "0/1",
+                          "rank_features": 0, "rank_augmented": 1})
+    verdict = verify_document(_resealed(doc))[0]
+    assert verdict.verdict == REFUTED
+    assert {"rank Ψ_i = 0", "rank [Ψ_i | e_t] = 1", "e_t ∉ col Ψ_i"} <= set(verdict.checked)
+    assert "the row is realized (margin > 0)" in verdict.failures
+
+
+def test_row_on_the_last_line_of_the_grid_is_the_limit():
+    doc = _certificate("static_alibi_position_0.json")             # L0 = 4, L = 8, row 4, target 0
+    doc["instance"]["row"] = 8                                      # row L is outside the L-grid
+    with pytest.raises(CertificateError, match=r"row 8, target 0 outside the L=8 grid"):
+        verify_document(_resealed(doc))
+    doc["instance"]["row"] = 7                                      # row L - 1 is on it
+    assert verify_document(_resealed(doc))[0].verdict in (VERIFIED, REFUTED)
+
+
+def test_a_certificate_may_claim_the_training_length_itself():
+    doc = _certificate("static_alibi_position_0.json")
+    doc["instance"].update({"length": 4, "row": 3})                 # L = L0 = 4 is accepted
+    assert verify_document(_resealed(doc))[0].verdict in (VERIFIED, REFUTED)
+    doc["instance"].update({"length": 3, "row": 2})                 # L < L0 is malformed
+    with pytest.raises(CertificateError, match=r"lengths L0=4, L=3; accepted: 1 <= L0 <= L <= "):
+        verify_document(_resealed(doc))
+
+
+@pytest.mark.parametrize("name, edit, message", [
+    ("static_alibi_position_0.json", lambda c: c.pop("selected"), "malformed certificate: missing claims.selected"),
+    ("dynamic_cxc0x130_reverse.json", lambda c: c.pop("margin"), "malformed certificate: missing claims.margin"),
+    ("dynamic_cxc0x130_reverse.json", lambda c: c.update(step_size="x"), "invalid rational 'x' at claims.step_size"),
+    ("open_tie_designed_log2.json", lambda c: c.update(alpha="3/0"), "invalid rational '3/0' at claims.alpha"),
+    ("open_tie_designed_log2.json", lambda c: c.update(margin=0), "malformed certificate: claims.margin = 0"),
+])
+def test_malformed_claims_are_named_in_the_error(name, edit, message):
+    doc = _certificate(name)
+    edit(doc["claims"])
+    with pytest.raises(CertificateError) as err:
+        verify_document(_resealed(doc))
+    assert str(err.value).startswith(message)
+
+
+def test_farkas_verifier_refuses_an_empty_certificate_without_constraints():
+    assert not verify_farkas_exact(_hand_selection([], farkas={}))        # Σu = 0 ≠ 1, and no exception
+
+
+# ------------------------------------------------------------------ small documents and messages
+def test_enumerated_beta_is_written_as_rationals_and_sampled_beta_as_floats():
+    exact = static_routing_bound("successor", 2, 2).to_json()
+    assert exact["beta"] == ["0/1", "1/2"] and exact["method"] == "enumeration" and exact["stderr"] is None
+    sampled = static_routing_bound("successor", 2, 2, method="monte-carlo", samples=400, seed=1).to_json()
+    assert all(isinstance(b, float) for b in sampled["beta"]) and sampled["samples"] == 400
+
+
+def test_all_lengths_sweep_refuses_tasks_whose_rows_move_with_the_length():
+    with pytest.raises(SpecError) as err:
+        alpha_sweep("relbias", "copy", 16)
+    assert str(err.value) == ("invalid task 'copy' for the all-lengths sweep; accepted: tasks whose rows do not "
+                              "depend on n (offset:c, position:p, half and their duals)")
+
+
+def test_theory_package_lists_its_lazy_exports():
+    from posreal import theory
+
+    assert {"compute_alpha", "select", "gradient_descent", "parse_pe"} <= set(dir(theory))
+
+
+def test_taxonomy_figure_draws_marked_curves_on_the_unit_interval(tmp_path, monkeypatch):
+    import matplotlib.pyplot as plt
+    from posreal.theory import plots
+
+    figures = []
+    monkeypatch.setattr(plots.plt, "close", figures.append)          # keep the figure to look at it
+    docs = [{"pe": "relbias", "task": "offset:1", "realizable": True, "train_length": 16,
+             "alpha": {"32": 1.0, "64": 1.0}},
+            {"pe": "relbias", "task": "copy", "realizable": False, "train_length": 16, "alpha": {}}]
+    plots.plot_taxonomy(docs, [32, 64], str(tmp_path / "t.png"))
+    assert (tmp_path / "t.png").stat().st_size > 0
+    ax = figures[0].axes[0]
+    (line,) = ax.get_lines()                                        # one curve: the realizable task
+    assert line.get_marker() == "o" and line.get_label() == "offset:1"
+    assert list(line.get_ydata()) == [1.0, 1.0]
+    assert ax.get_ylim() == pytest.approx((-0.05, 1.05))
+    plt.close(figures[0])
+
+
+# ------------------------------------------------------------------ gradient descent's default step
+def test_default_step_is_one_over_the_smoothness_bound():
+    # relbias:3 · offset:1 at L0 = 4: rows 1..3, one-hot features, max_j ‖ψ(i, j)‖² = 1 per row: β = 3
+    assert gradient_descent("relbias", "offset:1", 4, steps=1).step_size == pytest.approx(1 / 3, rel=1e-15)
+    # alibi · offset:1 at L0 = 4: ψ(i, j) = -(i - j), max_j ‖ψ‖² = i² on rows 1..3: β = 1 + 4 + 9 = 14
+    assert gradient_descent("alibi", "offset:1", 4, steps=1).step_size == pytest.approx(1 / 14, rel=1e-15)
+    # nope has no features (β = 0): the bound's floor 1e-12 keeps the step finite
+    assert gradient_descent("nope", "offset:1", 4, steps=1).step_size == pytest.approx(1e12, rel=1e-15)
+
+
+def test_learned_block_starts_from_the_stated_initialization():
+    # zero training steps: E_j, W_ab ~ N(0, 1/d) with d = 16 (standard deviation 1/4), seeded
+    block = train_block("position:0", 16, 16, seed=0, steps=0)
+    for values in (block.E, block.W):                                # 256 draws each
+        assert abs(values.mean()) < 0.1 and 0.2 < values.std() < 0.3
