@@ -351,3 +351,76 @@ def test_learned_block_starts_from_the_stated_initialization():
     block = train_block("position:0", 16, 16, seed=0, steps=0)
     for values in (block.E, block.W):                                # 256 draws each
         assert abs(values.mean()) < 0.1 and 0.2 < values.std() < 0.3
+
+
+# ------------------------------------------------------------------ one-line errors name the bad value
+def _message(call) -> str:
+    with pytest.raises(SpecError) as err:
+        call()
+    return str(err.value)
+
+
+def test_bucket_pe_boundary_at_train_length_one():
+    assert parse_pe("relbias").dim(1) == 1 and parse_pe("colbias").dim(1) == 1    # D = L0 - 1 = 0: one bucket
+    assert _message(lambda: parse_pe("relbias").dim(0)) == "invalid train length 0; accepted: an integer >= 1"
+
+
+def test_sinusoid_base_must_exceed_one():
+    assert parse_pe("rope:4:1.5").dim(16) == 4
+    assert _message(lambda: parse_pe("rope:4:1")) == "invalid PE 'rope:4:1': base '1' must be a number > 1"
+
+
+def test_length_beyond_the_pe_limit_names_the_limit():
+    pe = parse_pe("relbias")
+    limit = pe.max_length(16)
+    pe.check_length(limit, 16)
+    assert _message(lambda: pe.check_length(limit + 1, 16)) == (
+        f"invalid length {limit + 1} for PE 'relbias'; accepted: lengths up to {limit} "
+        "(larger grids do not fit in memory/time)")
+
+
+def test_exact_selection_of_an_irrational_pe_is_a_spec_error():
+    assert "rope" in _message(lambda: select("rope:4", "offset:1", 4, exact=True))
+
+
+def test_gradient_descent_refuses_a_bad_step_size():
+    for bad in (0.0, -1.0, float("inf")):
+        assert _message(lambda: gradient_descent("relbias", "offset:1", 4, steps=1, step_size=bad)) == \
+            f"invalid step size {bad!r}; accepted: a finite number > 0"
+
+
+def test_learned_interval_errors_name_the_argument():
+    from posreal.theory.underdetermination import MAX_LEARNED_LENGTH, learned_alpha_interval
+
+    assert _message(lambda: learned_alpha_interval("rope:16", "position:0", 16, (32,))) == (
+        "invalid PE 'rope:16'; accepted: learned:d (linear PEs go through posreal.theory.alpha.compute_alpha)")
+    assert _message(lambda: learned_alpha_interval("learned:16", "position:0", 16, (32,), samples=1)) == \
+        "invalid samples 1; accepted: an integer >= 2"
+    assert _message(lambda: learned_alpha_interval("learned:16", "position:0", 16, (8,))) == \
+        f"invalid length 8; accepted: integers from the train length 16 to {MAX_LEARNED_LENGTH}"
+
+
+def test_learned_interval_document_names_its_cell_and_its_sources():
+    from posreal.theory.underdetermination import learned_alpha_interval
+
+    doc = learned_alpha_interval("learned:16", "position:0", 16, (32,), samples=2)
+    assert (doc["pe"], doc["task"], doc["train_length"], doc["mode"]) == ("learned:16", "position:0", 16, "learned")
+    assert "Monte Carlo" in doc["interval"] and "copy_last" in doc["interval"]
+
+
+def test_completion_errors_name_the_argument():
+    from posreal.theory.underdetermination import completed_table, completion_alpha, construct_block
+
+    block = construct_block("position:0", 16, 16)
+    assert _message(lambda: completion_alpha(block, 8, "zero")) == \
+        "invalid length 8; accepted: integers >= the train length 16"
+    assert _message(lambda: completed_table(block, 20, np.zeros((3, 16)))) == \
+        "invalid completion shape (3, 16); accepted: (4, 16)"
+
+
+def test_certificate_vector_errors_name_the_place():
+    doc = _certificate("dynamic_cxc0x130_reverse.json")            # embeds the column table cxc0x130
+    doc["instance"]["tables"]["cxc0x130"]["rows"][2] = "1/1"         # a row that is not a vector
+    with pytest.raises(CertificateError) as err:
+        verify_document(_resealed(doc))
+    assert str(err.value) == "invalid vector '1/1' at tables.cxc0x130[2]; accepted: a list of 'p/q' strings"
