@@ -385,12 +385,16 @@ def test_exact_selection_of_an_irrational_pe_is_a_spec_error():
 
 def test_gradient_descent_refuses_a_bad_step_size():
     for bad in (0.0, -1.0, float("inf")):
-        assert _message(lambda: gradient_descent("relbias", "offset:1", 4, steps=1, step_size=bad)) == \
-            f"invalid step size {bad!r}; accepted: a finite number > 0"
+        with pytest.raises(SpecError) as err:
+            gradient_descent("relbias", "offset:1", 4, steps=1, step_size=bad)
+        assert str(err.value) == f"invalid step size {bad!r}; accepted: a finite number > 0"
 
 
 def test_learned_interval_errors_name_the_argument():
-    from posreal.theory.underdetermination import MAX_LEARNED_LENGTH, learned_alpha_interval
+    from posreal.theory.underdetermination import (
+        MAX_LEARNED_LENGTH,
+        learned_alpha_interval,
+    )
 
     assert _message(lambda: learned_alpha_interval("rope:16", "position:0", 16, (32,))) == (
         "invalid PE 'rope:16'; accepted: learned:d (linear PEs go through posreal.theory.alpha.compute_alpha)")
@@ -409,7 +413,11 @@ def test_learned_interval_document_names_its_cell_and_its_sources():
 
 
 def test_completion_errors_name_the_argument():
-    from posreal.theory.underdetermination import completed_table, completion_alpha, construct_block
+    from posreal.theory.underdetermination import (
+        completed_table,
+        completion_alpha,
+        construct_block,
+    )
 
     block = construct_block("position:0", 16, 16)
     assert _message(lambda: completion_alpha(block, 8, "zero")) == \
