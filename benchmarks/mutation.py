@@ -18,8 +18,8 @@ What it does:
 4. **Run** ``mutmut run --max-children 1 NAMES...`` (one core; BLAS threads pinned to one): each
    mutant is judged by the fast tests (``-m "not slow"``, without the docs build, ``-x``) that
    execute the mutated function, as recorded by mutmut's own stats pass.
-5. **Score.** Survivors listed in ``benchmarks/mutation-equivalent.md`` (matched by function and by
-   the changed source line, so the list survives unrelated edits) are equivalent and leave the
+5. **Score.** Survivors listed in ``benchmarks/mutation-equivalent.md`` (matched by mutant name *and*
+   by the changed source text, so an edit that renumbers mutants voids an entry) are equivalent and leave the
    denominator; score = killed / (killed + survived), where "survived" includes mutants that no
    selected test executes.  Prints the score and every non-equivalent survivor with its diff.
 
@@ -53,7 +53,7 @@ EQUIVALENT_LIST = ROOT / "benchmarks" / "mutation-equivalent.md"
 SUBPACKAGES = ("theory", "checks", "counterexamples", "experiment")
 STAGE_MARKER = ".posreal-mutation-stage"
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache")
-ENTRY = re.compile(r"^- `(?P<function>[^`]+)`: `(?P<old>[^`]*)` → `(?P<new>[^`]*)` — (?P<reason>.+)$")
+ENTRY = re.compile(r"^- `(?P<name>[^`]+)`: `(?P<old>[^`]*)` → `(?P<new>[^`]*)` — (?P<reason>.+)$")
 
 # Runs in the staged directory: mutmut's own generation step (copy sources, write every mutant).
 GENERATE = """
@@ -88,14 +88,10 @@ class Mutant:
     new: str = ""                  # ... and after the mutation
     reason: str = ""               # why it is equivalent (from the list)
 
-    @property
-    def function(self) -> str:
-        return self.name.rsplit("__mutmut_", 1)[0]
-
 
 @dataclass(frozen=True)
 class Equivalent:
-    function: str
+    name: str                      # the mutant's full name (numbered within its function)
     old: str
     new: str
     reason: str
@@ -130,14 +126,14 @@ class Report:
 
 
 def load_equivalents(path: Path = EQUIVALENT_LIST) -> list[Equivalent]:
-    """Entries ``- `function`: `old` → `new` — reason`` of the committed list."""
+    """Entries ``- `mutant name`: `old` → `new` — reason`` of the committed list."""
     if not path.is_file():
         return []
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         match = ENTRY.match(line.strip())
         if match:
-            out.append(Equivalent(match["function"], match["old"], match["new"], match["reason"].strip()))
+            out.append(Equivalent(match["name"], match["old"], match["new"], match["reason"].strip()))
     return out
 
 
@@ -280,8 +276,8 @@ def run(seed: int, sample: int, workdir: Path, max_children: int, log: Path, res
         old = new = reason = ""
         if status in (Status.SURVIVED, Status.NO_TESTS, Status.OTHER):
             old, new = changed_lines(workdir, name, env)
-            function = name.rsplit("__mutmut_", 1)[0]
-            match = next((e for e in equivalents if (e.function, e.old, e.new) == (function, old, new)), None)
+            # both the name and the changed text must match: an edit that renumbers mutants voids the entry
+            match = next((e for e in equivalents if (e.name, e.old, e.new) == (name, old, new)), None)
             if match is not None and status is Status.SURVIVED:
                 status, reason = Status.EQUIVALENT, match.reason
                 used.add(match)
@@ -352,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     text = render(report)
     print(text)
     for entry in report.unused_equivalents:
-        print(f"note: equivalent-list entry not met in this sample: {entry.function}: {entry.old} → {entry.new}")
+        print(f"note: equivalent-list entry not met in this sample: {entry.name}: {entry.old} → {entry.new}")
     if args.report is not None:
         args.report.write_text(text, encoding="utf-8")
     return 0 if report.score >= args.min_score else 1
