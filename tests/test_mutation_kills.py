@@ -432,3 +432,33 @@ def test_certificate_vector_errors_name_the_place():
     with pytest.raises(CertificateError) as err:
         verify_document(_resealed(doc))
     assert str(err.value) == "invalid vector '1/1' at tables.cxc0x130[2]; accepted: a list of 'p/q' strings"
+
+
+# ------------------------------------------------------------------ exact Farkas refinement, learned blocks
+def test_exact_farkas_refinement_refuses_a_negative_solution():
+    from posreal.theory.selection import _exact_farkas
+
+    zq = [(F(1),), (F(-1),), (F(2),)]
+    # support {0, 1}: u_0 - u_1 = 0, u_0 + u_1 = 1 -> u = (1/2, 1/2) ≥ 0: a certificate
+    assert _exact_farkas(zq, np.array([0.5, 0.5, 0.0]), 1) == {0: F(1, 2), 1: F(1, 2)}
+    # support {0, 2}: u_0 + 2 u_2 = 0, u_0 + u_2 = 1 -> u = (2, -1): not a certificate
+    assert _exact_farkas(zq, np.array([0.5, 0.0, 0.5]), 1) is None
+
+
+def test_learned_blocks_say_how_they_were_made():
+    from posreal.theory.underdetermination import construct_block
+
+    assert construct_block("position:0", 16, 16).method == "construction"
+    assert train_block("position:0", 16, 16, seed=0).method == "gradient descent"
+
+
+def test_learned_interval_of_an_untrained_block_is_not_realizable(monkeypatch):
+    from posreal.theory import underdetermination
+
+    original = underdetermination.train_block
+    monkeypatch.setattr(underdetermination, "train_block",
+                        lambda task, d, train_length, seed: original(task, d, train_length, seed, steps=0))
+    doc = underdetermination.learned_alpha_interval("learned:16", "position:0", 16, (32, 64), samples=2)
+    assert doc["block"]["min_train_margin"] <= 0                  # the random initialization does not realize it
+    assert doc["realizable"] is False and doc["alpha"] == {"32": None, "64": None}
+    assert doc["reason"] == "gradient descent did not realize the task at L0 within the step budget"
