@@ -1,12 +1,17 @@
-"""Tests that pin exact behaviour the mutation run found unguarded.
+"""Tests that pin exact behaviour the mutation run (``benchmarks/mutation.py``) found unguarded.
 
 * the exact verifiers ``verify_kkt_exact`` and ``verify_farkas_exact`` accept a correct
   certificate and refuse data that breaks exactly one condition (negative multiplier,
-  stationarity, primal feasibility, complementarity; negative weight, Σu ≠ 1, Zᵀu ≠ 0);
-* boundaries: ``check_train_length`` at 1 and 0, ``content_task`` at length 1 / vocab 2;
+  stationarity, primal feasibility, complementarity; negative weight, Σu ≠ 1, Zᵀu ≠ 0), and the
+  exact Farkas refinement refuses a negative solution;
+* the certificate verifier names the checks it passed, refuses rows and lengths just outside the
+  grid, and names the malformed part of a certificate;
+* boundaries: ``check_train_length`` and bucket PEs at train length 1 and 0, ``content_task`` at
+  length 1 / vocabulary 2, a sinusoid base of 1, the PE's length limit;
 * ``_finish_exact``'s fallback (no exact certificate either way) reports the float answer and says so;
 * the Monte Carlo standard error of ``monte_carlo_alpha`` (two samples: stderr = (max - min)/2);
-* ``gradient_descent``'s recorded steps and its cosine to θ*.
+* ``gradient_descent``: recorded steps, cosine to θ*, default step 1/β;
+* one-line errors quote the bad value; small documents (β, learned intervals, the taxonomy figure).
 
 Each expected value is derived in the test (by hand on a small instance, or from an identity),
 never copied from the code's output.
