@@ -297,6 +297,21 @@ def test_malformed_claims_are_named_in_the_error(name, edit, message):
     assert str(err.value).startswith(message)
 
 
+@pytest.mark.parametrize("edit, message", [
+    (lambda i: i.pop("length"), "malformed certificate: missing instance.length"),
+    (lambda i: i.update(train_length="3"), "malformed certificate: instance.train_length = '3'"),
+    (lambda i: i["tables"]["cxc0x130"].pop("kind"), "malformed certificate: missing tables.cxc0x130.kind"),
+    (lambda i: i["tables"]["cxc0x130"].update(kind="diagonal"),
+     "malformed certificate: tables.cxc0x130.kind = 'diagonal'; accepted: relative, column, general"),
+])
+def test_malformed_instance_is_named_in_the_error(edit, message):
+    doc = _certificate("dynamic_cxc0x130_reverse.json")
+    edit(doc["instance"])
+    with pytest.raises(CertificateError) as err:
+        verify_document(_resealed(doc))
+    assert str(err.value).startswith(message)
+
+
 def test_farkas_verifier_refuses_an_empty_certificate_without_constraints():
     assert not verify_farkas_exact(_hand_selection([], farkas={}))        # Σu = 0 ≠ 1, and no exception
 
