@@ -482,3 +482,23 @@ def test_learned_interval_of_an_untrained_block_is_not_realizable(monkeypatch):
     assert doc["block"]["min_train_margin"] <= 0                  # the random initialization does not realize it
     assert doc["realizable"] is False and doc["alpha"] == {"32": None, "64": None}
     assert doc["reason"] == "gradient descent did not realize the task at L0 within the step budget"
+
+
+def test_pe_spec_errors_quote_the_spec():
+    from posreal.theory.encodings import PE_FORMS, register_pe
+
+    assert _message(lambda: parse_pe("relbias:x")) == f"invalid PE 'relbias:x'; accepted: {PE_FORMS}"
+    assert _message(lambda: parse_pe("rope:0")) == f"invalid PE 'rope:0'; accepted: {PE_FORMS}"
+    assert _message(lambda: parse_pe("dual:learned:16")) == \
+        "invalid PE 'dual:learned:16'; accepted: the shear dual:P of a linear PE P (learned:d is not linear)"
+    assert _message(lambda: register_pe("relbias", [[0], [1]])) == \
+        "invalid PE name 'relbias'; accepted: an identifier that is not a registry name"
+
+
+def test_row_outcomes_record_the_tolerance_they_were_given():
+    from posreal.theory.alpha import row_outcomes
+
+    pe, task = parse_pe("relbias"), parse_task("offset:1")
+    exact = row_outcomes(pe, task, [F(-1, 4), F(3, 4), F(-1, 4), F(-1, 4)], 8, 4, mode="exact", tol=1e-7)
+    assert exact.tol == 1e-7 and exact.mode == "exact"
+    assert row_outcomes(pe, task, [-0.25, 0.75, -0.25, -0.25], 8, 4, tol=1e-7).tol == 1e-7
