@@ -502,3 +502,30 @@ def test_row_outcomes_record_the_tolerance_they_were_given():
     exact = row_outcomes(pe, task, [F(-1, 4), F(3, 4), F(-1, 4), F(-1, 4)], 8, 4, mode="exact", tol=1e-7)
     assert exact.tol == 1e-7 and exact.mode == "exact"
     assert row_outcomes(pe, task, [-0.25, 0.75, -0.25, -0.25], 8, 4, tol=1e-7).tol == 1e-7
+
+
+# ------------------------------------------------------------------ rarely taken branches
+def test_general_table_transfer_in_float_equals_the_definition():
+    from posreal.theory.encodings import register_pe, unregister_pe
+    from posreal.theory.kernels import naive_kernel_matrix, transfer
+
+    triangle = [[[1, 0]], [[0, 2], [1, 1]], [[3, 0], [0, -1], [2, 2]], [[1, 1], [0, 0], [-2, 1], [1, -3]]]
+    rows = [row + [[0, 0]] * (4 - len(row)) for row in triangle]              # (4, 4, 2): ψ(i, j), j > i unused
+    register_pe("mk_general", rows, "general")
+    try:
+        pe, theta = parse_pe("mk_general"), np.array([0.5, -1.5])
+        dense = transfer(pe, theta, 4, 3).matrix()                            # (4, 4), -inf above the diagonal
+        assert np.array_equal(dense, naive_kernel_matrix(pe, theta, 4, 3))
+        # by hand, row 3: ⟨θ, ψ(3, j)⟩ = -1, 0, -2.5, 5
+        assert dense[3].tolist() == [-1.0, 0.0, -2.5, 5.0]
+    finally:
+        unregister_pe("mk_general")
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_selection_without_a_row_of_two_keys_is_the_zero_vector(exact):
+    # at L0 = 1 the only row has one key: no training difference, θ* = 0 realizes it
+    sel = select("relbias", "offset:0", 1, exact=exact)
+    assert sel.realizable and sel.constraints.shape == (0, 1)
+    assert sel.theta.tolist() == [0.0] and sel.multipliers.size == 0
+    assert (sel.exact_theta, sel.exact_multipliers) == (([F(0)], {}) if exact else (None, None))
