@@ -529,3 +529,21 @@ def test_selection_without_a_row_of_two_keys_is_the_zero_vector(exact):
     assert sel.realizable and sel.constraints.shape == (0, 1)
     assert sel.theta.tolist() == [0.0] and sel.multipliers.size == 0
     assert (sel.exact_theta, sel.exact_multipliers) == (([F(0)], {}) if exact else (None, None))
+
+
+@pytest.mark.parametrize("number", [int, float])
+def test_structural_ties_of_a_general_table_up_to_its_last_row(number):
+    from posreal.theory.encodings import register_pe, unregister_pe
+    from posreal.theory.realization import structural_ties
+
+    # row 3 has ψ(3, 0) = ψ(3, 3) = (1, -3): target 3 (offset 0) is tied there; rows 0..2 are not
+    triangle = [[[1, 0]], [[0, 2], [1, 1]], [[3, 0], [0, -1], [2, 2]], [[1, -3], [0, 0], [-2, 1], [1, -3]]]
+    rows = [[[number(x) for x in cell] for cell in row + [[0, 0]] * (4 - len(row))] for row in triangle]
+    register_pe("mk_ties", rows, "general")
+    try:
+        pe = parse_pe("mk_ties")
+        assert pe.rational is (number is int)
+        scored = np.arange(4)                                                     # every row, target t = i
+        assert structural_ties(pe, scored, scored, 4, 3).tolist() == [False, False, False, True]
+    finally:
+        unregister_pe("mk_ties")
