@@ -547,3 +547,11 @@ def test_structural_ties_of_a_general_table_up_to_its_last_row(number):
         assert structural_ties(pe, scored, scored, 4, 3).tolist() == [False, False, False, True]
     finally:
         unregister_pe("mk_ties")
+
+
+def test_adder_carries_exactly_for_a_large_base():
+    from posreal.theory.expressivity import _adder
+
+    # one digit per number in base 2**60: (2**60 - 1) + (2**60 - 1) = 1·2**60 + (2**60 - 2); float carries would round
+    base = 2 ** 60
+    assert _adder(1, base)(np.array([[base - 1, base - 1]], dtype=np.int64)).tolist() == [[base - 2, 1]]
