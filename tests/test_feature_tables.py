@@ -1,0 +1,130 @@
+"""Feature tables from files (``table:PATH``): loading, exact entries, and one-line refusals.
+
+Checks :mod:`posreal.theory.tables`: each kind (relative, column, general) loads into an encoding
+whose exact features are the file's entries; entries are ints, rational strings or finite floats;
+every malformed file is refused with ``invalid feature table file PATH: PROBLEM; accepted: ...``.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+from posreal.theory.encodings import parse_pe
+from posreal.theory.errors import SpecError
+from posreal.theory.tables import (
+    FORM,
+    load_table,
+    parse_document,
+    parse_entry,
+    table_document,
+)
+
+
+def _write(tmp_path: Path, document, name: str = "table.json") -> str:
+    path = tmp_path / name
+    path.write_text(document if isinstance(document, str) else json.dumps(document), encoding="utf-8")
+    return str(path)
+
+
+def _features(pe, i: int, j: int, train_length: int = 3) -> tuple:
+    return tuple(pe.exact_index_features([i], [pe.key_index(i, j)], train_length)[0])
+
+
+def test_relative_table_features_are_the_rows_at_each_offset(tmp_path):
+    path = _write(tmp_path, {"kind": "relative", "rows": [[0, 0], [-1, "1/2"], ["-2/3", 7]]})
+    pe = load_table(path)
+    assert str(pe) == f"table:{path}" and pe.rational and pe.kind == "relative"
+    assert _features(pe, 2, 2) == (F(0), F(0))           # offset 0
+    assert _features(pe, 2, 1) == (F(-1), F(1, 2))       # offset 1
+    assert _features(pe, 2, 0) == (F(-2, 3), F(7))       # offset 2
+    assert parse_pe(f"table:{path}") == pe
+
+
+def test_column_table_features_are_the_rows_at_each_key(tmp_path):
+    pe = load_table(_write(tmp_path, {"kind": "column", "rows": [[1], [2], [3]]}))
+    assert [_features(pe, 2, j) for j in range(3)] == [(F(1),), (F(2),), (F(3),)]
+
+
+def test_general_table_reads_the_causal_triangle(tmp_path):
+    # rows[i][j] = ψ(i, j) for j ≤ i; entries with j > i may be omitted
+    rows = [[[1]], [[2], [3]], [[4], [5], [6]]]
+    pe = load_table(_write(tmp_path, {"kind": "general", "rows": rows}))
+    assert [[_features(pe, i, j) for j in range(i + 1)] for i in range(3)] == \
+        [[(F(1),)], [(F(2),), (F(3),)], [(F(4),), (F(5),), (F(6),)]]
+
+
+def test_float_entries_make_a_float_table(tmp_path):
+    pe = load_table(_write(tmp_path, {"kind": "relative", "rows": [[0.0], [0.25]]}))
+    assert not pe.rational
+
+
+def test_tables_compare_by_their_spec(tmp_path):
+    doc = {"kind": "relative", "rows": [[0], [1]]}
+    a, b = _write(tmp_path, doc, "a.json"), _write(tmp_path, doc, "b.json")
+    assert load_table(a) == load_table(a)
+    assert load_table(a) != load_table(b)                # same entries, different spec
+
+
+@pytest.mark.parametrize("value, expected", [(3, F(3)), (-2, F(-2)), ("-1/3", F(-1, 3)), ("4", F(4)),
+                                             ("0/5", F(0)), (0.5, 0.5)])
+def test_parse_entry_accepts(value, expected):
+    out = parse_entry(value, "rows[0][0]", "t.json")
+    assert out == expected and type(out) is type(expected)
+
+
+@pytest.mark.parametrize("value, problem", [
+    (True, "entry rows[0][0] is True"),
+    (float("nan"), "entry rows[0][0] is not finite"),
+    (float("inf"), "entry rows[0][0] is not finite"),
+    (float("-inf"), "entry rows[0][0] is not finite"),
+    ("1/0", "entry rows[0][0] is '1/0'"),
+    ("--1", "entry rows[0][0] is '--1'"),
+    ("1/-3", "entry rows[0][0] is '1/-3'"),
+    ("1.5", "entry rows[0][0] is '1.5'"),
+    ("", "entry rows[0][0] is ''"),
+    (None, "entry rows[0][0] is None"),
+])
+def test_parse_entry_refuses(value, problem):
+    with pytest.raises(SpecError) as err:
+        parse_entry(value, "rows[0][0]", "t.json")
+    assert str(err.value) == f"invalid feature table file 't.json': {problem}; accepted: {FORM}"
+
+
+@pytest.mark.parametrize("document, problem", [
+    ({"kind": "relative"}, "found ['kind'], expected exactly the keys kind and rows"),
+    ([1, 2], "found 'list', expected exactly the keys kind and rows"),
+    ({"kind": "diagonal", "rows": [[1]]}, "kind 'diagonal' is not one of relative, column, general"),
+    ({"kind": "relative", "rows": []}, "rows is not a non-empty list"),
+    ({"kind": "relative", "rows": [5]}, "rows[0] is 5, not a non-empty list of entries"),
+    ({"kind": "relative", "rows": [[1, 2], [3]]}, "rows[1] has 1 entries where the first row has 2"),
+    ({"kind": "general", "rows": [[[1]], [[2]]]}, "rows[1] must list ψ(1, j) for j = 0..1"),
+    ({"kind": "general", "rows": [[[1]], [[2], [3, 4]]]}, "rows[1][1] has 2 entries where the first row has 1"),
+])
+def test_parse_document_refuses(document, problem):
+    with pytest.raises(SpecError) as err:
+        parse_document(document, "t.json")
+    assert str(err.value) == f"invalid feature table file 't.json': {problem}; accepted: {FORM}"
+
+
+def test_unreadable_and_malformed_files_are_refused(tmp_path):
+    missing = str(tmp_path / "missing.json")
+    with pytest.raises(SpecError, match=r"^invalid feature table file '.*missing\.json': cannot be read \("):
+        load_table(missing)
+    with pytest.raises(SpecError, match=r": not a regular file;"):
+        load_table(str(tmp_path))
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(SpecError, match=r": not UTF-8 text;"):
+        load_table(str(binary))
+    with pytest.raises(SpecError, match=r": not valid JSON \("):
+        load_table(_write(tmp_path, "{ nope", "bad.json"))
+    with pytest.raises(SpecError, match=r": found \['rows'\], expected exactly the keys kind and rows;"):
+        load_table(_write(tmp_path, {"rows": [[1]]}, "keys.json"))
+
+
+def test_table_document_writes_rationals_as_strings():
+    assert table_document("relative", [[1, F(-1, 3)], [0.5, 2]]) == \
+        {"kind": "relative", "rows": [["1/1", "-1/3"], [0.5, "2/1"]]}
