@@ -41,22 +41,29 @@ Mangasarian (1979) for uniqueness of LP solutions.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from typing import Sequence
 
 import numpy as np
-from scipy.optimize import linprog
-
 from posreal.theory.encodings import Encoding, is_profile, parse_pe
 from posreal.theory.errors import PosrealError, SpecError
 from posreal.theory.kernels import exact_transfer, transfer
 from posreal.theory.rational import integer_form, pivot_rows, rank, solve
-from posreal.theory.realization import (FAILED, REALIZED, UNDECIDED, classify_exact, exact_margins,
-                                        float_margins, structural_ties, target_keys)
+from posreal.theory.realization import (
+    FAILED,
+    REALIZED,
+    UNDECIDED,
+    classify_exact,
+    exact_margins,
+    float_margins,
+    structural_ties,
+    target_keys,
+)
 from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import Task, parse_task
+from scipy.optimize import linprog
 
 LP_TOL = 1e-7           # HiGHS's default primal/dual feasibility tolerance: margins within it are undecided
 TIGHT_TOL = 1e-7        # a constraint is active at the LP solution if its slack is below this (relative)
@@ -475,7 +482,7 @@ class IntervalOutcomes:
         return (Fraction(int(np.sum(self.every == REALIZED)), total),
                 Fraction(int(np.sum(self.some == REALIZED)), total))
 
-    def prefix(self, length: int) -> "IntervalOutcomes":
+    def prefix(self, length: int) -> IntervalOutcomes:
         """The rows below ``length`` (tasks whose rows and outcomes do not depend on n)."""
         keep = self.rows < length
         return IntervalOutcomes(length, self.rows[keep], self.targets[keep], self.every[keep],
@@ -618,7 +625,7 @@ def interval_outcomes(gsel: GeometrySelection, lengths: Sequence[int], tol: floa
         raise SpecError("invalid selection for the α interval; accepted: a realizable linf or l1 selection")
     tol = max(float(tol), LP_TOL)
     one = _point_rows if gsel.face.point else _face_rows
-    lengths = sorted(set(int(L) for L in lengths))
+    lengths = sorted({int(L) for L in lengths})
     if not lengths:
         return {}
     budget = gsel.face.lp_count + max_lps
