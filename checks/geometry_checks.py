@@ -2,7 +2,7 @@
 
 Main checks:
 
-* :func:`descent_body` (property, over :func:`descent_cases`) — random small integer relative and
+* :func:`descent_body` (property, over :func:`posreal.checks.properties.descent_cases`) — random small integer relative and
   column feature tables, fixed-target tasks, q ∈ {2, ∞, 1}: run steepest descent in ‖·‖_q
   (:func:`posreal.theory.steepest.steepest_descent`: GD, sign descent, coordinate descent) from
   θ = 0 on the positional cross-entropy at L0 and compare its late iterate with θ*_q: the
@@ -23,15 +23,25 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from hypothesis import assume
-from hypothesis import strategies as st
-
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, RegisteredCheck, timed
+from posreal.checks.base import (
+    COUNTEREXAMPLE,
+    FAILED,
+    PASSED,
+    CheckResult,
+    RegisteredCheck,
+    timed,
+)
 from posreal.theory.defaults import REGISTRY_TASKS, TRAIN_LENGTH
 from posreal.theory.encodings import build_table
-from posreal.theory.geometry import (Geometry, LPCertificate, norm_program, select_in_geometry, solve_program,
-                                     verify_lp_exact)
 from posreal.theory.errors import PosrealError
+from posreal.theory.geometry import (
+    Geometry,
+    LPCertificate,
+    norm_program,
+    select_in_geometry,
+    solve_program,
+    verify_lp_exact,
+)
 from posreal.theory.kernels import transfer
 from posreal.theory.realization import float_margins
 from posreal.theory.steepest import steepest_descent
@@ -43,20 +53,6 @@ STEPS = 2500
 RATIONAL_REGISTRY_PES = ("nope", "relbias", "alibi", "colbias")
 
 
-@st.composite
-def descent_cases(draw) -> dict:
-    train_length = draw(st.integers(3, 5))
-    length = train_length + draw(st.integers(1, 4))
-    p = draw(st.integers(2, 3))
-    kind = draw(st.sampled_from(["relative", "column"]))
-    table = draw(st.lists(st.lists(st.integers(-3, 3), min_size=p, max_size=p), min_size=length, max_size=length))
-    c = draw(st.integers(0, 1))
-    task = f"offset:{c}" if draw(st.booleans()) else f"position:{c}"
-    geometry = draw(st.sampled_from(list(Geometry)))
-    return {"table": table, "kind": kind, "task": task, "train_length": train_length, "length": length,
-            "geometry": geometry.value}
-
-
 def _margins(pe, task, theta: np.ndarray, length: int, train_length: int) -> np.ndarray:
     rows, targets = task.rows_and_targets(length)
     margins, _ = float_margins(transfer(pe, theta, length, train_length), rows, targets)
@@ -65,6 +61,7 @@ def _margins(pe, task, theta: np.ndarray, length: int, train_length: int) -> np.
 
 def _compare(case: dict, face_geometry: Geometry) -> None:
     """Assert that the descent of ``case["geometry"]`` ends as the point face of ``face_geometry`` says."""
+    from hypothesis import assume   # property checks only: the registry check runs without hypothesis
     pe = build_table("geometry_case", case["table"], case["kind"])
     task, L0, L = parse_task(case["task"]), case["train_length"], case["length"]
     gsel = select_in_geometry(pe, task, L0, face_geometry, exact=False)

@@ -54,6 +54,22 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum()
 
 
+# --------------------------------------------------------------------------- Geometry
+@st.composite
+def descent_cases(draw) -> dict:
+    train_length = draw(st.integers(3, 5))
+    length = train_length + draw(st.integers(1, 4))
+    p = draw(st.integers(2, 3))
+    kind = draw(st.sampled_from(["relative", "column"]))
+    table = draw(st.lists(st.lists(st.integers(-3, 3), min_size=p, max_size=p), min_size=length, max_size=length))
+    c = draw(st.integers(0, 1))
+    task = f"offset:{c}" if draw(st.booleans()) else f"position:{c}"
+    geometry = draw(st.sampled_from(list(geometry_checks.Geometry)))
+    return {"table": table, "kind": kind, "task": task, "train_length": train_length, "length": length,
+            "geometry": geometry.value}
+
+
+
 # --------------------------------------------------------------------------- Theorem 1
 @st.composite
 def theorem1_cases(draw) -> dict:
@@ -391,7 +407,7 @@ PROPERTIES: dict[str, Property] = {p.name: p for p in (
              underdetermination_cases(), underdetermination_body, underdetermination_control, "p = L0 - 1"),
     Property("steepest_descent_face", "geometry", "steepest descent in ‖·‖_q (GD, sign descent, coordinate "
              "descent) from θ = 0 on random integer tables: late iterate along θ*_q, rows beyond the margin gap "
-             "end as θ*_q decides them", geometry_checks.descent_cases(), geometry_checks.descent_body,
+             "end as θ*_q decides them", descent_cases(), geometry_checks.descent_body,
              geometry_checks.descent_control, "the wrong geometry's face"),
     Property("orthogonal_tie_persistence", "conjecture", "gradient descent from θ = 0 keeps ⟨θ_k, v⟩ = 0 for "
              "every L-grid difference v ⊥ col Zᵀ", tie_cases(), tie_body, tie_control, "θ_0 outside col Zᵀ"),

@@ -28,12 +28,6 @@ def _local_checks() -> list[RegisteredCheck]:
     from posreal.checks import registry_cells, symbolic, training_checks
     out = [*symbolic.SYMBOLIC_CHECKS, *registry_cells.REGISTRY_CHECKS, *training_checks.TRAINING_CHECKS]
     try:
-        from posreal.checks import geometry_checks   # its property strategies need hypothesis
-    except ImportError as exc:
-        _NOTES["registry"] = f"geometry checks need hypothesis: {exc} (pip install -e '.[dev]')"
-    else:
-        out += geometry_checks.GEOMETRY_REGISTRY_CHECKS
-    try:
         from posreal.checks import properties   # needs hypothesis (the dev extra)
     except ImportError as exc:
         _NOTES["property"] = f"property checks need hypothesis: {exc} (pip install -e '.[dev]')"

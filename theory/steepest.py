@@ -17,7 +17,6 @@ Main definitions:
 from __future__ import annotations
 
 import numpy as np
-
 from posreal.theory.errors import bad_value
 from posreal.theory.geometry import Geometry, parse_geometry
 from posreal.theory.training import training_grid
