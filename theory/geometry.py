@@ -69,7 +69,8 @@ LP_TOL = 1e-7           # HiGHS's default primal/dual feasibility tolerance: mar
 TIGHT_TOL = 1e-7        # a constraint is active at the LP solution if its slack is below this (relative)
 DUAL_TOL = 1e-9         # a dual value above this (relative to max y) is in the dual support
 NULL_TOL = 1e-9         # singular values below this (relative) span the face's directions
-MAX_FACE_LPS = 3000     # LP budget of one interval computation; rows left over are reported undecided
+MAX_FACE_LPS = 500      # LP budget of one interval computation; rows left over are reported undecided
+MAX_BOX_DIRECTIONS = 64  # faces of higher dimension get no bounding box (its 2d LPs would cost more than they save)
 DUAL_POOL = 64          # how many earlier LP duals are reused as bounds
 ROW_BLOCK_ENTRIES = 2 ** 21   # memory bound of one block of rival directions: rows × keys × directions
 
@@ -284,16 +285,25 @@ class Face:
         if not self.dual_rows:
             return np.full(a.shape[0], -np.inf)
         reduced = a[:, None, :] - np.array(self.dual_rows)[None, :, :]  # (k, Q, d)
-        box = np.minimum(reduced * self.lo, reduced * self.hi).sum(axis=2)   # (k, Q)
+        box = box_min(reduced, self.lo, self.hi)                        # (k, Q)
         return (box + np.array(self.dual_values)[None, :]).max(axis=1)  # (k,)
 
     @property
-    def bounds(self) -> list[tuple[float, float]]:
-        return list(zip(self.lo.tolist(), self.hi.tolist()))
+    def bounds(self) -> list[tuple[float | None, float | None]]:
+        return [(None if not np.isfinite(a) else a, None if not np.isfinite(b) else b)
+                for a, b in zip(self.lo.tolist(), self.hi.tolist())]
 
     @property
     def dimension(self) -> int:
         return 0 if self.point else int(self.directions.shape[1])
+
+
+def box_min(a: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """min over the box [lo, hi] of aᵀw along the last axis (infinite bounds allowed; a zero
+    coefficient contributes 0): (..., d) -> (...)."""
+    with np.errstate(invalid="ignore"):
+        terms = np.where(a > 0, a * lo, np.where(a < 0, a * hi, 0.0))
+    return terms.sum(axis=-1)
 
 
 def _box(A_red: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -317,7 +327,7 @@ def _box(A_red: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
 def _prune(A_red: np.ndarray, r: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Drop the rows of A_red w ≥ r that hold on the whole box [lo, hi] (the box is then passed to
     HiGHS as variable bounds, so the polytope is unchanged): (M', d) -> (M'', d)."""
-    worst = A_red.clip(min=0) @ lo + A_red.clip(max=0) @ hi        # (M',) min over the box
+    worst = box_min(A_red, lo, hi)                                 # (M',) min over the box
     keep = worst < r
     return A_red[keep], r[keep]
 
@@ -345,6 +355,10 @@ def optimal_face(lp: LinearProgram, x: np.ndarray, y: np.ndarray, exact_point: b
     r = np.concatenate([r, [0.0]])
     keep = np.abs(A_red).max(axis=1) > NULL_TOL
     A_red, r = A_red[keep], r[keep]
+    d = A_red.shape[1]
+    if d > MAX_BOX_DIRECTIONS:            # no box: bounds are infinite, θ₀ is the only probe
+        inf = np.full(d, np.inf)
+        return Face(x[:p].copy(), N[:p], A_red, r, -inf, inf, False, probes=np.zeros((0, d)))
     lo, hi, probes, count = _box(A_red, r)
     width = float(np.max(hi - lo, initial=0.0))
     scale = max(1.0, float(np.abs(x[:p]).max(initial=0.0)))
@@ -547,8 +561,8 @@ def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = M
         a = a[idx, kt][:, None, :] - a                                  # (b, L, d)
         rival = (cols[None, :] <= r[:, None]) & (cols[None, :] != kt[:, None])   # (b, L)
         scale = tol * np.maximum(1.0, np.abs(v0[idx, kt]))              # (b,)
-        lower = g0 + np.sum(np.minimum(a * face.lo, a * face.hi), axis=2)   # (b, L)
-        upper = g0 + np.sum(np.maximum(a * face.lo, a * face.hi), axis=2)   # (b, L)
+        lower = g0 + box_min(a, face.lo, face.hi)                       # (b, L)
+        upper = g0 - box_min(-a, face.lo, face.hi)                      # (b, L)
         at_probes = g0[:, :, None] + a @ face.probes.T                   # (b, L, P) margins at the vertices found
         for n in range(r.size):
             m = start + n
