@@ -32,7 +32,10 @@ Cheap bounds decide most rows without an LP: θ₀ itself (a realized row is rea
 lost row is not realized by every θ), and a box [lo, hi] ⊇ F in w-coordinates (2d small LPs),
 which gives g_j(w) ≥ g_j(0) + Σ_c min(a_jc lo_c, a_jc hi_c) and the matching upper bound.
 Rows whose extreme margin over the face lies within :data:`LP_TOL` (HiGHS's default
-feasibility tolerance) of 0 are *undecided*, never silently counted.
+feasibility tolerance) of 0 are *undecided*, never silently counted; so are the rows left when
+the LP budget :data:`MAX_FACE_LPS` is spent.  The reported α^lo and α^hi count only rows *proved*
+realized by every / by some optimal θ: with u undecided rows out of |R_L| the true values lie in
+[α^lo, α^lo + u/|R_L|] and [α^hi, α^hi + u/|R_L|].
 
 References: Gunasekar, Lee, Soudry & Srebro (ICML 2018) for steepest descent in a norm;
 Zhang, Zou & Cao (NeurIPS 2024) and Baek, Song & Yun (2025) for Adam and Signum (ℓ∞);
