@@ -19,9 +19,21 @@ from __future__ import annotations
 import numpy as np
 from posreal.theory.errors import bad_value
 from posreal.theory.geometry import Geometry, parse_geometry
-from posreal.theory.training import training_grid
+from posreal.theory.training import TrainingGrid, training_grid
 
 DEFAULT_SIGN_STEP = 0.01   # η of the normalized (ℓ∞, ℓ1) updates
+
+
+def stable_gradient(grid: TrainingGrid, theta: np.ndarray) -> np.ndarray:
+    """∇ℓ(θ) = Σ_i Σ_j a_ij (ψ(i, j) - ψ(i, t_i)), with the differences formed before weighting: (p,).
+    The usual form Σ_i (E_a[ψ] - ψ(i, t)) cancels catastrophically once a_it rounds to 1, and a
+    normalized update (sign, coordinate) would then follow the rounding error."""
+    logits = grid.logits(theta)                                    # (m, L)
+    attn = np.exp(logits - logits.max(axis=1, keepdims=True))
+    attn /= attn.sum(axis=1, keepdims=True)                        # (m, L)
+    idx = np.arange(grid.rows.size)
+    diff = grid.features - grid.features[idx, grid.target][:, None, :]   # (m, L, p)
+    return np.einsum("mk,mkp->p", attn, diff)                      # (p,)
 
 
 def direction(grad: np.ndarray, geometry: Geometry) -> np.ndarray:
@@ -51,6 +63,6 @@ def steepest_descent(pe, task, train_length: int, geometry: str | Geometry, step
         raise bad_value("step size", step_size, "a finite number > 0")
     theta = np.zeros(p)                                    # (p,)
     for _ in range(steps):
-        _, grad = grid.loss_and_grad(theta)                # (p,)
+        grad = stable_gradient(grid, theta)                # (p,)
         theta = theta + step_size * direction(grad, geometry)
     return theta
