@@ -210,3 +210,27 @@ def test_table_text_shows_the_geometry(capsys):
     assert main(["table", "--geometry", "l1", "--pes", "abscol:16", "--tasks", "position:0"]) == 0
     out = capsys.readouterr().out
     assert "geometry l1" in out and "abscol:16" in out
+
+
+def test_normalized_descents_follow_the_gradient_not_its_rounding():
+    """Once the target's attention rounds to 1, the textbook gradient form cancels to 0 in one
+    coordinate while another keeps a 1e-22 residue; coordinate descent must still move θ3 only."""
+    from posreal.theory.encodings import build_table
+    from posreal.theory.steepest import steepest_descent
+    pe = build_table("rounding_case", [[0, 1, 0], [0, 0, 3], [0, 0, 0], [0, 0, 0]], "relative")
+    theta = steepest_descent(pe, parse_task("offset:1"), 3, "l1", steps=2500)
+    selected = select_in_geometry(pe, "offset:1", 3, "l1", exact=False).theta
+    assert selected is not None
+    cos = float(theta @ selected / (np.linalg.norm(theta) * np.linalg.norm(selected)))
+    assert cos > 0.999 and theta[1] == 0
+
+
+def test_sign_descent_on_the_issue_cell_lines_up_with_the_linf_witness():
+    from posreal.theory.steepest import steepest_descent
+    pe, task = parse_pe("abscol:16"), parse_task("position:0")
+    result = compute_alpha(pe, task, 16, (64, 128), geometry="linf")
+    theta = steepest_descent(pe, task, 16, "linf", steps=3000)
+    for L in (64, 128):
+        acc = row_outcomes(pe, task, theta, L, 16).alpha
+        lo, hi = result.alpha_interval[L]
+        assert lo <= acc <= hi
