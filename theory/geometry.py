@@ -507,6 +507,7 @@ class IntervalOutcomes:
 
 
 def _classify(value: float, tol: float) -> int:
+    """1 above tol, -1 below -tol, 0 within it (and for NaN: an LP without an answer)."""
     return REALIZED if value > tol else (FAILED if value < -tol else UNDECIDED)
 
 
@@ -515,11 +516,11 @@ def _rival_key(pe: Encoding, i: int, kt: int, k: int) -> tuple[int, ...]:
 
 
 def _min_over_face(face: Face, a: np.ndarray) -> float:
-    """min over F of aᵀw (w-coordinates): one LP."""
+    """min over F of aᵀw (w-coordinates): one LP; NaN if HiGHS returns no optimum."""
     res = linprog(a, A_ub=-face.A_red, b_ub=-face.r, bounds=face.bounds, method="highs")
     face.lp_count += 1
     if res.status != 0:
-        raise PosrealError(f"HiGHS failed on a row of the optimal face: {res.message}")
+        return float("nan")           # HiGHS gave no answer: the rival (so the row) stays undecided
     face.add_dual(np.maximum(-np.asarray(res.ineqlin.marginals, dtype=float), 0.0))   # μ (M'',)
     return float(res.fun)
 
@@ -536,7 +537,7 @@ def _max_min_over_face(face: Face, g0: np.ndarray, a: np.ndarray) -> float:
     res = linprog(obj, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs")
     face.lp_count += 1
     if res.status != 0:
-        raise PosrealError(f"HiGHS failed on a row of the optimal face: {res.message}")
+        return float("nan")           # HiGHS gave no answer: the row stays undecided
     return -float(res.fun)
 
 
