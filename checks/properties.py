@@ -427,6 +427,7 @@ theorem2_rows = hypothesis_test(theorem2_body, theorem2_cases())
 duality_margins = hypothesis_test(duality_body, duality_cases())
 underdetermination_completions = hypothesis_test(underdetermination_body, underdetermination_cases())
 orthogonal_tie_persistence = hypothesis_test(tie_body, tie_cases())
+steepest_descent_face = hypothesis_test(geometry_checks.descent_body, descent_cases())
 
 
 FALSIFIED = "falsified"   # report prefix of a property whose own assertion failed on an example
@@ -485,4 +486,5 @@ def property_checks() -> list[RegisteredCheck]:
 
 
 __all__ = ["PROPERTIES", "Property", "run_property", "property_checks", "theorem1_bound", "theorem2_rows",
-           "duality_margins", "underdetermination_completions", "orthogonal_tie_persistence"]
+           "duality_margins", "underdetermination_completions", "orthogonal_tie_persistence",
+           "steepest_descent_face"]
