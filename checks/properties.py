@@ -41,6 +41,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from posreal.checks import geometry_checks
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
 from posreal.theory import realization
 from posreal.theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
@@ -56,6 +57,22 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     x = x - x.max()
     e = np.exp(x)
     return e / e.sum()
+
+
+# --------------------------------------------------------------------------- Geometry
+@st.composite
+def descent_cases(draw) -> dict:
+    train_length = draw(st.integers(3, 5))
+    length = train_length + draw(st.integers(1, 4))
+    p = draw(st.integers(2, 3))
+    kind = draw(st.sampled_from(["relative", "column"]))
+    table = draw(st.lists(st.lists(st.integers(-3, 3), min_size=p, max_size=p), min_size=length, max_size=length))
+    c = draw(st.integers(0, 1))
+    task = f"offset:{c}" if draw(st.booleans()) else f"position:{c}"
+    geometry = draw(st.sampled_from(list(geometry_checks.Geometry)))
+    return {"table": table, "kind": kind, "task": task, "train_length": train_length, "length": length,
+            "geometry": geometry.value}
+
 
 
 # --------------------------------------------------------------------------- Theorem 1
@@ -458,6 +475,10 @@ PROPERTIES: dict[str, Property] = {p.name: p for p in (
     Property("underdetermination_completions", "underdetermination", "random realizing learned:d blocks: "
              "zero completion gives |R_L ∩ [0,L0)|/|R_L|, copy_last gives 1 (position:p, p ≤ L0-2)",
              underdetermination_cases(), underdetermination_body, underdetermination_control, "p = L0 - 1"),
+    Property("steepest_descent_face", "geometry", "steepest descent in ‖·‖_q (GD, sign descent, coordinate "
+             "descent) from θ = 0 on random integer tables: late iterate along θ*_q, rows beyond the margin gap "
+             "end as θ*_q decides them", descent_cases(), geometry_checks.descent_body,
+             geometry_checks.descent_control, "the wrong geometry's face"),
     Property("orthogonal_tie_persistence", "conjecture", "gradient descent from θ = 0 keeps ⟨θ_k, v⟩ = 0 for "
              "every L-grid difference v ⊥ col Zᵀ", tie_cases(), tie_body, tie_control, "θ_0 outside col Zᵀ"),
     Property("limit_contains_flow_accuracy", "conjecture-limit", "random small integer tables: acc_L of the "
@@ -480,6 +501,7 @@ duality_margins = hypothesis_test(duality_body, duality_cases())
 underdetermination_completions = hypothesis_test(underdetermination_body, underdetermination_cases())
 orthogonal_tie_persistence = hypothesis_test(tie_body, tie_cases())
 limit_contains_flow_accuracy = hypothesis_test(limit_body, limit_cases())
+steepest_descent_face = hypothesis_test(geometry_checks.descent_body, descent_cases())
 
 
 FALSIFIED = "falsified"   # report prefix of a property whose own assertion failed on an example
@@ -539,4 +561,4 @@ def property_checks() -> list[RegisteredCheck]:
 
 __all__ = ["PROPERTIES", "Property", "run_property", "property_checks", "theorem1_bound", "theorem2_rows",
            "duality_margins", "underdetermination_completions", "orthogonal_tie_persistence",
-           "limit_contains_flow_accuracy"]
+           "limit_contains_flow_accuracy", "steepest_descent_face"]

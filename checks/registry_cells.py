@@ -32,7 +32,8 @@ import sys
 
 import numpy as np
 
-from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.geometry_checks import GEOMETRY_REGISTRY_CHECKS
 from posreal.theory.encodings import REGISTRY_PES, dual_pe, parse_pe
 from posreal.theory.kernels import naive_kernel_matrix, transfer
 from posreal.theory.realization import DEFAULT_TOL, REALIZED
@@ -295,4 +296,5 @@ REGISTRY_CHECKS: tuple[RegisteredCheck, ...] = (
                     check_learned_registry),
     RegisteredCheck("underdetermination", "registry", "learned:16 interval as posreal alpha reports it",
                     check_learned_cli, slow=True),
+    *GEOMETRY_REGISTRY_CHECKS,
 )

@@ -31,6 +31,11 @@ def test_orthogonal_tie_persistence_property():
     orthogonal_tie_persistence()
 
 
+def test_steepest_descent_face_property():
+    from posreal.checks.properties import steepest_descent_face
+    steepest_descent_face()
+
+
 @pytest.mark.parametrize("name", sorted(PROPERTIES))
 def test_every_negative_control_finds_a_counterexample(name):
     prop = PROPERTIES[name]

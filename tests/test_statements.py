@@ -1,4 +1,4 @@
-"""The statements of theory/statements.py: seven results, stable ids, one-line errors."""
+"""The statements of theory/statements.py: results, stable ids, one-line errors."""
 
 import json
 from pathlib import Path
@@ -9,16 +9,16 @@ from posreal.theory.errors import SpecError
 from posreal.theory.statements import CONJECTURE, METHODS, REFUTED, STATEMENT_IDS, STATEMENTS, THEOREM, statement
 
 EXPECTED_IDS = ("theorem1", "theorem2", "proposition4", "underdetermination", "expressivity", "conjecture",
-                "conjecture-limit")
+                "conjecture-limit", "geometry")
 STATUS = {"conjecture": REFUTED, "conjecture-limit": CONJECTURE}
 # the heading ids of the results on the docs' Definitions page
 ANCHORS = {"theorem1": "theorem-1", "theorem2": "theorem-2", "proposition4": "proposition-4",
            "underdetermination": "underdetermination", "expressivity": "expressivity", "conjecture": "conjecture",
-           "conjecture-limit": "conjecture-prime"}
+           "conjecture-limit": "conjecture-prime", "geometry": "geometry"}
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_the_seven_results_in_order():
+def test_the_results_in_order():
     assert STATEMENT_IDS == EXPECTED_IDS
 
 

@@ -32,7 +32,10 @@ Cheap bounds decide most rows without an LP: θ₀ itself (a realized row is rea
 lost row is not realized by every θ), and a box [lo, hi] ⊇ F in w-coordinates (2d small LPs),
 which gives g_j(w) ≥ g_j(0) + Σ_c min(a_jc lo_c, a_jc hi_c) and the matching upper bound.
 Rows whose extreme margin over the face lies within :data:`LP_TOL` (HiGHS's default
-feasibility tolerance) of 0 are *undecided*, never silently counted.
+feasibility tolerance) of 0 are *undecided*, never silently counted; so are the rows left when
+the LP budget :data:`MAX_FACE_LPS` is spent.  The reported α^lo and α^hi count only rows *proved*
+realized by every / by some optimal θ: with u undecided rows out of |R_L| the true values lie in
+[α^lo, α^lo + u/|R_L|] and [α^hi, α^hi + u/|R_L|].
 
 References: Gunasekar, Lee, Soudry & Srebro (ICML 2018) for steepest descent in a norm;
 Zhang, Zou & Cao (NeurIPS 2024) and Baek, Song & Yun (2025) for Adam and Signum (ℓ∞);
@@ -41,28 +44,36 @@ Mangasarian (1979) for uniqueness of LP solutions.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from typing import Sequence
 
 import numpy as np
-from scipy.optimize import linprog
-
 from posreal.theory.encodings import Encoding, is_profile, parse_pe
 from posreal.theory.errors import PosrealError, SpecError
 from posreal.theory.kernels import exact_transfer, transfer
 from posreal.theory.rational import integer_form, pivot_rows, rank, solve
-from posreal.theory.realization import (FAILED, REALIZED, UNDECIDED, classify_exact, exact_margins,
-                                        float_margins, structural_ties, target_keys)
+from posreal.theory.realization import (
+    FAILED,
+    REALIZED,
+    UNDECIDED,
+    classify_exact,
+    exact_margins,
+    float_margins,
+    structural_ties,
+    target_keys,
+)
 from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import Task, parse_task
+from scipy.optimize import linprog
 
 LP_TOL = 1e-7           # HiGHS's default primal/dual feasibility tolerance: margins within it are undecided
 TIGHT_TOL = 1e-7        # a constraint is active at the LP solution if its slack is below this (relative)
 DUAL_TOL = 1e-9         # a dual value above this (relative to max y) is in the dual support
 NULL_TOL = 1e-9         # singular values below this (relative) span the face's directions
-MAX_FACE_LPS = 3000     # LP budget of one interval computation; rows left over are reported undecided
+MAX_FACE_LPS = 500      # LP budget of one interval computation; rows left over are reported undecided
+MAX_BOX_DIRECTIONS = 64  # faces of higher dimension get no bounding box (its 2d LPs would cost more than they save)
 DUAL_POOL = 64          # how many earlier LP duals are reused as bounds
 ROW_BLOCK_ENTRIES = 2 ** 21   # memory bound of one block of rival directions: rows × keys × directions
 
@@ -277,16 +288,25 @@ class Face:
         if not self.dual_rows:
             return np.full(a.shape[0], -np.inf)
         reduced = a[:, None, :] - np.array(self.dual_rows)[None, :, :]  # (k, Q, d)
-        box = np.minimum(reduced * self.lo, reduced * self.hi).sum(axis=2)   # (k, Q)
+        box = box_min(reduced, self.lo, self.hi)                        # (k, Q)
         return (box + np.array(self.dual_values)[None, :]).max(axis=1)  # (k,)
 
     @property
-    def bounds(self) -> list[tuple[float, float]]:
-        return list(zip(self.lo.tolist(), self.hi.tolist()))
+    def bounds(self) -> list[tuple[float | None, float | None]]:
+        return [(None if not np.isfinite(a) else a, None if not np.isfinite(b) else b)
+                for a, b in zip(self.lo.tolist(), self.hi.tolist())]
 
     @property
     def dimension(self) -> int:
         return 0 if self.point else int(self.directions.shape[1])
+
+
+def box_min(a: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """min over the box [lo, hi] of aᵀw along the last axis (infinite bounds allowed; a zero
+    coefficient contributes 0): (..., d) -> (...)."""
+    with np.errstate(invalid="ignore"):
+        terms = np.where(a > 0, a * lo, np.where(a < 0, a * hi, 0.0))
+    return terms.sum(axis=-1)
 
 
 def _box(A_red: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -310,7 +330,7 @@ def _box(A_red: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
 def _prune(A_red: np.ndarray, r: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Drop the rows of A_red w ≥ r that hold on the whole box [lo, hi] (the box is then passed to
     HiGHS as variable bounds, so the polytope is unchanged): (M', d) -> (M'', d)."""
-    worst = A_red.clip(min=0) @ lo + A_red.clip(max=0) @ hi        # (M',) min over the box
+    worst = box_min(A_red, lo, hi)                                 # (M',) min over the box
     keep = worst < r
     return A_red[keep], r[keep]
 
@@ -338,6 +358,10 @@ def optimal_face(lp: LinearProgram, x: np.ndarray, y: np.ndarray, exact_point: b
     r = np.concatenate([r, [0.0]])
     keep = np.abs(A_red).max(axis=1) > NULL_TOL
     A_red, r = A_red[keep], r[keep]
+    d = A_red.shape[1]
+    if d > MAX_BOX_DIRECTIONS:            # no box: bounds are infinite, θ₀ is the only probe
+        inf = np.full(d, np.inf)
+        return Face(x[:p].copy(), N[:p], A_red, r, -inf, inf, False, probes=np.zeros((0, d)))
     lo, hi, probes, count = _box(A_red, r)
     width = float(np.max(hi - lo, initial=0.0))
     scale = max(1.0, float(np.abs(x[:p]).max(initial=0.0)))
@@ -475,7 +499,7 @@ class IntervalOutcomes:
         return (Fraction(int(np.sum(self.every == REALIZED)), total),
                 Fraction(int(np.sum(self.some == REALIZED)), total))
 
-    def prefix(self, length: int) -> "IntervalOutcomes":
+    def prefix(self, length: int) -> IntervalOutcomes:
         """The rows below ``length`` (tasks whose rows and outcomes do not depend on n)."""
         keep = self.rows < length
         return IntervalOutcomes(length, self.rows[keep], self.targets[keep], self.every[keep],
@@ -483,6 +507,7 @@ class IntervalOutcomes:
 
 
 def _classify(value: float, tol: float) -> int:
+    """1 above tol, -1 below -tol, 0 within it (and for NaN: an LP without an answer)."""
     return REALIZED if value > tol else (FAILED if value < -tol else UNDECIDED)
 
 
@@ -491,11 +516,11 @@ def _rival_key(pe: Encoding, i: int, kt: int, k: int) -> tuple[int, ...]:
 
 
 def _min_over_face(face: Face, a: np.ndarray) -> float:
-    """min over F of aᵀw (w-coordinates): one LP."""
+    """min over F of aᵀw (w-coordinates): one LP; NaN if HiGHS returns no optimum."""
     res = linprog(a, A_ub=-face.A_red, b_ub=-face.r, bounds=face.bounds, method="highs")
     face.lp_count += 1
     if res.status != 0:
-        raise PosrealError(f"HiGHS failed on a row of the optimal face: {res.message}")
+        return float("nan")           # HiGHS gave no answer: the rival (so the row) stays undecided
     face.add_dual(np.maximum(-np.asarray(res.ineqlin.marginals, dtype=float), 0.0))   # μ (M'',)
     return float(res.fun)
 
@@ -512,7 +537,7 @@ def _max_min_over_face(face: Face, g0: np.ndarray, a: np.ndarray) -> float:
     res = linprog(obj, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs")
     face.lp_count += 1
     if res.status != 0:
-        raise PosrealError(f"HiGHS failed on a row of the optimal face: {res.message}")
+        return float("nan")           # HiGHS gave no answer: the row stays undecided
     return -float(res.fun)
 
 
@@ -540,8 +565,8 @@ def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = M
         a = a[idx, kt][:, None, :] - a                                  # (b, L, d)
         rival = (cols[None, :] <= r[:, None]) & (cols[None, :] != kt[:, None])   # (b, L)
         scale = tol * np.maximum(1.0, np.abs(v0[idx, kt]))              # (b,)
-        lower = g0 + np.sum(np.minimum(a * face.lo, a * face.hi), axis=2)   # (b, L)
-        upper = g0 + np.sum(np.maximum(a * face.lo, a * face.hi), axis=2)   # (b, L)
+        lower = g0 + box_min(a, face.lo, face.hi)                       # (b, L)
+        upper = g0 - box_min(-a, face.lo, face.hi)                      # (b, L)
         at_probes = g0[:, :, None] + a @ face.probes.T                   # (b, L, P) margins at the vertices found
         for n in range(r.size):
             m = start + n
@@ -618,7 +643,7 @@ def interval_outcomes(gsel: GeometrySelection, lengths: Sequence[int], tol: floa
         raise SpecError("invalid selection for the α interval; accepted: a realizable linf or l1 selection")
     tol = max(float(tol), LP_TOL)
     one = _point_rows if gsel.face.point else _face_rows
-    lengths = sorted(set(int(L) for L in lengths))
+    lengths = sorted({int(L) for L in lengths})
     if not lengths:
         return {}
     budget = gsel.face.lp_count + max_lps

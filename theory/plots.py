@@ -33,3 +33,29 @@ def plot_taxonomy(docs: list[dict], lengths: list[int], path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path: str) -> None:
+    """α_L of every realizable cell against L, one panel per geometry; an interval [lo, hi] is a band.
+    ``by_geometry``: geometry name -> ``posreal alpha --json`` documents of the same cells."""
+    names = list(by_geometry)
+    fig, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 3.4), squeeze=False, sharey=True)
+    for ax, name in zip(axes.flat, names):
+        for d in by_geometry[name]:
+            if not d["realizable"]:
+                continue
+            lo = [d["alpha_interval"][str(L)][0] for L in lengths]
+            hi = [d["alpha_interval"][str(L)][1] for L in lengths]
+            (line,) = ax.plot(lengths, lo, marker="o", ms=2, lw=1, label=f"{d['pe']}·{d['task']}")
+            if lo != hi:
+                ax.fill_between(lengths, lo, hi, color=line.get_color(), alpha=0.25)
+        ax.set_title(f"geometry {name}", fontsize=10)
+        ax.set_xscale("log", base=2)
+        ax.set_ylim(-0.05, 1.05)
+        ax.set_xlabel("L")
+    axes[0, 0].set_ylabel("α_L (band: [every, some] optimal θ)")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=6, loc="center right", ncol=1)
+    fig.tight_layout(rect=(0, 0, 0.84, 1))
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

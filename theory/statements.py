@@ -189,6 +189,37 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
     ),
 )}
 
+STATEMENTS["geometry"] = Statement(
+    id="geometry",
+    name="Geometry (the witness of another optimizer's implicit bias)",
+    status=THEOREM,
+    section=f"{_SECTION}geometry",
+    hypotheses=(
+        "Φ is a linear PE and τ is realizable at L0 (Zθ ≥ 1 is feasible; this does not depend on the norm)",
+        "θ*_q = argmin ‖θ‖_q subject to Zθ ≥ 1 for q ∈ {2, ∞, 1}; F_q is its set of minimizers (the optimal "
+        "face; for q = 2 the single point θ*)",
+        "θ_k: steepest descent with respect to ‖·‖_q on the positional cross-entropy at L0 from θ = 0 "
+        "(q = 2: gradient descent; q = ∞: sign descent; q = 1: coordinate descent)",
+    ),
+    conclusion=("θ_k eventually realizes every row of R_L that every θ ∈ F_q realizes with a positive margin, "
+                "and eventually loses every row that every θ ∈ F_q loses; hence acc_L(θ_k) ends in "
+                "[α^lo_L, α^hi_L] (every / some θ ∈ F_q, per row) up to the rows with a zero margin somewhere "
+                "on the face"),
+    symbols=(("q", "the norm: 2, ∞ or 1"), ("Z", "training differences z = ψ(i, t) - ψ(i, j) at L0"),
+             ("F_q", "optimal face of min ‖θ‖_q s.t. Zθ ≥ 1"),
+             ("α^lo_L, α^hi_L", "fraction of R_L realized by every / by some θ ∈ F_q")),
+    checks=("property", "registry"),
+    notes=("Proved elsewhere, not here: steepest descent in a norm converges in direction to that norm's "
+           "max-margin solution on separable data (Gunasekar, Lee, Soudry & Srebro, ICML 2018); full-batch "
+           "Adam converges to the ℓ∞ one (Zhang, Zou & Cao, NeurIPS 2024); Signum does too at any batch size, "
+           "mini-batch Adam can deviate (Baek, Song & Yun, 2025). Given that convergence, the row statement "
+           "is Theorem 1's argument with θ*_q in place of θ*. The project only checks: (property) the late "
+           "iterates of the three descents on random small integer tables against θ*_q when F_q is one point, "
+           "with a margin gap, after finitely many steps; (registry) that θ*_∞ and θ*_1 are LP-optimal in ℚ "
+           "on every realizable rational registry cell and that the LP is infeasible exactly where the ℓ2 "
+           "selection is. No SMT statement fits: the claim is about the limit of an iteration."),
+)
+
 STATEMENT_IDS: tuple[str, ...] = tuple(STATEMENTS)
 
 

@@ -182,6 +182,26 @@ def gen_alpha(pe: str, task: str, train_length: str = "16", lengths: str = "32,6
     return table(["L", "α_L", "realized", "failed", "undecided", "structural ties", "|R_L|"], rows, src)
 
 
+def _interval_text(pair) -> str:
+    if pair is None:
+        return "—"
+    lo, hi = pair
+    return fmt_alpha(lo) if lo == hi else f"[{fmt_alpha(lo)}, {fmt_alpha(hi)}]"
+
+
+def gen_alpha_geometries(pe: str, task: str, train_length: str = "16", lengths: str = "32,64,128,256") -> str:
+    """α_L of one cell in the three geometries side by side (``posreal alpha --geometry``)."""
+    from posreal.theory.alpha import compute_alpha
+    Ls = [int(x) for x in lengths.split(",")]
+    docs = {g: compute_alpha(pe, task, int(train_length), Ls, geometry=g).to_json() for g in ("l2", "linf", "l1")}
+    rows = []
+    for L in map(str, sorted(Ls)):
+        rows.append([L, *[_interval_text(docs[g]["alpha_interval"][L]) for g in docs],
+                     *[str(docs[g]["rows"][L]["undecided"]) if docs[g]["rows"] else "—" for g in ("linf", "l1")]])
+    return table(["L", "α_L (ℓ2, θ*)", "α_L (ℓ∞ face)", "α_L (ℓ1 face)", "undecided ℓ∞", "undecided ℓ1"], rows,
+                 f"posreal.theory.compute_alpha({pe!r}, {task!r}, train_length={train_length}, geometry=...)")
+
+
 def gen_learned(pe: str, task: str) -> str:
     """α_L of a learned absolute PE as an interval: both completions and the Monte Carlo estimate
     (``posreal alpha --pe learned:d --json``, in-process)."""
@@ -299,6 +319,55 @@ def gen_taxonomy_duals() -> str:
                      "yes" if mine == theirs else "**NO**"])
     return table(["cell", f"α at L = {' / '.join(map(str, lengths))}", "its shear", "α of the shear", "equal"], rows,
                  "posreal.commands.table.taxonomy (pairs of registry cells related by the shear)")
+
+
+GEOMETRY_NAMES = ("l2", "linf", "l1")
+
+
+@cached("taxonomy-geometries")
+def taxonomy_geometry_docs():
+    """The taxonomy in every geometry: geometry -> documents (the ℓ2 ones are the taxonomy's)."""
+    from posreal.commands.table import taxonomy
+    from posreal.theory.defaults import LENGTHS, REGISTRY_PES, REGISTRY_TASKS, TRAIN_LENGTH
+    start = time.perf_counter()
+    out = {"l2": taxonomy_docs()[0]}
+    for g in GEOMETRY_NAMES[1:]:
+        out[g] = taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), TRAIN_LENGTH, list(LENGTHS), quiet=True,
+                          geometry=g)
+    return out, list(LENGTHS), TRAIN_LENGTH, time.perf_counter() - start
+
+
+def gen_taxonomy_geometries() -> str:
+    """α_L per registry cell in the ℓ2, ℓ∞ and ℓ1 geometries, side by side (all lengths)."""
+    by, lengths, L0, seconds = taxonomy_geometry_docs()
+    rows = []
+    for n, d in enumerate(by["l2"]):
+        if not d["realizable"]:
+            continue
+        cells = []
+        for g in GEOMETRY_NAMES:
+            doc = by[g][n]
+            text = " / ".join(_interval_text(doc["alpha_interval"][str(L)]) for L in lengths)
+            undecided = sum(doc["rows"][str(L)]["undecided"] for L in lengths)
+            cells.append(text + (f" (+{undecided} undecided)" if undecided else ""))
+        rows.append([f"`{d['pe']}` · `{d['task']}`", *cells])
+    return table(["cell", *[f"{g}: α at L = {' / '.join(map(str, lengths))}" for g in GEOMETRY_NAMES]], rows,
+                 f"posreal.commands.table.taxonomy(geometry=...) (registry cells realizable at L0 = {L0}; "
+                 f"{seconds:.1f} s)") + "\n[lo, hi]: rows realized by every / by some optimal θ of the face.\n"
+
+
+def asset_taxonomy_geometries() -> dict[str, bytes]:
+    from posreal.theory.plots import plot_geometries
+    by, lengths, _, _ = taxonomy_geometry_docs()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "taxonomy_geometries.png")
+        plot_geometries(by, lengths, path)
+        return {"generated/taxonomy_geometries.png": Path(path).read_bytes()}
+
+
+def gen_taxonomy_geometries_figure() -> str:
+    return ("![α_L against L in the ℓ2, ℓ∞ and ℓ1 geometries](generated/taxonomy_geometries.png)\n\n"
+            + provenance("posreal.theory.plots.plot_geometries over posreal.commands.table.taxonomy(geometry=...)"))
 
 
 def asset_taxonomy() -> dict[str, bytes]:
@@ -1102,6 +1171,9 @@ GENERATORS = {
     "taxonomy-grid": gen_taxonomy_grid,
     "taxonomy-figure": gen_taxonomy_figure,
     "taxonomy-duals": gen_taxonomy_duals,
+    "taxonomy-geometries": gen_taxonomy_geometries,
+    "taxonomy-geometries-figure": gen_taxonomy_geometries_figure,
+    "alpha-geometries": gen_alpha_geometries,
     "checks": gen_checks,
     "claims-overview": gen_claims_overview,
     "claims-overview-here": gen_claims_overview_from_results,
@@ -1116,4 +1188,4 @@ GENERATORS = {
 }
 
 # Figure producers: each returns {src_uri: PNG bytes}; a source that cannot be read is a build error.
-ASSETS = (asset_taxonomy, asset_experiment)
+ASSETS = (asset_taxonomy, asset_taxonomy_geometries, asset_experiment)

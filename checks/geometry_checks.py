@@ -1,0 +1,151 @@
+"""Checks of the geometry statement (claim id ``geometry``; docs, Results, Geometry).
+
+Main checks:
+
+* :func:`descent_body` (property, over :func:`posreal.checks.properties.descent_cases`) — random small integer relative and
+  column feature tables, fixed-target tasks, q ∈ {2, ∞, 1}: run steepest descent in ‖·‖_q
+  (:func:`posreal.theory.steepest.steepest_descent`: GD, sign descent, coordinate descent) from
+  θ = 0 on the positional cross-entropy at L0 and compare its late iterate with θ*_q: the
+  directions agree (cosine ≥ :data:`MIN_COSINE`) and every row of the longer grid whose margin
+  under θ*_q/‖θ*_q‖ is beyond :data:`GAP` (the whole optimal face, when it is one point) ends with
+  the same sign.  Instances whose ℓq optimum is not one point are skipped (``assume``).
+  Control (:func:`descent_control`): compare the same iterate with the face of another geometry;
+  on instances where the faces differ it must be caught.
+* :func:`check_exact_registry` (registry) — θ*_∞ and θ*_1 satisfy their LP optimality conditions in ℚ
+  (:func:`posreal.theory.geometry.verify_lp_exact`) on every realizable rational registry cell, and
+  the LP is infeasible on exactly the cells that are not realizable for ℓ2 (realizability does not
+  depend on q).  Control: each certificate perturbed (one dual value doubled, one θ entry moved by
+  1/7) must be refused.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from posreal.checks.base import (
+    COUNTEREXAMPLE,
+    FAILED,
+    PASSED,
+    CheckResult,
+    RegisteredCheck,
+    timed,
+)
+from posreal.theory.defaults import REGISTRY_TASKS, TRAIN_LENGTH
+from posreal.theory.encodings import build_table
+from posreal.theory.errors import PosrealError
+from posreal.theory.geometry import (
+    Geometry,
+    LPCertificate,
+    norm_program,
+    select_in_geometry,
+    solve_program,
+    verify_lp_exact,
+)
+from posreal.theory.kernels import transfer
+from posreal.theory.realization import float_margins
+from posreal.theory.steepest import steepest_descent
+from posreal.theory.tasks import parse_task
+
+GAP = 0.25          # rows whose margin under θ*_q/‖θ*_q‖_q (training margins ≥ 1/‖θ*_q‖) exceeds GAP/‖θ*_q‖ in size
+MIN_COSINE = 0.9    # the late iterate's direction against θ*_q
+STEPS = 2500
+RATIONAL_REGISTRY_PES = ("nope", "relbias", "alibi", "colbias")
+
+
+def _margins(pe, task, theta: np.ndarray, length: int, train_length: int) -> np.ndarray:
+    rows, targets = task.rows_and_targets(length)
+    margins, _ = float_margins(transfer(pe, theta, length, train_length), rows, targets)
+    return margins                                             # (m,)
+
+
+def _compare(case: dict, face_geometry: Geometry) -> None:
+    """Assert that the descent of ``case["geometry"]`` ends as the point face of ``face_geometry`` says."""
+    from hypothesis import assume   # property checks only: the registry check runs without hypothesis
+    pe = build_table("geometry_case", case["table"], case["kind"])
+    task, L0, L = parse_task(case["task"]), case["train_length"], case["length"]
+    gsel = select_in_geometry(pe, task, L0, face_geometry, exact=False)
+    assume(gsel.realizable and gsel.theta is not None and np.any(gsel.theta != 0))
+    assume(face_geometry is Geometry.L2 or (gsel.face is not None and gsel.face.point))
+    assert gsel.theta is not None
+    theta = steepest_descent(pe, task, L0, case["geometry"], steps=STEPS)
+    u = gsel.theta / np.linalg.norm(gsel.theta)
+    cos = float(theta @ u / max(np.linalg.norm(theta), 1e-300))
+    assert cos >= MIN_COSINE, f"late iterate at cosine {cos:.3f} from θ*_{face_geometry.value}"
+    scale = np.linalg.norm(gsel.theta)
+    face = _margins(pe, task, gsel.theta / scale, L, L0) * scale        # margins of θ*_q (training ≥ 1)
+    late = _margins(pe, task, theta, L, L0)
+    sure = np.isfinite(face) & (np.abs(face) > GAP)
+    wrong = sure & (np.sign(face) != np.sign(late))
+    assert not wrong.any(), (f"rows {np.flatnonzero(wrong).tolist()} of the {L}-grid: θ*_{face_geometry.value} "
+                             f"margins {face[wrong].round(3).tolist()}, late iterate {late[wrong].round(3).tolist()}")
+
+
+def descent_body(case: dict) -> None:
+    _compare(case, Geometry(case["geometry"]))
+
+
+def descent_control(case: dict) -> None:
+    """The wrong geometry's face: ℓ∞ descent against the ℓ2 face, ℓ2 and ℓ1 against the ℓ∞ face."""
+    wrong = {Geometry.LINF: Geometry.L2, Geometry.L2: Geometry.LINF, Geometry.L1: Geometry.LINF}
+    _compare(case, wrong[Geometry(case["geometry"])])
+
+
+# --------------------------------------------------------------------------- exact LP certificates
+def _perturbed(cert: LPCertificate) -> list[LPCertificate]:
+    """Two broken copies: one dual value doubled, one θ entry moved by 1/7."""
+    out = []
+    if cert.dual:
+        k = min(cert.dual)
+        out.append(LPCertificate(cert.primal, {**cert.dual, k: 2 * cert.dual[k]}, cert.value))
+    moved = list(cert.primal)
+    moved[0] += Fraction(1, 7)
+    out.append(LPCertificate(moved, cert.dual, cert.value))
+    return out
+
+
+def check_exact_registry() -> CheckResult:
+    def run() -> CheckResult:
+        verified, refused, problems, cells = 0, 0, [], 0
+        for pe in RATIONAL_REGISTRY_PES:
+            for task in REGISTRY_TASKS:
+                for geometry in (Geometry.LINF, Geometry.L1):
+                    gsel = select_in_geometry(pe, task, TRAIN_LENGTH, geometry, exact=True)
+                    cells += 1
+                    if not gsel.realizable:
+                        z = gsel.selection.constraints
+                        if z.shape[0] and np.any(z != 0, axis=1).all():
+                            try:
+                                solve_program(norm_program(z, geometry))
+                                problems.append(f"{pe}·{task} {geometry.value}: LP feasible, ℓ2 not realizable")
+                            except PosrealError:
+                                pass
+                        continue
+                    if gsel.certificate is None or gsel.program is None:
+                        problems.append(f"{pe}·{task} {geometry.value}: no exact certificate")
+                        continue
+                    if verify_lp_exact(gsel.program, gsel.certificate):
+                        verified += 1
+                    else:
+                        problems.append(f"{pe}·{task} {geometry.value}: certificate refused")
+                    broken = _perturbed(gsel.certificate)
+                    if any(verify_lp_exact(gsel.program, b) for b in broken):
+                        problems.append(f"{pe}·{task} {geometry.value}: a perturbed certificate was accepted")
+                    else:
+                        refused += 1
+        ok = not problems and verified > 0
+        return CheckResult(
+            claim="geometry", name="θ*_∞ and θ*_1 are LP-optimal in ℚ on the rational registry cells",
+            method="registry", verdict=PASSED if ok else FAILED,
+            negative_control=COUNTEREXAMPLE if refused == verified and verified > 0 else "accepted",
+            detail=(f"{cells} cell-geometries, {verified} exact certificates verified (primal, dual, equal values, "
+                    f"complementary slackness); control: {refused} of {verified} perturbed certificates refused"
+                    + (f"; problems: {problems[:5]}" if problems else "")),
+            data={"verified": verified, "refused": refused, "problems": problems})
+    return timed(run)
+
+
+GEOMETRY_REGISTRY_CHECKS: tuple[RegisteredCheck, ...] = (
+    RegisteredCheck("geometry", "registry", "exact LP optimality of θ*_∞, θ*_1 on rational registry cells",
+                    check_exact_registry),
+)

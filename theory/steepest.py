@@ -1,0 +1,68 @@
+"""Steepest descent in a norm on the positional cross-entropy at L0 — the dynamics whose implicit
+bias picks θ*_q (docs, Definitions page, ``#geometry``).
+
+Main definitions:
+
+* the loss ℓ(θ) and its gradient g are those of :mod:`posreal.theory.training`;
+* one step from θ moves by η times the steepest-descent direction of the norm:
+  ℓ2: -g/‖g‖₂·‖g‖₂ = -g (plain gradient descent, step 1/β by default);
+  ℓ∞ (sign descent): -sign(g), the ℓ∞-unit vector most aligned with -g;
+  ℓ1 (coordinate descent): -sign(g_c) e_c for c = argmax_c |g_c|;
+  from θ = 0 with a fixed step η for the ℓ∞ and ℓ1 updates (normalized steepest descent);
+* Gunasekar, Lee, Soudry & Srebro (ICML 2018) prove that steepest descent with respect to ‖·‖
+  converges in direction to the ‖·‖-max-margin solution on separable data; this module only runs
+  the iteration, the project's geometry checks compare its late iterates with the optimal face.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from posreal.theory.errors import bad_value
+from posreal.theory.geometry import Geometry, parse_geometry
+from posreal.theory.training import TrainingGrid, training_grid
+
+DEFAULT_SIGN_STEP = 0.01   # η of the normalized (ℓ∞, ℓ1) updates
+
+
+def stable_gradient(grid: TrainingGrid, theta: np.ndarray) -> np.ndarray:
+    """∇ℓ(θ) = Σ_i Σ_j a_ij (ψ(i, j) - ψ(i, t_i)), with the differences formed before weighting: (p,).
+    The usual form Σ_i (E_a[ψ] - ψ(i, t)) cancels catastrophically once a_it rounds to 1, and a
+    normalized update (sign, coordinate) would then follow the rounding error."""
+    logits = grid.logits(theta)                                    # (m, L)
+    attn = np.exp(logits - logits.max(axis=1, keepdims=True))
+    attn /= attn.sum(axis=1, keepdims=True)                        # (m, L)
+    idx = np.arange(grid.rows.size)
+    diff = grid.features - grid.features[idx, grid.target][:, None, :]   # (m, L, p)
+    return np.einsum("mk,mkp->p", attn, diff)                      # (p,)
+
+
+def direction(grad: np.ndarray, geometry: Geometry) -> np.ndarray:
+    """The steepest-descent step direction of the norm for gradient g: (p,) -> (p,)."""
+    if geometry is Geometry.L2:
+        return -grad
+    if geometry is Geometry.LINF:
+        return -np.sign(grad)
+    out = np.zeros_like(grad)
+    if grad.size:
+        c = int(np.argmax(np.abs(grad)))
+        out[c] = -np.sign(grad[c])
+    return out
+
+
+def steepest_descent(pe, task, train_length: int, geometry: str | Geometry, steps: int = 3000,
+                     step_size: float | None = None) -> np.ndarray:
+    """θ_K of steepest descent in ‖·‖_q from θ = 0 on ℓ at L0 (K = ``steps``): (p,)."""
+    geometry = parse_geometry(geometry)
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
+        raise bad_value("steps", steps, "an integer >= 1")
+    grid = training_grid(pe, task, train_length, train_length)
+    p = grid.features.shape[2]
+    if step_size is None:
+        step_size = 1.0 / max(grid.smoothness(), 1e-12) if geometry is Geometry.L2 else DEFAULT_SIGN_STEP
+    if isinstance(step_size, bool) or not isinstance(step_size, (int, float)) or not 0 < step_size < np.inf:
+        raise bad_value("step size", step_size, "a finite number > 0")
+    theta = np.zeros(p)                                    # (p,)
+    for _ in range(steps):
+        grad = stable_gradient(grid, theta)                # (p,)
+        theta = theta + step_size * direction(grad, geometry)
+    return theta
