@@ -28,6 +28,7 @@ from posreal.checks.base import (
     FAILED,
     PASSED,
     CheckResult,
+    Control,
     RegisteredCheck,
     timed,
 )
@@ -137,7 +138,8 @@ def check_exact_registry() -> CheckResult:
         return CheckResult(
             claim="geometry", name="θ*_∞ and θ*_1 are LP-optimal in ℚ on the rational registry cells",
             method="registry", verdict=PASSED if ok else FAILED,
-            negative_control=COUNTEREXAMPLE if refused == verified and verified > 0 else "accepted",
+            negative_control=(Control.COUNTEREXAMPLE if refused == verified and verified > 0
+                              else Control.NO_COUNTEREXAMPLE),
             detail=(f"{cells} cell-geometries, {verified} exact certificates verified (primal, dual, equal values, "
                     f"complementary slackness); control: {refused} of {verified} perturbed certificates refused"
                     + (f"; problems: {problems[:5]}" if problems else "")),

@@ -227,6 +227,7 @@ def _geometry_alpha(result: AlphaResult, geometry: Geometry, mode: str, tol: flo
     if mode == "exact" and not exact_rows:
         result.mode = "float (exact certificate not found)"
     theta = gsel.exact_theta if exact_rows else gsel.theta
+    assert theta is not None   # checked above: a realizable cell has θ*_q
     for L in result.lengths:
         result.outcomes[L] = row_outcomes(result.pe, result.task, theta, L, result.train_length,
                                           "exact" if exact_rows else ("certified" if mode == "certified" else "float"),

@@ -623,12 +623,12 @@ def _point_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = 
     ties = structural_ties(pe, rows, targets, length, L0)
     if gsel.exact_theta is not None and gsel.face is not None and gsel.face.exact_point:
         margins, _ = exact_margins(exact_transfer(pe, gsel.exact_theta, length, L0), rows, targets)
-        status = classify_exact(margins, ties)
-        return IntervalOutcomes(length, rows, targets, status, status.copy(), ties, exact=True)
+        exact_status = classify_exact(margins, ties)
+        return IntervalOutcomes(length, rows, targets, exact_status, exact_status.copy(), ties, exact=True)
     assert gsel.theta is not None
-    margins, values = float_margins(transfer(pe, gsel.theta, length, L0), rows, targets)
+    float_gaps, values = float_margins(transfer(pe, gsel.theta, length, L0), rows, targets)   # (|R_L|,)
     scale = tol * np.maximum(1.0, np.abs(values))
-    status = np.where(margins > scale, REALIZED, np.where(margins < -scale, FAILED, UNDECIDED))
+    status = np.where(float_gaps > scale, REALIZED, np.where(float_gaps < -scale, FAILED, UNDECIDED))
     status = np.where(ties, FAILED, status).astype(np.int8)
     return IntervalOutcomes(length, rows, targets, status, status.copy(), ties)
 
