@@ -76,7 +76,8 @@ def main() -> None:
     args = parser.parse_args()
     L0 = args.train_length
     lengths = [L for L in LENGTHS if L >= L0] or [L0]
-    print(f"geometry benchmark: L0 = {L0}, lengths {lengths}, target < {TARGET_SECONDS} s per cell (ℓ∞: θ*_∞ + interval)")
+    print(f"geometry benchmark: L0 = {L0}, lengths {lengths}, "
+          f"target < {TARGET_SECONDS} s per cell (ℓ∞: θ*_∞ + interval)")
     print(f"{'cell':28s} {'θ*_2 s':>8s} {'θ*_∞ s':>8s} {'int_∞ s':>8s} {'θ*_1 s':>8s} {'int_1 s':>8s}  "
           f"{'ℓ∞ face':>8s}  α_∞ at {lengths[-1]}   ok")
     over = 0
@@ -84,7 +85,8 @@ def main() -> None:
         for task in REGISTRY_TASKS:
             pe_, task_ = parse_pe(pe), parse_task(task)
             _, t2 = timed(lambda pe_=pe_, task_=task_: select(pe_, task_, L0, exact=False))
-            ginf, tinf = timed(lambda pe_=pe_, task_=task_: select_in_geometry(pe_, task_, L0, Geometry.LINF, exact=False))
+            ginf, tinf = timed(lambda pe_=pe_, task_=task_:
+                               select_in_geometry(pe_, task_, L0, Geometry.LINF, exact=False))
             if not ginf.realizable:
                 print(f"{pe + '·' + task:28s} {t2:8.3f}  not realizable at L0")
                 continue

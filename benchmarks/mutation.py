@@ -217,7 +217,8 @@ def versions() -> dict[str, str]:
 
 
 def git_commit() -> str:
-    result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], check=False, cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], check=False, cwd=ROOT,
+                            capture_output=True, text=True)
     return result.stdout.strip() or "unknown"
 
 

@@ -2,8 +2,8 @@
 
 Main checks:
 
-* :func:`descent_body` (property, over :func:`posreal.checks.properties.descent_cases`) — random small integer relative and
-  column feature tables, fixed-target tasks, q ∈ {2, ∞, 1}: run steepest descent in ‖·‖_q
+* :func:`descent_body` (property, over :func:`posreal.checks.properties.descent_cases`) — random
+  small integer relative and column feature tables, fixed-target tasks, q ∈ {2, ∞, 1}: run steepest descent in ‖·‖_q
   (:func:`posreal.theory.steepest.steepest_descent`: GD, sign descent, coordinate descent) from
   θ = 0 on the positional cross-entropy at L0 and compare its late iterate with θ*_q: the
   directions agree (cosine ≥ :data:`MIN_COSINE`) and every row of the longer grid whose margin
@@ -24,7 +24,6 @@ from fractions import Fraction
 
 import numpy as np
 from posreal.checks.base import (
-    COUNTEREXAMPLE,
     FAILED,
     PASSED,
     CheckResult,

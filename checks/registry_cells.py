@@ -32,7 +32,7 @@ import sys
 
 import numpy as np
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
 from posreal.checks.geometry_checks import GEOMETRY_REGISTRY_CHECKS
 from posreal.theory.encodings import REGISTRY_PES, dual_pe, parse_pe
 from posreal.theory.kernels import naive_kernel_matrix, transfer

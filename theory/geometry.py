@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from fractions import Fraction
 
 import numpy as np
@@ -78,7 +78,7 @@ DUAL_POOL = 64          # how many earlier LP duals are reused as bounds
 ROW_BLOCK_ENTRIES = 2 ** 21   # memory bound of one block of rival directions: rows × keys × directions
 
 
-class Geometry(str, Enum):
+class Geometry(StrEnum):
     """The norm of the selection: ℓ2 (gradient descent), ℓ∞ (sign descent, Adam), ℓ1 (coordinate descent)."""
 
     L2 = "l2"
