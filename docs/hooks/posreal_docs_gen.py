@@ -938,7 +938,7 @@ def experiment_summary():
 
 
 SUMMARY_SOURCE = "docs/data/experiment/summary.json (written by posreal experiment)"
-GEOMETRY_NAMES = {"l2": "ℓ2", "linf": "ℓ∞", "l1": "ℓ1"}
+WITNESS_LABELS = {"l2": "ℓ2", "linf": "ℓ∞", "l1": "ℓ1"}
 OWN_GEOMETRY = {"adam": "linf", "signum": "linf", "gd": "l2"}
 
 
@@ -957,7 +957,7 @@ def _interval(a) -> str:
 
 def _geometries(s: dict) -> list[str]:
     found = {g for rs in s["recipes"].values() for g in rs.get("agreement", {})}
-    return [g for g in GEOMETRY_NAMES if g in found] + sorted(found - set(GEOMETRY_NAMES))
+    return [g for g in WITNESS_LABELS if g in found] + sorted(found - set(WITNESS_LABELS))
 
 
 def _in_order(s: dict) -> dict:
@@ -1012,7 +1012,7 @@ def _exp_recipes(s: dict) -> str:
         r = rs["recipe"]
         rows.append([f"`{name}`", r.get("optimizer", "—"), r.get("lr", "—"), r.get("steps", "—"),
                      r.get("momentum", "—") if r.get("optimizer") != "gd" else "—", r.get("batch", "—"),
-                     r.get("dtype", "—"), GEOMETRY_NAMES.get(OWN_GEOMETRY.get(name, ""), "—")])
+                     r.get("dtype", "—"), WITNESS_LABELS.get(OWN_GEOMETRY.get(name, ""), "—")])
     return table(["recipe", "optimizer", "step size", "steps", "momentum", "batch", "arithmetic",
                   "implicit-bias geometry"], rows, SUMMARY_SOURCE)
 
@@ -1031,10 +1031,10 @@ def _exp_agreement(s: dict) -> str:
             cell += f"; {w['ends_differ']['measurements']} ends differ)" if w["ends_differ"]["measurements"] else ")"
             row.append(f"**{cell}**" if OWN_GEOMETRY.get(name) == g else cell)
         rows.append(row)
-    out = table(["recipe \\ witness", *[f"α_L^({GEOMETRY_NAMES.get(g, g)})" for g in geoms]], rows, SUMMARY_SOURCE)
+    out = table(["recipe \\ witness", *[f"α_L^({WITNESS_LABELS.get(g, g)})" for g in geoms]], rows, SUMMARY_SOURCE)
     missing = {g: reason for rs in s["recipes"].values() for g, reason in rs.get("unavailable_witnesses", {}).items()}
     for g, reason in missing.items():
-        out += f"\nWitness {GEOMETRY_NAMES.get(g, g)} not available in this summary: {reason}.\n"
+        out += f"\nWitness {WITNESS_LABELS.get(g, g)} not available in this summary: {reason}.\n"
     return out
 
 
@@ -1043,7 +1043,7 @@ def _exp_separation(s: dict) -> str:
     for name, rs in s["recipes"].items():
         for g, w in rs["witnesses"].items():
             t = w["table"]
-            rows.append([f"`{name}`", GEOMETRY_NAMES.get(g, g), t["alpha_one"]["generalizes"], t["alpha_one"]["fails"],
+            rows.append([f"`{name}`", WITNESS_LABELS.get(g, g), t["alpha_one"]["generalizes"], t["alpha_one"]["fails"],
                          t["alpha_below_one"]["generalizes"], t["alpha_below_one"]["fails"],
                          f"{w['ends_differ']['measurements']} ({w['ends_differ']['generalizes']} generalize)"])
     out = table(["recipe", "witness", "α = 1, generalizes", "α = 1, fails", "α < 1, generalizes", "α < 1, fails",
@@ -1065,7 +1065,7 @@ def _exp_disagreements(s: dict) -> str:
         for g, w in rs["witnesses"].items():
             for c in w["disagreeing_cells"]:
                 kind = "α = 1, fails" if c["kind"] == "alpha_one_fails" else "α < 1, generalizes"
-                rows.append([f"`{name}`", GEOMETRY_NAMES.get(g, g), f"`{c['pe']}`", f"`{c['task']}`", c["length"],
+                rows.append([f"`{name}`", WITNESS_LABELS.get(g, g), f"`{c['pe']}`", f"`{c['task']}`", c["length"],
                              _interval(c["alpha"]), kind, c["disagreeing"], _stat(c["token_accuracy"])])
     if not rows:
         return "**No disagreement** for any recipe and witness.\n\n" + provenance(SUMMARY_SOURCE)
@@ -1082,7 +1082,7 @@ def _exp_ends_differ(s: dict) -> str:
                     f"`{name}` {c['generalizes']}/{c['measurements']}")
     if not seen:
         return "No interval witness has ends that differ on this grid.\n\n" + provenance(SUMMARY_SOURCE)
-    rows = [[GEOMETRY_NAMES.get(g, g), f"`{pe}`", f"`{task}`", L, _interval(a), "; ".join(v)]
+    rows = [[WITNESS_LABELS.get(g, g), f"`{pe}`", f"`{task}`", L, _interval(a), "; ".join(v)]
             for (g, pe, task, L, a), v in seen.items()]
     return table(["witness", "PE", "task", "L", "α_L [lo, hi]", "generalize, per recipe"], rows, SUMMARY_SOURCE)
 
@@ -1096,7 +1096,7 @@ def _exp_cosines(s: dict) -> str:
             c = rs["witnesses"].get(g, {}).get("cosine") if g in rs["witnesses"] else None
             row.append("—" if not c or c["median"] is None else f"{c['median']:.3f} (min {c['min']:.3f})")
         rows.append(row)
-    out = table(["recipe", *[f"cos(θ, θ*_{GEOMETRY_NAMES.get(g, g)}) median" for g in geoms]], rows, SUMMARY_SOURCE)
+    out = table(["recipe", *[f"cos(θ, θ*_{WITNESS_LABELS.get(g, g)}) median" for g in geoms]], rows, SUMMARY_SOURCE)
     cells: dict[tuple, dict] = {}
     for name, rs in s["recipes"].items():
         for g, w in rs["witnesses"].items():
@@ -1107,7 +1107,7 @@ def _exp_cosines(s: dict) -> str:
             for (pe, task), v in cells.items()]
     if rows:
         out += "\nPer cell, mean over its models:\n\n" + table(
-            ["cell", *[f"{n} · {GEOMETRY_NAMES.get(g, g)}" for n, g in cols]], rows, SUMMARY_SOURCE)
+            ["cell", *[f"{n} · {WITNESS_LABELS.get(g, g)}" for n, g in cols]], rows, SUMMARY_SOURCE)
     return out
 
 
