@@ -19,9 +19,10 @@ from typing import Iterable
 
 import numpy as np
 
-from posreal.theory.encodings import Encoding, parse_pe
+from posreal.theory.encodings import AbsSin, DualOf, Encoding, is_profile, parse_pe
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import exact_transfer, transfer
+from posreal.theory.limits import Estimate, cell_estimate, require
 from posreal.theory.realization import (DEFAULT_TOL, REALIZED, RowOutcomes, classify_exact, classify_float,
                                 exact_margins, float_margins, structural_ties)
 from posreal.theory.selection import Selection, select
@@ -140,6 +141,7 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
     train_length = check_train_length(train_length)
     tol = check_tol(tol)
     lengths = check_lengths(lengths, train_length, pe, mode)
+    require(estimate_cell(pe, task, train_length, lengths, mode == "exact"))   # before any allocation
     sel = select(pe, task, train_length, exact=(mode == "exact"))
     if mode == "exact" and sel.realizable and sel.exact_theta is None:
         mode = "float (exact certificate not found)"   # say so: rows are then decided in float
@@ -151,6 +153,14 @@ def compute_alpha(pe, task, train_length: int = DEFAULT_TRAIN_LENGTH,
     for L in lengths:
         result.outcomes[L] = row_outcomes(pe, task, theta, L, train_length, row_mode, tol)
     return result
+
+
+def estimate_cell(pe: Encoding, task: Task, train_length: int, lengths: list[int], exact: bool) -> Estimate:
+    """The planned memory of :func:`compute_alpha` for one cell (:mod:`posreal.theory.limits`)."""
+    base = pe.base if isinstance(pe, DualOf) else pe
+    kernel = "profile" if is_profile(pe) else "bilinear" if isinstance(base, AbsSin) else "dense"
+    rows, _ = task.rows_and_targets(train_length)                        # (m,)
+    return cell_estimate(f"{pe} · {task}", pe.dim(train_length), kernel, int(rows.sum()), lengths, exact)
 
 
 @dataclass

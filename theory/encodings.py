@@ -26,7 +26,8 @@ from typing import Sequence
 
 import numpy as np
 
-from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.errors import SpecError, bad_value, quote
+from posreal.theory.limits import MAX_INT_DIGITS, MAX_SPEC_INT, check_spec, strip_duals
 from posreal.theory.tasks import shear_normal_form
 
 OFFSET = "offset"      # key index k = i - j
@@ -528,12 +529,11 @@ _RESERVED = {"nope", "relbias", "alibi", "rope", "abssin", "abscol", "colbias", 
 
 
 def _int_arg(text: str, spec: str, minimum: int) -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise bad_value("PE", spec, PE_FORMS) from None
-    if value < minimum:
-        raise bad_value("PE", spec, PE_FORMS)
+    if len(text) > MAX_INT_DIGITS or not text.isascii() or not text.isdigit():
+        raise bad_value("PE", spec, f"{PE_FORMS}; integer parameters in ASCII digits")
+    value = int(text, 10)
+    if not minimum <= value <= MAX_SPEC_INT:
+        raise bad_value("PE", spec, f"{PE_FORMS}; integer parameters from {minimum} to {MAX_SPEC_INT}")
     return value
 
 
@@ -542,15 +542,17 @@ def _sinusoid_args(args: list[str], spec: str) -> tuple[int, float, bool]:
         raise bad_value("PE", spec, PE_FORMS)
     d = _int_arg(args[0], spec, 2)
     if d % 2:
-        raise SpecError(f"invalid PE {spec!r}: width d={d} is odd; accepted: an even width d >= 2")
+        raise SpecError(f"invalid PE {quote(spec)}: width d={d} is odd; accepted: an even width d >= 2")
     if len(args) == 1:
         return d, DEFAULT_BASE, False
     try:
-        base = float(args[1])
+        base = float(args[1]) if len(args[1]) <= 40 and args[1].isascii() and "_" not in args[1] else None
     except ValueError:
-        raise bad_value("PE", spec, PE_FORMS) from None
+        base = None
+    if base is None:
+        raise bad_value("PE", spec, PE_FORMS)
     if not np.isfinite(base) or base <= 1.0:
-        raise SpecError(f"invalid PE {spec!r}: base {args[1]!r} must be a number > 1")
+        raise SpecError(f"invalid PE {quote(spec)}: base {quote(args[1])} must be a number > 1")
     return d, base, True
 
 
@@ -560,12 +562,16 @@ def parse_pe(spec: str | Encoding | LearnedAbsolute) -> Encoding | LearnedAbsolu
         return spec
     if not isinstance(spec, str):
         raise bad_value("PE", spec, PE_FORMS)
-    text = spec.strip()
-    if text.startswith("dual:"):
-        inner = parse_pe(text[len("dual:"):])
-        if isinstance(inner, LearnedAbsolute):
-            raise bad_value("PE", spec, "the shear dual:P of a linear PE P (learned:d is not linear)")
-        return DualOf(inner)
+    depth, text = strip_duals(check_spec(spec, "PE", PE_FORMS))   # a loop, not recursion
+    inner = _parse_plain(text, spec)
+    if depth and isinstance(inner, LearnedAbsolute):
+        raise bad_value("PE", spec, "the shear dual:P of a linear PE P (learned:d is not linear)")
+    for _ in range(depth):
+        inner = DualOf(inner)
+    return inner
+
+
+def _parse_plain(text: str, spec: str) -> Encoding | LearnedAbsolute:
     if text.startswith("table:"):
         from posreal.theory.tables import load_table
         return load_table(text[len("table:"):])

@@ -33,6 +33,7 @@ from posreal.theory import realization
 from posreal.theory.encodings import POSITION, LearnedAbsolute, parse_pe
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import DenseKernel
+from posreal.theory.limits import learned_estimate, require
 from posreal.theory.tasks import Task, parse_task
 
 COMPLETIONS = ("zero", "copy_last")
@@ -229,6 +230,7 @@ def learned_alpha_interval(pe, task, train_length: int = 16, lengths=(32, 64, 12
     for L in lengths:
         if L < train_length or L > MAX_LEARNED_LENGTH:
             raise bad_value("length", L, f"integers from the train length {train_length} to {MAX_LEARNED_LENGTH}")
+    require(learned_estimate(f"{pe} · {task}", pe.d, train_length, lengths, TRAIN_STEPS, samples))
     block = train_block(task, pe.d, train_length, seed)
     train_min = float(block.train_margins().min())
     doc = {"pe": str(pe), "task": str(task), "train_length": train_length, "mode": "learned",
