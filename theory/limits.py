@@ -18,6 +18,8 @@ numpy.  Main definitions:
   and how to raise the limit;
 * :func:`cell_estimate` — memory of α_L for one (PE, task) cell: the training differences at L0
   (pairs × p floats) and the transfer at every L (profile, bilinear or dense kernels);
+* :func:`check_output_file` / :func:`check_output_directory` — output paths checked before the
+  work: empty, over-long, directory, non-regular (a device, a FIFO) or unwritable paths refused;
 * :func:`read_text` and :func:`load_json` — regular files only, size-limited, JSON with a
   nesting-depth pre-scan and an integer-digit limit.
 
@@ -30,6 +32,7 @@ import json
 import os
 import re
 import stat
+import tempfile
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +44,13 @@ MAX_INT_DIGITS = 12            # digits of an integer argument
 MAX_SPEC_INT = 10 ** 9         # integer parameters of specs (offset:c, relbias:D, rope:d, ...)
 MAX_LENGTH = 10 ** 7           # a grid length L or L0
 MAX_LENGTHS = 256              # how many lengths one command accepts
-MAX_COUNT = 10 ** 8            # steps, samples, instances
+MAX_COUNT = 10 ** 8            # any other count argument
+MAX_STEPS = 10 ** 6            # gradient-descent steps (--gd-steps, --evidence-steps)
+MAX_SAMPLES = 10 ** 5          # Monte Carlo samples (--samples)
+MAX_INSTANCES = 10 ** 7        # search instances (--budget)
+MAX_JOBS = 256                 # worker processes (--jobs)
+MAX_SEED = 2 ** 32 - 1         # seeds
+MAX_PATH_COMPONENT = 255       # bytes of one path component (the usual file-system limit)
 MAX_SECONDS = 10 ** 6          # a timeout or a time limit, in seconds (about 11.6 days)
 MAX_FILE_BYTES = 64 * 2 ** 20  # an input file (certificate, run file, table, records)
 MAX_JSON_DEPTH = 64            # nesting of arrays and objects in an input JSON file
@@ -244,6 +253,79 @@ def ceiling_estimate(label: str, dim: int, length: int) -> Estimate:
     """Memory of the MaxSMT encoding: about one z3 term per (key, feature) of every row."""
     terms = max(dim, 1) * length * (length + 1) // 2
     return Estimate(terms * 1000, f"{label}: {terms} z3 terms (p = {dim} features on the n = {length} grid)")
+
+
+# ----------------------------------------------------------------------------- paths
+def _path_problem(text: str) -> str | None:
+    """Why ``text`` cannot name a file to create, or None (empty, NUL, over-long component)."""
+    if not text:
+        return "it is empty"
+    if "\0" in text:
+        return "it contains a NUL character"
+    raw = os.fsencode(text)
+    if len(raw) > 4096:
+        return f"it is {len(raw)} bytes long (at most 4096)"
+    if any(len(c) > MAX_PATH_COMPONENT for c in raw.split(b"/")):
+        return f"a component is longer than {MAX_PATH_COMPONENT} bytes"
+    return None
+
+
+def _probe_directory(directory: str) -> str | None:
+    """Why no file can be created in ``directory``, or None (creates and removes a probe file)."""
+    if not os.path.isdir(directory):
+        return f"directory {quote(directory)} does not exist"
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".posreal-probe-", dir=directory)
+    except OSError as err:
+        return f"directory {quote(directory)} is not writable ({err.strerror or err})"
+    os.close(fd)
+    try:
+        os.unlink(probe)
+    except OSError:
+        pass
+    return None
+
+
+def check_output_file(text: str, what: str = "output file", suffix: str | None = None) -> str:
+    """``text`` if a regular file can be written there, else a one-line SpecError.
+
+    Refused before any work: an empty or over-long path, a directory, an existing non-regular file
+    (a device such as /dev/full, a FIFO), a file or directory that cannot be written, and (with
+    ``suffix``) a name that does not end in ``suffix`` after a non-empty stem.
+    """
+    accepted = "a writable file path in an existing directory" + (f", ending in {suffix}" if suffix else "")
+    problem = _path_problem(text)
+    name = os.path.basename(text)
+    if problem is None and suffix and not (name.lower().endswith(suffix) and len(name) > len(suffix)):
+        problem = f"the file name must be a non-empty name followed by {suffix}"
+    if problem is None and os.path.isdir(text):
+        problem = "it is a directory"
+    if problem is None and os.path.lexists(text):
+        if not os.path.isfile(text):
+            problem = "it exists and is not a regular file"
+        elif not os.access(text, os.W_OK):
+            problem = "it is not writable"
+    if problem is None and not os.path.lexists(text):
+        problem = _probe_directory(os.path.dirname(text) or ".")
+    if problem is not None:
+        raise SpecError(f"invalid {what} {quote(text)}: {problem}; accepted: {accepted}")
+    return text
+
+
+def check_output_directory(text: str, what: str = "output directory") -> str:
+    """``text`` if it is a writable directory or can be created as one, else a one-line SpecError."""
+    accepted = "a writable directory (created if missing)"
+    problem = _path_problem(text)
+    if problem is None and os.path.lexists(text) and not os.path.isdir(text):
+        problem = "it exists and is not a directory"
+    if problem is None:
+        existing = os.path.abspath(text)
+        while not os.path.lexists(existing):
+            existing = os.path.dirname(existing)
+        problem = _probe_directory(existing) if os.path.isdir(existing) else f"{quote(existing)} is not a directory"
+    if problem is not None:
+        raise SpecError(f"invalid {what} {quote(text)}: {problem}; accepted: {accepted}")
+    return text
 
 
 # ----------------------------------------------------------------------------- files
