@@ -5,7 +5,8 @@ which registers its options and sets ``run(args) -> int``.
 
 Exit codes: 0 ok, 1 a claim failed or a counterexample was found (or standard output could not
 be written), 2 usage error (one line on stderr, never a traceback; also when stderr itself
-fails), 3 a certificate is not checkable, 130 interrupted (Ctrl-C, at any moment).  A closed
+fails), 3 a certificate is not checkable, 130 interrupted (Ctrl-C, at any moment); 70 is an
+internal error (a bug, reported in one line; ``POSREAL_DEBUG=1`` shows the traceback).  A closed
 pipe on stdout stops the output quietly and keeps the verdict's exit code
 (:mod:`posreal.streams`); the console script and ``python -m posreal`` enter through
 :mod:`posreal.__main__`, which installs the Ctrl-C handler before anything else is imported.
@@ -16,14 +17,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import signal
 import sys
 
 from posreal import streams
-from posreal.theory.errors import PosrealError
+from posreal.theory.errors import PosrealError, quote
 
 COMMANDS = ("alpha", "table", "experiment", "ceiling", "search", "verify", "check")
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_INTERNAL = 0, 1, 2, 130, 70
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -73,6 +75,18 @@ def _run(argv: list[str] | None, stdout: streams.GuardedStream) -> int:
         streams.say(f"posreal {args.command}: error: out of memory although the plan fitted the budget; "
                     "lower the arguments or --max-memory")
         return EXIT_FAILED
+    except OSError as err:   # a file that vanished or a disk that filled up while the command ran
+        where = f" {quote(err.filename)}" if getattr(err, "filename", None) else ""
+        streams.say(f"posreal {args.command}: error: cannot read or write{where}: {err.strerror or err}")
+        return EXIT_FAILED
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as err:   # a bug: one line (the traceback only on request), and a distinct exit code
+        if os.environ.get("POSREAL_DEBUG"):
+            raise
+        streams.say(f"posreal {args.command}: internal error: {err.__class__.__name__}: {quote(str(err))} "
+                    "(a bug; POSREAL_DEBUG=1 shows the traceback)")
+        return EXIT_INTERNAL
 
 
 def main(argv: list[str] | None = None) -> int:

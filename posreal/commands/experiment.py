@@ -8,12 +8,11 @@ Exit 0 when the run completed — disagreements are findings, listed in the summ
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 
-from posreal.commands._common import emit_json, format_table, positive_int, progress, with_provenance
+from posreal.commands._common import bounded_float, emit_json, format_table, jobs, output_directory, progress, with_provenance
 
 DEFAULT_OUT = "posreal-experiment"
 
@@ -27,23 +26,13 @@ def add_parser(sub) -> None:
                       help="a few cells, one seed (the default)")
     size.add_argument("--full", dest="grid", action="store_const", const="full",
                       help="the full grid: every PE × task × seed × length × (vocab, width) setting")
-    p.add_argument("--out", default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})")
+    p.add_argument("--out", type=output_directory, default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})")
     p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished measurements")
-    p.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
-    p.add_argument("--threshold", type=_threshold, default=None,
+    p.add_argument("--jobs", type=jobs, default=1, help="worker processes (default 1)")
+    p.add_argument("--threshold", type=bounded_float(0.0, 1.0, "threshold"), default=None,
                    help="token accuracy at which a measurement generalizes (default: the recipe's, 0.95)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     p.set_defaults(run=run, grid="quick")
-
-
-def _threshold(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = None
-    if value is None or not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"invalid threshold {text!r}; accepted: a number in (0, 1]")
-    return value
 
 
 def _bar(quiet: bool):

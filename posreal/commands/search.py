@@ -13,8 +13,8 @@ from __future__ import annotations
 import sys
 import time
 
-from posreal.commands._common import (emit_json, format_table, nonnegative_int, positive_float, positive_int,
-                                      progress, spec_list, with_provenance)
+from posreal.commands._common import (emit_json, format_table, instances, output_directory, output_file, positive_float,
+                                      progress, seed, spec_list, steps, with_provenance)
 
 
 def add_parser(sub) -> None:
@@ -27,8 +27,8 @@ def add_parser(sub) -> None:
                          description="Find rows realized by T_L θ* with e_t outside col Ψ_i (static form) and tie "
                                      "directions outside col Zᵀ that the first gradient step moves (dynamic form); "
                                      "every instance comes with an exact certificate.")
-    c.add_argument("--out", metavar="FILE", help="write the certificates as one bundle (posreal verify FILE)")
-    c.add_argument("--evidence-steps", type=positive_int, default=20000,
+    c.add_argument("--out", type=output_file, metavar="FILE", help="write the certificates as one bundle (posreal verify FILE)")
+    c.add_argument("--evidence-steps", type=steps, default=20000,
                    help="gradient-descent steps of the float evidence in dynamic certificates (default 20000)")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(run=run_colspan)
@@ -37,17 +37,17 @@ def add_parser(sub) -> None:
                          description="Enumerate and sample deterministic linear PEs (registry with parameters, "
                                      "small integer feature tables) with tasks and lengths; classify every failing "
                                      "row of T_L θ*; run gradient descent on open ties and report candidates.")
-    j.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the instance stream (default 0)")
+    j.add_argument("--seed", type=seed, default=0, help="seed of the instance stream (default 0)")
     limit = j.add_mutually_exclusive_group()
-    limit.add_argument("--budget", type=positive_int, help="number of instances (indices 0..N-1; default 500)")
+    limit.add_argument("--budget", type=instances, help="number of instances (indices 0..N-1; default 500)")
     limit.add_argument("--time", type=positive_float, metavar="SECONDS", help="run for this many seconds")
-    j.add_argument("--out", metavar="FILE.jsonl", help="append results to this JSONL file as they are found")
+    j.add_argument("--out", type=output_file, metavar="FILE.jsonl", help="append results to this JSONL file as they are found")
     j.add_argument("--resume", action="store_true", help="continue the search in --out, skipping done indices")
     j.add_argument("--families", type=spec_list, default=None,
                    help="comma-separated families: registry,relative,column,general (default all)")
-    j.add_argument("--gd-steps", type=positive_int, default=20000,
+    j.add_argument("--gd-steps", type=steps, default=20000,
                    help="gradient-descent steps per instance with open ties (default 20000)")
-    j.add_argument("--certify", metavar="DIR", help="write an open-tie certificate for each candidate found")
+    j.add_argument("--certify", type=output_directory, metavar="DIR", help="write an open-tie certificate for each candidate found")
     j.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
     j.set_defaults(run=run_conjecture)
 
