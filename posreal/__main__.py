@@ -1,8 +1,13 @@
 """Entry point of ``python -m posreal`` and of the ``posreal`` console script.
 
-The Ctrl-C handler is installed before anything else is imported, so an interrupt during the
-imports (numpy, scipy, z3 take about a second) prints one line and exits 130 like any other
-interrupt; :func:`posreal.cli.main` then takes over with Python's own handler.
+The Ctrl-C handler is installed before anything else is imported and stays for the whole run: at
+any moment (during the imports of numpy, scipy and z3, in the work, in the last flush) an interrupt
+prints one line and exits 130 at once, as a kill would.  No KeyboardInterrupt is raised, so no
+library can turn it into another error (numpy re-raises one during its import as ImportError) and
+Python cannot end the process by SIGINT after the command caught it.  Results written as they go
+are resumable after this exit, as after a kill (``search conjecture --resume``, ``experiment
+--resume``).  A signal in the first milliseconds, while Python itself starts and before posreal
+is loaded, is Python's.
 """
 
 import signal
