@@ -21,8 +21,8 @@ from typing import Callable, Iterator
 
 from posreal.experiment.grid import Grid, ModelJob, model_jobs, predictions
 from posreal.experiment.train import measure_model, stable_seed, train_model
-from posreal.theory.encodings import parse_pe
 from posreal.theory import limits
+from posreal.theory.encodings import parse_pe
 from posreal.theory.errors import SpecError, quote
 from posreal.theory.provenance import timestamp, versions
 from posreal.theory.tasks import parse_task

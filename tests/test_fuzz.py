@@ -10,8 +10,9 @@ Profiles:
   every case in a process forked from a parent that has already imported numpy, scipy and z3
   (the child installs the entry point's Ctrl-C handler and calls :func:`posreal.cli.main` with its
   own argv, stdout and stderr, under the same limits), so ten thousand cases take minutes rather than hours.  It
-  prints the tally (cases, exit codes, tracebacks, usage errors with another exit code, timeouts)
-  and fails if any case broke the rules.  Run it on one core:
+  prints the tally (cases, exit codes, tracebacks, usage errors with another exit code, timeouts),
+  also written as it goes to the file ``POSREAL_FUZZ_REPORT`` names, and fails if any case broke
+  the rules.  Run it on one core:
   ``POSREAL_FUZZ=thorough python -m pytest -q -s tests/test_fuzz.py -p no:cacheprovider``.
 """
 
@@ -208,7 +209,7 @@ def run_spawned(args: list[str]) -> Outcome:
            "POSREAL_HYPOTHESIS_DIR": "none"}
     try:
         proc = subprocess.run([sys.executable, "-m", "posreal", *args], cwd=SCRATCH, env=env, capture_output=True,
-                              timeout=TIMEOUT, preexec_fn=_limits, stdin=subprocess.DEVNULL)
+                              timeout=TIMEOUT, preexec_fn=_limits, stdin=subprocess.DEVNULL, check=False)
     except subprocess.TimeoutExpired as err:
         return Outcome(None, (err.stderr or b"").decode("utf-8", "replace"))
     return Outcome(proc.returncode, proc.stderr.decode("utf-8", "replace"))
@@ -227,8 +228,8 @@ def run_forked(args: list[str]) -> Outcome:
             os.dup2(null, 1)
             os.dup2(err_w, 2)
             os.chdir(SCRATCH)
-            sys.stdout = open(1, "w", closefd=False)
-            sys.stderr = open(2, "w", closefd=False)
+            sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115  (the child's own streams, for its life)
+            sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
             sys.argv = ["posreal", *args]
             import posreal.__main__ as entry_module
             signal.signal(signal.SIGINT, entry_module._interrupted)
@@ -240,7 +241,8 @@ def run_forked(args: list[str]) -> Outcome:
             code = 99
         os._exit(code)
     os.close(err_w)
-    chunks, deadline = [], time.monotonic() + TIMEOUT
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + TIMEOUT
     while True:
         ready, _, _ = select.select([err_r], [], [], max(0.0, deadline - time.monotonic()))
         if not ready:
@@ -251,7 +253,7 @@ def run_forked(args: list[str]) -> Outcome:
         data = os.read(err_r, 65536)
         if not data:
             break
-        if sum(map(len, chunks)) < 1 << 20:
+        if sum(len(c) for c in chunks) < 1 << 20:
             chunks.append(data)
     os.close(err_r)
     _, status = os.waitpid(pid, 0)
@@ -289,15 +291,15 @@ def test_fuzzed_command_lines_keep_the_exit_code_rules(case: Case) -> None:
 def test_thorough_fuzz_tally() -> None:
     os.environ.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", POSREAL_HYPOTHESIS_DIR="none")
     import numpy  # noqa: F401  (pre-imported once, shared by the forked children)
+    import posreal.checks.smt.ceiling
+    import posreal.counterexamples.conjecture
+    import posreal.counterexamples.verifier.verify
+    import posreal.theory.alpha
+    import posreal.theory.plots
     import scipy.optimize  # noqa: F401
     import z3  # noqa: F401
 
-    import posreal.checks.smt.ceiling  # noqa: F401
     import posreal.cli  # noqa: F401
-    import posreal.counterexamples.conjecture  # noqa: F401
-    import posreal.counterexamples.verifier.verify  # noqa: F401
-    import posreal.theory.alpha  # noqa: F401
-    import posreal.theory.plots  # noqa: F401
     tally: collections.Counter = collections.Counter()
     by_command: collections.Counter = collections.Counter()
     failures: list[tuple[list[str], list[str], str]] = []
@@ -317,17 +319,26 @@ def test_thorough_fuzz_tally() -> None:
             tally[p.split(" with ")[0] if p.startswith("usage error with") else p] += 1
         if found:
             failures.append((case.args, found, outcome.stderr[-600:]))
-        if tally["cases"] % 500 == 0:
+        if tally["cases"] % 250 == 0:
             print(f"  {tally['cases']} cases, {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
+            write(summary())
+
+    def summary() -> dict:
+        return {"cases": tally["cases"], "seconds": round(time.monotonic() - start, 1),
+                "exit_codes": {k: v for k, v in sorted(tally.items()) if k.startswith("exit ")},
+                "tracebacks": tally["traceback"], "usage_errors_with_another_exit": tally["usage error"],
+                "usage_errors_not_one_line": tally["usage error not one line"], "timeouts": tally["timeout"],
+                "command_lines_with_an_invalid_piece": tally["usage-error lines"], "by_command": dict(by_command),
+                "failures": [{"args": [a[:80] for a in args][:12], "problems": p, "stderr": e[-300:]}
+                             for args, p, e in failures[:20]]}
+
+    def write(report: dict) -> None:
+        if os.environ.get("POSREAL_FUZZ_REPORT"):   # the tally so far, rewritten as the run goes
+            Path(os.environ["POSREAL_FUZZ_REPORT"]).write_text(json.dumps(report, indent=2, ensure_ascii=False))
 
     one()
-    report = {"cases": tally["cases"], "seconds": round(time.monotonic() - start, 1),
-              "exit_codes": {k: v for k, v in sorted(tally.items()) if k.startswith("exit ")},
-              "tracebacks": tally["traceback"], "usage_errors_with_another_exit": tally["usage error"],
-              "usage_errors_not_one_line": tally["usage error not one line"], "timeouts": tally["timeout"],
-              "command_lines_with_an_invalid_piece": tally["usage-error lines"], "by_command": dict(by_command),
-              "failures": [{"args": [a[:80] for a in args][:12], "problems": p, "stderr": e[-300:]}
-                           for args, p, e in failures[:20]]}
+    report = summary()
+    write(report)
     print("\nFUZZ TALLY " + json.dumps(report, indent=2, ensure_ascii=False))
     assert tally["cases"] >= CASES * 0.9
     assert not failures, report["failures"]

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 import pytest
+from posreal.counterexamples.verifier.certificate import digest
 
 from posreal.cli import main
-from posreal.counterexamples.verifier.certificate import digest
 
 ROOT = Path(__file__).resolve().parents[1]
 CERTS = ROOT / "counterexamples" / "certificates"
@@ -39,7 +39,7 @@ def _limit_memory() -> None:
 def spawn(*args: str, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
           cwd: Path = ROOT, env: dict | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "posreal", *args], stdin=stdin, stdout=stdout, stderr=stderr,
-                            cwd=cwd, env=env or ENV, preexec_fn=_limit_memory)
+                            cwd=cwd, env=env or ENV, preexec_fn=_limit_memory)  # noqa: PLW1509  (no threads here)
 
 
 def cli(*args: str, **kwargs) -> tuple[int, str, str]:
@@ -257,9 +257,10 @@ def test_bad_output_paths_are_refused_before_the_work(args, needle, capsys, tmp_
     def no_work(*a, **k):
         raise AssertionError("the work started before the path was checked")
 
-    import posreal.commands.table as table
-    import posreal.counterexamples.colspan as colspan
-    import posreal.experiment.runner as runner
+    from posreal.counterexamples import colspan
+    from posreal.experiment import runner
+
+    from posreal.commands import table
     monkeypatch.setattr(table, "taxonomy", no_work)
     monkeypatch.setattr(colspan, "find_static", no_work)
     monkeypatch.setattr(runner, "run_grid", no_work)
@@ -317,7 +318,7 @@ def test_output_to_dev_full_is_one_line_exit_1():
 
 def test_json_with_stdout_closed_is_one_line_exit_1():
     proc = subprocess.run(f"{sys.executable} -m posreal verify {CERTS / 'static_alibi_position_0.json'} --json >&-",
-                          shell=True, cwd=ROOT, env=ENV, capture_output=True, timeout=TIMEOUT, text=True)
+                          shell=True, cwd=ROOT, env=ENV, capture_output=True, timeout=TIMEOUT, text=True, check=False)
     assert proc.returncode == 1
     assert_one_line(proc.stderr, "standard output is closed")
 
@@ -367,7 +368,7 @@ def test_ctrl_c_at_any_moment_is_one_line_exit_130(delay):
     proc = spawn("table", "--lengths", "32,64,128,256,512,1024,2048")
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=TIMEOUT)
+    _, err = proc.communicate(timeout=TIMEOUT)
     if proc.returncode == 0:      # finished before the signal: nothing to interrupt
         return
     assert proc.returncode == 130, err
@@ -383,7 +384,7 @@ def test_check_leaves_no_hypothesis_folder_in_the_working_directory(tmp_path):
     env = {**ENV, "XDG_CACHE_HOME": str(cache)}
     env.pop("HYPOTHESIS_STORAGE_DIRECTORY", None)
     env.pop("POSREAL_HYPOTHESIS_DIR", None)
-    code, out, err = cli("check", "proposition4", cwd=work, env=env)
+    code, _, err = cli("check", "proposition4", cwd=work, env=env)
     assert code in (0, 1), err
     assert list(work.iterdir()) == []
     assert (cache / "posreal" / "hypothesis").is_dir()

@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-
 from posreal.counterexamples.verifier import verify as verifier
 from posreal.counterexamples.verifier.certificate import digest
 from posreal.counterexamples.verifier.errors import CertificateError
-from posreal.counterexamples.verifier.verify import NOT_CHECKABLE, REFUTED, VERIFIED, verify_document
+from posreal.counterexamples.verifier.verify import (
+    NOT_CHECKABLE,
+    REFUTED,
+    VERIFIED,
+    verify_document,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "counterexamples" / "certificates").glob("*.json"))
@@ -99,7 +104,7 @@ def test_every_single_leaf_edit_of_the_claims_is_refused() -> None:
     for name, leaf, edit, document in _corpus():
         try:
             outcome = _outcome(document)
-        except Exception as err:  # a crash is a defect of the verifier, counted and shown
+        except Exception as err:  # noqa: BLE001 — a crash is a defect of the verifier, counted and shown
             crashes.append((name, leaf, repr(edit)[:40], repr(err)[:120]))
             continue
         tally[outcome] = tally.get(outcome, 0) + 1

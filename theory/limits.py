@@ -3,14 +3,15 @@
 Standard library only, so that the command line and the certificate verifier can use it without
 numpy.  Main definitions:
 
-* input bounds, one constant each: :data:`MAX_QUOTE` (characters of a bad value quoted in an
-  error), :data:`MAX_SPEC_CHARS`, :data:`MAX_DUAL_DEPTH` (nesting of the shear ``dual:``),
+* input bounds, one constant each: :data:`MAX_SPEC_CHARS`, :data:`MAX_DUAL_DEPTH` (nesting of the shear ``dual:``),
   :data:`MAX_INT_DIGITS`, :data:`MAX_SPEC_INT` (integer parameters of specs), :data:`MAX_LENGTH`,
-  :data:`MAX_LENGTHS`, :data:`MAX_COUNT` (steps, samples, instances), :data:`MAX_SECONDS`,
-  :data:`MAX_FILE_BYTES`, :data:`MAX_JSON_DEPTH`;
+  :data:`MAX_LENGTHS`, :data:`MAX_STEPS`, :data:`MAX_SAMPLES`, :data:`MAX_INSTANCES`,
+  :data:`MAX_JOBS`, :data:`MAX_SEED`, :data:`MAX_COUNT`, :data:`MAX_SECONDS`, :data:`MAX_PATH_COMPONENT`,
+  :data:`MAX_FILE_BYTES`, :data:`MAX_RECORDS_BYTES`, :data:`MAX_JSON_DEPTH`, :data:`MAX_JSON_INT_DIGITS`;
 * :func:`parse_int` — an integer of ASCII digits within bounds (no Unicode digits, no
   underscores, no unbounded digit strings), else a one-line :class:`~posreal.theory.errors.SpecError`;
-* :func:`quote` — ``repr`` of a bad value cut to about 80 characters;
+* :func:`bad` — the one-line error for a bad value, quoting at most about 80 characters of it
+  (:func:`posreal.theory.errors.quote`);
 * :func:`dual_depth` / :func:`strip_duals` — the shear prefix counted without recursion;
 * :class:`Budget` and :func:`budget` — the memory budget (default :data:`DEFAULT_MAX_MEMORY`,
   raised with ``posreal --max-memory SIZE`` or ``POSREAL_MAX_MEMORY``), :func:`require` refuses
@@ -36,7 +37,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any
 
-from posreal.theory.errors import MAX_QUOTE, SpecError, quote
+from posreal.theory.errors import SpecError, quote
 
 MAX_SPEC_CHARS = 512           # characters of a PE or task spec
 MAX_DUAL_DEPTH = 64            # nested shears dual:dual:...:P
@@ -73,7 +74,7 @@ class ResourceError(SpecError):
 
 
 def bad(what: str, value: object, accepted: str) -> SpecError:
-    """The one-line error for a bad argument, quoting at most about :data:`MAX_QUOTE` characters of it."""
+    """The one-line error for a bad argument, quoting at most about 80 characters of it (:func:`quote`)."""
     return SpecError(f"invalid {what} {quote(value)}; accepted: {accepted}")
 
 
@@ -82,7 +83,7 @@ def parse_int(text: str, what: str, minimum: int = 0, maximum: int = MAX_SPEC_IN
     accepted = f"an integer from {minimum} to {maximum} (ASCII digits)"
     if not isinstance(text, str):
         raise bad(what, text, accepted)
-    digits = text[1:] if text.startswith("-") else text
+    digits = text.removeprefix("-")
     if len(digits) > MAX_INT_DIGITS or not _DIGITS.fullmatch(digits):
         raise bad(what, text, accepted)
     value = int(text, 10)

@@ -25,9 +25,10 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.theory import limits

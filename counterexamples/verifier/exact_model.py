@@ -21,8 +21,9 @@ each other.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.theory.errors import quote

@@ -8,8 +8,8 @@ vector in the span of rows).  Matrices here are small (certificates of small ins
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 Row = Sequence[Fraction]
 

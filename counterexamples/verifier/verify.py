@@ -40,15 +40,24 @@ after sealing) refutes the certificate.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from posreal.counterexamples.verifier import exact_model as em
-from posreal.counterexamples.verifier import qla
-from posreal.counterexamples.verifier import schema
-from posreal.counterexamples.verifier.certificate import BUNDLE_FORMAT, FORMAT, KINDS, VERSION, digest, load, unq, unqvec
+from posreal.counterexamples.verifier import qla, schema
+from posreal.counterexamples.verifier.certificate import (
+    BUNDLE_FORMAT,
+    FORMAT,
+    KINDS,
+    VERSION,
+    digest,
+    load,
+    unq,
+    unqvec,
+)
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.theory.errors import quote
 
