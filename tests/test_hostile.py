@@ -375,6 +375,26 @@ def test_ctrl_c_at_any_moment_is_one_line_exit_130(delay):
     assert_one_line(err.decode(), "interrupted")
 
 
+def test_ctrl_c_then_resume_gives_the_uninterrupted_results(tmp_path):
+    """Ctrl-C during `search conjecture --out F` exits 130 at once; `--resume` completes F byte for
+    byte as an uninterrupted run writes it."""
+    full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
+    args = ["search", "conjecture", "--seed", "4", "--budget", "40", "--gd-steps", "200"]
+    assert cli(*args, "--out", str(full))[0] in (0, 1)
+    proc = spawn(*args, "--out", str(part))
+    deadline = time.monotonic() + TIMEOUT
+    while (not part.exists() or part.read_bytes().count(b"\n") < 3) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=TIMEOUT)
+    if proc.returncode == 130:
+        assert_one_line(err.decode(), "interrupted")
+        assert part.read_bytes().count(b"\n") < 41      # it stopped part-way
+    code, _, err = cli(*args, "--out", str(part), "--resume")
+    assert code in (0, 1), err
+    assert part.read_bytes() == full.read_bytes()
+
+
 # 17 ----------------------------------------------------------------------- no .hypothesis/ in the working directory
 @pytest.mark.slow
 def test_check_leaves_no_hypothesis_folder_in_the_working_directory(tmp_path):
