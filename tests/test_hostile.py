@@ -395,6 +395,17 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_results(tmp_path):
     assert part.read_bytes() == full.read_bytes()
 
 
+@pytest.mark.parametrize("pe", ["dual:dual:colbias", "dual:dual:rope:4", "dual:dual:dual:abscol:4"])
+def test_certified_mode_accepts_nested_shears(pe, capsys):
+    """Certified re-decision strips every nested shear (S∘S = id): same α as the plain or single-shear PE."""
+    plain = pe[10:] if pe.count("dual:") % 2 == 0 else "dual:" + pe[15:]
+    args = ["--task", "offset:1", "--train-length", "6", "--lengths", "12,24", "--certified", "--json"]
+    assert main(["alpha", "--pe", pe, *args]) == 0
+    nested = json.loads(capsys.readouterr().out)
+    assert main(["alpha", "--pe", plain, *args]) == 0
+    assert json.loads(capsys.readouterr().out)["alpha"] == nested["alpha"]
+
+
 # 17 ----------------------------------------------------------------------- no .hypothesis/ in the working directory
 @pytest.mark.slow
 def test_check_leaves_no_hypothesis_folder_in_the_working_directory(tmp_path):
