@@ -315,8 +315,8 @@ def test_thorough_fuzz_tally() -> None:
         tally["usage-error lines"] += case.usage
         by_command[case.args[0] if case.args else "(none)"] += 1
         found = problems(case, outcome)
-        for p in found:
-            tally[p.split(" with ")[0] if p.startswith("usage error with") else p] += 1
+        for p in found:   # "problem: ..." keys, apart from the "exit N" counts
+            tally["problem: " + (p.split(" with ")[0] if p.startswith("usage error with") else p)] += 1
         if found:
             failures.append((case.args, found, outcome.stderr[-600:]))
         if tally["cases"] % 250 == 0:
@@ -326,8 +326,11 @@ def test_thorough_fuzz_tally() -> None:
     def summary() -> dict:
         return {"cases": tally["cases"], "seconds": round(time.monotonic() - start, 1),
                 "exit_codes": {k: v for k, v in sorted(tally.items()) if k.startswith("exit ")},
-                "tracebacks": tally["traceback"], "usage_errors_with_another_exit": tally["usage error"],
-                "usage_errors_not_one_line": tally["usage error not one line"], "timeouts": tally["timeout"],
+                "tracebacks": tally["problem: traceback"], "usage_errors_with_another_exit": tally["problem: usage error"],
+                "usage_errors_not_one_line": tally["problem: usage error not one line"],
+                "timeouts": tally["problem: timeout"],
+                "exit_codes_outside_0_1_2_3_130": sum(v for k, v in tally.items()
+                                                      if k.startswith("problem: exit")),
                 "command_lines_with_an_invalid_piece": tally["usage-error lines"], "by_command": dict(by_command),
                 "failures": [{"args": [a[:80] for a in args][:12], "problems": p, "stderr": e[-300:]}
                              for args, p, e in failures[:20]]}
