@@ -28,11 +28,21 @@ Each property is a plain function of one drawn case; :data:`PROPERTIES` pairs it
 and control.  The module-level names above are hypothesis-decorated (the active settings profile
 applies), and :func:`run_property` builds a derandomized, seeded copy for ``posreal check``.  A raised
 exception is a counterexample; hypothesis's falsifying example is reported.
+
+Hypothesis's storage (its example database and caches) goes to a directory the user controls, never
+to the working directory: ``HYPOTHESIS_STORAGE_DIRECTORY`` if set, else ``POSREAL_HYPOTHESIS_DIR``
+(``none`` for a temporary directory removed at exit), else ``$XDG_CACHE_HOME/posreal/hypothesis``
+(``~/.cache/posreal/hypothesis``) — see :func:`hypothesis_storage`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+import atexit
+import os
+import shutil
+import tempfile
+
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
@@ -40,6 +50,7 @@ from functools import partial
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from posreal.checks import geometry_checks
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
@@ -48,6 +59,28 @@ from posreal.theory.encodings import dual_pe, parse_pe, register_pe, unregister_
 from posreal.theory.kernels import DenseKernel, ProfileKernel
 from posreal.theory.tasks import Position, Task, dual_task, parse_task
 from posreal.theory.alpha import row_outcomes
+
+STORAGE_ENV = "POSREAL_HYPOTHESIS_DIR"
+
+
+def hypothesis_storage() -> str | None:
+    """Where hypothesis keeps its files (None: hypothesis's own HYPOTHESIS_STORAGE_DIRECTORY applies)."""
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        return None
+    chosen = os.environ.get(STORAGE_ENV, "")
+    if chosen.lower() == "none":
+        temporary = tempfile.mkdtemp(prefix="posreal-hypothesis-")
+        atexit.register(shutil.rmtree, temporary, True)
+        return temporary
+    if chosen:
+        return chosen
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "posreal", "hypothesis")
+
+
+_STORAGE = hypothesis_storage()
+if _STORAGE is not None:
+    set_hypothesis_home_dir(_STORAGE)
 
 FLOAT_SLACK = 1e-12   # rounding of one float softmax; the bounds themselves are exact
 THEOREM1_PES = ("relbias", "relbias:3", "alibi", "rope:4", "rope:8:100", "abscol:4:10", "colbias:5", "abssin:4:50")

@@ -32,8 +32,9 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 
+from posreal.theory import limits
 from posreal.theory.encodings import Encoding, parse_pe
-from posreal.theory.errors import PosrealError
+from posreal.theory.errors import PosrealError, SpecError, quote
 from posreal.theory.provenance import versions
 from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import Task, parse_task
@@ -229,6 +230,7 @@ def read_results(path: Path) -> tuple[dict | None, dict[int, dict], int]:
     if not path.exists():
         return None, {}, 0
     try:
+        limits.regular_file(str(path), "result file", limits.MAX_RECORDS_BYTES)   # never a device or FIFO
         data = path.read_bytes()
     except OSError as exc:
         raise CertificateError(f"cannot read result file {str(path)!r}: {exc.strerror or exc}; "
@@ -241,11 +243,11 @@ def read_results(path: Path) -> tuple[dict | None, dict[int, dict], int]:
             good += len(raw) + (1 if n < len(lines) - 1 else 0)
             continue
         try:
-            doc = json.loads(raw)
-        except json.JSONDecodeError:
+            doc = limits.load_json(raw.decode("utf-8"), "result line")   # bounded depth and integers
+        except (UnicodeDecodeError, SpecError):
             if n == len(lines) - 1:
                 break  # partial last line
-            raise CertificateError(f"malformed result file {str(path)!r}: line {n + 1} is not JSON; "
+            raise CertificateError(f"malformed result file {quote(str(path))}: line {n + 1} is not UTF-8 JSON; "
                                    f"accepted: a {FILE_FORMAT} JSONL file") from None
         if n == len(lines) - 1:
             break  # no trailing newline: treat as partial

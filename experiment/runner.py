@@ -38,9 +38,10 @@ from posreal.experiment.batched import (
 )
 from posreal.experiment.grid import Grid, ModelJob, model_jobs, predictions
 from posreal.experiment.train import measure_model
+from posreal.theory import limits
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB
 from posreal.theory.encodings import parse_pe
-from posreal.theory.errors import SpecError
+from posreal.theory.errors import SpecError, quote
 from posreal.theory.provenance import timestamp, versions
 from posreal.theory.tasks import parse_task
 
@@ -129,39 +130,56 @@ def run_batch(batch: Batch) -> list[dict]:
     return records
 
 
+_RECORD_FIELDS: dict[str, type | tuple] = {
+    "pe": str, "task": str, "vocab": int, "width": int, "seed": int, "length": int, "train_length": int,
+    "realizable": bool, "alpha": (float, int, type(None)), "token_accuracy": (float, int),
+    "attention_accuracy": (float, int), "recipe": dict, "seconds": (float, int)}
+
+
+def _check_record(record: object, path: Path, line: int) -> dict:
+    """A record with every field the summary reads, of the right JSON type; else a one-line SpecError."""
+    where = f"malformed records file {quote(str(path))} line {line}"
+    if not isinstance(record, dict):
+        raise SpecError(f"{where}: not a JSON object; accepted: records written by 'posreal experiment'")
+    for key, kind in _RECORD_FIELDS.items():
+        value = record.get(key)
+        if key not in record or (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
+            raise SpecError(f"{where}: field {key!r} is missing or not of its type; accepted: records written by "
+                            "'posreal experiment'")
+    if not isinstance(record["recipe"].get("threshold"), (float, int)):
+        raise SpecError(f"{where}: recipe.threshold is missing; accepted: records written by 'posreal experiment'")
+    return record
+
+
 def read_records(path: Path) -> tuple[list[dict], bool]:
-    """Complete records of a JSON-lines file, and whether an incomplete line was dropped."""
+    """Complete records of a JSON-lines file, and whether an incomplete last line (an interrupted
+    write) was dropped.  A complete line that is not a record, or a file that is not UTF-8 or not a
+    regular file, is a one-line SpecError."""
     if not path.exists():
         return [], False
+    text = limits.read_text(str(path), "records file", limits.MAX_RECORDS_BYTES)
     records, broken = [], False
-    with path.open() as fh:
-        for line in fh:
-            if not line.endswith("\n"):
-                broken = True
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
-                broken = True
+    lines = text.split("\n")
+    for number, line in enumerate(lines[:-1], start=1):
+        if not line.strip():
+            continue
+        try:
+            record = limits.load_json(line, f"records file {quote(str(path))} line {number}")
+        except SpecError as err:
+            raise SpecError(f"{err}") from None
+        records.append(_check_record(record, path, number))
+    if lines[-1]:
+        broken = True                      # no newline at the end: the write was interrupted
     return records, broken
 
 
 def read_run_file(run_file: Path) -> dict:
     """The run file (``{"grid": {...}, "runs": [...]}``); unreadable or malformed is a one-line SpecError."""
     accepted = f"accepted: a {RUN_FILE} written by 'posreal experiment', or a new --out DIR"
-    try:
-        meta = json.loads(run_file.read_text())
-        if not isinstance(meta["grid"], dict) or not isinstance(meta["runs"], list):
-            raise TypeError("'grid' is not an object or 'runs' is not a list")
-    except OSError as exc:
-        raise SpecError(f"unreadable run file {str(run_file)!r}: {exc.strerror or exc}; {accepted}") from None
-    except json.JSONDecodeError as exc:
-        raise SpecError(f"malformed run file {str(run_file)!r}: not JSON ({exc.msg} at line {exc.lineno}); "
-                        f"{accepted}") from None
-    except KeyError as exc:
-        raise SpecError(f"malformed run file {str(run_file)!r}: no {exc.args[0]!r} key; {accepted}") from None
-    except TypeError as exc:
-        raise SpecError(f"malformed run file {str(run_file)!r}: {exc}; {accepted}") from None
+    meta = limits.load_json(limits.read_text(str(run_file), "run file"), f"run file {quote(str(run_file))}")
+    if not isinstance(meta, dict) or not isinstance(meta.get("grid"), dict) or not isinstance(meta.get("runs"), list):
+        raise SpecError(f"malformed run file {quote(str(run_file))}: 'grid' is not an object or 'runs' is not "
+                        f"a list; {accepted}")
     return meta
 
 
@@ -181,8 +199,9 @@ def _prepare(out: Path, grid: Grid, resume: bool) -> list[dict]:
                         "accepted: --resume to continue that run, or a new --out DIR")
     if run_file.exists():
         earlier = read_run_file(run_file)["grid"]   # checked before any training, resumed or not
-        if resume and earlier != config:
-            raise SpecError(f"invalid --resume in {str(out)!r}: it holds the {earlier.get('name')!r} grid with "
+        if earlier != config:
+            flag = "--resume in" if resume else "output directory"
+            raise SpecError(f"invalid {flag} {quote(str(out))}: it holds the {quote(earlier.get('name'))} grid with "
                             f"other settings; accepted: the same grid and recipe, or a new --out DIR")
     records, broken = read_records(path)
     if broken:  # an interrupted write: keep the complete lines only

@@ -1,8 +1,17 @@
 """``posreal``: the console script.  The only module that may import every package.
 
 Each subcommand lives in ``posreal/commands/<name>.py`` and exposes ``add_parser(subparsers)``,
-which registers its options and sets ``run(args) -> int``.  Exit codes: 0 ok, 1 a claim failed
-or a counterexample was found, 2 usage error (one line on stderr, never a traceback).
+which registers its options and sets ``run(args) -> int``.
+
+Exit codes: 0 ok, 1 a claim failed or a counterexample was found (or standard output could not
+be written), 2 usage error (one line on stderr, never a traceback; also when stderr itself
+fails), 3 a certificate is not checkable, 130 interrupted (Ctrl-C, at any moment); 70 is an
+internal error (a bug, reported in one line; ``POSREAL_DEBUG=1`` shows the traceback).  A closed
+pipe on stdout stops the output quietly and keeps the verdict's exit code
+(:mod:`posreal.streams`); the console script and ``python -m posreal`` enter through
+:mod:`posreal.__main__`, which installs the Ctrl-C handler before anything else is imported.
+Resource limits: ``posreal --max-memory SIZE`` or the environment variables ``POSREAL_MAX_MEMORY``
+and ``POSREAL_MAX_WORK`` (:mod:`posreal.theory.limits`).
 """
 
 from __future__ import annotations
@@ -12,23 +21,30 @@ import importlib
 import os
 import sys
 
-from posreal.theory.errors import PosrealError
+from posreal import streams
+from posreal.theory.errors import PosrealError, quote
 
 COMMANDS = ("alpha", "table", "experiment", "ceiling", "search", "verify", "check")
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_INTERNAL = 0, 1, 2, 130, 70
 
 
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports usage errors as one line and exit code 2."""
 
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        streams.say(f"{self.prog}: error: {message} (see '{self.prog} --help')")
+        raise SystemExit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from posreal.commands._common import memory_size
     parser = OneLineParser(prog="posreal", description=(
         "posreal — proof companion for positional realizability: compute α_L before training, check the "
         "claims, search counterexamples, run the trained-head experiment."),
-        epilog="Exit codes: 0 ok, 1 a claim failed or a counterexample was found, 2 usage error.")
+        epilog="Exit codes: 0 ok, 1 a claim failed or a counterexample was found, 2 usage error, "
+               "3 not checkable, 130 interrupted.")
+    parser.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
+                        help="memory budget of the planned work, e.g. 8G (default 4G, or POSREAL_MAX_MEMORY)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser,
                                 metavar="{" + ",".join(COMMANDS) + "}")
     for name in COMMANDS:
@@ -36,24 +52,63 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def _run(argv: list[str] | None, stdout: streams.GuardedStream) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:
-        return int(stop.code or 0)
+        code = stop.code
+        return code if isinstance(code, int) else (EXIT_OK if code is None else EXIT_USAGE)
+    from posreal.theory import limits
+    limits.configure(args.max_memory)
     try:
-        return int(args.run(args))
+        code = int(args.run(args))
+        stdout.flush()
+        return code
     except PosrealError as err:
-        print(f"posreal {args.command}: error: {err}", file=sys.stderr)
-        return 2
+        streams.say(f"posreal {args.command}: error: {err}")
+        return EXIT_USAGE
+    except streams.OutputFailed as err:
+        streams.say(f"posreal {args.command}: error: {err}")
+        return EXIT_FAILED
+    except MemoryError:
+        streams.say(f"posreal {args.command}: error: out of memory although the plan fitted the budget; "
+                    "lower the arguments or --max-memory")
+        return EXIT_FAILED
+    except OSError as err:   # a file that vanished or a disk that filled up while the command ran
+        where = f" {quote(err.filename)}" if getattr(err, "filename", None) else ""
+        streams.say(f"posreal {args.command}: error: cannot read or write{where}: {err.strerror or err}")
+        return EXIT_FAILED
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as err:   # a bug: one line (the traceback only on request), and a distinct exit code
+        if os.environ.get("POSREAL_DEBUG"):
+            raise
+        streams.say(f"posreal {args.command}: internal error: {err.__class__.__name__}: {quote(str(err))} "
+                    "(a bug; POSREAL_DEBUG=1 shows the traceback)")
+        return EXIT_INTERNAL
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; returns the exit code (see the module docstring).  Called in-process, a
+    KeyboardInterrupt is caught (one line, 130); the ``posreal`` entry point never raises one."""
+    stdout, _ = streams.guard()
+    try:
+        code = _run(argv, stdout)
     except KeyboardInterrupt:
-        print(f"posreal {args.command}: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        # the reader closed the pipe (e.g. `posreal table | head`): stop quietly, as Unix tools do
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        code = EXIT_INTERRUPTED
+        streams.say("posreal: interrupted")
+    except streams.OutputFailed as err:
+        code = EXIT_FAILED
+        streams.say(f"posreal: error: {err}")
+    try:
+        stdout.flush()
+    except streams.OutputFailed as err:
+        streams.say(f"posreal: error: {err}")
+        code = EXIT_FAILED if code != EXIT_USAGE else code
+    except KeyboardInterrupt:
+        code = EXIT_INTERRUPTED
+    return code
 
 
 if __name__ == "__main__":

@@ -26,11 +26,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from posreal.theory.encodings import Encoding, parse_pe
+from posreal.theory.encodings import AbsSin, DualOf, Encoding, is_profile, parse_pe
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.geometry import Geometry, GeometrySelection, IntervalOutcomes, interval_outcomes, parse_geometry
 from posreal.theory.kernels import exact_transfer, transfer
 from posreal.theory.limit import LimitInterval
+from posreal.theory.limits import Estimate, cell_estimate, require
 from posreal.theory.realization import (DEFAULT_TOL, REALIZED, RowOutcomes, classify_exact, classify_float,
                                 exact_margins, float_margins, structural_ties)
 from posreal.theory.selection import Selection, select
@@ -196,6 +197,7 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
     lengths = check_lengths(lengths, train_length, pe, mode)
     if limit and lengths[-1] > MAX_LIMIT_LENGTH:
         raise bad_value("length", lengths[-1], f"lengths up to {MAX_LIMIT_LENGTH} with the limit α♯")
+    require(estimate_cell(pe, task, train_length, lengths, mode == "exact"))   # before any allocation
     sel = select(pe, task, train_length, exact=(mode == "exact") or (limit and pe.rational))
     if mode == "exact" and sel.realizable and sel.exact_theta is None:
         mode = "float (exact certificate not found)"   # say so: rows are then decided in float
@@ -234,6 +236,14 @@ def _geometry_alpha(result: AlphaResult, geometry: Geometry, mode: str, tol: flo
                                           tol)
     result.intervals = interval_outcomes(gsel, result.lengths, tol)
     return result
+
+
+def estimate_cell(pe: Encoding, task: Task, train_length: int, lengths: list[int], exact: bool) -> Estimate:
+    """The planned memory of :func:`compute_alpha` for one cell (:mod:`posreal.theory.limits`)."""
+    base = pe.base if isinstance(pe, DualOf) else pe
+    kernel = "profile" if is_profile(pe) else "bilinear" if isinstance(base, AbsSin) else "dense"
+    rows, _ = task.rows_and_targets(train_length)                        # (m,)
+    return cell_estimate(f"{pe} · {task}", pe.dim(train_length), kernel, int(rows.sum()), lengths, exact)
 
 
 @dataclass

@@ -26,6 +26,7 @@ from mpmath import iv
 
 from posreal.theory.encodings import AbsSin, DualOf, Encoding, ProfileEncoding, Sinusoidal, TableEncoding
 from posreal.theory.errors import SpecError
+from posreal.theory.tasks import shear_normal_form
 from posreal.theory.realization import FAILED, REALIZED, UNDECIDED, RowOutcomes, target_keys
 
 UNIT_ROUNDOFF = 2.0 ** -53
@@ -41,7 +42,7 @@ def float_error_bound(theta: np.ndarray, p: int, length: int, max_feature: float
 
 def max_abs_feature(pe: Encoding, length: int, train_length: int) -> float:
     """max |ψ_f(i, k)| over the whole L-grid (the bound must hold for every entry, not a sample)."""
-    base = pe.base if isinstance(pe, DualOf) else pe
+    _, base = shear_normal_form(pe, DualOf)   # every nested shear: features in index form are the base's
     if isinstance(base, AbsSin):
         return float(np.abs(base.phi(np.arange(length))).max(initial=0.0)) ** 2
     if isinstance(base, ProfileEncoding):
@@ -70,7 +71,9 @@ def _sinusoid_intervals(x: int, d: int, base: float, sin_first: bool) -> list:
 
 def interval_index_features(pe: Encoding, row: int, keys: list[int], train_length: int) -> list[list]:
     """Enclosures of ψ at (row, key index k) for each k: (len(keys), p) intervals."""
-    base = pe.base if isinstance(pe, DualOf) else pe
+    _, inner = shear_normal_form(pe, DualOf)   # every nested shear: features in index form are the base's
+    assert isinstance(inner, Encoding)
+    base: Encoding = inner
     if isinstance(base, Sinusoidal):
         return [_sinusoid_intervals(k, base.d, base.base, sin_first=base.name != "rope") for k in keys]
     if isinstance(base, AbsSin):

@@ -28,7 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.errors import SpecError, bad_value, quote
+from posreal.theory.limits import MAX_INT_DIGITS, MAX_SPEC_INT, check_spec, strip_duals
 from posreal.theory.tasks import shear_normal_form
 
 OFFSET = "offset"      # key index k = i - j
@@ -559,12 +560,11 @@ _RESERVED = {"nope", "relbias", "alibi", "rope", "abssin", "abscol", "colbias", 
 
 
 def _int_arg(text: str, spec: str, minimum: int) -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise bad_value("PE", spec, PE_FORMS) from None
-    if value < minimum:
-        raise bad_value("PE", spec, PE_FORMS)
+    if len(text) > MAX_INT_DIGITS or not text.isascii() or not text.isdigit():
+        raise bad_value("PE", spec, f"{PE_FORMS}; integer parameters in ASCII digits")
+    value = int(text, 10)
+    if not minimum <= value <= MAX_SPEC_INT:
+        raise bad_value("PE", spec, f"{PE_FORMS}; integer parameters from {minimum} to {MAX_SPEC_INT}")
     return value
 
 
@@ -573,15 +573,17 @@ def _sinusoid_args(args: list[str], spec: str) -> tuple[int, float, bool]:
         raise bad_value("PE", spec, PE_FORMS)
     d = _int_arg(args[0], spec, 2)
     if d % 2:
-        raise SpecError(f"invalid PE {spec!r}: width d={d} is odd; accepted: an even width d >= 2")
+        raise SpecError(f"invalid PE {quote(spec)}: width d={d} is odd; accepted: an even width d >= 2")
     if len(args) == 1:
         return d, DEFAULT_BASE, False
     try:
-        base = float(args[1])
+        base = float(args[1]) if len(args[1]) <= 40 and args[1].isascii() and "_" not in args[1] else None
     except ValueError:
-        raise bad_value("PE", spec, PE_FORMS) from None
+        base = None
+    if base is None:
+        raise bad_value("PE", spec, PE_FORMS)
     if not np.isfinite(base) or base <= 1.0:
-        raise SpecError(f"invalid PE {spec!r}: base {args[1]!r} must be a number > 1")
+        raise SpecError(f"invalid PE {quote(spec)}: base {quote(args[1])} must be a number > 1")
     return d, base, True
 
 
@@ -613,12 +615,6 @@ def parse_learned(spec: str | LearnedAbsolute) -> LearnedAbsolute:
     return LearnedAbsolute(d)
 
 
-def _strip_duals(text: str) -> str:
-    while text.startswith("dual:"):
-        text = text[len("dual:"):]
-    return text
-
-
 def parse_pe(spec: str | Encoding) -> Encoding:
     """Parse a linear PE spec string (the only parser of linear PE specs); an Encoding is returned
     as it is.  ``learned:d`` is not linear: it is refused here (see :func:`parse_learned`)."""
@@ -629,11 +625,16 @@ def parse_pe(spec: str | Encoding) -> Encoding:
                         f"a linear PE here; learned:d is not linear (its α_L is an interval): use {LEARNED_API}")
     if not isinstance(spec, str):
         raise bad_value("PE", spec, PE_FORMS)
-    text = spec.strip()
-    if text.startswith("dual:"):
-        if is_learned(_strip_duals(text)):
-            raise bad_value("PE", spec, "the shear dual:P of a linear PE P (learned:d is not linear)")
-        return DualOf(parse_pe(text[len("dual:"):]))
+    depth, text = strip_duals(check_spec(spec, "PE", PE_FORMS))   # a loop, not recursion
+    if is_learned(text):
+        raise bad_value("PE", spec, "the shear dual:P of a linear PE P (learned:d is not linear)")
+    inner = _parse_plain(text, spec)
+    for _ in range(depth):
+        inner = DualOf(inner)
+    return inner
+
+
+def _parse_plain(text: str, spec: str) -> Encoding:
     if text.startswith("table:"):
         from posreal.theory.tables import load_table
         return load_table(text[len("table:"):])

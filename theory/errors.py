@@ -2,7 +2,7 @@
 
 One exception class for the package (:class:`PosrealError`) and one subclass for bad
 user input (:class:`SpecError`).  Messages are one line: they name the bad argument,
-show its value with ``repr`` and list the accepted forms, so the CLI can print them as
+show its value with ``repr`` (cut to about 80 characters) and list the accepted forms, so the CLI can print them as
 they are and exit with code 2.
 """
 
@@ -17,6 +17,19 @@ class SpecError(PosrealError, ValueError):
     """A spec string, length, or argument that is not of an accepted form."""
 
 
+MAX_QUOTE = 80
+"""Characters of a bad value that an error message quotes (a 100 KB value gives a short line)."""
+
+
+def quote(value: object, limit: int = MAX_QUOTE) -> str:
+    """``repr(value)``, cut to about ``limit`` characters, with the full size named."""
+    if isinstance(value, (str, bytes)) and len(value) > limit:
+        return repr(value[:limit]) + f"… ({len(value)} characters)"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text)} characters)"
+
+
 def bad_value(what: str, value: object, accepted: str) -> SpecError:
-    """Build the one-line error for a bad argument: what, its repr, and what is accepted."""
-    return SpecError(f"invalid {what} {value!r}; accepted: {accepted}")
+    """Build the one-line error for a bad argument: what, its repr (at most about 80 characters),
+    and what is accepted."""
+    return SpecError(f"invalid {what} {quote(value)}; accepted: {accepted}")

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from posreal.theory.errors import bad_value
+from posreal.theory.limits import MAX_INT_DIGITS, MAX_SPEC_INT, bad, check_spec, strip_duals
 
 FIXED_OFFSET = "fixed offset"
 FIXED_POSITION = "fixed position"
@@ -181,13 +182,9 @@ def shear_normal_form(obj: object, wrapper: type[_Sheared]) -> tuple[int, object
 
 
 def _nonnegative_int(text: str, what: str, spec: str) -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise bad_value(what, spec, TASK_FORMS) from None
-    if value < 0:
-        raise bad_value(what, spec, TASK_FORMS)
-    return value
+    if len(text) > MAX_INT_DIGITS or not text.isascii() or not text.isdigit() or int(text, 10) > MAX_SPEC_INT:
+        raise bad(what, spec, f"{TASK_FORMS}; c, p in ASCII digits, at most {MAX_SPEC_INT}")
+    return int(text, 10)
 
 
 _PLAIN = {"copy": Copy(), "middle": Middle(), "reverse": Reverse(), "half": Half()}
@@ -199,9 +196,14 @@ def parse_task(spec: str | Task) -> Task:
         return spec
     if not isinstance(spec, str):
         raise bad_value("task", spec, TASK_FORMS)
-    text = spec.strip()
-    if text.startswith("dual:"):
-        return DualTask(parse_task(text[len("dual:"):]))
+    depth, text = strip_duals(check_spec(spec, "task", TASK_FORMS))   # a loop, not recursion
+    task = _parse_plain(text, spec)
+    for _ in range(depth):
+        task = DualTask(task)
+    return task
+
+
+def _parse_plain(text: str, spec: str) -> Task:
     if text in _PLAIN:
         return _PLAIN[text]
     name, _, arg = text.partition(":")

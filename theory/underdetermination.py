@@ -35,6 +35,7 @@ from posreal.theory import realization
 from posreal.theory.encodings import POSITION, LearnedAbsolute, parse_learned
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import DenseKernel
+from posreal.theory.limits import learned_estimate, require
 from posreal.theory.tasks import Task, parse_task
 
 COMPLETIONS = ("zero", "copy_last")
@@ -300,6 +301,7 @@ def learned_alpha_interval(pe: str | LearnedAbsolute, task: str | Task, train_le
     for L in sorted_lengths:
         if L < train_length or L > MAX_LEARNED_LENGTH:
             raise bad_value("length", L, f"integers from the train length {train_length} to {MAX_LEARNED_LENGTH}")
+    require(learned_estimate(f"{learned} · {task}", learned.d, train_length, sorted_lengths, TRAIN_STEPS, samples))
     block = train_block(task, learned.d, train_length, seed)
     train_min = float(block.train_margins().min())
     result = LearnedInterval(learned, task, train_length, tuple(sorted_lengths), block, train_min)

@@ -34,6 +34,7 @@ from posreal.checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fracti
 from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import ProfileKernel, exact_transfer
+from posreal.theory.limits import MAX_SECONDS, ceiling_estimate, require
 from posreal.theory.rational import fraction_str
 from posreal.theory.realization import classify_exact, exact_margins, structural_ties
 from posreal.theory.tasks import Task, parse_task
@@ -108,6 +109,7 @@ def kernel_class(kernel: str | None, pe: str | None, length: int, train_length: 
     enc = parse_pe(pe)
     p = enc.dim(train_length)
     enc.check_length(length, train_length)
+    require(ceiling_estimate(f"the class ceiling of {enc}", p, length))   # before building z3 terms
     rows = [i for i in range(length) for _ in range(i + 1)]
     keys = [enc.key_index(i, j) for i in range(length) for j in range(i + 1)]
     if enc.rational:
@@ -163,8 +165,8 @@ def compute_ceiling(task: str | Task, length: int, kernel: str | None = None, pe
     _check_length(length)
     if not isinstance(train_length, int) or train_length < 1:
         raise bad_value("train length", train_length, "an integer >= 1")
-    if not timeout > 0:
-        raise bad_value("timeout", timeout, "a number of seconds > 0")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_SECONDS:
+        raise bad_value("timeout", timeout, f"a number of seconds > 0 and <= {MAX_SECONDS}")
     task_obj = parse_task(task)
     cls = kernel_class(kernel, pe, length, train_length)
     rows, targets = (a.tolist() for a in task_obj.rows_and_targets(length))

@@ -23,12 +23,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import re
 from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from posreal.counterexamples.verifier.errors import CertificateError
+from posreal.theory import limits
+from posreal.theory.errors import quote
 
 FORMAT = "posreal-certificate"
 BUNDLE_FORMAT = "posreal-certificate-bundle"
@@ -42,16 +46,21 @@ def q(x: Fraction | int) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
+MAX_RATIONAL_DIGITS = 200   # digits of a numerator or denominator in a certificate
+_RATIONAL = re.compile(r"(-?(?:0|[1-9][0-9]*))/([1-9][0-9]*)")
+
+
 def unq(text: Any, where: str) -> Fraction:
-    """Parse ``"p/q"``; anything else is a malformed certificate."""
-    if isinstance(text, str) and text.count("/") == 1:
-        num, den = text.split("/")
-        try:
-            if den.strip() == den and num.strip() == num:
-                return Fraction(int(num, 10), int(den, 10))
-        except (ValueError, ZeroDivisionError):
-            pass
-    raise CertificateError(f"invalid rational {text!r} at {where}; accepted: a string 'p/q' with integers p, q != 0")
+    """Parse a rational in its canonical form ``"p/q"`` (q > 0, gcd(p, q) = 1, zero is ``"0/1"``,
+    ASCII digits, at most MAX_RATIONAL_DIGITS each); anything else is a malformed certificate, so
+    that one number has exactly one spelling."""
+    match = _RATIONAL.fullmatch(text) if isinstance(text, str) and len(text) <= 2 * MAX_RATIONAL_DIGITS + 2 else None
+    if match is not None and max(len(match.group(1)), len(match.group(2))) <= MAX_RATIONAL_DIGITS + 1:
+        num, den = int(match.group(1), 10), int(match.group(2), 10)
+        if math.gcd(num, den) == 1:
+            return Fraction(num, den)
+    raise CertificateError(f"invalid rational {quote(text)} at {where}; accepted: a string 'p/q' in lowest terms "
+                           f"(q > 0, zero as '0/1', at most {MAX_RATIONAL_DIGITS} digits each)")
 
 
 def qvec(values: Iterable) -> list[str]:
@@ -60,7 +69,7 @@ def qvec(values: Iterable) -> list[str]:
 
 def unqvec(values: Any, where: str) -> tuple[Fraction, ...]:
     if not isinstance(values, list):
-        raise CertificateError(f"invalid vector {values!r} at {where}; accepted: a list of 'p/q' strings")
+        raise CertificateError(f"invalid vector {quote(values)} at {where}; accepted: a list of 'p/q' strings")
     return tuple(unq(x, f"{where}[{n}]") for n, x in enumerate(values))
 
 
@@ -89,31 +98,14 @@ def dumps(document: dict) -> str:
 
 
 def check_output_file(path: str | Path, what: str = "output file") -> Path:
-    """``path`` as a Path if a file can be written there (not a directory; its directory exists),
-    else a one-line CertificateError — called before long work so that it fails first."""
-    path = Path(path)
-    if path.is_dir():
-        raise CertificateError(f"invalid {what} {str(path)!r}: it is a directory; accepted: a file path")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise CertificateError(f"invalid {what} {str(path)!r}: directory {str(parent)!r} does not exist; "
-                               "accepted: a file path in an existing directory")
-    return path
+    """``path`` as a Path if a regular file can be written there, else a one-line error — called
+    before long work so that it fails first (:func:`posreal.theory.limits.check_output_file`)."""
+    return Path(limits.check_output_file(str(path), what))
 
 
 def check_output_directory(path: str | Path, what: str = "output directory") -> Path:
-    """``path`` as a Path if it is a directory or can be created as one, else a one-line CertificateError."""
-    path = Path(path)
-    if path.exists() and not path.is_dir():
-        raise CertificateError(f"invalid {what} {str(path)!r}: it exists and is not a directory; "
-                               "accepted: a directory (created if missing)")
-    for ancestor in path.absolute().parents:
-        if ancestor.exists():
-            if not ancestor.is_dir():
-                raise CertificateError(f"invalid {what} {str(path)!r}: {str(ancestor)!r} is not a directory; "
-                                       "accepted: a directory (created if missing)")
-            break
-    return path
+    """``path`` as a Path if it is a writable directory or can be created as one, else a one-line error."""
+    return Path(limits.check_output_directory(str(path), what))
 
 
 def write(document: dict, path: str | Path) -> None:
@@ -126,17 +118,12 @@ def write(document: dict, path: str | Path) -> None:
 
 
 def load(path: str | Path) -> dict:
-    """Read a certificate or bundle file; unreadable or non-JSON input is a CertificateError."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise CertificateError(f"unreadable certificate file {str(path)!r}: {err.__class__.__name__}") from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise CertificateError(f"malformed certificate file {str(path)!r}: not JSON ({err.msg} at line "
-                               f"{err.lineno}); accepted: a {FORMAT} or {BUNDLE_FORMAT} JSON object") from None
+    """Read a certificate or bundle file: a regular UTF-8 file of at most MAX_FILE_BYTES, JSON nested
+    at most MAX_JSON_DEPTH deep with integers of at most MAX_JSON_INT_DIGITS digits; anything else
+    is a one-line error (never a hang on a device or FIFO, never a RecursionError)."""
+    where = f"certificate file {quote(str(path))}"
+    text = limits.read_text(str(path), "certificate file")
+    document = limits.load_json(text, where)
     if not isinstance(document, dict):
-        raise CertificateError(f"malformed certificate file {str(path)!r}: top level is "
-                               f"{type(document).__name__}; accepted: a JSON object")
+        raise CertificateError(f"malformed {where}: top level is {type(document).__name__}; accepted: a JSON object")
     return document

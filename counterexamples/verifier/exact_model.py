@@ -10,46 +10,68 @@ definitions.md#linear-pe):
 * :func:`feature` — ψ(i, j) ∈ ℚ^p for the rational PEs ``nope``, ``relbias[:D]``,
   ``colbias[:D]``, ``alibi``, the shear ``dual:P`` (ψ_S(i, j) = ψ(i, i - j)) and user feature
   tables embedded in the certificate (relative ``T[i-j]``, column ``T[j]``, general ``T[i][j]``);
+* :func:`dimension` — p from the spec alone, so the verifier can budget its work first;
 * :func:`training_pairs` — every (i, t, j) with i ∈ R_L0, j ≤ i, j ≠ t, ordered by row then key.
 
-The test suite cross-checks this model against ``theory`` on the registry, so the two
-implementations guard each other.
+Nested shears are counted in a loop (S∘S = id, so only the parity matters), never by
+recursion, and at most :data:`MAX_DUAL_DEPTH` of them are accepted.  The test suite
+cross-checks this model against ``theory`` on the registry, so the two implementations guard
+each other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 from posreal.counterexamples.verifier.errors import CertificateError
+from posreal.theory.errors import quote
 
 Vector = tuple[Fraction, ...]
 TASK_FORMS = "offset:c, position:p, copy, middle, reverse, half, dual:TASK"
 PE_FORMS = "nope, relbias[:D], colbias[:D], alibi, dual:PE, or the name of an embedded table"
 TABLE_KINDS = ("relative", "column", "general")
 IRRATIONAL_NAMES = ("rope", "abscol", "abssin", "learned")
+MAX_DUAL_DEPTH = 64        # nested shears dual:dual:...:X in a certificate's spec
+MAX_SPEC_DIGITS = 9        # digits of an integer parameter of a spec (offset:c, relbias:D)
+MAX_SPEC_CHARS = 512
 
 
 class NotCheckable(CertificateError):
-    """A well-formed claim about a PE whose features are not rational (sinusoidal, learned)."""
+    """A well-formed claim that the fractions-only verifier cannot decide: irrational features
+    (sinusoidal, learned), or work above the verifier's budget."""
 
 
 def _nonneg(text: str, what: str, forms: str) -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise CertificateError(f"invalid {what} {text!r}; accepted: {forms}")
-    return value
+    """An integer parameter of a spec: ASCII digits only, at most MAX_SPEC_DIGITS of them."""
+    if not (0 < len(text) <= MAX_SPEC_DIGITS and text.isascii() and text.isdigit()):
+        raise CertificateError(f"invalid {what} {quote(text)}; accepted: {forms} (integer parameters: at "
+                               f"most {MAX_SPEC_DIGITS} ASCII digits)")
+    return int(text, 10)
+
+
+def shear_parity(spec: Any, what: str, forms: str) -> tuple[int, str]:
+    """``(number of dual: prefixes mod 2, the base spec)``, counted in a loop (S∘S = id)."""
+    if not isinstance(spec, str) or len(spec) > MAX_SPEC_CHARS:
+        raise CertificateError(f"invalid {what} {quote(spec)}; accepted: {forms}")
+    depth = 0
+    while spec.startswith("dual:", 5 * depth):
+        depth += 1
+        if depth > MAX_DUAL_DEPTH:
+            raise CertificateError(f"invalid {what} {quote(spec)}; accepted: {forms}, with at most "
+                                   f"{MAX_DUAL_DEPTH} nested dual: prefixes")
+    return depth % 2, spec[5 * depth:]
 
 
 def rows_and_targets(task: str, n: int) -> list[tuple[int, int]]:
     """Scored rows and targets ``[(i, t_n(i))]`` of a task spec on the n-grid, rows ascending."""
-    if not isinstance(task, str):
-        raise CertificateError(f"invalid task {task!r}; accepted: {TASK_FORMS}")
-    if task.startswith("dual:"):
-        return [(i, i - t) for i, t in rows_and_targets(task[5:], n)]
+    parity, base = shear_parity(task, "task", TASK_FORMS)
+    rows = _plain_rows(base, n)
+    return [(i, i - t) for i, t in rows] if parity else rows
+
+
+def _plain_rows(task: str, n: int) -> list[tuple[int, int]]:
     h = n // 2
     if task == "copy":
         return [(i, i - h) for i in range(h, n)]
@@ -66,43 +88,66 @@ def rows_and_targets(task: str, n: int) -> list[tuple[int, int]]:
     if name == "position" and arg:
         p = _nonneg(arg, "task", TASK_FORMS)
         return [(i, p) for i in range(p, n)]
-    raise CertificateError(f"invalid task {task!r}; accepted: {TASK_FORMS}")
+    raise CertificateError(f"invalid task {quote(task)}; accepted: {TASK_FORMS}")
 
 
 def _onehot(index: int, size: int) -> Vector:
     return tuple(Fraction(1) if b == index else Fraction(0) for b in range(size))
 
 
+def _bucket_clip(arg: str, train_length: int) -> int:
+    D = _nonneg(arg, "PE", PE_FORMS) if arg else train_length - 1
+    if D < 0:
+        raise CertificateError(f"invalid train length {train_length!r}; accepted: an integer >= 1")
+    return D
+
+
+def _unknown(pe: str) -> CertificateError:
+    if pe.partition(":")[0] in IRRATIONAL_NAMES:
+        return NotCheckable(f"PE {quote(pe)} has irrational features; the fractions-only verifier accepts {PE_FORMS}")
+    return CertificateError(f"invalid PE {quote(pe)}; accepted: {PE_FORMS}")
+
+
 def feature(pe: str, i: int, j: int, train_length: int,
             tables: Mapping[str, Mapping] | None = None) -> Vector:
     """ψ(i, j) in ℚ for query i and key j ≤ i of a rational PE spec."""
     tables = tables or {}
-    if not isinstance(pe, str):
-        raise CertificateError(f"invalid PE {pe!r}; accepted: {PE_FORMS}")
-    if pe.startswith("dual:"):
-        return feature(pe[5:], i, i - j, train_length, tables)
-    if pe in tables:
-        table = tables[pe]
+    parity, base = shear_parity(pe, "PE", PE_FORMS)
+    if parity:
+        j = i - j                                   # ψ_S(i, j) = ψ(i, i - j)
+    if base in tables:
+        table = tables[base]
         kind, rows = table["kind"], table["rows"]
         if kind == "relative":
             return tuple(rows[i - j])
         if kind == "column":
             return tuple(rows[j])
         return tuple(rows[i][j])
-    name, _, arg = pe.partition(":")
-    if pe == "nope":
+    name, _, arg = base.partition(":")
+    if base == "nope":
         return ()
-    if pe == "alibi":
+    if base == "alibi":
         return (Fraction(-(i - j)),)
     if name in ("relbias", "colbias"):
-        D = _nonneg(arg, "PE", PE_FORMS) if arg else train_length - 1
-        if D < 0:
-            raise CertificateError(f"invalid train length {train_length!r}; accepted: an integer >= 1")
+        D = _bucket_clip(arg, train_length)
         k = i - j if name == "relbias" else j
         return _onehot(min(k, D), D + 1)
-    if name in IRRATIONAL_NAMES:
-        raise NotCheckable(f"PE {pe!r} has irrational features; the fractions-only verifier accepts {PE_FORMS}")
-    raise CertificateError(f"invalid PE {pe!r}; accepted: {PE_FORMS}")
+    raise _unknown(base)
+
+
+def dimension(pe: str, train_length: int, tables: Mapping[str, Mapping] | None = None) -> int:
+    """p, the width of ψ, from the spec alone (nothing is built: the verifier budgets its work first)."""
+    _, base = shear_parity(pe, "PE", PE_FORMS)
+    if tables and base in tables:
+        return int(tables[base]["width"])
+    name, _, arg = base.partition(":")
+    if base == "nope":
+        return 0
+    if base == "alibi":
+        return 1
+    if name in ("relbias", "colbias"):
+        return _bucket_clip(arg, train_length) + 1
+    raise _unknown(base)
 
 
 def row_features(pe: str, i: int, train_length: int, tables: Mapping | None = None) -> list[Vector]:
@@ -119,8 +164,8 @@ def difference(pe: str, i: int, t: int, j: int, train_length: int, tables: Mappi
     """z = ψ(i, t) - ψ(i, j)."""
     a = feature(pe, i, t, train_length, tables)
     b = feature(pe, i, j, train_length, tables)
-    return tuple(x - y for x, y in zip(a, b))
+    return tuple(x - y for x, y in zip(a, b, strict=True))
 
 
 def dot(a: Sequence[Fraction], b: Sequence[Fraction]) -> Fraction:
-    return sum((x * y for x, y in zip(a, b)), Fraction(0))
+    return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))

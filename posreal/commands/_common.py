@@ -1,63 +1,84 @@
-"""Argument types and output helpers shared by the subcommands."""
+"""Argument types and output helpers shared by the subcommands.
+
+Every argument type here is bounded (:mod:`posreal.theory.limits`): integers are ASCII digits
+within a documented range, numbers are finite and bounded, lists are short, and output paths are
+checked before any work (:func:`output_file`, :func:`output_directory`, :func:`plot_file`).  A bad
+value gives one line that quotes at most about 80 characters of it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
+from posreal.theory import limits
+from posreal.theory.errors import PosrealError, quote
 from posreal.theory.provenance import versions
 
+T = TypeVar("T")
 
-def _integer(text: str, minimum: int) -> int:
+
+def _as_type_error(build: Callable[[], T]) -> T:
     try:
-        value = int(text, 10)
-    except ValueError:
-        value = None
-    if value is None or value < minimum:
-        raise argparse.ArgumentTypeError(f"invalid integer {text!r}; accepted: an integer >= {minimum}")
-    return value
+        return build()
+    except PosrealError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def positive_int(text: str) -> int:
-    return _integer(text, 1)
+def bounded_int(minimum: int, maximum: int, what: str = "integer") -> Callable[[str], int]:
+    """An argparse type: an integer of ASCII digits in [minimum, maximum]."""
+    def parse(text: str) -> int:
+        return _as_type_error(lambda: limits.parse_int(text, what, minimum, maximum))
+    parse.__name__ = what.replace(" ", "_")
+    return parse
 
 
-def nonnegative_int(text: str) -> int:
-    return _integer(text, 0)
+positive_int = bounded_int(1, limits.MAX_COUNT)
+nonnegative_int = bounded_int(0, limits.MAX_COUNT)
+length = bounded_int(1, limits.MAX_LENGTH, "length")
+train_length = bounded_int(1, limits.MAX_LENGTH, "train length")
+steps = bounded_int(1, limits.MAX_STEPS, "number of steps")
+samples = bounded_int(2, limits.MAX_SAMPLES, "number of samples")
+instances = bounded_int(1, limits.MAX_INSTANCES, "number of instances")
+jobs = bounded_int(1, limits.MAX_JOBS, "number of jobs")
+seed = bounded_int(0, limits.MAX_SEED, "seed")
 
 
 def int_list(text: str) -> list[int]:
-    """``"32,64,128"`` -> [32, 64, 128]."""
+    """``"32,64,128"`` -> [32, 64, 128]: at most MAX_LENGTHS lengths, each 1..MAX_LENGTH."""
+    parts = text.split(",", limits.MAX_LENGTHS)
+    if len(parts) > limits.MAX_LENGTHS:
+        raise argparse.ArgumentTypeError(f"invalid lengths {quote(text)}; accepted: at most "
+                                         f"{limits.MAX_LENGTHS} comma-separated integers")
     out = []
-    for part in text.split(","):
+    for part in parts:
         try:
-            out.append(int(part.strip(), 10))
-        except ValueError:
+            out.append(limits.parse_int(part.strip(), "length", 1, limits.MAX_LENGTH))
+        except PosrealError:
             raise argparse.ArgumentTypeError(
-                f"invalid length {part.strip()!r} in {text!r}; accepted: comma-separated integers such as 32,64,128"
-            ) from None
+                f"invalid length {quote(part.strip())} in {quote(text)}; accepted: comma-separated integers "
+                f"from 1 to {limits.MAX_LENGTH} such as 32,64,128") from None
     return out
 
 
 def spec_list(text: str) -> list[str]:
-    """``"rope:16,relbias"`` -> ['rope:16', 'relbias'] (commas separate specs)."""
-    out = [p.strip() for p in text.split(",") if p.strip()]
-    if not out:
-        raise argparse.ArgumentTypeError(f"invalid list {text!r}; accepted: comma-separated specs")
+    """``"rope:16,relbias"`` -> ['rope:16', 'relbias'] (commas separate specs; at most 256 of them)."""
+    out = [p.strip() for p in text.split(",", limits.MAX_LENGTHS) if p.strip()]
+    if not out or len(out) > limits.MAX_LENGTHS - 1:
+        raise argparse.ArgumentTypeError(f"invalid list {quote(text)}; accepted: 1 to {limits.MAX_LENGTHS - 1} "
+                                         "comma-separated specs")
     return out
 
 
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = None
-    if value is None or not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"invalid number {text!r}; accepted: a finite number > 0")
-    return value
+def bounded_float(low: float, high: float, what: str = "number") -> Callable[[str], float]:
+    """An argparse type: a finite number in (low, high]."""
+    def parse(text: str) -> float:
+        return _as_type_error(lambda: limits.parse_number(text, what, low, high))
+    parse.__name__ = what.replace(" ", "_")
+    return parse
 
 
 def geometry_name(text: str) -> str:
@@ -70,6 +91,31 @@ def geometry_name(text: str) -> str:
     return value
 
 
+positive_float = bounded_float(0.0, float(limits.MAX_SECONDS), "number of seconds")
+
+
+def memory_size(text: str) -> int:
+    """``--max-memory``: ``512M``, ``4G``, ``2GiB`` or bytes."""
+    return _as_type_error(lambda: limits.parse_size(text, "--max-memory"))
+
+
+# ----------------------------------------------------------------------------- output paths
+def output_file(text: str) -> str:
+    """argparse type of ``--out FILE``."""
+    return _as_type_error(lambda: limits.check_output_file(text, "--out file"))
+
+
+def output_directory(text: str) -> str:
+    """argparse type of ``--out DIR`` / ``--certify DIR``."""
+    return _as_type_error(lambda: limits.check_output_directory(text, "directory"))
+
+
+def plot_file(text: str) -> str:
+    """argparse type of ``--plot FILE.png``."""
+    return _as_type_error(lambda: limits.check_output_file(text, "--plot file", ".png"))
+
+
+# ----------------------------------------------------------------------------- output
 def emit_json(document: Any) -> None:
     """Print exactly one JSON document on stdout."""
     json.dump(document, sys.stdout, indent=2, sort_keys=True, default=str)
@@ -80,7 +126,7 @@ def with_provenance(document: dict, **extra: Any) -> dict:
     return {**document, "versions": versions(), **extra}
 
 
-def format_table(header: Iterable[str], rows: Iterable[Iterable[Any]]) -> str:
+def format_table(header: Iterable[Any], rows: Iterable[Iterable[Any]]) -> str:
     """A plain aligned text table."""
     head = [str(h) for h in header]
     cells = [[str(c) for c in r] for r in rows]
@@ -91,7 +137,8 @@ def format_table(header: Iterable[str], rows: Iterable[Iterable[Any]]) -> str:
     return "\n".join(lines)
 
 
-def progress(iterable, total: int | None = None, desc: str = "", quiet: bool = False):
+def progress(iterable: Iterable[T], total: int | None = None, desc: str = "",
+             quiet: bool = False) -> Iterable[T] | Iterator[T]:
     """tqdm progress bar on stderr when it is a terminal; the plain iterable otherwise."""
     if quiet or not sys.stderr.isatty():
         return iterable

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from posreal.commands._common import (emit_json, format_table, geometry_name, int_list, nonnegative_int,
-                                      positive_int, with_provenance)
+from posreal.commands._common import (emit_json, format_table, geometry_name, int_list, samples, seed, train_length,
+                                      with_provenance)
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
 from posreal.theory.errors import bad_value
@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
     p.add_argument("--pe", required=True,
                    help="PE spec, e.g. rope:16, relbias, dual:abscol:16, table:PATH (a JSON feature table)")
     p.add_argument("--task", required=True, help="task spec, e.g. offset:1, copy, dual:middle")
-    p.add_argument("--train-length", type=positive_int, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
+    p.add_argument("--train-length", type=train_length, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
     p.add_argument("--lengths", type=int_list, default=list(DEFAULT_LENGTHS),
                    help="comma-separated lengths L >= L0 (default 32,64,128,256)")
     mode = p.add_mutually_exclusive_group()
@@ -30,9 +30,9 @@ def add_parser(sub) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--limit", action="store_true",
                    help="also α♯_L, the interval predicting lim acc_L(θ_k) for gradient descent (ℓ2 geometry only)")
-    p.add_argument("--seed", type=nonnegative_int, default=None,
+    p.add_argument("--seed", type=seed, default=None,
                    help="learned:d only: seed of the trained block and of the Monte Carlo (default 0)")
-    p.add_argument("--samples", type=positive_int, default=None,
+    p.add_argument("--samples", type=samples, default=None,
                    help="learned:d only: Monte Carlo samples of the untrained rows (default 200)")
     p.set_defaults(run=run, mode="float")
 

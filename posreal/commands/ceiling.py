@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from posreal.commands._common import emit_json, positive_float, positive_int, with_provenance
+from posreal.commands._common import emit_json, length, positive_float, train_length, with_provenance
 from posreal.theory.defaults import KERNEL_CLASSES, MAX_CEILING_LENGTH
 from posreal.theory.defaults import SMT_TIMEOUT as DEFAULT_TIMEOUT
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
@@ -19,8 +19,8 @@ def add_parser(sub) -> None:
     cls.add_argument("--kernel", choices=KERNEL_CLASSES, help="a free relative or column kernel")
     cls.add_argument("--pe", help="a linear PE with free parameters θ, e.g. relbias, rope:16, table:PATH")
     p.add_argument("--task", required=True, help="task spec, e.g. copy, middle, position:1")
-    p.add_argument("--length", required=True, type=positive_int, help=f"grid length n (1..{MAX_CEILING_LENGTH})")
-    p.add_argument("--train-length", type=positive_int, default=DEFAULT_TRAIN_LENGTH,
+    p.add_argument("--length", required=True, type=length, help=f"grid length n (1..{MAX_CEILING_LENGTH})")
+    p.add_argument("--train-length", type=train_length, default=DEFAULT_TRAIN_LENGTH,
                    help=f"L0, for PEs whose features depend on it (default {DEFAULT_TRAIN_LENGTH})")
     p.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
                    help=f"seconds per z3 query (default {DEFAULT_TIMEOUT:g})")

@@ -10,12 +10,13 @@ disagreements are findings, listed in the summary.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from posreal.commands._common import emit_json, format_table, positive_int
+from posreal.commands._common import (bounded_float, emit_json, format_table, jobs, output_directory, positive_int)
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB
 
 DEFAULT_OUT = "posreal-experiment"
@@ -33,26 +34,17 @@ def add_parser(sub: Any) -> None:
                       help="the full grid: every PE × task × seed × length × (vocab, width) setting")
     p.add_argument("--recipe", choices=RECIPE_CHOICES, default="all",
                    help="training recipe: adam, signum, gd, or all of them (default all)")
-    p.add_argument("--out", default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})")
+    p.add_argument("--out", type=output_directory, default=DEFAULT_OUT,
+                   help=f"results directory (default {DEFAULT_OUT})")
     p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished measurements")
-    p.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
+    p.add_argument("--jobs", type=jobs, default=1, help="worker processes (default 1)")
     p.add_argument("--memory-mib", type=positive_int, default=EXPERIMENT_MEMORY_MIB,
                    help="memory budget of the run's batches in MiB, shared by the jobs "
                         f"(default {EXPERIMENT_MEMORY_MIB})")
-    p.add_argument("--threshold", type=_threshold, default=None,
+    p.add_argument("--threshold", type=bounded_float(0.0, 1.0, "threshold"), default=None,
                    help="token accuracy at which a measurement generalizes (default: the recipes', 0.95)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document (no progress bar)")
     p.set_defaults(run=run, grid="quick")
-
-
-def _threshold(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = None
-    if value is None or not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"invalid threshold {text[:80]!r}; accepted: a number in (0, 1]")
-    return value
 
 
 class ModelBar:
@@ -113,7 +105,6 @@ def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
 
     from posreal.experiment.grid import GRIDS
     from posreal.experiment.plots import write_figures

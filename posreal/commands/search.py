@@ -19,8 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-from posreal.commands._common import (emit_json, format_table, nonnegative_int, positive_float, positive_int,
-                                      progress, spec_list, with_provenance)
+from posreal.commands._common import (emit_json, format_table, instances, output_directory, output_file, positive_float,
+                                      progress, seed, spec_list, steps, with_provenance)
 
 
 def add_parser(sub) -> None:
@@ -33,8 +33,9 @@ def add_parser(sub) -> None:
                          description="Find rows realized by T_L θ* with e_t outside col Ψ_i (static form) and tie "
                                      "directions outside col Zᵀ that the first gradient step moves (dynamic form); "
                                      "every instance comes with an exact certificate.")
-    c.add_argument("--out", metavar="FILE", help="write the certificates as one bundle (posreal verify FILE)")
-    c.add_argument("--evidence-steps", type=positive_int, default=20000,
+    c.add_argument("--out", type=output_file, metavar="FILE",
+                   help="write the certificates as one bundle (posreal verify FILE)")
+    c.add_argument("--evidence-steps", type=steps, default=20000,
                    help="gradient-descent steps of the float evidence in dynamic certificates (default 20000)")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(run=run_colspan)
@@ -44,19 +45,20 @@ def add_parser(sub) -> None:
                                      "small integer feature tables) with tasks and lengths; classify every failing "
                                      "row of T_L θ*; decide open ties by α♯ and integrate the gradient flow in "
                                      "log-time on them; report candidates and counterexamples to Conjecture′.")
-    j.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the instance stream (default 0)")
+    j.add_argument("--seed", type=seed, default=0, help="seed of the instance stream (default 0)")
     limit = j.add_mutually_exclusive_group()
-    limit.add_argument("--budget", type=positive_int, help="number of instances (indices 0..N-1; default 500)")
+    limit.add_argument("--budget", type=instances, help="number of instances (indices 0..N-1; default 500)")
     limit.add_argument("--time", type=positive_float, metavar="SECONDS", help="run for this many seconds")
-    j.add_argument("--out", metavar="FILE.jsonl", help="append results to this JSONL file as they are found")
+    j.add_argument("--out", type=output_file, metavar="FILE.jsonl",
+                   help="append results to this JSONL file as they are found")
     j.add_argument("--resume", action="store_true", help="continue the search in --out, skipping done indices")
     j.add_argument("--families", type=spec_list, default=None,
                    help="comma-separated families: registry,relative,column,general (default all)")
     j.add_argument("--tau-max", type=log_time, default=None, metavar="TAU",
                    help="largest log-time τ = log t of the gradient-flow evidence (default 600, at most 600)")
-    j.add_argument("--certify", metavar="DIR", help="write an open-tie certificate for each candidate (an open tie "
-                                                   "training wins) into DIR; a counterexample to Conjecture′ is "
-                                                   "always certified (into DIR, else next to --out, else here)")
+    j.add_argument("--certify", type=output_directory, metavar="DIR",
+                   help="write an open-tie certificate for each candidate (an open tie training wins) into DIR; a "
+                        "counterexample to Conjecture′ is always certified (into DIR, else next to --out, else here)")
     j.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
     j.set_defaults(run=run_conjecture)
 

@@ -8,8 +8,8 @@ import io
 import os
 import sys
 
-from posreal.commands._common import (emit_json, format_table, geometry_name, int_list, positive_int, progress,
-                                      spec_list, with_provenance)
+from posreal.commands._common import (emit_json, format_table, geometry_name, int_list, plot_file, progress,
+                                      spec_list, train_length, with_provenance)
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import REGISTRY_PES, REGISTRY_TASKS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
@@ -22,14 +22,14 @@ def add_parser(sub) -> None:
     p.add_argument("--pes", type=spec_list, default=list(REGISTRY_PES),
                    help="comma-separated PE specs (registry, dual:, table:PATH)")
     p.add_argument("--tasks", type=spec_list, default=list(REGISTRY_TASKS), help="comma-separated task specs")
-    p.add_argument("--train-length", type=positive_int, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
+    p.add_argument("--train-length", type=train_length, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
     p.add_argument("--lengths", type=int_list, default=list(DEFAULT_LENGTHS), help="comma-separated lengths")
     fmt = p.add_mutually_exclusive_group()
     for name in ("json", "csv", "markdown"):
         fmt.add_argument(f"--{name}", dest="format", action="store_const", const=name, help=f"{name} output")
     p.add_argument("--geometry", type=geometry_name, default="l2",
                    help="norm of the selection: l2 (default), linf or l1 (α_L as an interval)")
-    p.add_argument("--plot", metavar="FILE.png", help="write α_L against L, one curve per cell")
+    p.add_argument("--plot", type=plot_file, metavar="FILE.png", help="write α_L against L, one curve per cell")
     p.set_defaults(run=run, format="text")
 
 
