@@ -428,8 +428,9 @@ def select_in_geometry(pe, task, train_length: int = 16, geometry: str | Geometr
     pe, task = parse_pe(pe), parse_task(task)
     sel = select(pe, task, train_length, exact=exact)
     if geometry is Geometry.L2:
-        theta = sel.theta
-        return GeometrySelection(geometry, sel, theta, sel.norm, sel.exact_theta)
+        if not sel.realizable:
+            return GeometrySelection(geometry, sel, None)
+        return GeometrySelection(geometry, sel, sel.theta, sel.norm, sel.exact_theta)
     out = GeometrySelection(geometry, sel, None)
     if not sel.realizable:
         return out
