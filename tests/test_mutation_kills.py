@@ -19,6 +19,7 @@ never copied from the code's output.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from fractions import Fraction as F
 from pathlib import Path
@@ -34,6 +35,7 @@ from posreal.theory.encodings import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.expressivity import content_task, static_routing_bound
 from posreal.theory.selection import (
+    Optimum,
     Selection,
     select,
     verify_farkas_exact,
@@ -45,14 +47,22 @@ from posreal.theory.underdetermination import monte_carlo_alpha, train_block
 
 
 def _hand_selection(constraints, theta=None, multipliers=None, farkas=None) -> Selection:
-    """A Selection carrying only hand-made exact data (what the verifiers read)."""
+    """A Selection carrying only hand-made exact data (what the verifiers read).  With θ or λ given
+    it is made realizable through the only door, :meth:`Selection.realize`, with an :class:`Optimum`
+    whose missing part (θ or λ) stays None; with neither it has no optimum at all."""
     zq = [tuple(F(x) for x in z) for z in constraints]
     p = len(zq[0]) if zq else 0
-    sel = Selection(parse_pe("relbias"), parse_task("offset:1"), 4, theta is not None, None,
-                    None if theta is None else [F(x) for x in theta], np.zeros((len(zq), p)),
-                    np.zeros((len(zq), 3), dtype=np.int64), None, exact_constraints=zq)
-    if multipliers is not None:
-        sel.exact_multipliers = {k: F(v) for k, v in multipliers.items()}
+    z = np.array([[float(x) for x in row] for row in zq], dtype=float).reshape(len(zq), p)
+    sel = Selection(parse_pe("relbias"), parse_task("offset:1"), 4, z, np.zeros((len(zq), 3), dtype=np.int64),
+                    exact_constraints=zq)
+    if theta is not None or multipliers is not None:
+        exact_theta = None if theta is None else [F(x) for x in theta]
+        exact_lam = None if multipliers is None else {k: F(v) for k, v in multipliers.items()}
+        lam = np.zeros(len(zq))                                      # (m,) float λ
+        for k, v in (exact_lam or {}).items():
+            lam[k] = float(v)
+        float_theta = np.zeros(p) if exact_theta is None else np.array([float(x) for x in exact_theta])
+        sel.realize(Optimum(float_theta, lam, exact_theta, exact_lam))
     if farkas is not None:
         sel.certificate = {"farkas_exact": True, "farkas": {k: F(v) for k, v in farkas.items()}}
     return sel
@@ -88,21 +98,33 @@ def test_kkt_verifier_refuses_data_that_breaks_one_condition(constraints, theta,
 
 
 def test_kkt_verifier_refuses_missing_data():
+    # the same data is accepted when complete: each refusal below is the missing part's doing
+    assert verify_kkt_exact(_hand_selection([(1,)], theta=(1,), multipliers={0: 1}))
     assert not verify_kkt_exact(_hand_selection([(1,)], theta=None, multipliers={0: 1}))
     assert not verify_kkt_exact(_hand_selection([(1,)], theta=(1,), multipliers=None))
+    assert not verify_kkt_exact(_hand_selection([(1,)]))                # no optimum at all (not realizable)
+    # on a real certificate: drop exactly one of θ*, λ (through the Optimum) or Z
     sel = select("relbias", "offset:1", 4, exact=True)
+    assert verify_kkt_exact(sel)
+    complete = sel.optimum
+    for missing in ("exact_theta", "exact_multipliers"):
+        sel.realize(dataclasses.replace(complete, **{missing: None}))
+        assert sel.exact_optimum is None and not verify_kkt_exact(sel), missing
+    sel.realize(complete)
     sel.exact_constraints = None
     assert not verify_kkt_exact(sel)
 
 
 def test_kkt_verifier_refuses_a_tampered_real_certificate():
     sel = select("relbias", "offset:1", 4, exact=True)
-    sel.exact_theta = [x * 2 for x in sel.exact_theta]                 # margins 2: λ·(Zθ - 1) ≠ 0, Σλz ≠ θ
-    assert not verify_kkt_exact(sel)
+    doubled = [x * 2 for x in sel.exact_theta]                          # margins 2: λ·(Zθ - 1) ≠ 0, Σλz ≠ θ
+    sel.realize(dataclasses.replace(sel.optimum, exact_theta=doubled))
+    assert sel.exact_theta == doubled and not verify_kkt_exact(sel)
     sel = select("relbias", "offset:1", 4, exact=True)
     first = min(sel.exact_multipliers)
-    sel.exact_multipliers[first] += F(1, 1000)
-    assert not verify_kkt_exact(sel)
+    nudged = {k: v + F(1, 1000) if k == first else v for k, v in sel.exact_multipliers.items()}
+    sel.realize(dataclasses.replace(sel.optimum, exact_multipliers=nudged))
+    assert sel.exact_multipliers[first] == F(1, 4) + F(1, 1000) and not verify_kkt_exact(sel)
 
 
 # ------------------------------------------------------------------ verify_farkas_exact
@@ -283,8 +305,8 @@ def test_a_certificate_may_claim_the_training_length_itself():
 
 
 @pytest.mark.parametrize("name, edit, message", [
-    ("static_alibi_position_0.json", lambda c: c.pop("selected"), "malformed certificate: missing claims.selected"),
-    ("dynamic_cxc0x130_reverse.json", lambda c: c.pop("margin"), "malformed certificate: missing claims.margin"),
+    ("static_alibi_position_0.json", lambda c: c.pop("selected"), "malformed certificate: claims lacks selected"),
+    ("dynamic_cxc0x130_reverse.json", lambda c: c.pop("margin"), "malformed certificate: claims lacks margin"),
     ("dynamic_cxc0x130_reverse.json", lambda c: c.update(step_size="x"), "invalid rational 'x' at claims.step_size"),
     ("open_tie_designed_log2.json", lambda c: c.update(alpha="3/0"), "invalid rational '3/0' at claims.alpha"),
     ("open_tie_designed_log2.json", lambda c: c.update(margin=0), "malformed certificate: claims.margin = 0"),
@@ -298,9 +320,9 @@ def test_malformed_claims_are_named_in_the_error(name, edit, message):
 
 
 @pytest.mark.parametrize("edit, message", [
-    (lambda i: i.pop("length"), "malformed certificate: missing instance.length"),
+    (lambda i: i.pop("length"), "malformed certificate: instance lacks length"),
     (lambda i: i.update(train_length="3"), "malformed certificate: instance.train_length = '3'"),
-    (lambda i: i["tables"]["cxc0x130"].pop("kind"), "malformed certificate: missing tables.cxc0x130.kind"),
+    (lambda i: i["tables"]["cxc0x130"].pop("kind"), "malformed certificate: tables.cxc0x130 lacks kind"),
     (lambda i: i["tables"]["cxc0x130"].update(kind="diagonal"),
      "malformed certificate: tables.cxc0x130.kind = 'diagonal'; accepted: relative, column, general"),
 ])
@@ -417,7 +439,7 @@ def test_learned_interval_errors_name_the_argument():
     )
 
     assert _message(lambda: learned_alpha_interval("rope:16", "position:0", 16, (32,))) == (
-        "invalid PE 'rope:16'; accepted: learned:d (linear PEs go through posreal.theory.alpha.compute_alpha)")
+        "invalid learned PE 'rope:16'; accepted: learned:d with an integer d >= 1 (linear PEs go through parse_pe)")
     assert _message(lambda: learned_alpha_interval("learned:16", "position:0", 16, (32,), samples=1)) == \
         "invalid samples 1; accepted: an integer >= 2"
     assert _message(lambda: learned_alpha_interval("learned:16", "position:0", 16, (8,))) == \
@@ -427,7 +449,10 @@ def test_learned_interval_errors_name_the_argument():
 def test_learned_interval_document_names_its_cell_and_its_sources():
     from posreal.theory.underdetermination import learned_alpha_interval
 
-    doc = learned_alpha_interval("learned:16", "position:0", 16, (32,), samples=2)
+    result = learned_alpha_interval("learned:16", "position:0", 16, (32,), samples=2)
+    assert (str(result.pe), str(result.task), result.train_length, result.lengths) == \
+        ("learned:16", "position:0", 16, (32,))
+    doc = result.to_json()
     assert (doc["pe"], doc["task"], doc["train_length"], doc["mode"]) == ("learned:16", "position:0", 16, "learned")
     assert "Monte Carlo" in doc["interval"] and "copy_last" in doc["interval"]
 
@@ -478,17 +503,23 @@ def test_learned_interval_of_an_untrained_block_is_not_realizable(monkeypatch):
     original = underdetermination.train_block
     monkeypatch.setattr(underdetermination, "train_block",
                         lambda task, d, train_length, seed: original(task, d, train_length, seed, steps=0))
-    doc = underdetermination.learned_alpha_interval("learned:16", "position:0", 16, (32, 64), samples=2)
-    assert doc["block"]["min_train_margin"] <= 0                  # the random initialization does not realize it
+    result = underdetermination.learned_alpha_interval("learned:16", "position:0", 16, (32, 64), samples=2)
+    assert result.min_train_margin <= 0                           # the random initialization does not realize it
+    assert result.realizable is False and result.intervals == ()
+    doc = result.to_json()
+    assert doc["block"]["min_train_margin"] == result.min_train_margin and doc["block"]["steps"] == 0
     assert doc["realizable"] is False and doc["alpha"] == {"32": None, "64": None}
     assert doc["reason"] == "gradient descent did not realize the task at L0 within the step budget"
 
 
 def test_pe_spec_errors_quote_the_spec():
     from posreal.theory.encodings import PE_FORMS, register_pe
+    from posreal.theory.limits import MAX_SPEC_INT
 
-    assert _message(lambda: parse_pe("relbias:x")) == f"invalid PE 'relbias:x'; accepted: {PE_FORMS}"
-    assert _message(lambda: parse_pe("rope:0")) == f"invalid PE 'rope:0'; accepted: {PE_FORMS}"
+    assert _message(lambda: parse_pe("relbias:x")) == \
+        f"invalid PE 'relbias:x'; accepted: {PE_FORMS}; integer parameters in ASCII digits"
+    assert _message(lambda: parse_pe("rope:0")) == \
+        f"invalid PE 'rope:0'; accepted: {PE_FORMS}; integer parameters from 2 to {MAX_SPEC_INT}"
     assert _message(lambda: parse_pe("dual:learned:16")) == \
         "invalid PE 'dual:learned:16'; accepted: the shear dual:P of a linear PE P (learned:d is not linear)"
     assert _message(lambda: register_pe("relbias", [[0], [1]])) == \
