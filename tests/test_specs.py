@@ -118,3 +118,10 @@ def test_double_shear_is_equal_and_hashes_equal():
         task = parse_task(spec)
         assert parse_task(f"dual:dual:{spec}") == task and hash(parse_task(f"dual:dual:{spec}")) == hash(task)
         assert parse_task(f"dual:{spec}") != task
+
+
+@pytest.mark.parametrize("spec", ["learned:1_6", "learned:\uff10", "learned: 4", "learned:0", "learned:" + "9" * 30])
+def test_learned_width_is_ascii_digits_within_bounds(spec):
+    from posreal.theory.encodings import parse_learned
+    with pytest.raises(SpecError, match="ASCII digits"):
+        parse_learned(spec)

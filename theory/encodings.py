@@ -606,13 +606,10 @@ def parse_learned(spec: str | LearnedAbsolute) -> LearnedAbsolute:
     name, *args = spec.strip().split(":")
     if name != "learned" or len(args) != 1:
         raise bad_value("learned PE", spec, "learned:d with an integer d >= 1 (linear PEs go through parse_pe)")
-    try:
-        d = int(args[0], 10)
-    except ValueError:
-        raise bad_value("learned PE", spec, "learned:d with an integer d >= 1") from None
-    if d < 1:
-        raise bad_value("learned PE", spec, "learned:d with an integer d >= 1")
-    return LearnedAbsolute(d)
+    text = args[0]
+    if len(text) > MAX_INT_DIGITS or not text.isascii() or not text.isdigit() or not 1 <= int(text, 10) <= MAX_SPEC_INT:
+        raise bad_value("learned PE", spec, f"learned:d with d in ASCII digits, 1 <= d <= {MAX_SPEC_INT}")
+    return LearnedAbsolute(int(text, 10))
 
 
 def parse_pe(spec: str | Encoding) -> Encoding:
