@@ -122,6 +122,5 @@ def test_double_shear_is_equal_and_hashes_equal():
 
 @pytest.mark.parametrize("spec", ["learned:1_6", "learned:\uff10", "learned: 4", "learned:0", "learned:" + "9" * 30])
 def test_learned_width_is_ascii_digits_within_bounds(spec):
-    from posreal.theory.encodings import parse_learned
     with pytest.raises(SpecError, match="ASCII digits"):
         parse_learned(spec)

@@ -165,10 +165,13 @@ def test_unknown_fields_are_malformed(where: tuple) -> None:
 
 def test_evidence_is_not_a_claim_but_must_be_an_object() -> None:
     document = json.loads((ROOT / "counterexamples/certificates/open_tie_designed_log2.json").read_text())
-    document["evidence"]["gradient_descent"][0]["estimate"] = -5.0     # floats are reported, not verified
+    flow = document["evidence"]["gradient_flow"][0]             # the log-time gradient flow's measurements
+    flow.update(value=-5.0, verdict="loses")                     # floats are reported, not verified
+    document["evidence"]["row_verdict"] = "loses"
     assert _outcome(_reseal(document)) == VERIFIED
-    document["evidence"] = [1, 2]
-    assert _outcome(_reseal(document)) == "malformed"
+    for evidence in ([1, 2], None, "wins", 3.5, True):
+        document["evidence"] = evidence
+        assert _outcome(_reseal(document)) == "malformed", evidence
 
 
 def test_a_support_multiplier_of_zero_is_refuted_not_a_crash() -> None:

@@ -32,8 +32,8 @@ certificate.  What is re-derived, per kind (definitions.md#selection, definition
 Bounded work: before anything is built, the verifier estimates the fraction entries and the
 elimination steps the instance needs (:func:`planned_work`) and the size of the prediction's
 exact product; above :data:`MAX_ENTRIES`, :data:`MAX_ELIMINATION` or :data:`MAX_PRODUCT_BITS`
-the certificate is ``not checkable`` (exit 3), never a hang.  Float ``evidence`` (gradient-descent
-trajectories) must be a JSON object and is reported, never verified.  A digest mismatch (an edit
+the certificate is ``not checkable`` (exit 3), never a hang.  Float ``evidence`` (log-time gradient-flow
+measurements) must be a JSON object and is reported, never verified.  A digest mismatch (an edit
 after sealing) refutes the certificate.
 """
 
@@ -460,7 +460,7 @@ def verify_certificate(document: dict, name: str = "certificate") -> Verdict:
         raise CertificateError(f"malformed certificate {name}: {err.__class__.__name__} {quote(str(err))}") from None
     for path in check.uncovered(claims):
         check(False, f"claim {'.'.join(map(str, path))} is not re-derived by any check")
-    notes = ["float evidence (gradient descent) is reported, not verified"] if document.get("evidence") else []
+    notes = ["float evidence (log-time gradient flow) is reported, not verified"] if document.get("evidence") else []
     verdict = VERIFIED if not check.failures else REFUTED
     return Verdict(verdict, name, check.failures, check.checked, notes)
 
