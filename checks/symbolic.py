@@ -346,8 +346,8 @@ def _ratio_nonnegative(expr: sp.Expr, symbols: list[sp.Symbol]) -> bool:
 
 
 def derive_log2_tie(variant: str = "theorem") -> Derivation:
-    """The designed open tie, unconditionally: lim (a - b) = log 2 along the gradient flow, so row 3 of
-    the L = 4 grid is won although α_4 = 3/4.  (Gradient descent: the same bookkeeping with sums.)
+    """The designed open tie, unconditionally: lim (a - b) = log 2 along the gradient flow and along
+    gradient descent with any fixed step η > 0, so row 3 of the L = 4 grid is won although α_4 = 3/4.
 
     Steps: the training loss of the table is ℓ = log(1 + e^{-a}) + log(1 + e^{-a} + e^{-b}) in
     θ = (a, b, c) (row 1 has the difference e1, row 2 has e1 and e2), ∂ℓ/∂c = 0; with A = e^a,
@@ -406,6 +406,27 @@ def derive_log2_tie(variant: str = "theorem") -> Derivation:
     r_b = sp.integrate((u + w).subs({u: 1 / lowA, w: 1 / lowB}), (s_, 0, t))
     der.check("R_A(t), R_B(t) = O(log t): R/log t has a finite limit", all(
         sp.limit(r / sp.log(t), t, sp.oo).is_finite for r in (r_a, r_b)), f"R_A = {sp.simplify(r_a)}")
+    # Gradient descent with any fixed step η > 0 (the same bookkeeping with sums): a ← a + η·(-∂ℓ/∂a)
+    # gives A ← A·e^x with x = ηF/A, F = A·(-∂ℓ/∂a) the flow's A' above (likewise B), so
+    # A_{k+1} - A_k - ηF = A_k(e^x - 1 - x) ∈ [0, η²F²e^x/(2A_k)] by the two Taylor facts below.
+    xs = sp.Symbol("x", nonnegative=True)
+    taylor = sp.exp(xs) - 1 - xs                      # ≥ 0: zero value and slope at 0, (·)'' = e^x > 0
+    gap = xs ** 2 * sp.exp(xs) / 2 - taylor           # ≥ 0: zero value and slope at 0, (·)'' = e^x(2x + x²/2)
+    second = sp.Poly(sp.expand(sp.simplify(sp.diff(gap, xs, 2) * sp.exp(-xs))), xs)
+    der.check("GD step: 0 ≤ e^x - 1 - x ≤ x²e^x/2 for x ≥ 0, so A_{k+1} = A_k + ηF(A_k, B_k) + O(η²/A_k) "
+              "(F ≤ 2, x ≤ 2η); the same for B",
+              all(is_zero(e.subs(xs, 0)) for e in (taylor, sp.diff(taylor, xs), gap, sp.diff(gap, xs)))
+              and is_zero(sp.diff(taylor, xs, 2) - sp.exp(xs))
+              and all(cf >= 0 for cf in second.coeffs()), f"(gap)''·e^(-x) = {second.as_expr()}")
+    # with t = ηk the per-step deviations sum to R_A(t), R_B(t) (decreasing terms: sum ≤ first + integral)
+    # plus Σ O(η²/A_j) ≤ K·log(1 + t): the discrete bounds are the flow's with an extra K·log(1 + t).
+    K = sp.Symbol("K", positive=True)
+    extra = K * sp.log(1 + t)
+    gd_low = sp.limit(sp.log((1 + rate * t - r_a - extra) / (1 + t + r_b + extra)), t, sp.oo)
+    gd_up = sp.limit(sp.log((1 + rate * t + r_a + extra) / (1 + t - r_b - extra)), t, sp.oo)
+    der.check("GD squeeze: with e^{a_k} = 1 + 2ηk ± (R_A + K log(1 + ηk)) and e^{b_k} = 1 + ηk ± (R_B + K log(1 + ηk)) "
+              "the limit of a_k - b_k is log 2 for every step η > 0 and every constant K",
+              is_zero(gd_low - sp.log(2)) and is_zero(gd_up - sp.log(2)), f"limits {gd_low}, {gd_up}")
     lower = sp.log((1 + rate * t - r_a) / (1 + t + r_b))
     upper = sp.log((1 + rate * t + r_a) / (1 + t - r_b))
     lim_low, lim_up = sp.limit(lower, t, sp.oo), sp.limit(upper, t, sp.oo)
