@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 
-from posreal.theory import limits
+from posreal.theory import resources
 from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import PosrealError, SpecError, quote
 from posreal.theory.provenance import versions
@@ -230,7 +230,7 @@ def read_results(path: Path) -> tuple[dict | None, dict[int, dict], int]:
     if not path.exists():
         return None, {}, 0
     try:
-        limits.regular_file(str(path), "result file", limits.MAX_RECORDS_BYTES)   # never a device or FIFO
+        resources.regular_file(str(path), "result file", resources.MAX_RECORDS_BYTES)   # never a device or FIFO
         data = path.read_bytes()
     except OSError as exc:
         raise CertificateError(f"cannot read result file {str(path)!r}: {exc.strerror or exc}; "
@@ -243,7 +243,7 @@ def read_results(path: Path) -> tuple[dict | None, dict[int, dict], int]:
             good += len(raw) + (1 if n < len(lines) - 1 else 0)
             continue
         try:
-            doc = limits.load_json(raw.decode("utf-8"), "result line")   # bounded depth and integers
+            doc = resources.load_json(raw.decode("utf-8"), "result line")   # bounded depth and integers
         except (UnicodeDecodeError, SpecError):
             if n == len(lines) - 1:
                 break  # partial last line

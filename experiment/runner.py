@@ -38,7 +38,7 @@ from posreal.experiment.batched import (
 )
 from posreal.experiment.grid import Grid, ModelJob, model_jobs, predictions
 from posreal.experiment.train import measure_model
-from posreal.theory import limits
+from posreal.theory import resources
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB
 from posreal.theory.encodings import parse_pe
 from posreal.theory.errors import SpecError, quote
@@ -157,14 +157,14 @@ def read_records(path: Path) -> tuple[list[dict], bool]:
     regular file, is a one-line SpecError."""
     if not path.exists():
         return [], False
-    text = limits.read_text(str(path), "records file", limits.MAX_RECORDS_BYTES)
+    text = resources.read_text(str(path), "records file", resources.MAX_RECORDS_BYTES)
     records, broken = [], False
     lines = text.split("\n")
     for number, line in enumerate(lines[:-1], start=1):
         if not line.strip():
             continue
         try:
-            record = limits.load_json(line, f"records file {quote(str(path))} line {number}")
+            record = resources.load_json(line, f"records file {quote(str(path))} line {number}")
         except SpecError as err:
             raise SpecError(f"{err}") from None
         records.append(_check_record(record, path, number))
@@ -176,7 +176,7 @@ def read_records(path: Path) -> tuple[list[dict], bool]:
 def read_run_file(run_file: Path) -> dict:
     """The run file (``{"grid": {...}, "runs": [...]}``); unreadable or malformed is a one-line SpecError."""
     accepted = f"accepted: a {RUN_FILE} written by 'posreal experiment', or a new --out DIR"
-    meta = limits.load_json(limits.read_text(str(run_file), "run file"), f"run file {quote(str(run_file))}")
+    meta = resources.load_json(resources.read_text(str(run_file), "run file"), f"run file {quote(str(run_file))}")
     if not isinstance(meta, dict) or not isinstance(meta.get("grid"), dict) or not isinstance(meta.get("runs"), list):
         raise SpecError(f"malformed run file {quote(str(run_file))}: 'grid' is not an object or 'runs' is not "
                         f"a list; {accepted}")

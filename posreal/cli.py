@@ -11,7 +11,7 @@ pipe on stdout stops the output quietly and keeps the verdict's exit code
 (:mod:`posreal.streams`); the console script and ``python -m posreal`` enter through
 :mod:`posreal.__main__`, which installs the Ctrl-C handler before anything else is imported.
 Resource limits: ``posreal --max-memory SIZE`` or the environment variables ``POSREAL_MAX_MEMORY``
-and ``POSREAL_MAX_WORK`` (:mod:`posreal.theory.limits`).
+and ``POSREAL_MAX_WORK`` (:mod:`posreal.theory.resources`).
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ def _run(argv: list[str] | None, stdout: streams.GuardedStream) -> int:
     except SystemExit as stop:
         code = stop.code
         return code if isinstance(code, int) else (EXIT_OK if code is None else EXIT_USAGE)
-    from posreal.theory import limits
-    limits.configure(args.max_memory)
+    from posreal.theory import resources
+    resources.configure(args.max_memory)
     try:
         code = int(args.run(args))
         stdout.flush()

@@ -514,7 +514,7 @@ def test_learned_interval_of_an_untrained_block_is_not_realizable(monkeypatch):
 
 def test_pe_spec_errors_quote_the_spec():
     from posreal.theory.encodings import PE_FORMS, register_pe
-    from posreal.theory.limits import MAX_SPEC_INT
+    from posreal.theory.resources import MAX_SPEC_INT
 
     assert _message(lambda: parse_pe("relbias:x")) == \
         f"invalid PE 'relbias:x'; accepted: {PE_FORMS}; integer parameters in ASCII digits"

@@ -31,7 +31,7 @@ from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.geometry import Geometry, GeometrySelection, IntervalOutcomes, interval_outcomes, parse_geometry
 from posreal.theory.kernels import exact_transfer, transfer
 from posreal.theory.limit import LimitInterval
-from posreal.theory.limits import Estimate, cell_estimate, require
+from posreal.theory.resources import Estimate, cell_estimate, require
 from posreal.theory.realization import (DEFAULT_TOL, REALIZED, RowOutcomes, classify_exact, classify_float,
                                 exact_margins, float_margins, structural_ties)
 from posreal.theory.selection import Selection, select
@@ -239,7 +239,7 @@ def _geometry_alpha(result: AlphaResult, geometry: Geometry, mode: str, tol: flo
 
 
 def estimate_cell(pe: Encoding, task: Task, train_length: int, lengths: list[int], exact: bool) -> Estimate:
-    """The planned memory of :func:`compute_alpha` for one cell (:mod:`posreal.theory.limits`)."""
+    """The planned memory of :func:`compute_alpha` for one cell (:mod:`posreal.theory.resources`)."""
     base = pe.base if isinstance(pe, DualOf) else pe
     kernel = "profile" if is_profile(pe) else "bilinear" if isinstance(base, AbsSin) else "dense"
     rows, _ = task.rows_and_targets(train_length)                        # (m,)

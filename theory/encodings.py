@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from posreal.theory.errors import SpecError, bad_value, quote
-from posreal.theory.limits import MAX_INT_DIGITS, MAX_SPEC_INT, check_spec, strip_duals
+from posreal.theory.resources import MAX_INT_DIGITS, MAX_SPEC_INT, check_spec, strip_duals
 from posreal.theory.tasks import shear_normal_form
 
 OFFSET = "offset"      # key index k = i - j

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from posreal.theory.errors import bad_value
-from posreal.theory.limits import MAX_INT_DIGITS, MAX_SPEC_INT, bad, check_spec, strip_duals
+from posreal.theory.resources import MAX_INT_DIGITS, MAX_SPEC_INT, bad, check_spec, strip_duals
 
 FIXED_OFFSET = "fixed offset"
 FIXED_POSITION = "fixed position"

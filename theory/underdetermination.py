@@ -35,7 +35,7 @@ from posreal.theory import realization
 from posreal.theory.encodings import POSITION, LearnedAbsolute, parse_learned
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import DenseKernel
-from posreal.theory.limits import learned_estimate, require
+from posreal.theory.resources import learned_estimate, require
 from posreal.theory.tasks import Task, parse_task
 
 COMPLETIONS = ("zero", "copy_last")

@@ -34,7 +34,7 @@ from posreal.checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fracti
 from posreal.theory.encodings import Encoding, parse_pe
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import ProfileKernel, exact_transfer
-from posreal.theory.limits import MAX_SECONDS, ceiling_estimate, require
+from posreal.theory.resources import MAX_SECONDS, ceiling_estimate, require
 from posreal.theory.rational import fraction_str
 from posreal.theory.realization import classify_exact, exact_margins, structural_ties
 from posreal.theory.tasks import Task, parse_task

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from posreal.counterexamples.verifier.errors import CertificateError
-from posreal.theory import limits
+from posreal.theory import resources
 from posreal.theory.errors import quote
 
 FORMAT = "posreal-certificate"
@@ -99,13 +99,13 @@ def dumps(document: dict) -> str:
 
 def check_output_file(path: str | Path, what: str = "output file") -> Path:
     """``path`` as a Path if a regular file can be written there, else a one-line error — called
-    before long work so that it fails first (:func:`posreal.theory.limits.check_output_file`)."""
-    return Path(limits.check_output_file(str(path), what))
+    before long work so that it fails first (:func:`posreal.theory.resources.check_output_file`)."""
+    return Path(resources.check_output_file(str(path), what))
 
 
 def check_output_directory(path: str | Path, what: str = "output directory") -> Path:
     """``path`` as a Path if it is a writable directory or can be created as one, else a one-line error."""
-    return Path(limits.check_output_directory(str(path), what))
+    return Path(resources.check_output_directory(str(path), what))
 
 
 def write(document: dict, path: str | Path) -> None:
@@ -122,8 +122,8 @@ def load(path: str | Path) -> dict:
     at most MAX_JSON_DEPTH deep with integers of at most MAX_JSON_INT_DIGITS digits; anything else
     is a one-line error (never a hang on a device or FIFO, never a RecursionError)."""
     where = f"certificate file {quote(str(path))}"
-    text = limits.read_text(str(path), "certificate file")
-    document = limits.load_json(text, where)
+    text = resources.read_text(str(path), "certificate file")
+    document = resources.load_json(text, where)
     if not isinstance(document, dict):
         raise CertificateError(f"malformed {where}: top level is {type(document).__name__}; accepted: a JSON object")
     return document

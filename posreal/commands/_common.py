@@ -1,6 +1,6 @@
 """Argument types and output helpers shared by the subcommands.
 
-Every argument type here is bounded (:mod:`posreal.theory.limits`): integers are ASCII digits
+Every argument type here is bounded (:mod:`posreal.theory.resources`): integers are ASCII digits
 within a documented range, numbers are finite and bounded, lists are short, and output paths are
 checked before any work (:func:`output_file`, :func:`output_directory`, :func:`plot_file`).  A bad
 value gives one line that quotes at most about 80 characters of it.
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from posreal.theory import limits
+from posreal.theory import resources
 from posreal.theory.errors import PosrealError, quote
 from posreal.theory.provenance import versions
 
@@ -31,44 +31,44 @@ def _as_type_error(build: Callable[[], T]) -> T:
 def bounded_int(minimum: int, maximum: int, what: str = "integer") -> Callable[[str], int]:
     """An argparse type: an integer of ASCII digits in [minimum, maximum]."""
     def parse(text: str) -> int:
-        return _as_type_error(lambda: limits.parse_int(text, what, minimum, maximum))
+        return _as_type_error(lambda: resources.parse_int(text, what, minimum, maximum))
     parse.__name__ = what.replace(" ", "_")
     return parse
 
 
-positive_int = bounded_int(1, limits.MAX_COUNT)
-nonnegative_int = bounded_int(0, limits.MAX_COUNT)
-length = bounded_int(1, limits.MAX_LENGTH, "length")
-train_length = bounded_int(1, limits.MAX_LENGTH, "train length")
-steps = bounded_int(1, limits.MAX_STEPS, "number of steps")
-samples = bounded_int(2, limits.MAX_SAMPLES, "number of samples")
-instances = bounded_int(1, limits.MAX_INSTANCES, "number of instances")
-jobs = bounded_int(1, limits.MAX_JOBS, "number of jobs")
-seed = bounded_int(0, limits.MAX_SEED, "seed")
+positive_int = bounded_int(1, resources.MAX_COUNT)
+nonnegative_int = bounded_int(0, resources.MAX_COUNT)
+length = bounded_int(1, resources.MAX_LENGTH, "length")
+train_length = bounded_int(1, resources.MAX_LENGTH, "train length")
+steps = bounded_int(1, resources.MAX_STEPS, "number of steps")
+samples = bounded_int(2, resources.MAX_SAMPLES, "number of samples")
+instances = bounded_int(1, resources.MAX_INSTANCES, "number of instances")
+jobs = bounded_int(1, resources.MAX_JOBS, "number of jobs")
+seed = bounded_int(0, resources.MAX_SEED, "seed")
 
 
 def int_list(text: str) -> list[int]:
     """``"32,64,128"`` -> [32, 64, 128]: at most MAX_LENGTHS lengths, each 1..MAX_LENGTH."""
-    parts = text.split(",", limits.MAX_LENGTHS)
-    if len(parts) > limits.MAX_LENGTHS:
+    parts = text.split(",", resources.MAX_LENGTHS)
+    if len(parts) > resources.MAX_LENGTHS:
         raise argparse.ArgumentTypeError(f"invalid lengths {quote(text)}; accepted: at most "
-                                         f"{limits.MAX_LENGTHS} comma-separated integers")
+                                         f"{resources.MAX_LENGTHS} comma-separated integers")
     out = []
     for part in parts:
         try:
-            out.append(limits.parse_int(part.strip(), "length", 1, limits.MAX_LENGTH))
+            out.append(resources.parse_int(part.strip(), "length", 1, resources.MAX_LENGTH))
         except PosrealError:
             raise argparse.ArgumentTypeError(
                 f"invalid length {quote(part.strip())} in {quote(text)}; accepted: comma-separated integers "
-                f"from 1 to {limits.MAX_LENGTH} such as 32,64,128") from None
+                f"from 1 to {resources.MAX_LENGTH} such as 32,64,128") from None
     return out
 
 
 def spec_list(text: str) -> list[str]:
     """``"rope:16,relbias"`` -> ['rope:16', 'relbias'] (commas separate specs; at most 256 of them)."""
-    out = [p.strip() for p in text.split(",", limits.MAX_LENGTHS) if p.strip()]
-    if not out or len(out) > limits.MAX_LENGTHS - 1:
-        raise argparse.ArgumentTypeError(f"invalid list {quote(text)}; accepted: 1 to {limits.MAX_LENGTHS - 1} "
+    out = [p.strip() for p in text.split(",", resources.MAX_LENGTHS) if p.strip()]
+    if not out or len(out) > resources.MAX_LENGTHS - 1:
+        raise argparse.ArgumentTypeError(f"invalid list {quote(text)}; accepted: 1 to {resources.MAX_LENGTHS - 1} "
                                          "comma-separated specs")
     return out
 
@@ -76,7 +76,7 @@ def spec_list(text: str) -> list[str]:
 def bounded_float(low: float, high: float, what: str = "number") -> Callable[[str], float]:
     """An argparse type: a finite number in (low, high]."""
     def parse(text: str) -> float:
-        return _as_type_error(lambda: limits.parse_number(text, what, low, high))
+        return _as_type_error(lambda: resources.parse_number(text, what, low, high))
     parse.__name__ = what.replace(" ", "_")
     return parse
 
@@ -91,28 +91,28 @@ def geometry_name(text: str) -> str:
     return value
 
 
-positive_float = bounded_float(0.0, float(limits.MAX_SECONDS), "number of seconds")
+positive_float = bounded_float(0.0, float(resources.MAX_SECONDS), "number of seconds")
 
 
 def memory_size(text: str) -> int:
     """``--max-memory``: ``512M``, ``4G``, ``2GiB`` or bytes."""
-    return _as_type_error(lambda: limits.parse_size(text, "--max-memory"))
+    return _as_type_error(lambda: resources.parse_size(text, "--max-memory"))
 
 
 # ----------------------------------------------------------------------------- output paths
 def output_file(text: str) -> str:
     """argparse type of ``--out FILE``."""
-    return _as_type_error(lambda: limits.check_output_file(text, "--out file"))
+    return _as_type_error(lambda: resources.check_output_file(text, "--out file"))
 
 
 def output_directory(text: str) -> str:
     """argparse type of ``--out DIR`` / ``--certify DIR``."""
-    return _as_type_error(lambda: limits.check_output_directory(text, "directory"))
+    return _as_type_error(lambda: resources.check_output_directory(text, "directory"))
 
 
 def plot_file(text: str) -> str:
     """argparse type of ``--plot FILE.png``."""
-    return _as_type_error(lambda: limits.check_output_file(text, "--plot file", ".png"))
+    return _as_type_error(lambda: resources.check_output_file(text, "--plot file", ".png"))
 
 
 # ----------------------------------------------------------------------------- output
