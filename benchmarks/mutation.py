@@ -151,6 +151,9 @@ def stage(workdir: Path) -> None:
     shutil.copytree(ROOT / "tests", workdir / "tests", ignore=IGNORED)
     # tests that read shipped certificates find them under the repository root
     shutil.copytree(ROOT / "counterexamples" / "certificates", workdir / "counterexamples" / "certificates")
+    # the statements test reads the Definitions page's anchors
+    (workdir / "docs").mkdir()
+    shutil.copy2(ROOT / "docs" / "definitions.md", workdir / "docs" / "definitions.md")
     shutil.copy2(ROOT / "pyproject.toml", workdir / "pyproject.toml")
     (workdir / STAGE_MARKER).write_text("staged by benchmarks/mutation.py\n", encoding="utf-8")
 
