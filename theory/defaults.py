@@ -19,6 +19,9 @@ SMT_TIMEOUT = 20.0
 MAX_CEILING_LENGTH = 64
 """The largest grid length ``posreal ceiling`` accepts (MaxSMT grows quickly with n)."""
 
+TAU_MAX = 600.0
+"""Largest log-time τ = log t of the gradient-flow evidence (e^600 ≈ 10^260 stays within float range)."""
+
 KERNEL_CLASSES = ("relative", "column")
 """Free kernel classes of the class ceiling."""
 

@@ -34,7 +34,7 @@ from posreal.theory.limit import LimitVerdict
 from posreal.theory.tasks import Task
 from posreal.theory.training import TrainingGrid, training_grid
 
-TAU_MAX = 600.0        # e^600 ≈ 10^260: within float range, and t far beyond any step count
+from posreal.theory.defaults import TAU_MAX  # noqa: E402  (e^600 ≈ 10^260: within float range)
 STRETCH = 50.0         # the drift is measured over the last Δτ = 50
 DRIFT_TOL = 1e-3       # a verdict needs |drift| ≤ this and |value| > this
 CHUNK = 25.0           # the integration stops at the first chunk end where every drift ≤ DRIFT_TOL / 10

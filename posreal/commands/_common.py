@@ -86,8 +86,7 @@ def geometry_name(text: str) -> str:
     from posreal.theory.defaults import GEOMETRIES
     value = text.strip().lower()
     if value not in GEOMETRIES:
-        shown = repr(text) if len(repr(text)) <= 80 else repr(text)[:77] + "..."
-        raise argparse.ArgumentTypeError(f"invalid geometry {shown}; accepted: {', '.join(GEOMETRIES)}")
+        raise argparse.ArgumentTypeError(f"invalid geometry {quote(text)}; accepted: {', '.join(GEOMETRIES)}")
     return value
 
 

@@ -14,13 +14,13 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
 
-from posreal.commands._common import (emit_json, format_table, instances, output_directory, output_file, positive_float,
-                                      progress, seed, spec_list, steps, with_provenance)
+from posreal.commands._common import (bounded_float, emit_json, format_table, instances, output_directory, output_file,
+                                      positive_float, progress, seed, spec_list, steps, with_provenance)
+from posreal.theory.defaults import TAU_MAX
 
 
 def add_parser(sub) -> None:
@@ -112,12 +112,7 @@ def run_colspan(args) -> int:
     return 0 if ok else 1
 
 
-def log_time(text: str) -> float:
-    """``--tau-max``: a number in (0, 600] (e^τ stays within float range)."""
-    value = positive_float(text)
-    if value > 600:
-        raise argparse.ArgumentTypeError(f"invalid log-time {text!r}; accepted: a number in (0, 600]")
-    return value
+log_time = bounded_float(0.0, TAU_MAX, "log-time τ")   # ``--tau-max``: (0, 600], e^τ within float range
 
 
 def run_conjecture(args) -> int:
