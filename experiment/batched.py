@@ -35,7 +35,6 @@ from posreal.theory.errors import SpecError
 from posreal.theory.tasks import parse_task
 
 PARAMS = ("U", "W_V", "W_O", "theta")
-_SAFE_SPREAD = {8: 600.0, 4: 60.0}   # spread of M below which exp of the shifted logits cannot underflow a whole row
 
 
 @dataclass(frozen=True)
@@ -98,7 +97,8 @@ def batch_data(members: list[Member], train_length: int, dtype: type = np.float6
 
 def attention(data: BatchData, theta: np.ndarray) -> np.ndarray:
     """A = softmax over j ≤ i of ⟨θ_k, ψ_k(i, j)⟩: θ (K, p) -> (K, n, n)."""
-    kappa = np.einsum("kijp,kp->kij", data.features, theta)    # (K, n, n)
+    K, n = data.weights.shape
+    kappa = (data.features.reshape(K, n * n, -1) @ theta[:, :, None]).reshape(K, n, n)  # (K, n, n)
     kappa = np.where(data.mask, kappa, -np.inf)
     kappa -= kappa.max(axis=2, keepdims=True)
     e = np.exp(kappa)                                           # (K, n, n), 0 above the diagonal
@@ -111,13 +111,25 @@ def _token_matrix(rows: np.ndarray, K: int, V: int, dtype: np.dtype) -> sp.csr_m
                          shape=(rows.size, K * V))
 
 
+def _underflows(s: np.ndarray, vocab: int) -> np.ndarray:
+    """Models (K,) with a row whose sum of exps s (K, n, B) is too small for the shift by A · c:
+    a row's largest term is ≥ s / V, and it stays normal with full precision to spare (every
+    term that underflows is then below the precision of s) when s ≥ V · 2^digits · tiny."""
+    info = np.finfo(s.dtype)
+    floor = vocab * 2.0 ** info.nmant * float(info.tiny)
+    return np.asarray((s < floor).any(axis=(1, 2)))
+
+
 def batch_loss_and_grads(params: Params, data: BatchData, x: np.ndarray) -> tuple[np.ndarray, Params]:
     """Loss of each model and the gradients, x (K, B, n) -> (K,), {name: (K, ...)}.
 
     The reference's re-association logits_b = A · M[x_b] with M = U W_V W_O, per model.  The
-    softmax shift is folded into M: each row of A sums to one, so A · (M - c)[x_b] = logits - c,
-    with c = max M per model, and the logits become ≤ 0 without a pass over them (rows are
-    shifted by their own maximum only when the spread of M could underflow exp)."""
+    softmax shift is folded into M: each row of A sums to one, so with c(v) = max_u M[v, u],
+    A · (M - c)[x_b] = logits - A · c[x_b], a shift of each logit row by one number, and the
+    shifted logits are ≤ 0 without a pass over them.  The shift is exact for softmax and loss;
+    it is only unsafe when a row's largest exp would leave the normal range, which the row
+    sums show (:func:`_underflows`): those models are recomputed shifted by each row's own
+    maximum, as the reference does."""
     U, W_V, W_O, theta = (params[k] for k in PARAMS)
     K, B, n = x.shape
     V = U.shape[1]
@@ -125,26 +137,30 @@ def batch_loss_and_grads(params: Params, data: BatchData, x: np.ndarray) -> tupl
     A = attention(data, theta)                                  # (K, n, n)
     P = U @ W_V                                                 # (K, V, d)
     M = P @ W_O                                                 # (K, V, V)
-    top = M.max(axis=(1, 2))                                    # (K,)
-    wide = (top - M.min(axis=(1, 2))) > _SAFE_SPREAD[np.dtype(dtype).itemsize]  # (K,) per model, never per batch
-    Ms = (M - top[:, None, None]).reshape(K * V, V)             # (K V, V), entries ≤ 0
+    Ms = (M - M.max(axis=2, keepdims=True)).reshape(K * V, V)  # (K V, V), each row's maximum 0
     xt = x.transpose(0, 2, 1)                                   # (K, n, B) token of key j, sequence b
     rows = (np.arange(K)[:, None, None] * V + xt).reshape(-1)   # (K n B,) row of Ms per token
-    Y = Ms[rows].reshape(K, n, B * V)                           # (K, n, B V): (M - c)[x_bj] at key j
-    Z = (A @ Y).reshape(K, n, B, V)                             # (K, n, B, V) shifted logits
-    if wide.any():
-        Z[wide] -= Z[wide].max(axis=3, keepdims=True)
-    y = np.take_along_axis(xt, data.targets[:, :, None], axis=1)  # (K, n, B): x_{b, t(i)}
-    picked = np.take_along_axis(Z, y[..., None], axis=3)[..., 0]  # (K, n, B)
+    Y = np.take(Ms, rows, axis=0).reshape(K, n, B * V)          # (K, n, B V): (M - c)[x_bj] at key j
+    Z = (A @ Y).reshape(K, n, B, V)                             # (K, n, B, V) shifted logits, ≤ 0
+    at_target = (np.arange(K)[:, None, None] * (B * n) + np.arange(B) * n + data.targets[:, :, None])  # (K, n, B)
+    y = np.take(x, at_target)                                   # (K, n, B): x_{b, t(i)}, flat positions in x
+    in_z = np.arange(K * n * B) * V + y.reshape(-1)             # (K n B,) flat position of each target logit
+    picked = np.take(Z, in_z).reshape(K, n, B)                  # (K, n, B)
     np.exp(Z, out=Z)                                            # (K, n, B, V)
-    s = Z.reshape(-1, V) @ np.ones(V, dtype=dtype)              # (K n B,)
-    s = s.reshape(K, n, B)                                      # (K, n, B)
+    s = (Z.reshape(-1, V) @ np.ones(V, dtype=dtype)).reshape(K, n, B)  # (K, n, B) row sums
+    for k in np.flatnonzero(_underflows(s, V)):                 # rare: shift by each row's maximum
+        Zk = (A[k] @ Y[k]).reshape(n, B, V)                     # (n, B, V)
+        top = Zk.max(axis=2)                                    # (n, B)
+        Zk -= top[..., None]
+        picked[k] -= top
+        np.exp(Zk, out=Zk)
+        Z[k] = Zk
+        s[k] = Zk.sum(axis=2)
     w = (data.weights / B).astype(dtype)                        # (K, n)
     loss = np.sum((np.log(s) - picked).sum(axis=2) * w, axis=1)  # (K,)
     Z *= (w[:, :, None] / s)[..., None]                         # softmax · weight: (K, n, B, V)
-    G = Z.reshape(-1, V)                                        # (K n B, V)
-    G[np.arange(G.shape[0]), y.reshape(-1)] -= np.broadcast_to(w[:, :, None], (K, n, B)).reshape(-1)
-    Gt = G.reshape(K, n, B * V)                                 # (K, n, B V)
+    Z.reshape(-1)[in_z] -= np.broadcast_to(w[:, :, None], (K, n, B)).reshape(-1)  # minus onehot(y) · weight
+    Gt = Z.reshape(K, n, B * V)                                 # (K, n, B V): G = ∂loss/∂logits
     dA = Gt @ Y.transpose(0, 2, 1)                              # (K, n, n)
     dY = (A.transpose(0, 2, 1) @ Gt).reshape(K * n * B, V)      # (K n B, V) per token
     dM = np.asarray(_token_matrix(rows, K, V, dtype).T @ dY).reshape(K, V, V)  # (K, V, V)
@@ -154,7 +170,7 @@ def batch_loss_and_grads(params: Params, data: BatchData, x: np.ndarray) -> tupl
         "U": dP @ W_V.transpose(0, 2, 1),                       # (K, V, d)
         "W_V": U.transpose(0, 2, 1) @ dP,                       # (K, d, d)
         "W_O": P.transpose(0, 2, 1) @ dM,                       # (K, d, V)
-        "theta": np.einsum("kij,kijp->kp", dK, data.features),  # (K, p)
+        "theta": (dK.reshape(K, 1, n * n) @ data.features.reshape(K, n * n, -1))[:, 0],  # (K, p)
     }
     return loss, grads
 

@@ -38,23 +38,37 @@ class Adam:
     step_count: int = 0
     m: Params = field(default_factory=dict)
     v: Params = field(default_factory=dict)
+    scratch: Params = field(default_factory=dict)   # per-parameter work array of the update
 
     def step(self, params: Params, grads: Params) -> None:
-        """One update of every parameter in ``params`` (in place) from ``grads`` (same shapes)."""
+        """One update of every parameter in ``params`` (in place) from ``grads`` (same shapes).
+
+        In place, with one scratch array per parameter (no temporaries): m += (1-β1)(g - m),
+        v += (1-β2)(g² - v), θ -= η √c2 / c1 · m / (√v + ε √c2), the update above rewritten with
+        c1 = 1-β1^k, c2 = 1-β2^k."""
         self.step_count += 1
         k = self.step_count
         c1 = 1.0 - self.beta1 ** k
         c2 = 1.0 - self.beta2 ** k
+        root_c2 = float(np.sqrt(c2))
         for name, g in grads.items():
             if name not in self.m:
                 self.m[name] = np.zeros_like(g)
                 self.v[name] = np.zeros_like(g)
-            m, v = self.m[name], self.v[name]
-            m *= self.beta1
-            m += (1.0 - self.beta1) * g
-            v *= self.beta2
-            v += (1.0 - self.beta2) * (g * g)
-            params[name] -= self.lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
+                self.scratch[name] = np.empty_like(g)
+            m, v, t = self.m[name], self.v[name], self.scratch[name]
+            np.subtract(g, m, out=t)
+            t *= 1.0 - self.beta1
+            m += t
+            np.multiply(g, g, out=t)
+            t -= v
+            t *= 1.0 - self.beta2
+            v += t
+            np.sqrt(v, out=t)
+            t += self.eps * root_c2
+            np.divide(m, t, out=t)
+            t *= self.lr * root_c2 / c1
+            params[name] -= t
 
 
 @dataclass
@@ -68,9 +82,12 @@ class Signum:
             if name not in self.m:
                 self.m[name] = np.zeros_like(g)
             m = self.m[name]
-            m *= self.beta
-            m += (1.0 - self.beta) * g
-            params[name] -= self.lr * np.sign(m)
+            t = np.subtract(g, m)       # m += (1-β)(g - m), then θ -= η sign(m)
+            t *= 1.0 - self.beta
+            m += t
+            np.sign(m, out=t)
+            t *= self.lr
+            params[name] -= t
 
 
 @dataclass

@@ -5,7 +5,8 @@ Main definitions:
 
 * :class:`Batch` — models of one recipe and one (V, d) setting whose PEs share the θ width p, so
   they train as one computation (:mod:`posreal.experiment.batched`); :func:`plan_batches` splits
-  the models still to train into batches that fit the memory budget of one worker;
+  the models still to train into batches that fit the memory budget of one worker and whose step
+  stays near a cache-sized working set;
 * :func:`run_batch` — train a batch and return one record per (model, evaluation length); a
   record is a pure function of its model (random streams seeded by the model's key), so it does
   not depend on the batch it was trained in and a measurement is reproducible from its record;
@@ -39,7 +40,7 @@ from posreal.experiment.batched import (
 from posreal.experiment.grid import Grid, ModelJob, model_jobs, predictions
 from posreal.experiment.train import measure_model
 from posreal.theory import resources
-from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB
+from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB, EXPERIMENT_STEP_CACHE_MIB
 from posreal.theory.encodings import parse_pe
 from posreal.theory.errors import SpecError, quote
 from posreal.theory.provenance import timestamp, versions
@@ -82,9 +83,11 @@ class Batch:
         return model_bytes(s.vocab, s.width, s.dim, s.recipe) * len(self.jobs) * s.recipe.steps
 
 
-def plan_batches(jobs: list[ModelJob], budget_bytes: int) -> list[Batch]:
+def plan_batches(jobs: list[ModelJob], budget_bytes: int,
+                 cache_bytes: int = EXPERIMENT_STEP_CACHE_MIB * MIB) -> list[Batch]:
     """Group ``jobs`` by (recipe, V, d, θ width) and split each group into batches of at most as
-    many models as fit ``budget_bytes``, sizes as equal as possible; largest first."""
+    many models as fit ``budget_bytes`` (memory) and ``cache_bytes`` (the working set of a step),
+    sizes as equal as possible; largest first."""
     groups: dict[BatchShape, list[ModelJob]] = {}
     for job in jobs:
         shape = BatchShape(job.vocab, job.width, pe_dim(job.pe, job.recipe.train_length), job.recipe)
@@ -92,7 +95,8 @@ def plan_batches(jobs: list[ModelJob], budget_bytes: int) -> list[Batch]:
     out = []
     for shape, members in groups.items():
         itemsize = np.dtype(shape.recipe.dtype).itemsize
-        cap = batch_capacity(budget_bytes, shape.vocab, shape.width, shape.dim, shape.recipe, itemsize)
+        cap = min(batch_capacity(budget, shape.vocab, shape.width, shape.dim, shape.recipe, itemsize)
+                  for budget in (budget_bytes, cache_bytes))
         parts = -(-len(members) // cap)
         size = -(-len(members) // parts)
         out += [Batch(shape, tuple(members[i:i + size])) for i in range(0, len(members), size)]

@@ -122,7 +122,7 @@ def test_records_do_not_depend_on_the_batch(small_grid):
     """The quick grid (every recipe, 60 steps, float32 as in the runs) trained in batches as large as
     the budget allows and one model per batch gives the same records, to FLOAT_TOL relative."""
     _, jobs = small_grid
-    big = plan_batches(jobs, 2 ** 30)
+    big = plan_batches(jobs, 2 ** 30, cache_bytes=2 ** 30)
     single = plan_batches(jobs, 1)
     assert max(len(b.jobs) for b in big) > 1 and all(len(b.jobs) == 1 for b in single)
     batched = _strip([r for b in big for r in run_batch(b)])
@@ -152,6 +152,19 @@ def test_plan_batches_groups_by_shape_and_respects_the_budget(small_grid):
             assert len(b.jobs) == 1 or len(b.jobs) * model_bytes(b.shape.vocab, b.shape.width, b.shape.dim,
                                                                   b.shape.recipe, 4) <= budget
     assert len(plan_batches(jobs, 3 * per_model)) > len(plan_batches(jobs, 2 ** 30))
+
+
+def test_plan_batches_caps_the_working_set_of_a_step(small_grid):
+    """The cache cap splits a group the memory budget would keep whole; it never merges groups."""
+    _, jobs = small_grid
+    roomy = plan_batches(jobs, 2 ** 30, cache_bytes=2 ** 30)
+    shape = roomy[0].shape
+    per_model = model_bytes(shape.vocab, shape.width, shape.dim, shape.recipe, itemsize=4)
+    capped = plan_batches(jobs, 2 ** 30, cache_bytes=2 * per_model)
+    assert max(len(b.jobs) for b in roomy) > 2
+    assert max(len(b.jobs) for b in capped) <= 2 < max(len(b.jobs) for b in roomy)
+    assert sorted(repr(j) for b in capped for j in b.jobs) == sorted(repr(j) for b in roomy for j in b.jobs)
+    assert len({b.shape for b in capped}) == len({b.shape for b in roomy})
 
 
 def test_a_batch_of_several_theta_widths_is_refused():
