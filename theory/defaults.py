@@ -38,7 +38,7 @@ EXPERIMENT_MEMORY_MIB = 1024
 """Memory budget of ``posreal experiment`` in MiB, shared by its worker processes: the batched
 trainer sizes its batches so that the arrays of one batch per worker fit in it."""
 
-EXPERIMENT_STEP_CACHE_MIB = 8
+EXPERIMENT_STEP_CACHE_MIB = 16
 """Working set of one training step of a batch, in MiB: batches are also capped so that their
 per-step arrays stay near this size (about a core's share of a last-level cache).  Larger batches
 do not share more work, they only stream from main memory (measured: at (V, d) = (64, 128), 105
