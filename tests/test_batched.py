@@ -9,6 +9,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+import posreal.experiment.batched as batched
 from posreal.experiment.batched import (
     PARAMS,
     BatchShape,
@@ -70,16 +71,31 @@ def test_batched_gradients_catch_a_swapped_target():
     assert abs(loss[k] - ref_loss) > 1e-6
 
 
-def test_large_logit_spread_uses_the_row_shift_and_stays_finite():
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_large_logit_spread_uses_the_row_shift_and_stays_finite(monkeypatch, dtype):
+    """A spread of M far beyond exp's range: the model's rows underflow under the shift by A · c,
+    the fallback shifts them by their own maximum and the loss and gradients are the reference's;
+    negative control: without the fallback the same model's loss is not the reference's."""
     K, V, d, n = 2, 5, 4, 16
-    params = _random_params(K, V, d, 16, 2)
-    params["W_O"][0] *= 400.0                                                 # spread of M far beyond exp's range
+    params = {k: v.astype(dtype) for k, v in _random_params(K, V, d, 16, 2).items()}
+    params["W_O"][0] *= 1e4 if dtype == np.float64 else 1e3                  # spread of M far beyond exp's range
     x = np.random.default_rng(3).integers(0, V, size=(K, 4, n))
-    loss, grads = batch_loss_and_grads(params, batch_data(MIXED[:2], n), x)
+    data = batch_data(MIXED[:2], n, dtype)
+    flagged: list[list[int]] = []
+    real = batched._underflows
+    monkeypatch.setattr(batched, "_underflows", lambda s, v: flagged.append(list(np.flatnonzero(real(s, v))))
+                        or real(s, v))
+    loss, grads = batch_loss_and_grads(params, data, x)
+    assert flagged == [[0]]                                                   # only the wide model falls back
     geom = geometry(parse_pe(MIXED[0].pe), parse_task(MIXED[0].task), n, n)
-    ref_loss, ref = loss_and_grads({name: params[name][0] for name in PARAMS}, geom, x[0])
-    assert np.isfinite(loss).all() and loss[0] == pytest.approx(ref_loss, rel=1e-9)
-    np.testing.assert_allclose(grads["theta"][0], ref["theta"], rtol=1e-7, atol=1e-12)
+    ref_loss, ref = loss_and_grads({name: params[name][0].astype(np.float64) for name in PARAMS}, geom, x[0])
+    rel = 1e-9 if dtype == np.float64 else 1e-4
+    assert np.isfinite(loss).all() and loss[0] == pytest.approx(ref_loss, rel=rel)
+    np.testing.assert_allclose(grads["theta"][0], ref["theta"], rtol=1e3 * rel, atol=1e-12 / rel)
+    monkeypatch.setattr(batched, "_underflows", lambda s, v: np.zeros(s.shape[0], dtype=bool))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        unsafe, _ = batch_loss_and_grads(params, data, x)
+    assert not unsafe[0] == pytest.approx(ref_loss, rel=rel)
 
 
 @pytest.mark.parametrize("name", list(RECIPES))
