@@ -28,9 +28,16 @@ rival j is affine in w: g_j(w) = g_j(0) + a_jᵀ w.
     (a row's realizing set is an intersection of open half-spaces, hence convex: checking
     each rival separately is exact);
   - some θ ∈ F realizes row i  iff  max over F of min_j g_j > 0 (one LP in (w, s)).
-Cheap bounds decide most rows without an LP: θ₀ itself (a realized row is realized by some θ, a
-lost row is not realized by every θ), and a box [lo, hi] ⊇ F in w-coordinates (2d small LPs),
-which gives g_j(w) ≥ g_j(0) + Σ_c min(a_jc lo_c, a_jc hi_c) and the matching upper bound.
+Cheap arguments decide most rows and rivals without an LP (:class:`_Block`): points of F already
+known — θ₀, the box vertices and the optimum of every LP solved so far — (a row realized at one is
+realized by some θ, a row lost at one is not realized by every θ); a box [lo, hi] ⊇ F in
+w-coordinates (2d small LPs, for d ≤ :data:`MAX_BOX_DIRECTIONS`), which gives
+g_j(w) ≥ g_j(0) + Σ_c min(a_jc lo_c, a_jc hi_c) and the matching upper bound; rivals whose
+direction is a training difference z_k (margin ≥ 1 on F up to ‖v - z_k‖_q* ‖θ‖_q, see
+:class:`_TrainingBound`); and the duals of earlier LPs.  The remaining (row, rival) LPs are solved
+on one HiGHS model of F whose objective alone changes (:class:`FaceLP`, warm-started primal
+simplex), the rival closest to losing at the known points first, so that a row that some optimal θ
+loses is usually refuted by its first LP and that LP's optimum refutes other rows.
 Rows whose extreme margin over the face lies within :data:`LP_TOL` (HiGHS's default
 feasibility tolerance) of 0 are *undecided*, never silently counted; so are the rows left when
 the LP budget :data:`MAX_FACE_LPS` is spent.  The reported α^lo and α^hi count only rows *proved*
@@ -72,9 +79,16 @@ LP_TOL = 1e-7           # HiGHS's default primal/dual feasibility tolerance: mar
 TIGHT_TOL = 1e-7        # a constraint is active at the LP solution if its slack is below this (relative)
 DUAL_TOL = 1e-9         # a dual value above this (relative to max y) is in the dual support
 NULL_TOL = 1e-9         # singular values below this (relative) span the face's directions
-MAX_FACE_LPS = 500      # LP budget of one interval computation; rows left over are reported undecided
+MAX_FACE_LPS = 20_000   # LP budget of one interval computation (warm-started LPs, about 1-3 ms each); rows left
+#                         over are reported undecided
+COLD_FACE_LPS = 500     # the same without HiGHS' Python API (each LP a linprog from scratch, about 50-200 ms)
 MAX_BOX_DIRECTIONS = 64  # faces of higher dimension get no bounding box (its 2d LPs would cost more than they save)
+SMALL_BOX_DIRECTIONS = 16  # ... and above this dimension only when two LPs along one direction cannot show F wider than
+#                            a point (the box's other use); see optimal_face
 DUAL_POOL = 64          # how many earlier LP duals are reused as bounds
+SINGLE_RIVALS = 2       # rivals tried alone (max over F of one margin) before a row's max-min LP
+SUSPECTS = 3            # rivals of a row tried in order of least margin seen before the rest in key order
+BOX_AFTER = 4           # a skipped box is computed once BOX_AFTER·d rivals needed an LP to be proved positive
 MAX_PROBES = 128        # points of the face kept as cheap witnesses (box vertices, then the latest LP optima)
 ROW_BLOCK_ENTRIES = 2 ** 21   # memory bound of one block of rival directions: rows × keys × directions
 
@@ -313,7 +327,7 @@ class FaceLP:
         lp.a_matrix_.index_ = np.nonzero(nz)[1].astype(np.int32)
         lp.a_matrix_.value_ = self.A[nz]
         lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = d, M
-        if h.passModel(lp) != api.HighsStatus.kOk:
+        if h.passModel(lp) == api.HighsStatus.kError:       # a warning (tiny entries dropped) is linprog's too
             raise PosrealError("HiGHS refused the face model")
         self.api, self.columns = api, np.arange(d, dtype=np.int32)
         return h
@@ -364,6 +378,23 @@ class Face:
     dual_rows: list = field(default_factory=list)     # A_redᵀμ (d,) of earlier rival LPs' optimal duals μ ≥ 0
     dual_values: list = field(default_factory=list)   # μᵀr of the same duals
     solver: FaceLP | None = field(default=None, repr=False)   # the warm-started model of F (built on first use)
+    boxed: bool = True        # lo, hi come from LPs (False: infinite for now, see ensure_box)
+    lp_limit: int = 0         # lp_count at which the current interval computation stops solving LPs
+
+    def ensure_box(self) -> bool:
+        """Compute the box now if it was skipped (2d warm-started LPs, not charged to the LP budget); True
+        if it was computed by this call.  The box vertices become probes and the rows the box implies are
+        dropped, as in :func:`optimal_face`."""
+        if self.boxed or not self.directions.shape[1]:
+            return False
+        lo, hi, probes, count = _box(self.A_red, self.r, self.solver)
+        self.lp_count += count
+        self.lp_limit += count
+        self.A_red, self.r = _prune(self.A_red, self.r, lo, hi)
+        self.lo, self.hi, self.solver, self.boxed = lo, hi, None, True
+        for w in probes:
+            self.add_probe(w)
+        return True
 
     def add_dual(self, mu: np.ndarray) -> None:
         self.dual_rows.append(mu @ self.A_red)                          # (d,)
@@ -412,14 +443,16 @@ def box_min(a: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return terms.sum(axis=-1)
 
 
-def _box(A_red: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def _box(A_red: np.ndarray, r: np.ndarray, solver: FaceLP | None = None) -> tuple[np.ndarray, np.ndarray,
+                                                                                np.ndarray, int]:
     """min and max of each w_c over {A_red w ≥ r}: lo (d,), hi (d,), the 2d optimal points
-    (vertices of the face, used as probes) (2d, d), and the number of LPs solved (one warm-started model)."""
+    (vertices of the face, used as probes) (2d, d), and the number of LPs solved (one warm-started model:
+    ``solver``, a model of the same polytope without column bounds, or a new one)."""
     d = A_red.shape[1]
     lo, hi = np.zeros(d), np.zeros(d)
     probes = np.zeros((2 * d, d))
     inf = np.full(d, np.inf)
-    solver = FaceLP(A_red, r, -inf, inf)
+    solver = solver or FaceLP(A_red, r, -inf, inf)
     for c in range(d):
         for n, (sign, out) in enumerate(((1.0, lo), (-1.0, hi))):
             obj = np.zeros(d)
@@ -464,12 +497,23 @@ def optimal_face(lp: LinearProgram, x: np.ndarray, y: np.ndarray, exact_point: b
     keep = np.abs(A_red).max(axis=1) > NULL_TOL
     A_red, r = A_red[keep], r[keep]
     d = A_red.shape[1]
-    if d > MAX_BOX_DIRECTIONS:            # no box: bounds are infinite, θ₀ is the only probe
-        inf = np.full(d, np.inf)
-        return Face(x[:p].copy(), N[:p], A_red, r, -inf, inf, False, probes=np.zeros((0, d)))
+    inf = np.full(d, np.inf)
+    scale = max(1.0, float(np.abs(x[:p]).max(initial=0.0)))
+    if d > MAX_BOX_DIRECTIONS:            # no box for now: bounds are infinite, θ₀ is the only probe
+        return Face(x[:p].copy(), N[:p], A_red, r, -inf, inf, False, probes=np.zeros((0, d)), boxed=False)
+    if d > SMALL_BOX_DIRECTIONS:
+        # one direction u first: if F is wider than √d LP_TOL along u, some coordinate of the box is wider
+        # than LP_TOL, so the box would not call F a point either; its 2d LPs are then skipped (bounds infinite)
+        solver = FaceLP(A_red, r, -inf, inf)
+        u = np.random.default_rng(0).normal(size=d)
+        u /= np.linalg.norm(u)
+        low, w_low, _ = solver.minimize(u)
+        high, w_high, _ = solver.minimize(-u)
+        if w_low is not None and w_high is not None and -high - low > np.sqrt(d) * LP_TOL * scale:
+            return Face(x[:p].copy(), N[:p], A_red, r, -inf, inf, False, lp_count=2,
+                        probes=np.vstack([w_low, w_high]), solver=solver, boxed=False)
     lo, hi, probes, count = _box(A_red, r)
     width = float(np.max(hi - lo, initial=0.0))
-    scale = max(1.0, float(np.abs(x[:p]).max(initial=0.0)))
     point = width <= LP_TOL * scale
     A_red, r = _prune(A_red, r, lo, hi)
     return Face(x[:p].copy(), N[:p], A_red, r, lo, hi, point, lp_count=count, probes=probes)
@@ -655,7 +699,10 @@ class _TrainingBound:
             self.index[self._key(z[k])] = k
         self.floor = np.minimum(1.0, z @ gsel.theta)                # (m,)
         self.order = 1 if gsel.geometry is Geometry.LINF else np.inf
-        self.radius = float(gsel.value) * (1 + 1e-6) + 1e-9        # ‖θ‖_q ≤ value on F, with rounding slack
+        # ‖θ‖_q ≤ value on F up to the LP's feasibility slack; a generous radius costs nothing, as it
+        # multiplies ‖v - z_k‖ (rounding-sized for a true match)
+        self.radius = 2.0 * max(float(gsel.value), float(np.linalg.norm(gsel.theta, ord=np.inf if self.order == 1
+                                                                          else 1))) + 1.0
 
     def _key(self, v: np.ndarray) -> bytes:
         return (np.round(v / self.unit, 9) + 0.0).tobytes()      # + 0.0: one key for -0.0 and 0.0
@@ -680,15 +727,16 @@ class _Block:
     training differences (:class:`_TrainingBound`); earlier LP duals; and only then one warm-started
     LP per (row, rival), the rival most likely to lose first, each LP's optimum joining the points."""
 
-    def __init__(self, gsel, face, training, r, kt, g0, a, rival, scale, ties, every, some, budget):
+    def __init__(self, gsel, face, training, r, kt, g0, a, rival, scale, ties, every, some):
         self.gsel, self.face, self.training = gsel, face, training
         self.r, self.kt, self.g0, self.a, self.rival, self.scale = r, kt, g0, a, rival, scale
-        self.every, self.some, self.budget = every, some, budget
+        self.every, self.some = every, some
         has = rival.any(axis=1)
         every[ties] = some[ties] = FAILED
         every[~ties & ~has] = some[~ties & ~has] = REALIZED            # one key: realized (γ = +∞)
         self.live = ~ties & has
         self.low = np.where(rival, g0, np.inf)                         # (b, L) least margin seen at points of F
+        self.high = np.where(rival, g0, -np.inf)                       # (b, L) largest margin seen at points of F
         self.best = np.where(has, self.low.min(axis=1), -np.inf)       # (b,) best row margin seen at points of F
         for start in range(0, face.probes.shape[0], 16):
             self.see(face.probes[start:start + 16])
@@ -700,6 +748,7 @@ class _Block:
         m = self.g0[:, :, None] + self.a @ points.T                        # (b, L, P)
         m = np.where(self.rival[:, :, None], m, np.inf)
         np.minimum(self.low, m.min(axis=2), out=self.low)
+        np.maximum(self.high, np.where(self.rival[:, :, None], m, -np.inf).max(axis=2), out=self.high)
         np.maximum(self.best, m.min(axis=1).max(axis=1), out=self.best)
 
     def refresh(self) -> None:
@@ -708,18 +757,29 @@ class _Block:
         lost = (self.some == FAILED) | (self.low.min(axis=1) < -scale)
         self.every[live & (self.every == UNDECIDED) & lost] = FAILED
 
-    def decide(self, lower: np.ndarray, upper: np.ndarray) -> None:
-        face, g0, a, rival, scale = self.face, self.g0, self.a, self.rival, self.scale
-        every, some, live = self.every, self.some, self.live
-        # some θ ∈ F realizes the row?  A point of F does it, or the box shows none does
-        upper_row = np.where(rival, upper, np.inf).min(axis=1)                      # (b,)
+    def box_bounds(self) -> np.ndarray:
+        """Apply the box: rows that it shows lost by every θ get some = FAILED; returns the rivals it shows
+        positive on the whole face (b, L)."""
+        face, g0, a, rival, scale, some = self.face, self.g0, self.a, self.rival, self.scale, self.some
+        if not face.boxed:
+            return np.zeros_like(rival)
+        lower = g0 + box_min(a, face.lo, face.hi)                         # (b, L)
+        upper = g0 - box_min(-a, face.lo, face.hi)                        # (b, L)
+        upper_row = np.where(rival, upper, np.inf).min(axis=1)            # (b,)
+        some[self.live & (some == UNDECIDED) & (upper_row < -scale)] = FAILED
         self.refresh()
-        some[live & (some == UNDECIDED) & (upper_row < -scale)] = FAILED
+        return rival & (lower > scale[:, None])
+
+    def decide(self) -> None:
+        face, g0, a, rival, scale = self.face, self.g0, self.a, self.rival, self.scale
+        every, live = self.every, self.live
+        # some θ ∈ F realizes the row?  A point of F does it, or the box shows none does
         self.refresh()
         # every θ ∈ F realizes the row?  Rival by rival (the realizing set of a row is convex)
-        done = ~rival | (lower > scale[:, None])       # (b, L) rivals settled: positive on the whole box ...
-        doubt = np.zeros_like(rival)                   # ... or left within tolerance / without an LP
+        done = ~rival | self.box_bounds()      # (b, L) rivals settled: positive on the whole box ...
+        doubt = np.zeros_like(rival)           # ... or left within tolerance / without an LP
         self._training(done)
+        proved = 0                             # rivals proved positive by an LP in this block
         while True:
             open_rows = live & (every == UNDECIDED)
             pending = open_rows[:, None] & ~done
@@ -727,23 +787,47 @@ class _Block:
             every[settled] = REALIZED                          # every rival positive on the whole face
             if not pending.any():
                 break
-            n, k = np.unravel_index(int(np.argmin(np.where(pending, self.low, np.inf))), pending.shape)
-            done[n, k] = True
-            key = _rival_key(self.gsel.pe, int(self.r[n]), int(self.kt[n]), int(k))
-            if key not in face.cache:
-                if float(g0[n, k] + face.dual_bounds(a[n, k][None, :])[0]) > scale[n]:
-                    continue                  # an earlier LP's dual already proves this rival's margin positive
-                if face.lp_count >= self.budget:
-                    doubt[n, k] = True        # LP budget spent: say so, never guess
-                    continue
-                face.cache[key], w = face.minimize(a[n, k])
-                if w is not None:
-                    self.see(w[None, :])
-            status = _classify(float(g0[n, k]) + face.cache[key], scale[n])
-            if status == FAILED:
-                every[n] = FAILED
-            elif status == UNDECIDED:
-                doubt[n, k] = True
+            if proved >= BOX_AFTER * a.shape[2] and int(pending.sum()) > 2 * a.shape[2] and face.ensure_box():
+                # many rivals have needed an LP to be proved positive, and more wait: the box (2d LPs) pays now
+                self.see(face.probes[-2 * a.shape[2]:])
+                done |= self.box_bounds()
+                continue
+            # the row most likely lost (least margin seen on a pending rival), then all its pending rivals: first
+            # the ones with the least margin seen (the LP optima of the row's earlier rivals included), then, once
+            # SUSPECTS of them held, in key order (neighbouring keys: nearby LP optima, short warm starts)
+            n = int(np.argmin(np.where(pending, self.low, np.inf).min(axis=1)))
+            points, tries = [], 0
+            while every[n] == UNDECIDED and pending[n].any():
+                if tries < SUSPECTS:
+                    k = int(np.argmin(np.where(pending[n], self.low[n], np.inf)))
+                else:
+                    k = int(np.argmax(pending[n]))
+                tries += 1
+                pending[n, k] = False
+                done[n, k] = True
+                key = _rival_key(self.gsel.pe, int(self.r[n]), int(self.kt[n]), k)
+                if key not in face.cache:
+                    if float(g0[n, k] + face.dual_bounds(a[n, k][None, :])[0]) > scale[n]:
+                        continue              # an earlier LP's dual already proves this rival's margin positive
+                    if face.lp_count >= face.lp_limit:
+                        doubt[n, k] = True    # LP budget spent: say so, never guess
+                        continue
+                    face.cache[key], w = face.minimize(a[n, k])
+                    if w is not None:
+                        points.append(w)
+                        at_w = np.where(rival[n], g0[n] + a[n] @ w, np.inf)     # (L,) the row's margins at w
+                        np.minimum(self.low[n], at_w, out=self.low[n])
+                        if float(at_w.min()) < -scale[n]:
+                            every[n] = FAILED     # lost at this point of F by another rival
+                status = _classify(float(g0[n, k]) + face.cache[key], scale[n])
+                if status == FAILED:
+                    every[n] = FAILED
+                elif status == UNDECIDED:
+                    doubt[n, k] = True
+                else:
+                    proved += 1
+            if points:
+                self.see(np.array(points))
             self.refresh()
 
     def _training(self, done: np.ndarray) -> None:
@@ -763,20 +847,36 @@ class _Block:
         done[n[same & (bound > self.scale[n])], k[same & (bound > self.scale[n])]] = True
 
     def finish_some(self) -> None:
-        """The rows no point of F has shown realized: one LP each (max over F of the row's least margin)."""
-        face, scale = self.face, self.scale
+        """The rows no point of F has shown realized.  A rival whose margin is negative on the whole of F
+        proves the row lost by every θ: first the rivals that no known point lets win, through earlier
+        duals, then one warm-started LP (max over F of that margin); failing that, one LP for the row
+        (max over F of its least margin)."""
+        face, scale, g0, a = self.face, self.scale, self.g0, self.a
         for n in np.flatnonzero(self.live & (self.some == UNDECIDED)):
             if self.best[n] > scale[n]:
                 self.some[n] = REALIZED
                 continue
-            if face.lp_count >= self.budget:
-                continue                                               # undecided: LP budget spent
             mask = self.rival[n]
-            value, w = _max_min_over_face(face, self.g0[n, mask], self.a[n, mask])
-            self.some[n] = _classify(value, scale[n])
-            if w is not None:
-                face.add_probe(w)
-                self.see(w[None, :])
+            for k in np.argsort(np.where(mask, self.high[n], np.inf))[:SINGLE_RIVALS]:
+                if float(g0[n, k] - face.dual_bounds(-a[n, k][None, :])[0]) < -scale[n]:
+                    self.some[n] = FAILED
+                    break
+                if face.lp_count >= face.lp_limit:
+                    break
+                value, w = face.minimize(-a[n, k])                     # -(max over F of a_kᵀw)
+                if w is not None:
+                    self.see(w[None, :])
+                if float(g0[n, k]) - value < -scale[n]:
+                    self.some[n] = FAILED
+                    break
+            if self.some[n] == UNDECIDED and self.best[n] > scale[n]:
+                self.some[n] = REALIZED
+            if self.some[n] == UNDECIDED and face.lp_count < face.lp_limit:
+                value, w = _max_min_over_face(face, g0[n, mask], a[n, mask])
+                self.some[n] = _classify(value, scale[n])
+                if w is not None:
+                    face.add_probe(w)
+                    self.see(w[None, :])
             if self.some[n] == FAILED:
                 self.every[n] = FAILED
 
@@ -796,6 +896,7 @@ def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = M
     block = max(1, ROW_BLOCK_ENTRIES // max(1, length * max(d, 1)))
     cols = np.arange(length)
     training = _TrainingBound(gsel) if gsel.selection.constraints.shape[0] else None
+    face.lp_limit = max(face.lp_limit, budget)
     for start in range(0, rows.size, block):
         r, kt = rows[start:start + block], keys[start:start + block]   # (b,)
         idx = np.arange(r.size)
@@ -806,11 +907,9 @@ def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = M
         a = a[idx, kt][:, None, :] - a                                  # (b, L, d)
         rival = (cols[None, :] <= r[:, None]) & (cols[None, :] != kt[:, None])   # (b, L)
         scale = tol * np.maximum(1.0, np.abs(v0[idx, kt]))              # (b,)
-        lower = g0 + box_min(a, face.lo, face.hi)                       # (b, L)
-        upper = g0 - box_min(-a, face.lo, face.hi)                      # (b, L)
         part = slice(start, start + r.size)
-        blk = _Block(gsel, face, training, r, kt, g0, a, rival, scale, ties[part], every[part], some[part], budget)
-        blk.decide(lower, upper)
+        blk = _Block(gsel, face, training, r, kt, g0, a, rival, scale, ties[part], every[part], some[part])
+        blk.decide()
         blk.finish_some()
     return IntervalOutcomes(length, rows, targets, every, some, ties)
 
@@ -833,11 +932,11 @@ def _point_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = 
 
 
 def interval_outcomes(gsel: GeometrySelection, lengths: Sequence[int], tol: float = LP_TOL,
-                      max_lps: int = MAX_FACE_LPS) -> dict[int, IntervalOutcomes]:
+                      max_lps: int | None = None) -> dict[int, IntervalOutcomes]:
     """Every/some row outcomes at each length for a realizable ℓ∞ / ℓ1 selection.  For tasks whose
     rows do not depend on n, one pass at the largest length serves every length (causal rows).
-    At most ``max_lps`` row LPs are solved (counted on the face, across calls); rows that would need
-    more are undecided."""
+    At most ``max_lps`` row LPs are solved (default :data:`MAX_FACE_LPS` warm-started ones, or
+    :data:`COLD_FACE_LPS` without HiGHS' Python API); rows that would need more are undecided."""
     if gsel.geometry is Geometry.L2 or not gsel.realizable or gsel.face is None:
         raise SpecError("invalid selection for the α interval; accepted: a realizable linf or l1 selection")
     tol = max(float(tol), LP_TOL)
@@ -845,7 +944,10 @@ def interval_outcomes(gsel: GeometrySelection, lengths: Sequence[int], tol: floa
     lengths = sorted({int(L) for L in lengths})
     if not lengths:
         return {}
+    if max_lps is None:
+        max_lps = MAX_FACE_LPS if _highs_api() else COLD_FACE_LPS
     budget = gsel.face.lp_count + max_lps
+    gsel.face.lp_limit = budget
     if not gsel.task.rows_depend_on_length:
         full = one(gsel, lengths[-1], tol, budget)
         return {L: full.prefix(L) for L in lengths}
