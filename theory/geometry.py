@@ -37,7 +37,11 @@ direction is a training difference z_k (margin ≥ 1 on F up to ‖v - z_k‖_q*
 :class:`_TrainingBound`); and the duals of earlier LPs.  The remaining (row, rival) LPs are solved
 on one HiGHS model of F whose objective alone changes (:class:`FaceLP`, warm-started primal
 simplex), the rival closest to losing at the known points first, so that a row that some optimal θ
-loses is usually refuted by its first LP and that LP's optimum refutes other rows.
+loses is usually refuted by its first LP and that LP's optimum refutes other rows.  For "some", a
+rival whose margin is negative on the whole of F (its maximum: one warm LP) refutes the row before
+the row's own max-min LP is tried.  A box skipped for a large d (above :data:`SMALL_BOX_DIRECTIONS`
+when two LPs show F is not a point, or above :data:`MAX_BOX_DIRECTIONS`) is computed later if many
+rivals turn out to need an LP to be proved positive (:meth:`Face.ensure_box`).
 Rows whose extreme margin over the face lies within :data:`LP_TOL` (HiGHS's default
 feasibility tolerance) of 0 are *undecided*, never silently counted; so are the rows left when
 the LP budget :data:`MAX_FACE_LPS` is spent.  The reported α^lo and α^hi count only rows *proved*
