@@ -12,27 +12,42 @@ Targets (printed with the measured figures, never asserted in unit tests):
 from __future__ import annotations
 
 import argparse
+import datetime
+import os
+import platform
+import sys
 import time
+from pathlib import Path
 
-import numpy as np
-from posreal.theory import parse_pe, parse_task, select
-from posreal.theory.defaults import LENGTHS, REGISTRY_PES, REGISTRY_TASKS
-from posreal.theory.geometry import (
+# `python benchmarks/bench_geometry.py` puts benchmarks/ first on sys.path, not the checkout: without this line an
+# editable install of another checkout (another worktree) would be the code measured.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+import scipy  # noqa: E402
+from posreal.theory import parse_pe, parse_task, select  # noqa: E402
+from posreal.theory import geometry  # noqa: E402
+from posreal.theory.defaults import LENGTHS, REGISTRY_PES, REGISTRY_TASKS  # noqa: E402
+from posreal.theory.geometry import (  # noqa: E402
     Geometry,
     interval_outcomes,
     norm_program,
     select_in_geometry,
     solve_program,
 )
-from posreal.theory.realization import structural_ties, target_keys
-from scipy.optimize import linprog
+from posreal.theory.realization import structural_ties, target_keys  # noqa: E402
+from scipy.optimize import linprog  # noqa: E402
 
 TARGET_SECONDS = 2.0
 
 
+CPU = {"seconds": 0.0}   # CPU time of the last timed call (the machine may be shared: wall time is inflated then)
+
+
 def timed(fn):
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     out = fn()
+    CPU["seconds"] = time.process_time() - cpu
     return out, time.perf_counter() - start
 
 
@@ -76,38 +91,60 @@ def main() -> None:
     args = parser.parse_args()
     L0 = args.train_length
     lengths = [L for L in LENGTHS if L >= L0] or [L0]
-    print(f"geometry benchmark: L0 = {L0}, lengths {lengths}, "
-          f"target < {TARGET_SECONDS} s per cell (ℓ∞: θ*_∞ + interval)")
-    print(f"{'cell':28s} {'θ*_2 s':>8s} {'θ*_∞ s':>8s} {'int_∞ s':>8s} {'θ*_1 s':>8s} {'int_1 s':>8s}  "
-          f"{'ℓ∞ face':>8s}  α_∞ at {lengths[-1]}   ok")
-    over = 0
+    print(f"geometry benchmark, {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}; load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores; "
+          f"Python {platform.python_version()}, "
+          f"numpy {np.__version__}, scipy {scipy.__version__}, HiGHS Python API: "
+          f"{'scipy bundle' if geometry._highs_api() else 'absent (linprog per LP)'}; "
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
+    print(f"code: {geometry.__file__}")
+    print(f"L0 = {L0}, lengths {lengths}; target < {TARGET_SECONDS} s per cell for ℓ∞ (θ*_∞ + interval), "
+          "the ℓ2 time beside it")
+    print("times are wall-clock seconds; 'cpu' is the CPU time of θ*_∞ + interval (what a shared machine does not "
+          "inflate)")
+    print(f"{'cell':24s} {'θ*_2 s':>7s} {'θ*_∞ s':>7s} {'int_∞ s':>7s} {'total':>7s} {'cpu':>6s}  {'<2 s':4s} "
+          f"{'LPs':>5s} {'ℓ∞ face':>7s}  {'α_∞ at ' + str(lengths[-1]):16s} {'undecided':9s} "
+          f"{'θ*_1 s':>7s} {'int_1 s':>7s}")
+    over = undecided_cells = 0
+    slowest = []
     for pe in REGISTRY_PES:
         for task in REGISTRY_TASKS:
             pe_, task_ = parse_pe(pe), parse_task(task)
             _, t2 = timed(lambda pe_=pe_, task_=task_: select(pe_, task_, L0, exact=False))
             ginf, tinf = timed(lambda pe_=pe_, task_=task_:
                                select_in_geometry(pe_, task_, L0, Geometry.LINF, exact=False))
+            cpu = CPU["seconds"]
             if not ginf.realizable:
-                print(f"{pe + '·' + task:28s} {t2:8.3f}  not realizable at L0")
+                print(f"{pe + '·' + task:24s} {t2:7.3f}  not realizable at L0")
                 continue
             iinf, tiinf = timed(lambda ginf=ginf: interval_outcomes(ginf, lengths))
+            cpu += CPU["seconds"]
             g1, t1 = timed(lambda pe_=pe_, task_=task_: select_in_geometry(pe_, task_, L0, Geometry.L1, exact=False))
-            _, ti1 = timed(lambda g1=g1: interval_outcomes(g1, lengths))
+            i1, ti1 = timed(lambda g1=g1: interval_outcomes(g1, lengths))
             total = tinf + tiinf
             ok = total < TARGET_SECONDS
             over += not ok
+            slowest.append((total, pe + "·" + task))
             lo, hi = iinf[lengths[-1]].interval
             face = "point" if ginf.face.point else f"dim≤{ginf.face.dimension}"
-            undecided = iinf[lengths[-1]].counts()["undecided"]
-            print(f"{pe + '·' + task:28s} {t2:8.3f} {tinf:8.3f} {tiinf:8.3f} {t1:8.3f} {ti1:8.3f}  {face:>8s}  "
-                  f"[{lo:.3f}, {hi:.3f}]" + (f" +{undecided} undecided" if undecided else "")
-                  + f"  {'yes' if ok else 'NO'} ({total:.2f} s)")
+            undecided = sum(o.counts()["undecided"] for o in iinf.values()) + \
+                sum(o.counts()["undecided"] for o in i1.values())
+            undecided_cells += undecided > 0
+            print(f"{pe + '·' + task:24s} {t2:7.3f} {tinf:7.3f} {tiinf:7.3f} {total:7.3f} {cpu:6.2f}  "
+                  f"{'yes' if ok else 'NO':4s} "
+                  f"{ginf.face.lp_count:5d} {face:>7s}  [{lo:.3f}, {hi:.3f}]   {undecided:9d} {t1:7.3f} {ti1:7.3f}")
+    slowest.sort(reverse=True)
+    print("slowest cells (ℓ∞ total): " + ", ".join(f"{name} {t:.2f} s" for t, name in slowest[:5]))
+    print(f"cells with undecided rows (ℓ∞ or ℓ1, any length): {undecided_cells}")
     print(f"cells over the target: {over}")
     if args.naive:
         print("\nnaive interval (an LP per row and per rival, θ-space) against the project's, L0 = 16, L = 32"
               "\n(the project's time includes θ*_∞ and its face analysis, the naive one the same LP solve):")
-        for pe in ("relbias", "colbias", "rope:16", "abscol:16", "alibi", "abssin:4:50"):
-            for task in ("offset:1", "position:0", "position:1", "copy", "half"):
+        cells = [(pe, task) for pe in ("relbias", "colbias", "rope:16", "abscol:16", "alibi", "abssin:4:50")
+                 for task in ("offset:1", "position:0", "position:1", "copy", "half")]
+        cells += [("abssin:16", task) for task in ("offset:1", "offset:2", "copy", "reverse", "half")]
+        for pe, task in cells:
+            if True:
                 g, tsel = timed(lambda pe=pe, task=task: select_in_geometry(pe, task, 16, Geometry.LINF, exact=False))
                 if not g.realizable:
                     continue
@@ -116,8 +153,9 @@ def main() -> None:
                 slow, ts = timed(lambda g=g: naive_interval(g, 32))
                 ts += timed(lambda g=g: solve_program(norm_program(g.selection.constraints, Geometry.LINF)))[1]
                 flag = "" if np.allclose(fast, slow) else "  MISMATCH"
-                print(f"  {pe + '·' + task:24s} project {fast} in {tf:.3f} s, naive {slow} in {ts:.3f} s, "
-                      f"ratio {ts / max(tf, 1e-9):.0f}x{flag}")
+                face = "point" if g.face.point else f"dim≤{g.face.dimension}"
+                print(f"  {pe + '·' + task:22s} {face:>7s} project [{fast[0]:.4f}, {fast[1]:.4f}] in {tf:.3f} s, "
+                      f"naive [{slow[0]:.4f}, {slow[1]:.4f}] in {ts:.3f} s, ratio {ts / max(tf, 1e-9):.0f}x{flag}")
 
 
 if __name__ == "__main__":

@@ -28,9 +28,20 @@ rival j is affine in w: g_j(w) = g_j(0) + a_jᵀ w.
     (a row's realizing set is an intersection of open half-spaces, hence convex: checking
     each rival separately is exact);
   - some θ ∈ F realizes row i  iff  max over F of min_j g_j > 0 (one LP in (w, s)).
-Cheap bounds decide most rows without an LP: θ₀ itself (a realized row is realized by some θ, a
-lost row is not realized by every θ), and a box [lo, hi] ⊇ F in w-coordinates (2d small LPs),
-which gives g_j(w) ≥ g_j(0) + Σ_c min(a_jc lo_c, a_jc hi_c) and the matching upper bound.
+Cheap arguments decide most rows and rivals without an LP (:class:`_Block`): points of F already
+known — θ₀, the box vertices and the optimum of every LP solved so far — (a row realized at one is
+realized by some θ, a row lost at one is not realized by every θ); a box [lo, hi] ⊇ F in
+w-coordinates (2d small LPs, for d ≤ :data:`MAX_BOX_DIRECTIONS`), which gives
+g_j(w) ≥ g_j(0) + Σ_c min(a_jc lo_c, a_jc hi_c) and the matching upper bound; rivals whose
+direction is a training difference z_k (margin ≥ 1 on F up to ‖v - z_k‖_q* ‖θ‖_q, see
+:class:`_TrainingBound`); and the duals of earlier LPs.  The remaining (row, rival) LPs are solved
+on one HiGHS model of F whose objective alone changes (:class:`FaceLP`, warm-started primal
+simplex), the rival closest to losing at the known points first, so that a row that some optimal θ
+loses is usually refuted by its first LP and that LP's optimum refutes other rows.  For "some", a
+rival whose margin is negative on the whole of F (its maximum: one warm LP) refutes the row before
+the row's own max-min LP is tried.  A box skipped for a large d (above :data:`SMALL_BOX_DIRECTIONS`
+when two LPs show F is not a point, or above :data:`MAX_BOX_DIRECTIONS`) is computed later if many
+rivals turn out to need an LP to be proved positive (:meth:`Face.ensure_box`).
 Rows whose extreme margin over the face lies within :data:`LP_TOL` (HiGHS's default
 feasibility tolerance) of 0 are *undecided*, never silently counted; so are the rows left when
 the LP budget :data:`MAX_FACE_LPS` is spent.  The reported α^lo and α^hi count only rows *proved*
@@ -72,9 +83,17 @@ LP_TOL = 1e-7           # HiGHS's default primal/dual feasibility tolerance: mar
 TIGHT_TOL = 1e-7        # a constraint is active at the LP solution if its slack is below this (relative)
 DUAL_TOL = 1e-9         # a dual value above this (relative to max y) is in the dual support
 NULL_TOL = 1e-9         # singular values below this (relative) span the face's directions
-MAX_FACE_LPS = 500      # LP budget of one interval computation; rows left over are reported undecided
+MAX_FACE_LPS = 20_000   # LP budget of one interval computation (warm-started LPs, about 1-3 ms each); rows left
+#                         over are reported undecided
+COLD_FACE_LPS = 500     # the same without HiGHS' Python API (each LP a linprog from scratch, about 50-200 ms)
 MAX_BOX_DIRECTIONS = 64  # faces of higher dimension get no bounding box (its 2d LPs would cost more than they save)
+SMALL_BOX_DIRECTIONS = 16  # ... and above this dimension only when two LPs along one direction cannot show F wider than
+#                            a point (the box's other use); see optimal_face
 DUAL_POOL = 64          # how many earlier LP duals are reused as bounds
+SINGLE_RIVALS = 2       # rivals tried alone (max over F of one margin) before a row's max-min LP
+SUSPECTS = 3            # rivals of a row tried in order of least margin seen before the rest in key order
+BOX_AFTER = 4           # a skipped box is computed once BOX_AFTER·d rivals needed an LP to be proved positive
+MAX_PROBES = 128        # points of the face kept as cheap witnesses (box vertices, then the latest LP optima)
 ROW_BLOCK_ENTRIES = 2 ** 21   # memory bound of one block of rival directions: rows × keys × directions
 
 
@@ -258,6 +277,92 @@ def exact_certificate(program: ExactProgram, lp: LinearProgram, x: np.ndarray,
     return None
 
 
+# --------------------------------------------------------------------------- warm-started LPs over the face
+_HIGHS: object = None      # HiGHS' Python API once loaded (False: not available; linprog per call then)
+
+
+def _highs_api():
+    """HiGHS' own Python API as scipy bundles it (``scipy.optimize._highspy._core``, the module scipy's
+    linprog runs on; the same classes as the ``highspy`` package).  Loaded on first use (start-up stays
+    light); False when this scipy does not carry it, and every face LP then goes through ``linprog``."""
+    global _HIGHS
+    if _HIGHS is None:
+        try:
+            from scipy.optimize._highspy import _core
+            _HIGHS = _core if all(hasattr(_core, n) for n in ("_Highs", "HighsLp", "MatrixFormat")) else False
+        except ImportError:
+            _HIGHS = False
+    return _HIGHS
+
+
+class FaceLP:
+    """min cᵀw over {A w ≥ r, lo ≤ w ≤ hi} (A: (M, d)) for a sequence of objectives c.
+
+    One HiGHS model is kept and only its costs change: each solve starts from the previous optimal
+    basis (still primal feasible, so primal simplex), a few pivots instead of a solve from scratch.
+    The tolerances are HiGHS' defaults, as for ``linprog``.  Without HiGHS' Python API (see
+    :func:`_highs_api`), or if the model refuses to solve, each call is one ``linprog``."""
+
+    def __init__(self, A: np.ndarray, r: np.ndarray, lo: np.ndarray, hi: np.ndarray):
+        self.A, self.r, self.lo, self.hi = A, r, lo, hi
+        self.model = None
+        api = _highs_api()
+        if api and A.shape[1]:
+            try:
+                self.model = self._build(api)
+            except Exception:      # any refusal of the private API: fall back to linprog, never guess
+                self.model = None
+
+    def _build(self, api):
+        M, d = self.A.shape
+        h = api._Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("simplex_strategy", 4)           # primal simplex: warm starts after a cost change
+        lp = api.HighsLp()
+        lp.num_col_, lp.num_row_ = d, M
+        lp.col_cost_ = np.zeros(d)
+        lp.col_lower_ = np.where(np.isfinite(self.lo), self.lo, -api.kHighsInf)
+        lp.col_upper_ = np.where(np.isfinite(self.hi), self.hi, api.kHighsInf)
+        lp.row_lower_ = np.asarray(self.r, dtype=float)
+        lp.row_upper_ = np.full(M, api.kHighsInf)
+        nz = self.A != 0
+        lp.a_matrix_.format_ = api.MatrixFormat.kRowwise
+        lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(nz.sum(axis=1))]).astype(np.int32)
+        lp.a_matrix_.index_ = np.nonzero(nz)[1].astype(np.int32)
+        lp.a_matrix_.value_ = self.A[nz]
+        lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = d, M
+        if h.passModel(lp) == api.HighsStatus.kError:       # a warning (tiny entries dropped) is linprog's too
+            raise PosrealError("HiGHS refused the face model")
+        self.api, self.columns = api, np.arange(d, dtype=np.int32)
+        return h
+
+    def _run(self, c: np.ndarray) -> tuple[float, np.ndarray, np.ndarray] | None:
+        h, api = self.model, self.api
+        h.changeColsCost(len(c), self.columns, np.asarray(c, dtype=float))
+        for _attempt in range(2):
+            h.run()
+            if h.getModelStatus() == api.HighsModelStatus.kOptimal:
+                sol = h.getSolution()
+                w = np.array(sol.col_value, dtype=float)
+                mu = np.maximum(np.array(sol.row_dual, dtype=float), 0.0)
+                return float(h.getInfo().objective_function_value), w, mu
+            h.clearSolver()        # a failed warm start: once more from scratch
+        return None
+
+    def minimize(self, c: np.ndarray) -> tuple[float, np.ndarray | None, np.ndarray | None]:
+        """(min value, a minimizer w (d,), row duals μ ≥ 0 (M,)); (NaN, None, None) without an optimum."""
+        if self.model is not None:
+            out = self._run(c)
+            return out if out is not None else (float("nan"), None, None)
+        bounds = [(None if not np.isfinite(a) else a, None if not np.isfinite(b) else b)
+                  for a, b in zip(self.lo.tolist(), self.hi.tolist())]
+        res = linprog(c, A_ub=-self.A, b_ub=-self.r, bounds=bounds, method="highs")
+        if res.status != 0:
+            return float("nan"), None, None
+        return float(res.fun), np.asarray(res.x, dtype=float), np.maximum(-np.asarray(res.ineqlin.marginals,
+                                                                                   dtype=float), 0.0)
+
+
 # --------------------------------------------------------------------------- the optimal face
 @dataclass
 class Face:
@@ -273,14 +378,35 @@ class Face:
     exact_point: bool = False  # ... proved in ℚ: the dual support has rank = number of variables
     lp_count: int = 0         # LPs solved so far for this face (box and rows)
     cache: dict = field(default_factory=dict)   # rival key -> min over F of its margin direction
-    probes: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))   # (P, d) points of F (vertices)
+    probes: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))   # (P, d) points of F (LP vertices)
     dual_rows: list = field(default_factory=list)     # A_redᵀμ (d,) of earlier rival LPs' optimal duals μ ≥ 0
     dual_values: list = field(default_factory=list)   # μᵀr of the same duals
+    solver: FaceLP | None = field(default=None, repr=False)   # the warm-started model of F (built on first use)
+    boxed: bool = True        # lo, hi come from LPs (False: infinite for now, see ensure_box)
+    lp_limit: int = 0         # lp_count at which the current interval computation stops solving LPs
+
+    def ensure_box(self) -> bool:
+        """Compute the box now if it was skipped (2d warm-started LPs, not charged to the LP budget); True
+        if it was computed by this call.  The box vertices become probes and the rows the box implies are
+        dropped, as in :func:`optimal_face`."""
+        if self.boxed or not self.directions.shape[1]:
+            return False
+        lo, hi, probes, count = _box(self.A_red, self.r, self.solver)
+        self.lp_count += count
+        self.lp_limit += count
+        self.A_red, self.r = _prune(self.A_red, self.r, lo, hi)
+        self.lo, self.hi, self.solver, self.boxed = lo, hi, None, True
+        for w in probes:
+            self.add_probe(w)
+        return True
 
     def add_dual(self, mu: np.ndarray) -> None:
         self.dual_rows.append(mu @ self.A_red)                          # (d,)
         self.dual_values.append(float(mu @ self.r))
         del self.dual_rows[:-DUAL_POOL], self.dual_values[:-DUAL_POOL]
+
+    def add_probe(self, w: np.ndarray) -> None:
+        self.probes = np.vstack([self.probes.reshape(-1, w.size), w[None, :]])[-MAX_PROBES:]
 
     def dual_bounds(self, a: np.ndarray) -> np.ndarray:
         """Lower bounds on min over F of aᵀw for each row of a (k, d), by weak duality with every stored
@@ -290,6 +416,18 @@ class Face:
         reduced = a[:, None, :] - np.array(self.dual_rows)[None, :, :]  # (k, Q, d)
         box = box_min(reduced, self.lo, self.hi)                        # (k, Q)
         return (box + np.array(self.dual_values)[None, :]).max(axis=1)  # (k,)
+
+    def minimize(self, a: np.ndarray) -> tuple[float, np.ndarray | None]:
+        """min over F of aᵀw (one warm-started LP, counted): the value (NaN without an optimum) and a
+        minimizer, which is kept as a probe; its dual joins the pool of bounds."""
+        if self.solver is None:
+            self.solver = FaceLP(self.A_red, self.r, self.lo, self.hi)
+        value, w, mu = self.solver.minimize(a)
+        self.lp_count += 1
+        if w is not None:
+            self.add_probe(w)
+            self.add_dual(mu)
+        return value, w
 
     @property
     def bounds(self) -> list[tuple[float | None, float | None]]:
@@ -309,21 +447,25 @@ def box_min(a: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return terms.sum(axis=-1)
 
 
-def _box(A_red: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def _box(A_red: np.ndarray, r: np.ndarray, solver: FaceLP | None = None) -> tuple[np.ndarray, np.ndarray,
+                                                                                np.ndarray, int]:
     """min and max of each w_c over {A_red w ≥ r}: lo (d,), hi (d,), the 2d optimal points
-    (vertices of the face, used as probes) (2d, d), and the number of LPs solved."""
+    (vertices of the face, used as probes) (2d, d), and the number of LPs solved (one warm-started model:
+    ``solver``, a model of the same polytope without column bounds, or a new one)."""
     d = A_red.shape[1]
     lo, hi = np.zeros(d), np.zeros(d)
     probes = np.zeros((2 * d, d))
+    inf = np.full(d, np.inf)
+    solver = solver or FaceLP(A_red, r, -inf, inf)
     for c in range(d):
         for n, (sign, out) in enumerate(((1.0, lo), (-1.0, hi))):
             obj = np.zeros(d)
             obj[c] = sign
-            res = linprog(obj, A_ub=-A_red, b_ub=-r, bounds=(None, None), method="highs")
-            if res.status != 0:
-                raise PosrealError(f"HiGHS could not bound the optimal face: {res.message}")
-            out[c] = res.x[c]
-            probes[2 * c + n] = res.x
+            _, w, _ = solver.minimize(obj)
+            if w is None:
+                raise PosrealError("HiGHS could not bound the optimal face")
+            out[c] = w[c]
+            probes[2 * c + n] = w
     return lo, hi, probes, 2 * d
 
 
@@ -359,12 +501,23 @@ def optimal_face(lp: LinearProgram, x: np.ndarray, y: np.ndarray, exact_point: b
     keep = np.abs(A_red).max(axis=1) > NULL_TOL
     A_red, r = A_red[keep], r[keep]
     d = A_red.shape[1]
-    if d > MAX_BOX_DIRECTIONS:            # no box: bounds are infinite, θ₀ is the only probe
-        inf = np.full(d, np.inf)
-        return Face(x[:p].copy(), N[:p], A_red, r, -inf, inf, False, probes=np.zeros((0, d)))
+    inf = np.full(d, np.inf)
+    scale = max(1.0, float(np.abs(x[:p]).max(initial=0.0)))
+    if d > MAX_BOX_DIRECTIONS:            # no box for now: bounds are infinite, θ₀ is the only probe
+        return Face(x[:p].copy(), N[:p], A_red, r, -inf, inf, False, probes=np.zeros((0, d)), boxed=False)
+    if d > SMALL_BOX_DIRECTIONS:
+        # one direction u first: if F is wider than √d LP_TOL along u, some coordinate of the box is wider
+        # than LP_TOL, so the box would not call F a point either; its 2d LPs are then skipped (bounds infinite)
+        solver = FaceLP(A_red, r, -inf, inf)
+        u = np.random.default_rng(0).normal(size=d)
+        u /= np.linalg.norm(u)
+        low, w_low, _ = solver.minimize(u)
+        high, w_high, _ = solver.minimize(-u)
+        if w_low is not None and w_high is not None and -high - low > np.sqrt(d) * LP_TOL * scale:
+            return Face(x[:p].copy(), N[:p], A_red, r, -inf, inf, False, lp_count=2,
+                        probes=np.vstack([w_low, w_high]), solver=solver, boxed=False)
     lo, hi, probes, count = _box(A_red, r)
     width = float(np.max(hi - lo, initial=0.0))
-    scale = max(1.0, float(np.abs(x[:p]).max(initial=0.0)))
     point = width <= LP_TOL * scale
     A_red, r = _prune(A_red, r, lo, hi)
     return Face(x[:p].copy(), N[:p], A_red, r, lo, hi, point, lp_count=count, probes=probes)
@@ -516,18 +669,9 @@ def _rival_key(pe: Encoding, i: int, kt: int, k: int) -> tuple[int, ...]:
     return (kt, k) if is_profile(pe) else (i, kt, k)
 
 
-def _min_over_face(face: Face, a: np.ndarray) -> float:
-    """min over F of aᵀw (w-coordinates): one LP; NaN if HiGHS returns no optimum."""
-    res = linprog(a, A_ub=-face.A_red, b_ub=-face.r, bounds=face.bounds, method="highs")
-    face.lp_count += 1
-    if res.status != 0:
-        return float("nan")           # HiGHS gave no answer: the rival (so the row) stays undecided
-    face.add_dual(np.maximum(-np.asarray(res.ineqlin.marginals, dtype=float), 0.0))   # μ (M'',)
-    return float(res.fun)
-
-
-def _max_min_over_face(face: Face, g0: np.ndarray, a: np.ndarray) -> float:
-    """max over F of min_j (g0_j + a_jᵀ w), capped at 1: one LP in (w, s).  g0 (k,), a (k, d)."""
+def _max_min_over_face(face: Face, g0: np.ndarray, a: np.ndarray) -> tuple[float, np.ndarray | None]:
+    """max over F of min_j (g0_j + a_jᵀ w), capped at 1: one LP in (w, s).  g0 (k,), a (k, d).
+    Returns the value (NaN without an optimum) and the maximizing w (a point of F)."""
     d = a.shape[1]
     obj = np.zeros(d + 1)
     obj[-1] = -1.0
@@ -538,12 +682,211 @@ def _max_min_over_face(face: Face, g0: np.ndarray, a: np.ndarray) -> float:
     res = linprog(obj, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs")
     face.lp_count += 1
     if res.status != 0:
-        return float("nan")           # HiGHS gave no answer: the row stays undecided
-    return -float(res.fun)
+        return float("nan"), None           # HiGHS gave no answer: the row stays undecided
+    return -float(res.fun), np.asarray(res.x[:d], dtype=float)
+
+
+class _TrainingBound:
+    """Rival directions that are training differences: if v = ψ(i, t) - ψ(i, j) equals a row z_k of Z,
+    then on F (where Zθ ≥ 1 and ‖θ‖_q ≤ T) ⟨v, θ⟩ = ⟨z_k, θ⟩ + ⟨v - z_k, θ⟩ ≥ min(1, ⟨z_k, θ₀⟩) -
+    ‖v - z_k‖_q* T, q* the dual norm (ℓ1 for ℓ∞, ℓ∞ for ℓ1).  The min with ⟨z_k, θ₀⟩ covers the float
+    slack of the face's description (F is written around θ₀, see :func:`optimal_face`).  Rows z_k are
+    found by their rounded values; a wrong or missed match only costs a bound, never soundness, as the
+    bound is computed from v itself."""
+
+    def __init__(self, gsel: GeometrySelection):
+        z = gsel.selection.constraints                               # (m, p)
+        self.pe, self.L0, self.z = gsel.pe, gsel.train_length, z
+        self.unit = max(1.0, float(np.abs(z).max(initial=0.0)))
+        self.index: dict[bytes, int] = {}
+        for k in range(z.shape[0] - 1, -1, -1):
+            self.index[self._key(z[k])] = k
+        self.floor = np.minimum(1.0, z @ gsel.theta)                # (m,)
+        self.order = 1 if gsel.geometry is Geometry.LINF else np.inf
+        # ‖θ‖_q ≤ value on F up to the LP's feasibility slack; a generous radius costs nothing, as it
+        # multiplies ‖v - z_k‖ (rounding-sized for a true match)
+        self.radius = 2.0 * max(float(gsel.value), float(np.linalg.norm(gsel.theta, ord=np.inf if self.order == 1
+                                                                          else 1))) + 1.0
+
+    def _key(self, v: np.ndarray) -> bytes:
+        return (np.round(v / self.unit, 9) + 0.0).tobytes()      # + 0.0: one key for -0.0 and 0.0
+
+    def lower_bounds(self, rows: np.ndarray, kt: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """Lower bounds on min over F of the margin of (row, target key, rival key) triples: (n,) each -> (n,)
+        (-inf where the direction is not a training difference)."""
+        v = self.pe.index_features(rows, kt, self.L0) - self.pe.index_features(rows, k, self.L0)   # (n, p)
+        out = np.full(rows.size, -np.inf)
+        for n in range(rows.size):
+            c = self.index.get(self._key(v[n]))
+            if c is not None:
+                gap = float(np.linalg.norm(v[n] - self.z[c], ord=self.order))
+                out[n] = float(self.floor[c]) - gap * self.radius
+        return out
+
+
+class _Block:
+    """Every/some status of a block of rows over the face (float), decided in order of cost:
+    structural ties and rows with one key; the points of F known so far (θ₀, box vertices, LP optima:
+    a realized row is realized by some θ, a lost row is not realized by every θ); the box bounds;
+    training differences (:class:`_TrainingBound`); earlier LP duals; and only then one warm-started
+    LP per (row, rival), the rival most likely to lose first, each LP's optimum joining the points."""
+
+    def __init__(self, gsel, face, training, r, kt, g0, a, rival, scale, ties, every, some):
+        self.gsel, self.face, self.training = gsel, face, training
+        self.r, self.kt, self.g0, self.a, self.rival, self.scale = r, kt, g0, a, rival, scale
+        self.every, self.some = every, some
+        has = rival.any(axis=1)
+        every[ties] = some[ties] = FAILED
+        every[~ties & ~has] = some[~ties & ~has] = REALIZED            # one key: realized (γ = +∞)
+        self.live = ~ties & has
+        self.low = np.where(rival, g0, np.inf)                         # (b, L) least margin seen at points of F
+        self.high = np.where(rival, g0, -np.inf)                       # (b, L) largest margin seen at points of F
+        self.best = np.where(has, self.low.min(axis=1), -np.inf)       # (b,) best row margin seen at points of F
+        for start in range(0, face.probes.shape[0], 16):
+            self.see(face.probes[start:start + 16])
+
+    def see(self, points: np.ndarray) -> None:
+        """Margins at points of F: points (P, d)."""
+        if not points.size:
+            return
+        m = self.g0[:, :, None] + self.a @ points.T                        # (b, L, P)
+        m = np.where(self.rival[:, :, None], m, np.inf)
+        np.minimum(self.low, m.min(axis=2), out=self.low)
+        np.maximum(self.high, np.where(self.rival[:, :, None], m, -np.inf).max(axis=2), out=self.high)
+        np.maximum(self.best, m.min(axis=1).max(axis=1), out=self.best)
+
+    def refresh(self) -> None:
+        live, scale = self.live, self.scale
+        self.some[live & (self.some == UNDECIDED) & (self.best > scale)] = REALIZED
+        lost = (self.some == FAILED) | (self.low.min(axis=1) < -scale)
+        self.every[live & (self.every == UNDECIDED) & lost] = FAILED
+
+    def box_bounds(self) -> np.ndarray:
+        """Apply the box: rows that it shows lost by every θ get some = FAILED; returns the rivals it shows
+        positive on the whole face (b, L)."""
+        face, g0, a, rival, scale, some = self.face, self.g0, self.a, self.rival, self.scale, self.some
+        if not face.boxed:
+            return np.zeros_like(rival)
+        lower = g0 + box_min(a, face.lo, face.hi)                         # (b, L)
+        upper = g0 - box_min(-a, face.lo, face.hi)                        # (b, L)
+        upper_row = np.where(rival, upper, np.inf).min(axis=1)            # (b,)
+        some[self.live & (some == UNDECIDED) & (upper_row < -scale)] = FAILED
+        self.refresh()
+        return rival & (lower > scale[:, None])
+
+    def decide(self) -> None:
+        face, g0, a, rival, scale = self.face, self.g0, self.a, self.rival, self.scale
+        every, live = self.every, self.live
+        # some θ ∈ F realizes the row?  A point of F does it, or the box shows none does
+        self.refresh()
+        # every θ ∈ F realizes the row?  Rival by rival (the realizing set of a row is convex)
+        done = ~rival | self.box_bounds()      # (b, L) rivals settled: positive on the whole box ...
+        doubt = np.zeros_like(rival)           # ... or left within tolerance / without an LP
+        self._training(done)
+        proved = 0                             # rivals proved positive by an LP in this block
+        while True:
+            open_rows = live & (every == UNDECIDED)
+            pending = open_rows[:, None] & ~done
+            settled = open_rows & ~pending.any(axis=1) & ~doubt.any(axis=1)
+            every[settled] = REALIZED                          # every rival positive on the whole face
+            if not pending.any():
+                break
+            if proved >= BOX_AFTER * a.shape[2] and int(pending.sum()) > 2 * a.shape[2] and face.ensure_box():
+                # many rivals have needed an LP to be proved positive, and more wait: the box (2d LPs) pays now
+                self.see(face.probes[-2 * a.shape[2]:])
+                done |= self.box_bounds()
+                continue
+            # the row most likely lost (least margin seen on a pending rival), then all its pending rivals: first
+            # the ones with the least margin seen (the LP optima of the row's earlier rivals included), then, once
+            # SUSPECTS of them held, in key order (neighbouring keys: nearby LP optima, short warm starts)
+            n = int(np.argmin(np.where(pending, self.low, np.inf).min(axis=1)))
+            points, tries = [], 0
+            while every[n] == UNDECIDED and pending[n].any():
+                if tries < SUSPECTS:
+                    k = int(np.argmin(np.where(pending[n], self.low[n], np.inf)))
+                else:
+                    k = int(np.argmax(pending[n]))
+                tries += 1
+                pending[n, k] = False
+                done[n, k] = True
+                key = _rival_key(self.gsel.pe, int(self.r[n]), int(self.kt[n]), k)
+                if key not in face.cache:
+                    if float(g0[n, k] + face.dual_bounds(a[n, k][None, :])[0]) > scale[n]:
+                        continue              # an earlier LP's dual already proves this rival's margin positive
+                    if face.lp_count >= face.lp_limit:
+                        doubt[n, k] = True    # LP budget spent: say so, never guess
+                        continue
+                    face.cache[key], w = face.minimize(a[n, k])
+                    if w is not None:
+                        points.append(w)
+                        at_w = np.where(rival[n], g0[n] + a[n] @ w, np.inf)     # (L,) the row's margins at w
+                        np.minimum(self.low[n], at_w, out=self.low[n])
+                        if float(at_w.min()) < -scale[n]:
+                            every[n] = FAILED     # lost at this point of F by another rival
+                status = _classify(float(g0[n, k]) + face.cache[key], scale[n])
+                if status == FAILED:
+                    every[n] = FAILED
+                elif status == UNDECIDED:
+                    doubt[n, k] = True
+                else:
+                    proved += 1
+            if points:
+                self.see(np.array(points))
+            self.refresh()
+
+    def _training(self, done: np.ndarray) -> None:
+        """Settle the rivals that are training differences (margin ≥ about 1 on F).  Only rivals whose least
+        margin seen so far is near 1 can be one, so only those are looked up."""
+        if self.training is None:
+            return
+        near = (self.live & (self.every == UNDECIDED))[:, None] & ~done & (self.low >= 1.0 - 1e-4)
+        n, k = np.nonzero(near)
+        if not n.size:
+            return
+        bound = self.training.lower_bounds(self.r[n], self.kt[n], k)
+        at0 = self.g0[n, k]                        # the same margin at θ₀ from the kernel: same rival?
+        v_at0 = (self.training.pe.index_features(self.r[n], self.kt[n], self.training.L0)
+                 - self.training.pe.index_features(self.r[n], k, self.training.L0)) @ self.gsel.theta
+        same = np.abs(v_at0 - at0) <= self.scale[n]
+        done[n[same & (bound > self.scale[n])], k[same & (bound > self.scale[n])]] = True
+
+    def finish_some(self) -> None:
+        """The rows no point of F has shown realized.  A rival whose margin is negative on the whole of F
+        proves the row lost by every θ: first the rivals that no known point lets win, through earlier
+        duals, then one warm-started LP (max over F of that margin); failing that, one LP for the row
+        (max over F of its least margin)."""
+        face, scale, g0, a = self.face, self.scale, self.g0, self.a
+        for n in np.flatnonzero(self.live & (self.some == UNDECIDED)):
+            if self.best[n] > scale[n]:
+                self.some[n] = REALIZED
+                continue
+            mask = self.rival[n]
+            for k in np.argsort(np.where(mask, self.high[n], np.inf))[:SINGLE_RIVALS]:
+                if float(g0[n, k] - face.dual_bounds(-a[n, k][None, :])[0]) < -scale[n]:
+                    self.some[n] = FAILED
+                    break
+                if face.lp_count >= face.lp_limit:
+                    break
+                value, w = face.minimize(-a[n, k])                     # -(max over F of a_kᵀw)
+                if w is not None:
+                    self.see(w[None, :])
+                if float(g0[n, k]) - value < -scale[n]:
+                    self.some[n] = FAILED
+                    break
+            if self.some[n] == UNDECIDED and self.best[n] > scale[n]:
+                self.some[n] = REALIZED
+            if self.some[n] == UNDECIDED and face.lp_count < face.lp_limit:
+                value, w = _max_min_over_face(face, g0[n, mask], a[n, mask])
+                self.some[n] = _classify(value, scale[n])
+                if w is not None:
+                    face.add_probe(w)
+                    self.see(w[None, :])
+            if self.some[n] == FAILED:
+                self.every[n] = FAILED
 
 
 def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = MAX_FACE_LPS) -> IntervalOutcomes:
-    """Every/some status of each row of R_length over the face (float), with bounds first."""
+    """Every/some status of each row of R_length over the face (float), with bounds first (see :class:`_Block`)."""
     pe, task, L0, face = gsel.pe, gsel.task, gsel.train_length, gsel.face
     assert face is not None and gsel.theta is not None
     rows, targets = task.rows_and_targets(length)
@@ -556,6 +899,8 @@ def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = M
     some = np.zeros(rows.size, dtype=np.int8)
     block = max(1, ROW_BLOCK_ENTRIES // max(1, length * max(d, 1)))
     cols = np.arange(length)
+    training = _TrainingBound(gsel) if gsel.selection.constraints.shape[0] else None
+    face.lp_limit = max(face.lp_limit, budget)
     for start in range(0, rows.size, block):
         r, kt = rows[start:start + block], keys[start:start + block]   # (b,)
         idx = np.arange(r.size)
@@ -566,54 +911,10 @@ def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = M
         a = a[idx, kt][:, None, :] - a                                  # (b, L, d)
         rival = (cols[None, :] <= r[:, None]) & (cols[None, :] != kt[:, None])   # (b, L)
         scale = tol * np.maximum(1.0, np.abs(v0[idx, kt]))              # (b,)
-        lower = g0 + box_min(a, face.lo, face.hi)                       # (b, L)
-        upper = g0 - box_min(-a, face.lo, face.hi)                      # (b, L)
-        at_probes = g0[:, :, None] + a @ face.probes.T                   # (b, L, P) margins at the vertices found
-        for n in range(r.size):
-            m = start + n
-            if ties[m]:
-                every[m] = some[m] = FAILED
-                continue
-            mask = rival[n]
-            if not mask.any():                                          # one key: realized (γ = +∞)
-                every[m] = some[m] = REALIZED
-                continue
-            at0 = float(g0[n, mask].min())
-            row_probes = at_probes[n, mask].min(axis=0) if at_probes.shape[2] else np.zeros(0)   # (P,)
-            best, worst_probe = max(at0, float(row_probes.max(initial=-np.inf))), \
-                min(at0, float(row_probes.min(initial=np.inf)))
-            # some θ ∈ F realizes the row?
-            if best > scale[n]:
-                some[m] = REALIZED
-            elif float(upper[n, mask].min()) < -scale[n]:
-                some[m] = FAILED
-            elif face.lp_count >= budget:
-                some[m] = UNDECIDED
-            else:
-                some[m] = _classify(_max_min_over_face(face, g0[n, mask], a[n, mask]), scale[n])
-            # every θ ∈ F realizes the row?
-            if some[m] == FAILED or worst_probe < -scale[n]:
-                every[m] = FAILED
-                continue
-            status = REALIZED
-            candidates = np.flatnonzero(mask & (lower[n] <= scale[n]))
-            if at_probes.shape[2]:            # the rivals closest to losing at some vertex first
-                candidates = candidates[np.argsort(at_probes[n, candidates].min(axis=1))]
-            for k in candidates:
-                key = _rival_key(pe, int(r[n]), int(kt[n]), int(k))
-                if key not in face.cache and float(g0[n, k] + face.dual_bounds(a[n, k][None, :])[0]) > scale[n]:
-                    continue                  # an earlier LP's dual already proves this rival's margin positive
-                if key not in face.cache and face.lp_count >= budget:
-                    status = UNDECIDED        # LP budget spent: say so, never guess
-                    continue
-                if key not in face.cache:
-                    face.cache[key] = _min_over_face(face, a[n, k])
-                worst = _classify(float(g0[n, k]) + face.cache[key], scale[n])
-                if worst == FAILED:
-                    status = FAILED
-                    break
-                status = min(status, worst)
-            every[m] = status
+        part = slice(start, start + r.size)
+        blk = _Block(gsel, face, training, r, kt, g0, a, rival, scale, ties[part], every[part], some[part])
+        blk.decide()
+        blk.finish_some()
     return IntervalOutcomes(length, rows, targets, every, some, ties)
 
 
@@ -635,11 +936,11 @@ def _point_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = 
 
 
 def interval_outcomes(gsel: GeometrySelection, lengths: Sequence[int], tol: float = LP_TOL,
-                      max_lps: int = MAX_FACE_LPS) -> dict[int, IntervalOutcomes]:
+                      max_lps: int | None = None) -> dict[int, IntervalOutcomes]:
     """Every/some row outcomes at each length for a realizable ℓ∞ / ℓ1 selection.  For tasks whose
     rows do not depend on n, one pass at the largest length serves every length (causal rows).
-    At most ``max_lps`` row LPs are solved (counted on the face, across calls); rows that would need
-    more are undecided."""
+    At most ``max_lps`` row LPs are solved (default :data:`MAX_FACE_LPS` warm-started ones, or
+    :data:`COLD_FACE_LPS` without HiGHS' Python API); rows that would need more are undecided."""
     if gsel.geometry is Geometry.L2 or not gsel.realizable or gsel.face is None:
         raise SpecError("invalid selection for the α interval; accepted: a realizable linf or l1 selection")
     tol = max(float(tol), LP_TOL)
@@ -647,7 +948,10 @@ def interval_outcomes(gsel: GeometrySelection, lengths: Sequence[int], tol: floa
     lengths = sorted({int(L) for L in lengths})
     if not lengths:
         return {}
+    if max_lps is None:
+        max_lps = MAX_FACE_LPS if _highs_api() else COLD_FACE_LPS
     budget = gsel.face.lp_count + max_lps
+    gsel.face.lp_limit = budget
     if not gsel.task.rows_depend_on_length:
         full = one(gsel, lengths[-1], tol, budget)
         return {L: full.prefix(L) for L in lengths}
