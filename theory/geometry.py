@@ -282,14 +282,14 @@ _HIGHS: object = None      # HiGHS' Python API once loaded (False: not available
 
 
 def _highs_api():
-    """HiGHS' own Python API as scipy bundles it (``scipy.optimize._highspy._core``, the module scipy's
-    linprog runs on; the same classes as the ``highspy`` package).  Loaded on first use (start-up stays
-    light); False when this scipy does not carry it, and every face LP then goes through ``linprog``."""
+    """HiGHS' own Python API (the ``highspy`` package, a dependency; the solver scipy's linprog runs
+    on).  Loaded on first use, so start-up stays light; False if it cannot be imported, and every face
+    LP then goes through ``linprog``."""
     global _HIGHS
     if _HIGHS is None:
         try:
-            from scipy.optimize._highspy import _core
-            _HIGHS = _core if all(hasattr(_core, n) for n in ("_Highs", "HighsLp", "MatrixFormat")) else False
+            import highspy
+            _HIGHS = highspy if all(hasattr(highspy, n) for n in ("Highs", "HighsLp", "MatrixFormat")) else False
         except ImportError:
             _HIGHS = False
     return _HIGHS
@@ -310,12 +310,12 @@ class FaceLP:
         if api and A.shape[1]:
             try:
                 self.model = self._build(api)
-            except Exception:      # any refusal of the private API: fall back to linprog, never guess
+            except Exception:      # any refusal of the solver's API: fall back to linprog, never guess
                 self.model = None
 
     def _build(self, api):
         M, d = self.A.shape
-        h = api._Highs()
+        h = api.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("simplex_strategy", 4)           # primal simplex: warm starts after a cost change
         lp = api.HighsLp()
