@@ -108,7 +108,7 @@ def test_outcomes_agree_with_the_definition(pe, task, L0):
 
 
 def test_without_highs_python_api_the_face_lps_go_through_linprog(monkeypatch):
-    """Same outcomes when scipy does not carry HiGHS' Python API (each face LP is then one linprog)."""
+    """Same outcomes when HiGHS' Python API (highspy) cannot be imported (each face LP is then one linprog)."""
     cell = ("abssin:16", "offset:1", 16, Geometry.LINF)
     warm = interval_outcomes(select_in_geometry(*cell, exact=False), LENGTHS)
     monkeypatch.setattr(geometry, "_HIGHS", False)
@@ -118,6 +118,16 @@ def test_without_highs_python_api_the_face_lps_go_through_linprog(monkeypatch):
     assert gsel.face.solver is None or gsel.face.solver.model is None
     for L in LENGTHS:
         assert np.array_equal(warm[L].every, cold[L].every) and np.array_equal(warm[L].some, cold[L].some)
+
+
+def test_the_warm_started_solver_prints_nothing(capfd):
+    """HiGHS' banner or log on stdout would corrupt ``--json`` output: the face model is silent."""
+    model = FaceLP(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0]), np.full(2, -5.0), np.full(2, 5.0))
+    assert model.model is not None                          # the warm-started path, not the linprog fallback
+    value, _, _ = model.minimize(np.array([1.0, 1.0]))
+    assert value == pytest.approx(2.0)
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
 
 
 def test_warm_started_face_lp_matches_linprog():

@@ -289,7 +289,7 @@ def _highs_api():
     if _HIGHS is None:
         try:
             import highspy
-            _HIGHS = highspy if all(hasattr(highspy, n) for n in ("Highs", "HighsLp", "MatrixFormat")) else False
+            _HIGHS = highspy if all(hasattr(highspy, n) for n in ("_Highs", "HighsLp", "MatrixFormat")) else False
         except ImportError:
             _HIGHS = False
     return _HIGHS
@@ -315,7 +315,7 @@ class FaceLP:
 
     def _build(self, api):
         M, d = self.A.shape
-        h = api.Highs()
+        h = api._Highs()   # the solver itself; highspy.Highs adds callbacks and prints a banner to stdout
         h.setOptionValue("output_flag", False)
         h.setOptionValue("simplex_strategy", 4)           # primal simplex: warm starts after a cost change
         lp = api.HighsLp()
