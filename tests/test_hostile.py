@@ -398,6 +398,21 @@ def test_ctrl_c_at_any_moment_is_one_line_exit_130(delay):
     assert_one_line(err.decode(), "interrupted")
 
 
+def test_ctrl_c_after_the_last_flush_keeps_the_commands_exit_code():
+    """A Ctrl-C that arrives once the command has returned (Python's shutdown restores SIGINT's
+    default action) neither kills the process by the signal nor prints 'interrupted'; negative
+    control: the same signal before the command returns is the usual one line and exit 130."""
+    late = ("import os, signal, sys; import posreal.__main__ as m; sys.argv = ['posreal', '--help'];"
+            "code = m.entry(); os.kill(os.getpid(), signal.SIGINT); sys.exit(code)")
+    early = ("import os, signal, sys; import posreal.__main__ as m;"
+             "os.kill(os.getpid(), signal.SIGINT); sys.exit(m.entry())")
+    done = subprocess.run([sys.executable, "-c", late], capture_output=True, timeout=TIMEOUT)
+    assert done.returncode == 0 and b"interrupted" not in done.stderr and b"usage" in done.stdout
+    stopped = subprocess.run([sys.executable, "-c", early], capture_output=True, timeout=TIMEOUT)
+    assert stopped.returncode == 130
+    assert_one_line(stopped.stderr.decode(), "interrupted")
+
+
 def test_ctrl_c_then_resume_gives_the_uninterrupted_results(tmp_path):
     """Ctrl-C during `search conjecture --out F` exits 130 at once; `--resume` completes F byte for
     byte as an uninterrupted run writes it."""
