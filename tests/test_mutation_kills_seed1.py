@@ -10,6 +10,8 @@ and after them).  Each pins a behaviour the suite did not check:
 * the memory planner's formulas (``cell_estimate``, ``estimate_cell``) on hand-computed cases;
 * enclosures of rational features in certified mode, and the empty grid's largest feature;
 * float tie classification flags an exactly orthogonal rival as orthogonal (and an open one not);
+* the ℓ1 optimal face of a rational cell (a segment derived by hand), its LP certificate document, and
+  a face without its bounding box;
 * the instance stream: the registry grid twice over, then well-formed random registry draws;
 * figures: the geometry panels and the "no realizable task" panel;
 * one-line errors name the argument and what is accepted.
@@ -311,6 +313,53 @@ def test_taxonomy_panel_without_a_realizable_task_says_so(tmp_path, monkeypatch)
     plt.close(figures[0])
 
 
+# ------------------------------------------------------------------ ℓ1 / ℓ∞ optimal faces
+def _l1_relbias_position_0():
+    """relbias · position:0 at L0 = 4 (p = 4, one-hot offsets): the constraints are θ_i - θ_k ≥ 1 for
+    0 ≤ k < i ≤ 3, so an optimum is θ = (a - 1, a, a + 1, a + 2), and ‖θ‖₁ = 4 for every a ∈ [-1, 0]
+    (minimal for the median crossing zero): the ℓ1 optimal face is a segment."""
+    from posreal.theory.geometry import select_in_geometry
+
+    return select_in_geometry("relbias", "position:0", 4, "l1")
+
+
+def test_l1_optimal_face_of_a_rational_cell_is_the_segment_by_hand():
+    gsel = _l1_relbias_position_0()
+    assert gsel.exact and gsel.value == 4.0
+    assert gsel.summary()["face"] == "face" and gsel.summary()["face_dimension"] == 1
+    face = gsel.face
+    ends = sorted(tuple(np.round(face.theta0 + face.directions[:, 0] * w, 9)) for w in (face.lo[0], face.hi[0]))
+    assert ends == [(-2.0, -1.0, 0.0, 1.0), (-1.0, 0.0, 1.0, 2.0)]   # a = -1 and a = 0
+    assert gsel.exact_theta in ([F(-2), F(-1), F(0), F(1)], [F(-1), F(0), F(1), F(2)])   # a vertex, in ℚ
+
+
+def test_lp_certificate_document_spells_the_exact_optimum():
+    gsel = _l1_relbias_position_0()
+    doc = gsel.certificate.to_json()
+    assert (doc["format"], doc["version"], doc["value"]) == ("posreal-lp-optimality", 1, "4/1")
+    assert doc["primal"][:4] == [f"{x.numerator}/{x.denominator}" for x in gsel.exact_theta]
+    assert list(doc["dual"]) == sorted(doc["dual"], key=int) and all(F(v) > 0 for v in doc["dual"].values())
+
+
+def test_a_face_without_its_bounding_box_gives_the_same_rows(monkeypatch):
+    """Faces of more than MAX_BOX_DIRECTIONS directions get no box (infinite bounds, no probes); the box
+    only saves LPs, so the every/some outcomes are those of the boxed face."""
+    from posreal.theory import geometry
+
+    boxed = _l1_relbias_position_0()
+    with_box = geometry.interval_outcomes(boxed, [8, 16])
+    monkeypatch.setattr(geometry, "MAX_BOX_DIRECTIONS", 0)
+    unboxed = _l1_relbias_position_0()
+    face = unboxed.face
+    assert not face.point and face.dimension == 1
+    assert np.all(face.lo == -np.inf) and np.all(face.hi == np.inf) and face.probes.shape == (0, 1)
+    without = geometry.interval_outcomes(unboxed, [8, 16])
+    for L in (8, 16):
+        assert without[L].every.tolist() == with_box[L].every.tolist()
+        assert without[L].some.tolist() == with_box[L].some.tolist()
+        assert without[L].interval == with_box[L].interval
+
+
 # ------------------------------------------------------------------ learned blocks
 def test_constructed_block_realizes_with_the_default_margin_one():
     """κ = E W Eᵀ = K (E has full row rank): on every scored row the target beats the best rival by 1."""
@@ -340,6 +389,10 @@ def test_errors_name_the_argument_and_what_is_accepted():
     from posreal.theory.encodings import parse_learned
     from posreal.theory.expressivity import content_task
     from posreal.theory.resources import parse_number
+    from posreal.theory.steepest import steepest_descent
+
+    assert _message(lambda: steepest_descent("relbias", "offset:1", 4, "linf", steps=0)) == \
+        "invalid steps 0; accepted: an integer >= 1"
 
     assert _message(lambda: parse_learned(5)) == "invalid learned PE 5; accepted: learned:d with an integer d >= 1"
     assert _message(lambda: content_task("bogus", 8, 4)).startswith("invalid task 'bogus'; accepted: ")
