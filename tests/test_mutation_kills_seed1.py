@@ -386,10 +386,14 @@ def test_learned_rows_document_holds_counts_not_alpha():
 
 # ------------------------------------------------------------------ one-line errors
 def test_errors_name_the_argument_and_what_is_accepted():
-    from posreal.theory.encodings import parse_learned
+    from posreal.theory.encodings import parse_learned, register_pe
     from posreal.theory.expressivity import content_task
     from posreal.theory.resources import parse_number
     from posreal.theory.steepest import steepest_descent
+
+    for rows in ([[float("nan")]], [[1.0], [float("inf")]]):
+        assert _message(lambda rows=rows: register_pe("bad", rows, kind="relative")) == \
+            "invalid feature table 'bad'; accepted: finite numbers"
 
     assert _message(lambda: steepest_descent("relbias", "offset:1", 4, "linf", steps=0)) == \
         "invalid steps 0; accepted: an integer >= 1"
