@@ -10,6 +10,7 @@ and after them).  Each pins a behaviour the suite did not check:
 * the memory planner's formulas (``cell_estimate``, ``estimate_cell``) on hand-computed cases;
 * enclosures of rational features in certified mode, and the empty grid's largest feature;
 * float tie classification flags an exactly orthogonal rival as orthogonal (and an open one not);
+* the float KKT primal residual is min(0, min slack);
 * the ℓ1 optimal face of a rational cell (a segment derived by hand), its LP certificate document, and
   a face without its bounding box;
 * the instance stream: the registry grid twice over, then well-formed random registry draws;
@@ -224,6 +225,19 @@ def test_float_classification_flags_orthogonal_and_open_rivals():
         assert [r.cls for r in exact_rows] == ["orthogonal_tie" if orthogonal else "open_tie"]
         assert [r.orthogonal for r in float_rows[0].rivals] == [r.orthogonal for r in exact_rows[0].rivals] \
             == [orthogonal]
+
+
+# ------------------------------------------------------------------ float KKT residuals
+def test_primal_residual_is_zero_when_every_margin_holds():
+    """``primal_min_slack`` is the primal KKT residual min(0, min_k z_k·θ - 1): 0 when every constraint
+    holds (rope:4 · copy at L0 = 4: every float slack is ≥ 0), negative only by the violation."""
+    from posreal.theory.selection import select
+
+    for pe, task, L0 in (("rope:4", "copy", 4), ("rope:16", "position:0", 16), ("abssin:4", "reverse", 4)):
+        sel = select(pe, task, L0, exact=False)
+        slack = sel.constraints @ sel.theta - 1.0
+        assert sel.realizable and sel.certificate["primal_min_slack"] == min(0.0, float(slack.min())), pe
+        assert sel.certificate["primal_min_slack"] <= 0.0 and sel.certificate["dual_min"] <= 0.0
 
 
 # ------------------------------------------------------------------ the instance stream
