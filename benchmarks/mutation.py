@@ -3,7 +3,7 @@
 Covered modules: ``posreal.theory.*`` and the certificate verifier
 ``posreal.counterexamples.verifier.*``.  Not part of CI; run from the repository root::
 
-    python benchmarks/mutation.py --seed 0 --sample 250 --report benchmarks/mutation-report.md
+    python benchmarks/mutation.py --seed 1 --sample 200 --workdir /tmp/mut-seed1 --report benchmarks/mutation-report.md
 
 What it does:
 
