@@ -185,13 +185,12 @@ def test_interval_features_of_a_rational_table_enclose_its_fractions():
     finally:
         unregister_pe("thirds")
     assert len(out) == 3
-    def endpoint(x) -> F:                                    # a binary floating-point endpoint, exactly
-        sign, mantissa, exponent, _ = mpmath.mpf(x)._mpf_
-        return (-1) ** sign * F(mantissa) * F(2) ** exponent
+    def ends(box) -> tuple[F, F]:                            # the interval's binary endpoints, exactly
+        return tuple(F(*mpmath.libmp.to_rational(end)) for end in box._mpi_)   # at the interval precision
 
     for k, enclosures in enumerate(out):                     # key index k of a relative table: offset k
         for box, exact in zip(enclosures, rows[k], strict=True):
-            low, high = endpoint(box.a), endpoint(box.b)
+            low, high = ends(box)
             assert low <= F(exact) <= high and high - low < F(1, 10 ** 15), (k, exact)
 
 
