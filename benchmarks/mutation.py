@@ -3,7 +3,7 @@
 Covered modules: ``posreal.theory.*`` and the certificate verifier
 ``posreal.counterexamples.verifier.*``.  Not part of CI; run from the repository root::
 
-    python benchmarks/mutation.py --seed 0 --sample 250 --report benchmarks/mutation-report.md
+    python benchmarks/mutation.py --seed 1 --sample 200 --workdir /tmp/mut-seed1 --report benchmarks/mutation-report.md
 
 What it does:
 
@@ -16,7 +16,8 @@ What it does:
 2. **Generate** every mutant with mutmut (its own mutation operators) and list their names.
 3. **Sample** ``--sample`` of them with ``random.Random(--seed)`` from the sorted name list.
 4. **Run** ``mutmut run --max-children 1 NAMES...`` (one core; BLAS threads pinned to one): each
-   mutant is judged by the fast tests (``-m "not slow"``, without the docs build, ``-x``) that
+   mutant is judged by the fast tests (``-m "not slow and not subprocess"``, without the whole-repository
+   test files: docs build, packaging, README, start-up, fuzz; see ``[tool.mutmut]``) that
    execute the mutated function, as recorded by mutmut's own stats pass.
 5. **Score.** Survivors listed in ``benchmarks/mutation-equivalent.md`` (matched by mutant name *and*
    by the changed source text, so an edit that renumbers mutants voids an entry) are equivalent and leave the
@@ -290,6 +291,15 @@ def run(seed: int, sample: int, workdir: Path, max_children: int, log: Path, res
                   len(todo) if resume else -1, [e for e in equivalents if e not in used])
 
 
+def test_selection() -> str:
+    """The pytest arguments that select the tests judging the mutants, as pyproject.toml sets them."""
+    import shlex
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
+    return shlex.join(config["pytest_add_cli_args_test_selection"])
+
+
 def render(report: Report) -> str:
     """The report as Markdown (also what is printed)."""
     lines = [
@@ -299,7 +309,7 @@ def render(report: Report) -> str:
         f"- tool: mutmut {report.versions.get('mutmut')} (run by `benchmarks/mutation.py`, one worker); "
         + ", ".join(f"{k} {v}" for k, v in report.versions.items() if k != "mutmut"),
         "- covered modules: `posreal.theory.*`, `posreal.counterexamples.verifier.*`",
-        ("- tests: `-m \"not slow\"`, without `tests/test_docs.py`, `-x`, only the tests that execute the "
+        (f"- tests: `pytest -x {test_selection()}` (pyproject `[tool.mutmut]`), only the tests that execute the "
         "mutated function (mutmut's stats pass)"),
         (f"- seed: {report.seed}; mutants generated: {report.generated}; sampled: {report.sample}; "
         f"wall time: {report.seconds / 60:.1f} min"),

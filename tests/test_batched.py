@@ -238,6 +238,7 @@ def test_recipes_are_fixed_and_parse():
     assert (adam.lr, adam.steps) == (0.02, 1500)
 
 
+@pytest.mark.subprocess
 def test_two_jobs_write_the_records_of_one_job(tmp_path):
     """A process pool trains batches as units and the parent saves them: the same records as one job."""
     from posreal.experiment.runner import RUN_FILE, read_run_file, run_grid

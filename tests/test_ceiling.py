@@ -116,6 +116,7 @@ def test_a_task_with_no_scored_row_is_refused_not_a_ceiling_of_one(capsys):
     assert captured.out == "" and len(captured.err.strip().splitlines()) == 1 and "no row" in captured.err
 
 
+@pytest.mark.subprocess
 def test_cli_as_a_subprocess():
     done = subprocess.run([sys.executable, "-m", "posreal", "ceiling", "--kernel", "column", "--task", "middle",
                            "--length", "8", "--json"], capture_output=True, text=True, timeout=120)

@@ -63,6 +63,7 @@ def test_cli_verifies_shipped_in_process(capsys):
     assert capsys.readouterr().out.strip().endswith("verified")
 
 
+@pytest.mark.subprocess
 def test_cli_verify_json_and_subprocess(capsys):
     path = str(_by_kind("static-colspan")[0])
     assert main(["verify", "--json", path]) == 0
@@ -211,6 +212,7 @@ def test_irrational_pe_is_not_checkable():
 HEAVY = ("numpy", "scipy", "sympy", "z3", "matplotlib")
 
 
+@pytest.mark.subprocess
 def test_verifier_imports_only_the_standard_library():
     """In a fresh interpreter: import the verifier, verify every shipped certificate (in-process and
     through the CLI's entry point), then no heavy module is loaded."""

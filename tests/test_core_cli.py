@@ -76,6 +76,7 @@ def test_table_formats_and_plot(capsys, tmp_path):
     assert code == 0 and png.read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.subprocess
 def test_subprocess_entry_point():
     proc = subprocess.run([sys.executable, "-m", "posreal", "alpha", "--pe", "alibi", "--task", "position:0",
                            "--lengths", "32", "--json"], capture_output=True, text=True, timeout=120)
@@ -97,6 +98,7 @@ def test_table_never_hides_undecided_rows(capsys):
     assert f"(+{undecided} undecided)" in out
 
 
+@pytest.mark.subprocess
 def test_closed_pipe_stops_quietly():
     """`posreal table | head` style: the reader goes away before the output is written."""
     proc = subprocess.Popen([sys.executable, "-m", "posreal", "table", "--pes", "relbias", "--tasks", "copy"],

@@ -330,6 +330,7 @@ def test_cli_reference_lists_every_command():
 
 
 # --------------------------------------------------------------------------- the built site
+@pytest.mark.subprocess
 def test_site_has_a_page_per_claim_with_its_checks(site):
     for cid in _claim_ids():
         page = site / "results" / cid / "index.html"
@@ -339,6 +340,7 @@ def test_site_has_a_page_per_claim_with_its_checks(site):
         assert "<table>" in html
 
 
+@pytest.mark.subprocess
 def test_no_remote_script_font_or_stylesheet(site):
     offenders = []
     for page in sorted(site.rglob("*.html")):
@@ -354,6 +356,7 @@ def test_no_remote_script_font_or_stylesheet(site):
     assert (site / "mathjax" / "tex-svg.js").is_file(), "MathJax was not copied into the site"
 
 
+@pytest.mark.subprocess
 def test_generated_tables_are_not_empty(site):
     """Every generated table (followed by its provenance line) has at least one body row."""
     seen = 0
@@ -372,6 +375,7 @@ def test_generated_tables_are_not_empty(site):
     assert (site / "generated" / "taxonomy.png").stat().st_size > 10_000
 
 
+@pytest.mark.subprocess
 def test_formalization_said_once_on_every_page(site):
     for page in _pages(site):
         html = page.read_text()
@@ -379,6 +383,7 @@ def test_formalization_said_once_on_every_page(site):
             f"{page.relative_to(site)} does not say exactly once that the formalization is ours"
 
 
+@pytest.mark.subprocess
 def test_math_is_marked_up_for_mathjax(site):
     html = (site / "results" / "theorem1" / "index.html").read_text()
     assert 'class="arithmatex"' in html
@@ -392,6 +397,7 @@ def test_math_is_marked_up_for_mathjax(site):
         assert inline == marked, f"{inline - marked} inline formulas outside arithmatex markup in {where}"
 
 
+@pytest.mark.subprocess
 def test_no_placeholder_anywhere(site):
     for page in _pages(site):
         assert "Not yet built" not in page.read_text(), f"placeholder in {page.relative_to(site)}"

@@ -269,6 +269,7 @@ def test_cli_resume_of_a_finished_run_prints_its_summary(quick_run, tmp_path, ca
     assert (copy / "summary.json").exists() and (copy / "experiment-cells.png").exists()
 
 
+@pytest.mark.subprocess
 def test_cli_usage_error_as_a_subprocess(tmp_path):
     import subprocess
     import sys

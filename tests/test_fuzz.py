@@ -35,6 +35,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+pytestmark = pytest.mark.subprocess   # every test here starts a process
+
 ROOT = Path(__file__).resolve().parents[1]
 THOROUGH = os.environ.get("POSREAL_FUZZ") == "thorough"
 CASES = int(os.environ.get("POSREAL_FUZZ_CASES", "10000")) if THOROUGH else 24

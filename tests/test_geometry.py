@@ -61,6 +61,7 @@ def test_l2_output_is_the_previous_output_plus_two_fields():
         assert interval == {L: (None if a is None else [a, a]) for L, a in old["alpha"].items()}, key
 
 
+@pytest.mark.subprocess
 def test_issue_example_gives_an_interval_at_the_default_lengths():
     out = subprocess.run([sys.executable, "-m", "posreal", "alpha", "--pe", "abscol:16", "--task", "position:0",
                           "--geometry", "linf", "--json"], cwd=ROOT, capture_output=True, text=True, timeout=600,

@@ -89,6 +89,7 @@ def test_dual_nesting_up_to_the_bound_still_parses(capsys):
     assert code == 2 and "64 nested dual" in err
 
 
+@pytest.mark.subprocess
 def test_deep_dual_nesting_in_a_certificate_spec_is_malformed(tmp_path):
     document = resealed("static_alibi_position_0.json",
                         lambda d: d["instance"].update(pe="dual:" * 1000 + "alibi"))
@@ -109,6 +110,7 @@ def test_deep_dual_nesting_in_a_certificate_spec_is_malformed(tmp_path):
     (["alpha", "--pe", "relbias", "--task", "copy", "--train-length", "3000", "--lengths", "3000"], "--max-memory"),
     (["ceiling", "--pe", "relbias:1000000000", "--task", "copy", "--length", "8"], "--max-memory"),
 ])
+@pytest.mark.subprocess
 def test_unbounded_sizes_are_refused_before_any_allocation(args, needle):
     code, _, err = cli(*args)
     assert code == 2
@@ -153,6 +155,7 @@ def test_numeric_arguments_have_upper_bounds(args, capsys):
 
 # 3 ------------------------------------------------------------------------ files without limits
 @pytest.mark.parametrize("path", ["/dev/zero", "/dev/urandom", "FIFO", "DIR"])
+@pytest.mark.subprocess
 def test_verify_refuses_devices_fifos_and_directories_without_hanging(path, tmp_path):
     if path == "FIFO":
         path = str(tmp_path / "fifo")
@@ -182,6 +185,7 @@ def test_output_to_a_device_is_refused(args, capsys):
     ('{"a": NaN}', "not JSON"),
     (b"\xff\xfe{}", "UTF-8"),
 ])
+@pytest.mark.subprocess
 def test_hostile_json_is_one_line(text, needle, tmp_path):
     path = tmp_path / "hostile.json"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
@@ -208,6 +212,7 @@ def _relbias_copy_4096(d):
     ("open_tie_designed_log2.json", _huge_coefficients, (1, 3)),
     ("static_alibi_position_0.json", _relbias_copy_4096, (3,)),
 ])
+@pytest.mark.subprocess
 def test_resealed_edits_that_crashed_or_hung_the_verifier(name, edit, expected, tmp_path):
     path = tmp_path / "edited.json"
     path.write_text(json.dumps(resealed(name, edit)))
@@ -222,6 +227,7 @@ def test_resealed_edits_that_crashed_or_hung_the_verifier(name, edit, expected, 
     lambda d: d.update(version=True),
     lambda d: d.update(version=1.0),
 ])
+@pytest.mark.subprocess
 def test_unknown_claims_and_non_integer_versions_are_refused(edit, tmp_path):
     path = tmp_path / "edited.json"
     path.write_text(json.dumps(resealed("static_alibi_position_0.json", edit)))
@@ -311,6 +317,7 @@ def test_another_grids_directory_is_refused_without_resume(tmp_path, capsys):
 
 
 # 11 ----------------------------------------------------------------------- /dev/full and closed streams
+@pytest.mark.subprocess
 def test_output_to_dev_full_is_one_line_exit_1():
     with open("/dev/full", "wb") as full:
         code, _, err = cli("verify", str(CERTS / "static_alibi_position_0.json"), stdout=full)
@@ -318,6 +325,7 @@ def test_output_to_dev_full_is_one_line_exit_1():
     assert_one_line(err, "No space left")
 
 
+@pytest.mark.subprocess
 def test_json_with_stdout_closed_is_one_line_exit_1():
     proc = subprocess.run(f"{sys.executable} -m posreal verify {CERTS / 'static_alibi_position_0.json'} --json >&-",
                           shell=True, cwd=ROOT, env=ENV, capture_output=True, timeout=TIMEOUT, text=True, check=False)
@@ -325,6 +333,7 @@ def test_json_with_stdout_closed_is_one_line_exit_1():
     assert_one_line(proc.stderr, "standard output is closed")
 
 
+@pytest.mark.subprocess
 def test_a_usage_error_with_stderr_on_dev_full_exits_2():
     with open("/dev/full", "wb") as full:
         code, _, _ = cli("alpha", "--pe", stderr=full)
@@ -346,6 +355,7 @@ def _closed_pipe(*args: str, read: int) -> int:
     return code
 
 
+@pytest.mark.subprocess
 def test_a_closed_pipe_keeps_the_refuted_exit_code(tmp_path):
     bundle = {"format": "posreal-certificate-bundle", "version": 1,
               "certificates": [resealed(p.name, lambda d: None) for p in sorted(CERTS.glob("*.json"))]
@@ -357,6 +367,7 @@ def test_a_closed_pipe_keeps_the_refuted_exit_code(tmp_path):
     assert _closed_pipe("verify", str(CERTS / "static_alibi_position_0.json"), "--json", read=5) == 0
 
 
+@pytest.mark.subprocess
 def test_a_closed_pipe_keeps_the_exit_code_of_a_verdict(tmp_path):
     """`posreal verify REFUTED | head -c 10` exits 1 as without the pipe closed, and `posreal search
     conjecture ... | head -c 10` keeps its verdict (0: no counterexample to Conjecture′ in seed 1's first
@@ -374,6 +385,7 @@ def test_a_closed_pipe_keeps_the_exit_code_of_a_verdict(tmp_path):
 
 # 13 ----------------------------------------------------------------------- Ctrl-C at any moment
 @pytest.mark.parametrize("delay", [0.3, 1.0, 3.0, 6.0])
+@pytest.mark.subprocess
 def test_ctrl_c_at_any_moment_is_one_line_exit_130(delay):
     """From the import of numpy and scipy to the last flush.  The delay is measured from the moment
     the child maps numpy's ``_multiarray_umath``: numpy is imported by posreal.cli, after
@@ -398,6 +410,7 @@ def test_ctrl_c_at_any_moment_is_one_line_exit_130(delay):
     assert_one_line(err.decode(), "interrupted")
 
 
+@pytest.mark.subprocess
 def test_ctrl_c_after_the_last_flush_keeps_the_commands_exit_code():
     """A Ctrl-C that arrives once the command has returned (Python's shutdown restores SIGINT's
     default action) neither kills the process by the signal nor prints 'interrupted'; negative
@@ -413,6 +426,7 @@ def test_ctrl_c_after_the_last_flush_keeps_the_commands_exit_code():
     assert_one_line(stopped.stderr.decode(), "interrupted")
 
 
+@pytest.mark.subprocess
 def test_ctrl_c_then_resume_gives_the_uninterrupted_results(tmp_path):
     """Ctrl-C during `search conjecture --out F` exits 130 at once; `--resume` completes F byte for
     byte as an uninterrupted run writes it."""
@@ -446,6 +460,7 @@ def test_certified_mode_accepts_nested_shears(pe, capsys):
 
 # 17 ----------------------------------------------------------------------- no .hypothesis/ in the working directory
 @pytest.mark.slow
+@pytest.mark.subprocess
 def test_check_leaves_no_hypothesis_folder_in_the_working_directory(tmp_path):
     cache = tmp_path / "cache"
     work = tmp_path / "work"

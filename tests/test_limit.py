@@ -110,6 +110,7 @@ def test_cli_limit_json_on_the_designed_table(tmp_path, capsys):
     assert doc["limit"]["4"]["open_ties_won"] == 1 and doc["limit"]["4"]["undecided_rows"] == []
 
 
+@pytest.mark.subprocess
 def test_cli_limit_as_a_subprocess(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "posreal", "alpha", "--pe", _table(tmp_path), "--task", "offset:0",
                            "--train-length", "3", "--lengths", "4", "--limit"], capture_output=True, text=True,

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.subprocess   # every test here starts a process
+
 ROOT = Path(__file__).resolve().parents[1]
 SUBPACKAGES = ("posreal.theory", "posreal.checks", "posreal.counterexamples", "posreal.experiment",
                "posreal.counterexamples.verifier.verify", "posreal.cli")

@@ -59,6 +59,7 @@ def test_learned_registry():
 
 
 @pytest.mark.slow
+@pytest.mark.subprocess
 def test_learned_registry_with_cli_subprocess():
     from posreal.checks.registry_cells import check_learned_cli
     result = check_learned_cli()

@@ -128,6 +128,7 @@ def test_cli_text_output(capsys, monkeypatch):
     assert "theorem2 — Theorem 2" in out and "negative control" in out and "0 failed" in out
 
 
+@pytest.mark.subprocess
 def test_cli_as_subprocess():
     done = subprocess.run([sys.executable, "-m", "posreal", "check", "theorem2", "--json", "--skip-slow"],
                           capture_output=True, text=True, timeout=300)

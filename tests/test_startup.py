@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.subprocess   # every test here starts a process
+
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("numpy", "scipy", "sympy", "z3", "matplotlib")
 CERTIFICATE = ROOT / "counterexamples" / "certificates" / "open_tie_designed_log2.json"

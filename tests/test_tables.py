@@ -67,6 +67,7 @@ def test_relative_table_example_gives_three_quarters(tmp_path, capsys):
     assert doc["pe"] == f"table:{path}"
 
 
+@pytest.mark.subprocess
 def test_relative_table_example_as_a_subprocess(tmp_path):
     """The command exactly as documented, from the file's own directory (relative PATH)."""
     _write(tmp_path, "t.json", {"kind": "relative", "rows": ROWS})
@@ -264,6 +265,7 @@ def test_table_too_short_for_the_lengths(tmp_path, capsys, argv, fragment):
         assert path in lines[0] and fragment in lines[0] and "feature table" in lines[0], lines[0]
 
 
+@pytest.mark.subprocess
 def test_malformed_table_through_the_installed_entry_point(tmp_path):
     """Once as a subprocess: no traceback reaches the terminal."""
     (tmp_path / "bad.json").write_text('{"kind": "relative", "rows": [[0], ["1/0"]]}')
