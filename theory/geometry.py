@@ -338,6 +338,7 @@ class FaceLP:
 
     def _run(self, c: np.ndarray) -> tuple[float, np.ndarray, np.ndarray] | None:
         h, api = self.model, self.api
+        assert h is not None           # only called with a built model (see minimize)
         h.changeColsCost(len(c), self.columns, np.asarray(c, dtype=float))
         for _attempt in range(2):
             h.run()
@@ -424,7 +425,7 @@ class Face:
             self.solver = FaceLP(self.A_red, self.r, self.lo, self.hi)
         value, w, mu = self.solver.minimize(a)
         self.lp_count += 1
-        if w is not None:
+        if w is not None and mu is not None:
             self.add_probe(w)
             self.add_dual(mu)
         return value, w
@@ -695,6 +696,7 @@ class _TrainingBound:
     bound is computed from v itself."""
 
     def __init__(self, gsel: GeometrySelection):
+        assert gsel.value is not None and gsel.theta is not None   # built for realizable selections only
         z = gsel.selection.constraints                               # (m, p)
         self.pe, self.L0, self.z = gsel.pe, gsel.train_length, z
         self.unit = max(1.0, float(np.abs(z).max(initial=0.0)))
