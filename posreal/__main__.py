@@ -3,11 +3,11 @@
 The Ctrl-C handler is installed before anything else is imported and stays for the whole run: at
 any moment (during the imports of numpy, scipy and z3, in the work, in the last flush) an interrupt
 prints one line and exits 130 at once, as a kill would; after the last flush it is ignored.  No
-KeyboardInterrupt is raised, so no library can turn it into another error (numpy re-raises one during its import as ImportError) and
-Python cannot end the process by SIGINT after the command caught it.  Results written as they go
-are resumable after this exit, as after a kill (``search conjecture --resume``, ``experiment
---resume``).  A signal in the first milliseconds, while Python itself starts and before posreal
-is loaded, is Python's.
+KeyboardInterrupt is raised, so no library can turn it into another error (numpy re-raises one
+during its import as ImportError) and Python cannot end the process by SIGINT after the command
+caught it.  Results written as they go are resumable after this exit, as after a kill (``search
+conjecture --resume``, ``experiment --resume``).  A signal in the first milliseconds, while Python
+itself starts and before posreal is loaded, is Python's.
 """
 
 import signal
