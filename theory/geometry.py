@@ -79,6 +79,8 @@ from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import Task, parse_task
 from scipy.optimize import linprog
 
+BOUNDED_TOL = 1e-10     # HiGHS' feasibility tolerances on θ*_∞'s bounded form (see _solve_linf), tighter than its
+#                         default: the optimal face is read off the dual support, and duals of 1e-9 are real there
 LP_TOL = 1e-7           # HiGHS's default primal/dual feasibility tolerance: margins within it are undecided
 TIGHT_TOL = 1e-7        # a constraint is active at the LP solution if its slack is below this (relative)
 DUAL_TOL = 1e-9         # a dual value above this (relative to max y) is in the dual support
@@ -239,6 +241,77 @@ def solve_program(lp: LinearProgram) -> tuple[np.ndarray, np.ndarray, float]:
         raise PosrealError(f"HiGHS did not solve the {lp.geometry.value} selection: {res.message}")
     y = np.maximum(-np.asarray(res.ineqlin.marginals, dtype=float), 0.0)   # (M,)
     return np.asarray(res.x, dtype=float), y, float(res.fun)
+
+
+def _solve_linf(lp: LinearProgram, bound: float) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """θ*_∞'s LP through its bounded form (Charnes-Cooper): with B > 0,
+
+        max s  s.t.  Zφ ≥ s·1,  -B ≤ φ_c ≤ B,
+
+    whose feasible points (φ, s > 0) are the images of the feasible (θ, t) of ``lp`` under φ = Bθ/t,
+    s = B/t (a bijection of the two polyhedra, faces to faces), so θ*_∞ = φ/s and t* = B/s.  Dual
+    simplex without presolve on this form is 4-10x faster than on ``lp`` (box bounds instead of 2p
+    norm rows).  HiGHS' duals map to an optimal dual of ``lp``: y_Z = t*·λ (row duals λ, 1ᵀλ = 1), and
+    the reduced cost ρ_c of φ_c at its bound ±B (Σ|ρ_c| = s*/B) gives y = t*·|ρ_c| on the norm row
+    t ∓ θ_c ≥ 0 that is tight there.
+    B is any feasible θ's ‖θ‖_∞ (the ℓ2 selection's): then s* ≥ 1 and HiGHS' absolute feasibility
+    tolerance on Zφ ≥ s is no looser, relative to Zθ ≥ 1, than on ``lp`` itself.
+
+    On a face that is not a point the optimal vertex HiGHS returns differs from the one of ``lp``
+    (see :func:`select_in_geometry`).  Returns (x (n,), y (M,) ≥ 0, t*) of ``lp``, or None without
+    HiGHS' Python API or an optimum (the caller then solves ``lp`` itself)."""
+    api = _highs_api()
+    m, p = lp.A.shape[0] - 2 * lp.p, lp.p
+    if not api or not m or not p or not np.isfinite(bound) or bound <= 0:
+        return None
+    z = lp.A[:m, :p]                                               # (m, p)
+    try:
+        h = api._Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("presolve", "off")
+        h.setOptionValue("simplex_strategy", 1)                    # dual simplex
+        for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+            h.setOptionValue(name, BOUNDED_TOL)
+        model = api.HighsLp()
+        model.num_col_, model.num_row_ = p + 1, m
+        model.col_cost_ = np.concatenate([np.zeros(p), [-1.0]])    # min -s
+        model.col_lower_ = np.concatenate([np.full(p, -bound), [-api.kHighsInf]])
+        model.col_upper_ = np.concatenate([np.full(p, bound), [api.kHighsInf]])
+        model.row_lower_ = np.zeros(m)
+        model.row_upper_ = np.full(m, api.kHighsInf)
+        A = np.hstack([z, -np.ones((m, 1))])                       # (m, p + 1)
+        nz = A != 0
+        model.a_matrix_.format_ = api.MatrixFormat.kRowwise
+        model.a_matrix_.start_ = np.concatenate([[0], np.cumsum(nz.sum(axis=1))]).astype(np.int32)
+        model.a_matrix_.index_ = np.nonzero(nz)[1].astype(np.int32)
+        model.a_matrix_.value_ = A[nz]
+        model.a_matrix_.num_col_, model.a_matrix_.num_row_ = p + 1, m
+        if h.passModel(model) == api.HighsStatus.kError:
+            return None
+        h.run()
+        if h.getModelStatus() != api.HighsModelStatus.kOptimal:
+            return None
+        sol, basis = h.getSolution(), h.getBasis()
+        col = np.array(sol.col_value, dtype=float)                 # (p + 1,) (φ, s)
+        # duals only where the basis puts them (a row or a bound nonbasic), with their sign: HiGHS leaves noise
+        # within its dual tolerance elsewhere, which would enter the dual support (see optimal_face)
+        status = api.HighsBasisStatus
+        at_row = np.array([st == status.kLower for st in basis.row_status])                 # (m,)
+        at_upper = np.array([st == status.kUpper for st in basis.col_status[:p]])           # (p,)
+        at_lower = np.array([st == status.kLower for st in basis.col_status[:p]])           # (p,)
+        lam = np.where(at_row, np.maximum(np.array(sol.row_dual, dtype=float), 0.0), 0.0)   # (m,)
+        rho = np.array(sol.col_dual, dtype=float)[:p]              # (p,)
+        rho_upper = np.where(at_upper, np.maximum(-rho, 0.0), 0.0)
+        rho_lower = np.where(at_lower, np.maximum(rho, 0.0), 0.0)
+    except Exception:          # any refusal of the solver's API: the caller solves lp itself, never guess
+        return None
+    s = float(col[-1])
+    if not np.isfinite(s) or s <= 0:
+        return None
+    t = bound / s
+    x = np.concatenate([col[:p] / s, [t]])                         # (p + 1,) (θ, t)
+    y = np.concatenate([t * lam, t * rho_upper, t * rho_lower])    # (m + 2p,)
+    return x, y, t
 
 
 def exact_certificate(program: ExactProgram, lp: LinearProgram, x: np.ndarray,
@@ -596,7 +669,18 @@ def select_in_geometry(pe, task, train_length: int = 16, geometry: str | Geometr
             out.exact_theta = [Fraction(0)] * p
         return out
     lp = norm_program(sel.constraints, geometry)
-    x, y, value = solve_program(lp)
+    x = y = value = None
+    if geometry is Geometry.LINF and sel.theta is not None and sel.exact_constraints is None:
+        # the bounded form first (4-10x faster); kept only when its optimal face is a point, so that θ*_∞ and
+        # the face are those of the LP itself.  On a wider face the vertex, and on the ill-conditioned abssin
+        # faces (duals of 1e-9 relative) even the face read off the dual support, can differ from the
+        # direct solve's (abssin:16·middle at L0 = 16: a 41- instead of a 36-dimensional face, the direct
+        # solve being 7e-10 above the optimum), so the direct solve decides there, as before
+        solved = _solve_linf(lp, float(np.abs(sel.theta).max(initial=0.0)))
+        if solved is not None and optimal_face(lp, solved[0], solved[1]).point:
+            x, y, value = solved
+    if x is None:
+        x, y, value = solve_program(lp)
     out.theta, out.value = x[:p].copy(), value
     exact_point = False
     if sel.exact_constraints is not None:
