@@ -243,7 +243,7 @@ def solve_program(lp: LinearProgram) -> tuple[np.ndarray, np.ndarray, float]:
     return np.asarray(res.x, dtype=float), y, float(res.fun)
 
 
-def _solve_linf(lp: LinearProgram, bound: float) -> tuple[np.ndarray, np.ndarray, float] | None:
+def _solve_linf(lp: LinearProgram, bound: float) -> tuple[np.ndarray, np.ndarray, float, bool] | None:
     """θ*_∞'s LP through its bounded form (Charnes-Cooper): with B > 0,
 
         max s  s.t.  Zφ ≥ s·1,  -B ≤ φ_c ≤ B,
@@ -253,13 +253,17 @@ def _solve_linf(lp: LinearProgram, bound: float) -> tuple[np.ndarray, np.ndarray
     simplex without presolve on this form is 4-10x faster than on ``lp`` (box bounds instead of 2p
     norm rows).  HiGHS' duals map to an optimal dual of ``lp``: y_Z = t*·λ (row duals λ, 1ᵀλ = 1), and
     the reduced cost ρ_c of φ_c at its bound ±B (Σ|ρ_c| = s*/B) gives y = t*·|ρ_c| on the norm row
-    t ∓ θ_c ≥ 0 that is tight there.
-    B is any feasible θ's ‖θ‖_∞ (the ℓ2 selection's): then s* ≥ 1 and HiGHS' absolute feasibility
-    tolerance on Zφ ≥ s is no looser, relative to Zθ ≥ 1, than on ``lp`` itself.
+    t ∓ θ_c ≥ 0 that is tight there; duals are taken only where the basis puts them (a nonbasic row or
+    bound) and with their sign, as HiGHS leaves noise within its dual tolerance elsewhere.  B is a
+    feasible θ's ‖θ‖_∞ (the ℓ2 selection's): then s* ≥ 1, and HiGHS' absolute feasibility tolerance on
+    Zφ ≥ s is no looser, relative to Zθ ≥ 1, than on ``lp`` itself.
 
-    On a face that is not a point the optimal vertex HiGHS returns differs from the one of ``lp``
-    (see :func:`select_in_geometry`).  Returns (x (n,), y (M,) ≥ 0, t*) of ``lp``, or None without
-    HiGHS' Python API or an optimum (the caller then solves ``lp`` itself)."""
+    Solved twice on one model: at HiGHS' default tolerances, then warm from that basis at
+    :data:`BOUNDED_TOL`.  Returns (x (n,), y (M,) ≥ 0, t*, stable) for ``lp`` from the second solve,
+    ``stable`` saying whether both solves have the same dual support (the optimal face is then read
+    off a support that does not move with the tolerance), or None without HiGHS' Python API or an
+    optimum (the caller then solves ``lp`` itself).  On a face that is not a point the vertex returned
+    is in general not the one HiGHS returns on ``lp`` (see :func:`select_in_geometry`)."""
     api = _highs_api()
     m, p = lp.A.shape[0] - 2 * lp.p, lp.p
     if not api or not m or not p or not np.isfinite(bound) or bound <= 0:
@@ -270,8 +274,6 @@ def _solve_linf(lp: LinearProgram, bound: float) -> tuple[np.ndarray, np.ndarray
         h.setOptionValue("output_flag", False)
         h.setOptionValue("presolve", "off")
         h.setOptionValue("simplex_strategy", 1)                    # dual simplex
-        for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
-            h.setOptionValue(name, BOUNDED_TOL)
         model = api.HighsLp()
         model.num_col_, model.num_row_ = p + 1, m
         model.col_cost_ = np.concatenate([np.zeros(p), [-1.0]])    # min -s
@@ -288,29 +290,42 @@ def _solve_linf(lp: LinearProgram, bound: float) -> tuple[np.ndarray, np.ndarray
         model.a_matrix_.num_col_, model.a_matrix_.num_row_ = p + 1, m
         if h.passModel(model) == api.HighsStatus.kError:
             return None
-        h.run()
-        if h.getModelStatus() != api.HighsModelStatus.kOptimal:
-            return None
-        sol, basis = h.getSolution(), h.getBasis()
-        col = np.array(sol.col_value, dtype=float)                 # (p + 1,) (φ, s)
-        # duals only where the basis puts them (a row or a bound nonbasic), with their sign: HiGHS leaves noise
-        # within its dual tolerance elsewhere, which would enter the dual support (see optimal_face)
-        status = api.HighsBasisStatus
-        at_row = np.array([st == status.kLower for st in basis.row_status])                 # (m,)
-        at_upper = np.array([st == status.kUpper for st in basis.col_status[:p]])           # (p,)
-        at_lower = np.array([st == status.kLower for st in basis.col_status[:p]])           # (p,)
-        lam = np.where(at_row, np.maximum(np.array(sol.row_dual, dtype=float), 0.0), 0.0)   # (m,)
-        rho = np.array(sol.col_dual, dtype=float)[:p]              # (p,)
-        rho_upper = np.where(at_upper, np.maximum(-rho, 0.0), 0.0)
-        rho_lower = np.where(at_lower, np.maximum(rho, 0.0), 0.0)
+        solutions = []
+        for tol in (None, BOUNDED_TOL):
+            if tol is not None:
+                for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+                    h.setOptionValue(name, tol)
+            h.run()
+            if h.getModelStatus() != api.HighsModelStatus.kOptimal:
+                return None
+            solutions.append(_bounded_solution(api, h, p, bound))
     except Exception:          # any refusal of the solver's API: the caller solves lp itself, never guess
         return None
+    if any(sol is None for sol in solutions):
+        return None
+    (_, y0, _), (x, y, t) = solutions
+    stable = bool(np.array_equal(y0 > DUAL_TOL * max(1.0, float(y0.max(initial=0.0))),
+                                 y > DUAL_TOL * max(1.0, float(y.max(initial=0.0)))))
+    return x, y, t, stable
+
+
+def _bounded_solution(api, h, p: int, bound: float) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """(x, y, t*) of θ*_∞'s LP from the current optimum of its bounded form (see :func:`_solve_linf`)."""
+    sol, basis = h.getSolution(), h.getBasis()
+    col = np.array(sol.col_value, dtype=float)                     # (p + 1,) (φ, s)
+    status = api.HighsBasisStatus
+    at_row = np.array([st == status.kLower for st in basis.row_status])                 # (m,)
+    at_upper = np.array([st == status.kUpper for st in basis.col_status[:p]])           # (p,)
+    at_lower = np.array([st == status.kLower for st in basis.col_status[:p]])           # (p,)
+    lam = np.where(at_row, np.maximum(np.array(sol.row_dual, dtype=float), 0.0), 0.0)   # (m,)
+    rho = np.array(sol.col_dual, dtype=float)[:p]                  # (p,)
     s = float(col[-1])
     if not np.isfinite(s) or s <= 0:
         return None
     t = bound / s
     x = np.concatenate([col[:p] / s, [t]])                         # (p + 1,) (θ, t)
-    y = np.concatenate([t * lam, t * rho_upper, t * rho_lower])    # (m + 2p,)
+    y = np.concatenate([t * lam, t * np.where(at_upper, np.maximum(-rho, 0.0), 0.0),
+                        t * np.where(at_lower, np.maximum(rho, 0.0), 0.0)])              # (m + 2p,)
     return x, y, t
 
 
@@ -671,14 +686,16 @@ def select_in_geometry(pe, task, train_length: int = 16, geometry: str | Geometr
     lp = norm_program(sel.constraints, geometry)
     x = y = value = None
     if geometry is Geometry.LINF and sel.theta is not None and sel.exact_constraints is None:
-        # the bounded form first (4-10x faster); kept only when its optimal face is a point, so that θ*_∞ and
-        # the face are those of the LP itself.  On a wider face the vertex, and on the ill-conditioned abssin
-        # faces (duals of 1e-9 relative) even the face read off the dual support, can differ from the
-        # direct solve's (abssin:16·middle at L0 = 16: a 41- instead of a 36-dimensional face, the direct
-        # solve being 7e-10 above the optimum), so the direct solve decides there, as before
+        # the bounded form first (4-10x faster, see _solve_linf).  Its optimal face is the LP's own when the face
+        # is a point, or when the dual support does not move between HiGHS' default tolerances and 1e-10 (then
+        # the face read off it is stable).  Where the support moves (abssin:16·middle at L0 = 16: 37- to
+        # 41-dimensional faces, duals of 1e-9 relative) the direct solve of the LP decides, as before.
+        # Representative θ*_∞ on a face that is not a point: the vertex HiGHS' dual simplex (no presolve) ends
+        # at on the bounded form, mapped back; on the direct solve's fallback, the vertex of linprog's HiGHS.
+        # Both are solver choices, not a canonical point of the face (the α interval does not depend on it).
         solved = _solve_linf(lp, float(np.abs(sel.theta).max(initial=0.0)))
-        if solved is not None and optimal_face(lp, solved[0], solved[1]).point:
-            x, y, value = solved
+        if solved is not None and (solved[3] or optimal_face(lp, solved[0], solved[1]).point):
+            x, y, value = solved[:3]
     if x is None:
         x, y, value = solve_program(lp)
     out.theta, out.value = x[:p].copy(), value
