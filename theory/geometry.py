@@ -437,6 +437,27 @@ class FaceLP:
             h.clearSolver()        # a failed warm start: once more from scratch
         return None
 
+    def minimize_with_rows(self, c: np.ndarray, B: np.ndarray, rb: np.ndarray) -> tuple[float, np.ndarray | None]:
+        """min cᵀw over the model and the extra rows B w ≥ rb (B: (k, d)), which are added for this solve only
+        (warm start from the previous basis); (NaN, None) without an optimum."""
+        if self.model is None:
+            bounds = [(None if not np.isfinite(a) else a, None if not np.isfinite(b) else b)
+                      for a, b in zip(self.lo.tolist(), self.hi.tolist())]
+            res = linprog(c, A_ub=-np.vstack([self.A, B]), b_ub=-np.concatenate([self.r, rb]), bounds=bounds,
+                          method="highs")
+            return (float(res.fun), np.asarray(res.x, dtype=float)) if res.status == 0 else (float("nan"), None)
+        h, api = self.model, self.api
+        M, k = self.A.shape[0], B.shape[0]
+        nz = B != 0
+        h.addRows(k, np.asarray(rb, dtype=float), np.full(k, api.kHighsInf), int(nz.sum()),
+                  np.concatenate([[0], np.cumsum(nz.sum(axis=1))[:-1]]).astype(np.int32),
+                  np.nonzero(nz)[1].astype(np.int32), B[nz])
+        try:
+            out = self._run(c)
+        finally:
+            h.deleteRows(k, np.arange(M, M + k, dtype=np.int32))
+        return (out[0], out[1]) if out is not None else (float("nan"), None)
+
     def minimize(self, c: np.ndarray) -> tuple[float, np.ndarray | None, np.ndarray | None]:
         """(min value, a minimizer w (d,), row duals μ ≥ 0 (M,)); (NaN, None, None) without an optimum."""
         if self.model is not None:
@@ -470,6 +491,7 @@ class Face:
     dual_rows: list = field(default_factory=list)     # A_redᵀμ (d,) of earlier rival LPs' optimal duals μ ≥ 0
     dual_values: list = field(default_factory=list)   # μᵀr of the same duals
     solver: FaceLP | None = field(default=None, repr=False)   # the warm-started model of F (built on first use)
+    maxmin: FaceLP | None = field(default=None, repr=False)   # F × {s ≤ 1} in (w, s), for max-min LPs (first use)
     boxed: bool = True        # lo, hi come from LPs (False: infinite for now, see ensure_box)
     lp_limit: int = 0         # lp_count at which the current interval computation stops solving LPs
 
@@ -483,7 +505,7 @@ class Face:
         self.lp_count += count
         self.lp_limit += count
         self.A_red, self.r = _prune(self.A_red, self.r, lo, hi)
-        self.lo, self.hi, self.solver, self.boxed = lo, hi, None, True
+        self.lo, self.hi, self.solver, self.maxmin, self.boxed = lo, hi, None, None, True
         for w in probes:
             self.add_probe(w)
         return True
@@ -771,20 +793,20 @@ def _rival_key(pe: Encoding, i: int, kt: int, k: int) -> tuple[int, ...]:
 
 
 def _max_min_over_face(face: Face, g0: np.ndarray, a: np.ndarray) -> tuple[float, np.ndarray | None]:
-    """max over F of min_j (g0_j + a_jᵀ w), capped at 1: one LP in (w, s).  g0 (k,), a (k, d).
+    """max over F of min_j (g0_j + a_jᵀ w), capped at 1: one LP in (w, s), max s s.t. a_jᵀw - s ≥ -g0_j,
+    on one warm-started model of F × {s ≤ 1} whose rival rows are added for each LP.  g0 (k,), a (k, d).
     Returns the value (NaN without an optimum) and the maximizing w (a point of F)."""
     d = a.shape[1]
+    if face.maxmin is None:
+        face.maxmin = FaceLP(np.hstack([face.A_red, np.zeros((face.A_red.shape[0], 1))]), face.r,
+                             np.concatenate([face.lo, [-np.inf]]), np.concatenate([face.hi, [1.0]]))
     obj = np.zeros(d + 1)
     obj[-1] = -1.0
-    A_ub = np.vstack([np.hstack([-face.A_red, np.zeros((face.A_red.shape[0], 1))]),
-                      np.hstack([-a, np.ones((a.shape[0], 1))])])            # (M' + k, d + 1)
-    b_ub = np.concatenate([-face.r, g0])
-    bounds = face.bounds + [(None, 1.0)]
-    res = linprog(obj, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs")
+    value, x = face.maxmin.minimize_with_rows(obj, np.hstack([a, -np.ones((a.shape[0], 1))]), -np.asarray(g0))
     face.lp_count += 1
-    if res.status != 0:
+    if x is None:
         return float("nan"), None           # HiGHS gave no answer: the row stays undecided
-    return -float(res.fun), np.asarray(res.x[:d], dtype=float)
+    return -float(value), np.asarray(x[:d], dtype=float)
 
 
 class _TrainingBound:
