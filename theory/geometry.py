@@ -406,6 +406,7 @@ class FaceLP:
         h = api._Highs()   # the solver itself; highspy.Highs adds callbacks and prints a banner to stdout
         h.setOptionValue("output_flag", False)
         h.setOptionValue("simplex_strategy", 4)           # primal simplex: warm starts after a cost change
+        h.setOptionValue("presolve", "off")               # the model is small and re-solved warm: presolve only costs
         lp = api.HighsLp()
         lp.num_col_, lp.num_row_ = d, M
         lp.col_cost_ = np.zeros(d)
