@@ -8,7 +8,12 @@ Main definitions and results (docs, Definitions page, ``#geometry``):
   ℓ∞: x = (θ, t), rows Zθ ≥ 1, t - θ_c ≥ 0, t + θ_c ≥ 0, objective t;
   ℓ1: x = (θ, s), rows Zθ ≥ 1, s_c - θ_c ≥ 0, s_c + θ_c ≥ 0, objective Σ s_c;
   solved with HiGHS (scipy ``linprog(method="highs")``), Z the training differences of
-  :mod:`posreal.theory.selection`;
+  :mod:`posreal.theory.selection`.  In float mode θ*_∞ is first solved in its bounded form
+  (max s s.t. Zφ ≥ s, |φ_c| ≤ B; :func:`_solve_linf`, 4-10x faster), whose answer is kept when the
+  optimal face is a point or its dual support is the same at HiGHS' default tolerances and at 1e-10;
+  otherwise, and in exact mode, the LP above is solved directly.  On a face that is not a point the
+  representative θ is the vertex the solver used ends at (not a canonical point of the face: the
+  α interval does not depend on it, the experiment's witness cosines do);
 * :func:`select_in_geometry` — the :class:`GeometrySelection` of a cell: the optimal value, a
   representative optimal θ, the status (that of the ℓ2 selection: Zθ ≥ 1 is feasible or not
   whatever the norm, so realizability at L0 does not depend on q), and for rational PEs an exact
