@@ -295,7 +295,7 @@ def _solve_linf(lp: LinearProgram, bound: float) -> tuple[np.ndarray, np.ndarray
         model.a_matrix_.num_col_, model.a_matrix_.num_row_ = p + 1, m
         if h.passModel(model) == api.HighsStatus.kError:
             return None
-        solutions = []
+        solutions: list[tuple[np.ndarray, np.ndarray, float] | None] = []
         for tol in (None, BOUNDED_TOL):
             if tol is not None:
                 for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
@@ -306,9 +306,10 @@ def _solve_linf(lp: LinearProgram, bound: float) -> tuple[np.ndarray, np.ndarray
             solutions.append(_bounded_solution(api, h, p, bound))
     except Exception:          # any refusal of the solver's API: the caller solves lp itself, never guess
         return None
-    if any(sol is None for sol in solutions):
+    first, last = solutions
+    if first is None or last is None:
         return None
-    (_, y0, _), (x, y, t) = solutions
+    (_, y0, _), (x, y, t) = first, last
     stable = bool(np.array_equal(y0 > DUAL_TOL * max(1.0, float(y0.max(initial=0.0))),
                                  y > DUAL_TOL * max(1.0, float(y.max(initial=0.0)))))
     return x, y, t, stable
@@ -725,7 +726,7 @@ def select_in_geometry(pe, task, train_length: int = 16, geometry: str | Geometr
         solved = _solve_linf(lp, float(np.abs(sel.theta).max(initial=0.0)))
         if solved is not None and (solved[3] or optimal_face(lp, solved[0], solved[1]).point):
             x, y, value = solved[:3]
-    if x is None:
+    if x is None or y is None:
         x, y, value = solve_program(lp)
     out.theta, out.value = x[:p].copy(), value
     exact_point = False
