@@ -44,6 +44,11 @@ TARGET_SECONDS = 2.0
 CPU = {"seconds": 0.0}   # CPU time of the last timed call (the machine may be shared: wall time is inflated then)
 
 
+def _highspy_version() -> str:
+    from importlib.metadata import version
+    return version("highspy")
+
+
 def timed(fn):
     start, cpu = time.perf_counter(), time.process_time()
     out = fn()
@@ -95,7 +100,7 @@ def main() -> None:
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores; "
           f"Python {platform.python_version()}, "
           f"numpy {np.__version__}, scipy {scipy.__version__}, HiGHS Python API: "
-          f"{'scipy bundle' if geometry._highs_api() else 'absent (linprog per LP)'}; "
+          f"{'highspy ' + _highspy_version() if geometry._highs_api() else 'absent (linprog per LP)'}; "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
     print(f"code: {geometry.__file__}")
     print(f"L0 = {L0}, lengths {lengths}; target < {TARGET_SECONDS} s per cell for ℓ∞ (θ*_∞ + interval), "
