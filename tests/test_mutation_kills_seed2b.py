@@ -45,14 +45,13 @@ def test_exact_classification_names_the_structurally_tied_rows():
     """relbias · position:0 at L0 = 4, L = 8: offsets ≥ 3 share relbias' last bucket, so in rows
     i ≥ 4 the target key 0 (offset i) ties with key i - 3 (offset 3) for every θ: rows 4..7 fail as
     structural ties, each named by its row and target."""
+    from posreal.theory.encodings import parse_pe
     from posreal.theory.selection import select
+    from posreal.theory.tasks import parse_task
     from posreal.theory.ties import classify
 
     sel = select("relbias", "position:0", 4, exact=True)
     assert sel.exact_theta is not None
-    from posreal.theory.encodings import parse_pe
-    from posreal.theory.tasks import parse_task
-
     cls = classify(parse_pe("relbias"), parse_task("position:0"), sel, 8)
     assert cls.exact
     assert [(f.row, f.target, f.cls) for f in cls.failing] == [(i, 0, "structural_tie") for i in range(4, 8)]
@@ -62,8 +61,8 @@ def test_interval_outcome_counts_use_their_documented_keys():
     """``counts()`` reports rows realized by every optimum under the key ``realized``."""
     from posreal.theory.geometry import IntervalOutcomes
 
-    # rows: every = (1, 0, -1, 1), some = (1, 1, -1, 0): realized by every θ: rows 0 and 3; by some: 0, 1;
-    # failed for some θ... (some == -1): row 2; undecided in either: rows 1 and 3
+    # every = (1, 0, -1, 1), some = (1, 1, -1, 0): realized by every θ: rows 0, 3; by some θ: rows 0, 1;
+    # failed (some == -1): row 2; undecided in either: rows 1 (every) and 3 (some); one tie: row 2
     out = IntervalOutcomes(8, np.arange(4), np.zeros(4, dtype=int), np.array([1, 0, -1, 1], dtype=np.int8),
                            np.array([1, 1, -1, 0], dtype=np.int8), np.array([False, False, True, False]))
     assert out.counts() == {"realized": 2, "realized_by_some": 2, "failed": 1, "undecided": 2, "total": 4,
