@@ -107,6 +107,7 @@ class Report:
     seconds: float
     versions: dict[str, str]
     rerun: int = -1                # with --resume: how many survivors were re-run (-1: a fresh run)
+    commit: str = "unknown"        # the commit the mutated sources were staged from
     unused_equivalents: list[Equivalent] = field(default_factory=list)
 
     def count(self, *statuses: Status) -> int:
@@ -156,7 +157,7 @@ def stage(workdir: Path) -> None:
     (workdir / "docs").mkdir()
     shutil.copy2(ROOT / "docs" / "definitions.md", workdir / "docs" / "definitions.md")
     shutil.copy2(ROOT / "pyproject.toml", workdir / "pyproject.toml")
-    (workdir / STAGE_MARKER).write_text("staged by benchmarks/mutation.py\n", encoding="utf-8")
+    (workdir / STAGE_MARKER).write_text(f"staged by benchmarks/mutation.py\ncommit: {git_commit()}\n", encoding="utf-8")
 
 
 def one_core_env() -> dict[str, str]:
@@ -221,9 +222,20 @@ def versions() -> dict[str, str]:
 
 
 def git_commit() -> str:
+    """HEAD's short hash, with " (with uncommitted changes)" when the working tree differs from it."""
     result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], check=False, cwd=ROOT,
                             capture_output=True, text=True)
-    return result.stdout.strip() or "unknown"
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], check=False, cwd=ROOT,
+                           capture_output=True, text=True)
+    return (result.stdout.strip() or "unknown") + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
+
+
+def staged_commit(workdir: Path) -> str:
+    """The commit the staged sources were copied from, as ``stage`` recorded it."""
+    for line in (workdir / STAGE_MARKER).read_text(encoding="utf-8").splitlines():
+        if line.startswith("commit: "):
+            return line.removeprefix("commit: ")
+    return "unknown (staged by an older version of this script)"
 
 
 def sources_unchanged(workdir: Path) -> bool:
@@ -288,7 +300,7 @@ def run(seed: int, sample: int, workdir: Path, max_children: int, log: Path, res
                 used.add(match)
         mutants.append(Mutant(name, status, old, new, reason))
     return Report(seed, len(chosen), len(names), mutants, time.monotonic() - start, versions(),
-                  len(todo) if resume else -1, [e for e in equivalents if e not in used])
+                  len(todo) if resume else -1, [e for e in equivalents if e not in used], staged_commit(workdir))
 
 
 def test_selection() -> str:
@@ -305,7 +317,8 @@ def render(report: Report) -> str:
     lines = [
         "# Mutation run of the trusted core",
         "",
-        f"- date: {dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}; commit: {git_commit()}",
+        f"- date: {dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}; sources staged from commit: {report.commit}; "
+        f"tests from commit: {git_commit()}",
         f"- tool: mutmut {report.versions.get('mutmut')} (run by `benchmarks/mutation.py`, one worker); "
         + ", ".join(f"{k} {v}" for k, v in report.versions.items() if k != "mutmut"),
         "- covered modules: `posreal.theory.*`, `posreal.counterexamples.verifier.*`",
