@@ -317,8 +317,8 @@ def render(report: Report) -> str:
     lines = [
         "# Mutation run of the trusted core",
         "",
-        f"- date: {dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}; sources staged from commit: {report.commit}; "
-        f"tests from commit: {git_commit()}",
+        (f"- date: {dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}; "
+         f"sources staged from commit: {report.commit}; tests from commit: {git_commit()}"),
         f"- tool: mutmut {report.versions.get('mutmut')} (run by `benchmarks/mutation.py`, one worker); "
         + ", ".join(f"{k} {v}" for k, v in report.versions.items() if k != "mutmut"),
         "- covered modules: `posreal.theory.*`, `posreal.counterexamples.verifier.*`",
