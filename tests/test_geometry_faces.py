@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from posreal.theory import geometry
 from posreal.theory.defaults import LENGTHS
-from posreal.theory.geometry import Geometry, FaceLP, interval_outcomes, select_in_geometry
+from posreal.theory.geometry import DualFaceLP, FaceLP, Geometry, interval_outcomes, select_in_geometry
 from posreal.theory.realization import FAILED, REALIZED, UNDECIDED, structural_ties, target_keys
 from scipy.optimize import linprog
 
@@ -120,9 +120,10 @@ def test_without_highs_python_api_the_face_lps_go_through_linprog(monkeypatch):
         assert np.array_equal(warm[L].every, cold[L].every) and np.array_equal(warm[L].some, cold[L].some)
 
 
-def test_the_warm_started_solver_prints_nothing(capfd):
+@pytest.mark.parametrize("form", [FaceLP, DualFaceLP])
+def test_the_warm_started_solver_prints_nothing(capfd, form):
     """HiGHS' banner or log on stdout would corrupt ``--json`` output: the face model is silent."""
-    model = FaceLP(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0]), np.full(2, -5.0), np.full(2, 5.0))
+    model = form(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0]), np.full(2, -5.0), np.full(2, 5.0))
     assert model.model is not None                          # the warm-started path, not the linprog fallback
     value, _, _ = model.minimize(np.array([1.0, 1.0]))
     assert value == pytest.approx(2.0)
@@ -130,21 +131,32 @@ def test_the_warm_started_solver_prints_nothing(capfd):
     assert out == "" and err == ""
 
 
-def test_warm_started_face_lp_matches_linprog():
+@pytest.mark.parametrize("form", [FaceLP, DualFaceLP])
+def test_warm_started_face_lp_matches_linprog(form):
+    """Both forms of the warm-started model (primal; dual with the finite bounds as rows) give linprog's
+    minima, a feasible minimizer, and duals μ ≥ 0 whose weak-duality bound is the minimum."""
     rng = np.random.default_rng(3)
     A = rng.normal(size=(40, 5))
+    A[:, 0] = np.abs(A[:, 0])                              # +e0 is a recession direction: c0 < 0 is unbounded
     r = -np.abs(rng.normal(size=40)) - 0.1                 # w = 0 strictly feasible
-    lo, hi = np.full(5, -2.0), np.full(5, np.inf)
-    model = FaceLP(A, r, lo, hi)
-    for _ in range(20):
+    lo, hi = np.full(5, -2.0), np.array([np.inf, 3.0, np.inf, 1.5, np.inf])
+    model = form(A, r, lo, hi)
+    assert model.model is not None
+    unbounded = 0
+    for _ in range(40):
         c = rng.normal(size=5)
         value, w, mu = model.minimize(c)
-        ref = linprog(c, A_ub=-A, b_ub=-r, bounds=[(-2.0, None)] * 5, method="highs")
+        ref = linprog(c, A_ub=-A, b_ub=-r, bounds=list(zip([-2.0] * 5, [None, 3.0, None, 1.5, None])),
+                      method="highs")
         if ref.status == 3:                                 # unbounded: no optimum, no value
             assert np.isnan(value) and w is None
+            unbounded += 1
             continue
         assert ref.status == 0 and abs(value - ref.fun) <= 1e-7 * max(1.0, abs(ref.fun))
-        assert np.all(A @ w >= r - 1e-7) and np.all(w >= lo - 1e-9) and np.all(mu >= 0)
+        assert w is not None and mu is not None and mu.shape == (40,)
+        assert np.all(A @ w >= r - 1e-7) and np.all(w >= lo - 1e-9) and np.all(w <= hi + 1e-9) and np.all(mu >= 0)
+        assert abs(float(c @ w) - value) <= 1e-7 * max(1.0, abs(value))
+    assert 0 < unbounded < 40                               # both branches were exercised
 
 
 def test_training_difference_bound_is_one_on_training_rivals_and_absent_elsewhere():
