@@ -8,6 +8,8 @@ Main definitions:
   the features ψ(i, j) of each member's PE on the full causal L0-grid (K, n, n, p), and per-row
   weights 1/|R_n| on the member's scored rows (0 elsewhere), so members with different tasks —
   and different PEs of one θ width — share every array operation;
+* :func:`row_max` — the softmax shift of every logit row, by pairwise maxima (exact, cheaper
+  than numpy's reduction over a short last axis);
 * :func:`train_batch` — the recipe's optimizer (its state carries the model axis too);
 * :func:`model_bytes`, :func:`batch_capacity` — the memory of one member of a batch, and how
   many members fit a memory budget.
@@ -111,25 +113,26 @@ def _token_matrix(rows: np.ndarray, K: int, V: int, dtype: np.dtype) -> sp.csr_m
                          shape=(rows.size, K * V))
 
 
-def _underflows(s: np.ndarray, vocab: int) -> np.ndarray:
-    """Models (K,) with a row whose sum of exps s (K, n, B) is too small for the shift by A · c:
-    a row's largest term is ≥ s / V, and it stays normal with full precision to spare (every
-    term that underflows is then below the precision of s) when s ≥ V · 2^digits · tiny."""
-    info = np.finfo(s.dtype)
-    floor = vocab * 2.0 ** info.nmant * float(info.tiny)
-    return np.asarray((s < floor).any(axis=(1, 2)))
+def row_max(Z: np.ndarray) -> np.ndarray:
+    """Z.max(axis=-1), exactly, by pairwise maxima of halves: (..., V) -> (...).  numpy's
+    reduction over a short last axis (V ≤ 64 here) loops per row and costs about three exps of the
+    array; ⌈log2 V⌉ elementwise maxima of halves cost about two."""
+    h = Z
+    while h.shape[-1] > 1:
+        width = h.shape[-1]
+        half = width // 2
+        m = np.maximum(h[..., :half], h[..., half:2 * half])    # (..., half)
+        if width % 2:                                           # the odd column joins the first
+            np.maximum(m[..., 0], h[..., -1], out=m[..., 0])
+        h = m
+    return h[..., 0].copy()
 
 
 def batch_loss_and_grads(params: Params, data: BatchData, x: np.ndarray) -> tuple[np.ndarray, Params]:
     """Loss of each model and the gradients, x (K, B, n) -> (K,), {name: (K, ...)}.
 
-    The reference's re-association logits_b = A · M[x_b] with M = U W_V W_O, per model.  The
-    softmax shift is folded into M: each row of A sums to one, so with c(v) = max_u M[v, u],
-    A · (M - c)[x_b] = logits - A · c[x_b], a shift of each logit row by one number, and the
-    shifted logits are ≤ 0 without a pass over them.  The shift is exact for softmax and loss;
-    it is only unsafe when a row's largest exp would leave the normal range, which the row
-    sums show (:func:`_underflows`): those models are recomputed shifted by each row's own
-    maximum, as the reference does."""
+    The reference's re-association logits_b = A · M[x_b] with M = U W_V W_O, per model, and its
+    softmax: each logit row shifted by its own maximum (:func:`row_max`), so every row sum is ≥ 1."""
     U, W_V, W_O, theta = (params[k] for k in PARAMS)
     K, B, n = x.shape
     V = U.shape[1]
@@ -137,25 +140,18 @@ def batch_loss_and_grads(params: Params, data: BatchData, x: np.ndarray) -> tupl
     A = attention(data, theta)                                  # (K, n, n)
     P = U @ W_V                                                 # (K, V, d)
     M = P @ W_O                                                 # (K, V, V)
-    Ms = (M - M.max(axis=2, keepdims=True)).reshape(K * V, V)  # (K V, V), each row's maximum 0
     xt = x.transpose(0, 2, 1)                                   # (K, n, B) token of key j, sequence b
-    rows = (np.arange(K)[:, None, None] * V + xt).reshape(-1)   # (K n B,) row of Ms per token
-    Y = np.take(Ms, rows, axis=0).reshape(K, n, B * V)          # (K, n, B V): (M - c)[x_bj] at key j
-    Z = (A @ Y).reshape(K, n, B, V)                             # (K, n, B, V) shifted logits, ≤ 0
+    rows = (np.arange(K)[:, None, None] * V + xt).reshape(-1)   # (K n B,) row of M per token
+    Y = np.take(M.reshape(K * V, V), rows, axis=0).reshape(K, n, B * V)  # (K, n, B V): M[x_bj] at key j
+    Z = (A @ Y).reshape(K, n, B, V)                             # (K, n, B, V) logits
     at_target = (np.arange(K)[:, None, None] * (B * n) + np.arange(B) * n + data.targets[:, :, None])  # (K, n, B)
     y = np.take(x, at_target)                                   # (K, n, B): x_{b, t(i)}, flat positions in x
     in_z = np.arange(K * n * B) * V + y.reshape(-1)             # (K n B,) flat position of each target logit
-    picked = np.take(Z, in_z).reshape(K, n, B)                  # (K, n, B)
+    top = row_max(Z)                                            # (K, n, B)
+    Z -= top[..., None]                                         # each row's maximum 0
+    picked = np.take(Z, in_z).reshape(K, n, B)                  # (K, n, B) shifted target logits, ≤ 0
     np.exp(Z, out=Z)                                            # (K, n, B, V)
-    s = (Z.reshape(-1, V) @ np.ones(V, dtype=dtype)).reshape(K, n, B)  # (K, n, B) row sums
-    for k in np.flatnonzero(_underflows(s, V)):                 # rare: shift by each row's maximum
-        Zk = (A[k] @ Y[k]).reshape(n, B, V)                     # (n, B, V)
-        top = Zk.max(axis=2)                                    # (n, B)
-        Zk -= top[..., None]
-        picked[k] -= top
-        np.exp(Zk, out=Zk)
-        Z[k] = Zk
-        s[k] = Zk.sum(axis=2)
+    s = (Z.reshape(-1, V) @ np.ones(V, dtype=dtype)).reshape(K, n, B)  # (K, n, B) row sums, ≥ 1
     w = (data.weights / B).astype(dtype)                        # (K, n)
     loss = np.sum((np.log(s) - picked).sum(axis=2) * w, axis=1)  # (K,)
     Z *= (w[:, :, None] / s)[..., None]                         # softmax · weight: (K, n, B, V)

@@ -71,28 +71,33 @@ def test_batched_gradients_catch_a_swapped_target():
     assert abs(loss[k] - ref_loss) > 1e-6
 
 
+@pytest.mark.parametrize("shape", [(3, 64), (2, 5, 7), (4, 1), (1, 2, 3, 33), (6, 2)])
+def test_row_max_is_numpys_maximum_over_the_last_axis(shape):
+    """Pairwise maxima of halves, odd widths included, equal ``max(axis=-1)`` exactly (also with -inf)."""
+    Z = np.random.default_rng(sum(shape)).standard_normal(shape)
+    Z.reshape(-1)[::3] = -np.inf
+    assert np.array_equal(batched.row_max(Z), Z.max(axis=-1))
+    assert np.array_equal(batched.row_max(Z.astype(np.float32)), Z.astype(np.float32).max(axis=-1))
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_large_logit_spread_uses_the_row_shift_and_stays_finite(monkeypatch, dtype):
-    """A spread of M far beyond exp's range: the model's rows underflow under the shift by A · c,
-    the fallback shifts them by their own maximum and the loss and gradients are the reference's;
-    negative control: without the fallback the same model's loss is not the reference's."""
+def test_large_logit_spread_stays_finite_and_equals_the_reference(monkeypatch, dtype):
+    """A spread of M far beyond exp's range: each logit row is shifted by its own maximum, so the loss and
+    gradients stay finite and are the reference's; negative control: without the shift (row maxima
+    replaced by 0) the same model's loss is not the reference's."""
     K, V, d, n = 2, 5, 4, 16
     params = {k: v.astype(dtype) for k, v in _random_params(K, V, d, 16, 2).items()}
     params["W_O"][0] *= 1e4 if dtype == np.float64 else 1e3                  # spread of M far beyond exp's range
     x = np.random.default_rng(3).integers(0, V, size=(K, 4, n))
     data = batch_data(MIXED[:2], n, dtype)
-    flagged: list[list[int]] = []
-    real = batched._underflows
-    monkeypatch.setattr(batched, "_underflows", lambda s, v: flagged.append(list(np.flatnonzero(real(s, v))))
-                        or real(s, v))
     loss, grads = batch_loss_and_grads(params, data, x)
-    assert flagged == [[0]]                                                   # only the wide model falls back
     geom = geometry(parse_pe(MIXED[0].pe), parse_task(MIXED[0].task), n, n)
     ref_loss, ref = loss_and_grads({name: params[name][0].astype(np.float64) for name in PARAMS}, geom, x[0])
+    assert ref_loss > 1e2                                                     # the spread is real
     rel = 1e-9 if dtype == np.float64 else 1e-4
     assert np.isfinite(loss).all() and loss[0] == pytest.approx(ref_loss, rel=rel)
     np.testing.assert_allclose(grads["theta"][0], ref["theta"], rtol=1e3 * rel, atol=1e-12 / rel)
-    monkeypatch.setattr(batched, "_underflows", lambda s, v: np.zeros(s.shape[0], dtype=bool))
+    monkeypatch.setattr(batched, "row_max", lambda Z: np.zeros(Z.shape[:-1], dtype=Z.dtype))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         unsafe, _ = batch_loss_and_grads(params, data, x)
     assert not unsafe[0] == pytest.approx(ref_loss, rel=rel)
