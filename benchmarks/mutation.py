@@ -107,7 +107,9 @@ class Report:
     seconds: float
     versions: dict[str, str]
     rerun: int = -1                # with --resume: how many survivors were re-run (-1: a fresh run)
+    report_only: bool = False      # rendered from an earlier run's results (--report-only)
     commit: str = "unknown"        # the commit the mutated sources were staged from
+    tests_commit: str = "unknown"  # ... and the tests that judged them (refreshed by --resume)
     unused_equivalents: list[Equivalent] = field(default_factory=list)
 
     def count(self, *statuses: Status) -> int:
@@ -258,10 +260,17 @@ def refresh_tests(workdir: Path) -> None:
     shutil.rmtree(workdir / "mutants" / "tests", ignore_errors=True)
 
 
-def run(seed: int, sample: int, workdir: Path, max_children: int, log: Path, resume: bool = False) -> Report:
+def run(seed: int, sample: int, workdir: Path, max_children: int, log: Path, resume: bool = False,
+        report_only: bool = False) -> Report:
     env = one_core_env()
     start = time.monotonic()
-    if resume:
+    if report_only:
+        if not (workdir / STAGE_MARKER).is_file() or not log.is_file():
+            raise SystemExit(f"error: invalid --report-only for {str(workdir)[:80]!r}: no finished run there; "
+                             "accepted: a --workdir this script ran mutmut in")
+        # the run's wall time: from staging to the last write of its log
+        start -= log.stat().st_mtime - (workdir / STAGE_MARKER).stat().st_mtime
+    elif resume:
         if not (workdir / STAGE_MARKER).is_file() or not sources_unchanged(workdir):
             raise SystemExit(f"error: invalid --resume for {str(workdir)[:80]!r}: no staged run there, or the "
                              "sources changed since; accepted: --resume after a run of the same sources")
@@ -272,7 +281,7 @@ def run(seed: int, sample: int, workdir: Path, max_children: int, log: Path, res
                        stdout=subprocess.DEVNULL)
     names = generated_names(workdir)
     chosen = sorted(random.Random(seed).sample(names, min(sample, len(names))))
-    todo = chosen
+    todo = [] if report_only else chosen
     if resume:   # tests were only added or changed: re-run what the earlier run did not kill
         previous = exit_codes(workdir)
         todo = [n for n in chosen if classify(previous.get(n)) not in (Status.KILLED, Status.TIMEOUT)]
@@ -300,7 +309,9 @@ def run(seed: int, sample: int, workdir: Path, max_children: int, log: Path, res
                 used.add(match)
         mutants.append(Mutant(name, status, old, new, reason))
     return Report(seed, len(chosen), len(names), mutants, time.monotonic() - start, versions(),
-                  len(todo) if resume else -1, [e for e in equivalents if e not in used], staged_commit(workdir))
+                  rerun=len(todo) if resume else -1, report_only=report_only, commit=staged_commit(workdir),
+                  tests_commit=git_commit() if resume else staged_commit(workdir),
+                  unused_equivalents=[e for e in equivalents if e not in used])
 
 
 def test_selection() -> str:
@@ -318,7 +329,7 @@ def render(report: Report) -> str:
         "# Mutation run of the trusted core",
         "",
         (f"- date: {dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}; "
-         f"sources staged from commit: {report.commit}; tests from commit: {git_commit()}"),
+         f"sources staged from commit: {report.commit}; tests from commit: {report.tests_commit}"),
         f"- tool: mutmut {report.versions.get('mutmut')} (run by `benchmarks/mutation.py`, one worker); "
         + ", ".join(f"{k} {v}" for k, v in report.versions.items() if k != "mutmut"),
         "- covered modules: `posreal.theory.*`, `posreal.counterexamples.verifier.*`",
@@ -329,6 +340,8 @@ def render(report: Report) -> str:
         (f"- resumed (`--resume`): the {report.rerun} sampled mutants the earlier run of the same sources did not "
          "kill were re-run with the current tests; the others keep the earlier run's verdict (killed)"
          if report.rerun >= 0 else "- a fresh run: every sampled mutant was run"),
+        *(["- this report was rendered afterwards from the run's results (`--report-only`); the wall time is "
+           "from staging to the run log's last write"] if report.report_only else []),
         "",
         "| killed | survived | of which no test runs it | equivalent | score (killed / (killed + survived)) |",
         "|---:|---:|---:|---:|---:|",
@@ -361,7 +374,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", action="store_true",
                         help="reuse the staged run in --workdir (same sources) with the current tests: "
                              "re-run only the sampled mutants it did not kill")
+    parser.add_argument("--report-only", action="store_true",
+                        help="run nothing: print (and write) the report of the run already in --workdir")
     args = parser.parse_args(argv)
+    if args.resume and args.report_only:
+        parser.error("invalid options: --resume with --report-only; accepted: at most one of them")
     if args.sample < 1:
         parser.error(f"invalid --sample {args.sample}; accepted: an integer >= 1")
     if args.max_children < 1:
@@ -371,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"invalid --workdir {str(args.workdir)[:80]!r}: inside the repository; "
                      "accepted: a directory outside it")
     log = workdir / ("mutmut-resume.log" if args.resume else "mutmut.log")
-    report = run(args.seed, args.sample, workdir, args.max_children, log, args.resume)
+    report = run(args.seed, args.sample, workdir, args.max_children, log, args.resume, args.report_only)
     text = render(report)
     print(text)
     for entry in report.unused_equivalents:
