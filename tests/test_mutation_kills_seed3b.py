@@ -152,7 +152,8 @@ def test_relative_table_counts_every_entry(monkeypatch):
 def test_statement_json_keys():
     from posreal.theory.statements import Statement
 
-    s = Statement("t9", "Name", "theorem", "definitions.md#geometry", ("h1",), "c", (("θ", "parameters"),), ("smt",), "n")
+    s = Statement("t9", "Name", "theorem", "definitions.md#geometry", ("h1",), "c", (("θ", "parameters"),),
+                  ("smt",), "n")
     assert s.to_json() == {"id": "t9", "name": "Name", "status": "theorem", "section": "definitions.md#geometry",
                            "hypotheses": ["h1"], "conclusion": "c", "symbols": {"θ": "parameters"},
                            "checks": ["smt"], "notes": "n"}
