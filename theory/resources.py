@@ -30,6 +30,7 @@ See the docs' Command line page, section "Limits".
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import stat
@@ -145,7 +146,7 @@ _configured: Budget | None = None
 
 def parse_size(text: str, what: str = "memory size") -> int:
     """``"4G"``, ``"512M"``, ``"2GiB"``, ``"1000000"`` (bytes) -> bytes; at most 1 PiB."""
-    accepted = "a size such as 512M, 4G or 2GiB (bytes if no unit), at most 1P"
+    accepted = "a size such as 512M, 4G or 2GiB (bytes if no unit), at most 1024T"
     match = _SIZE.fullmatch(text.strip()) if isinstance(text, str) and len(text) <= 32 else None
     if match is None:
         raise bad(what, text, accepted)
@@ -175,14 +176,17 @@ def max_work() -> int:
     """The work budget in floating-point operations: ``POSREAL_MAX_WORK``, else the default."""
     env = os.environ.get(WORK_ENV)
     if env:
-        return int(parse_number(env, f"environment variable {WORK_ENV}", 0, 1e18))
+        return int(parse_number(env, f"environment variable {WORK_ENV}", 1, 1e18, low_open=False))
     return DEFAULT_MAX_WORK
 
 
 def human(size: float) -> str:
+    """A byte count for messages: three significant digits in the largest unit it reaches (whole
+    numbers from 100 of a unit on, so never an exponent: ``1000 MiB``, ``3072 TiB``)."""
     for unit, scale in (("TiB", 2 ** 40), ("GiB", 2 ** 30), ("MiB", 2 ** 20), ("KiB", 2 ** 10)):
         if size >= scale:
-            return f"{size / scale:.3g} {unit}"
+            value = size / scale
+            return f"{value:.0f} {unit}" if value >= 100 else f"{value:.3g} {unit}"
     return f"{int(size)} B"
 
 
@@ -338,7 +342,7 @@ def regular_file(path: str, what: str, max_bytes: int = MAX_FILE_BYTES) -> int:
     try:
         info = os.stat(path)
     except (OSError, ValueError) as err:
-        reason = getattr(err, "strerror", None) or err.__class__.__name__
+        reason = getattr(err, "strerror", None) or str(err) or err.__class__.__name__   # ValueError: embedded NUL
         raise SpecError(f"unreadable {what} {quote(path)}: {reason}; accepted: a path to a regular file") from None
     if not stat.S_ISREG(info.st_mode):
         kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
@@ -367,7 +371,7 @@ def read_text(path: str, what: str, max_bytes: int = MAX_FILE_BYTES) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise SpecError(f"unreadable {what} {quote(path)}: not UTF-8 text (byte {err.start}); "
-                        "accepted: a UTF-8 JSON file") from None
+                        "accepted: UTF-8 text") from None
 
 
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
@@ -387,9 +391,19 @@ def json_depth(text: str) -> int:
 
 
 def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_JSON_INT_DIGITS:
-        raise ValueError(f"an integer of {len(text)} digits (at most {MAX_JSON_INT_DIGITS})")
+    digits = len(text.lstrip("-"))
+    if digits > MAX_JSON_INT_DIGITS:
+        raise ValueError(f"an integer of {digits} digits (at most {MAX_JSON_INT_DIGITS})")
     return int(text)
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or exponent; one beyond float's range (1e999) is refused, as
+    the NaN and Infinity constants are."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:24]} is beyond the floating-point range")   # quote() keeps 80
+    return value
 
 
 def _no_constant(name: str) -> Any:
@@ -402,7 +416,7 @@ def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     if deepest > max_depth:
         raise SpecError(f"malformed {what}: JSON nested {deepest} levels deep; accepted: at most {max_depth}")
     try:
-        return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+        return json.loads(text, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise SpecError(f"malformed {what}: not JSON ({err.msg} at line {err.lineno}); accepted: a JSON file "
                         "written by posreal") from None
