@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import re
 from collections import OrderedDict
 from collections.abc import Callable
 from fractions import Fraction as F
@@ -633,7 +634,9 @@ def test_unq_accepts_the_canonical_spelling(text: str, value: F) -> None:
 
 
 @pytest.mark.parametrize("text", ["2/4", "0/2", "1/0", "1/-2", "+1/2", "1", "1.5/1", " 1/2", "01/2", "1/02",
-                                  "١/2", "", 1, None, F(1, 2), ["1/2"], "1/" + "1" * 202, "1" * 202 + "/1"])
+                                  "١/2", "", 1, None, F(1, 2), ["1/2"], "1/" + "1" * 202, "1" * 202 + "/1",
+                                  # the limit is exact (201 digits passed before), and zero has one spelling
+                                  "1/" + "1" * 201, "1" * 201 + "/1", "-" + "1" * 201 + "/1", "-0/1", "-0/3"])
 def test_unq_refuses_every_other_spelling(text: Any) -> None:
     with pytest.raises(CertificateError) as err:
         unq(text, "x.y[2]")
@@ -685,6 +688,39 @@ def test_the_entry_budget_refuses_one_below_the_planned_work_and_passes_at_it(mo
                              f"steps; the verifier's budget is {entries - 1} and 50000000"]
     monkeypatch.setattr(verifier, "MAX_ENTRIES", entries)
     assert _one(doc).verdict == VERIFIED
+
+
+@pytest.mark.parametrize("pe", ["relbias:", "colbias:", "dual:relbias:"])
+def test_a_bucket_pe_with_an_empty_parameter_is_refused_as_theory_parse_pe_does(pe: str) -> None:
+    """``relbias:`` was read as ``relbias`` (default D) by the verifier while ``posreal`` refuses the spec."""
+    from posreal.theory.encodings import parse_pe
+    from posreal.theory.errors import SpecError
+
+    with pytest.raises(SpecError):
+        parse_pe(pe)
+    base = pe.removeprefix("dual:")
+    for build in (lambda: em.dimension(pe, 4), lambda: em.feature(pe, 2, 1, 4)):
+        with pytest.raises(CertificateError, match=rf"^invalid PE {re.escape(repr(base))}; accepted: "):
+            build()
+    assert em.dimension(base.rstrip(":"), 4) == 4                   # the spec without the colon: D = L0 - 1
+
+
+def test_a_failure_found_before_the_budget_stops_checking_refutes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The digest is checked first: an edit after sealing refutes the certificate even when the budget then stops
+    the other checks (it came out "not checkable" before, losing the failure); control: the unedited certificate
+    under the same budget is "not checkable"."""
+    entries, elimination = 2 * 3 * (2 + 7), 2 * 4 * 3 * 3          # as in test_planned_work_by_hand
+    monkeypatch.setattr(verifier, "MAX_ENTRIES", entries - 1)
+    edited = _sealed(_shipped(DYNAMIC))
+    last = edited["digest"][-1]
+    edited["digest"] = edited["digest"][:-1] + ("0" if last != "0" else "1")     # as if the content changed
+    verdict = _one(edited)
+    budget = (f"the instance needs about {entries} fraction entries and {elimination} elimination steps; "
+              f"the verifier's budget is {entries - 1} and 50000000")
+    assert verdict.verdict == REFUTED
+    assert verdict.failures == ["digest matches the content (no edit after sealing)"]
+    assert verdict.notes == [f"the remaining claims were not checked: {budget}"]
+    assert _one(_sealed(_shipped(DYNAMIC))).verdict == NOT_CHECKABLE
 
 
 def test_the_elimination_budget_refuses_one_below_the_planned_work_and_passes_at_it(

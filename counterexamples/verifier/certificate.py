@@ -47,7 +47,7 @@ def q(x: Fraction | int) -> str:
 
 
 MAX_RATIONAL_DIGITS = 200   # digits of a numerator or denominator in a certificate
-_RATIONAL = re.compile(r"(-?(?:0|[1-9][0-9]*))/([1-9][0-9]*)")
+_RATIONAL = re.compile(r"(0|-?[1-9][0-9]*)/([1-9][0-9]*)")   # one spelling of zero: "0/1", never "-0/1"
 
 
 def unq(text: Any, where: str) -> Fraction:
@@ -55,7 +55,7 @@ def unq(text: Any, where: str) -> Fraction:
     ASCII digits, at most MAX_RATIONAL_DIGITS each); anything else is a malformed certificate, so
     that one number has exactly one spelling."""
     match = _RATIONAL.fullmatch(text) if isinstance(text, str) and len(text) <= 2 * MAX_RATIONAL_DIGITS + 2 else None
-    if match is not None and max(len(match.group(1)), len(match.group(2))) <= MAX_RATIONAL_DIGITS + 1:
+    if match is not None and max(len(match.group(1).lstrip("-")), len(match.group(2))) <= MAX_RATIONAL_DIGITS:
         num, den = int(match.group(1), 10), int(match.group(2), 10)
         if math.gcd(num, den) == 1:
             return Fraction(num, den)

@@ -128,7 +128,7 @@ def feature(pe: str, i: int, j: int, train_length: int,
         return ()
     if base == "alibi":
         return (Fraction(-(i - j)),)
-    if name in ("relbias", "colbias"):
+    if name in ("relbias", "colbias") and (arg or base == name):   # "relbias:" (no D) is no spec
         D = _bucket_clip(arg, train_length)
         k = i - j if name == "relbias" else j
         return _onehot(min(k, D), D + 1)
@@ -145,7 +145,7 @@ def dimension(pe: str, train_length: int, tables: Mapping[str, Mapping] | None =
         return 0
     if base == "alibi":
         return 1
-    if name in ("relbias", "colbias"):
+    if name in ("relbias", "colbias") and (arg or base == name):
         return _bucket_clip(arg, train_length) + 1
     raise _unknown(base)
 

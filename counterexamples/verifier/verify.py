@@ -32,7 +32,8 @@ certificate.  What is re-derived, per kind (definitions.md#selection, definition
 Bounded work: before anything is built, the verifier estimates the fraction entries and the
 elimination steps the instance needs (:func:`planned_work`) and the size of the prediction's
 exact product; above :data:`MAX_ENTRIES`, :data:`MAX_ELIMINATION` or :data:`MAX_PRODUCT_BITS`
-the certificate is ``not checkable`` (exit 3), never a hang.  Float ``evidence`` (log-time gradient-flow
+the certificate is ``not checkable`` (exit 3), never a hang — unless a claim checked before the
+budget was reached already failed: the certificate is then refuted.  Float ``evidence`` (log-time gradient-flow
 measurements) must be a JSON object and is reported, never verified.  A digest mismatch (an edit
 after sealing) refutes the certificate.
 """
@@ -453,6 +454,9 @@ def verify_certificate(document: dict, name: str = "certificate") -> Verdict:
         inst = _Instance(instance)
         _KIND_CHECKS[kind](inst, instance, claims, check)
     except em.NotCheckable as err:
+        if check.failures:   # a claim (or the digest) already failed: refuted, whatever was left unchecked
+            return Verdict(REFUTED, name, check.failures, check.checked,
+                           [f"the remaining claims were not checked: {err}"])
         return Verdict(NOT_CHECKABLE, name, notes=[str(err)])
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as err:
         if isinstance(err, CertificateError):
