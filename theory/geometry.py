@@ -429,7 +429,7 @@ class _WarmLP:
                                                                                    dtype=float), 0.0)
 
 
-def _rowwise(api, A: np.ndarray):
+def _rowwise(A: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``A`` (M, d) as HiGHS' sparse row-wise matrix: (start, index, value)."""
     nz = A != 0
     return (np.concatenate([[0], np.cumsum(nz.sum(axis=1))]).astype(np.int32),
@@ -455,7 +455,7 @@ class FaceLP(_WarmLP):
         lp.row_lower_ = np.asarray(self.r, dtype=float)
         lp.row_upper_ = np.full(M, api.kHighsInf)
         lp.a_matrix_.format_ = api.MatrixFormat.kRowwise
-        lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = _rowwise(api, self.A)
+        lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = _rowwise(self.A)
         lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = d, M
         if h.passModel(lp) == api.HighsStatus.kError:       # a warning (tiny entries dropped) is linprog's too
             raise PosrealError("HiGHS refused the face model")
@@ -485,7 +485,7 @@ class FaceLP(_WarmLP):
             return (float(res.fun), np.asarray(res.x, dtype=float)) if res.status == 0 else (float("nan"), None)
         h, api = self.model, self.api
         M, k = self.A.shape[0], B.shape[0]
-        start, index, value = _rowwise(api, B)
+        start, index, value = _rowwise(B)
         h.addRows(k, np.asarray(rb, dtype=float), np.full(k, api.kHighsInf), len(value), start[:-1], index, value)
         try:
             out = self._run(c)
@@ -521,7 +521,7 @@ class DualFaceLP(_WarmLP):
         lp.row_lower_ = np.zeros(d)
         lp.row_upper_ = np.zeros(d)
         lp.a_matrix_.format_ = api.MatrixFormat.kColwise  # column q of A'ᵀ is row q of A'
-        lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = _rowwise(api, A2)
+        lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = _rowwise(A2)
         lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = A2.shape[0], d
         if h.passModel(lp) == api.HighsStatus.kError:
             raise PosrealError("HiGHS refused the face model")
