@@ -705,6 +705,18 @@ def test_a_bucket_pe_with_an_empty_parameter_is_refused_as_theory_parse_pe_does(
     assert em.dimension(base.rstrip(":"), 4) == 4                   # the spec without the colon: D = L0 - 1
 
 
+def test_every_multiplicity_is_type_checked_even_after_a_wrong_count() -> None:
+    """[3, "x"]: the first count is wrong (it is 2), and the second is no integer: the certificate is malformed
+    (before, the check stopped at the first wrong count and the certificate came out refuted); control: [3, 1]
+    is well typed and refuted by the count."""
+    wrong_then_bad = _edited(OPEN, lambda d: d["claims"]["rivals"][0]["prediction"].update(multiplicities=[3, "x"]))
+    with pytest.raises(CertificateError, match=r"multiplicities\[1\]"):
+        _one(wrong_then_bad)
+    wrong = _one(_edited(OPEN, lambda d: d["claims"]["rivals"][0]["prediction"].update(multiplicities=[3, 1])))
+    assert wrong.verdict == REFUTED and any("multiplicities of the support differences are [2, 1]" in f
+                                            for f in wrong.failures)
+
+
 def test_a_failure_found_before_the_budget_stops_checking_refutes(monkeypatch: pytest.MonkeyPatch) -> None:
     """The digest is checked first: an edit after sealing refutes the certificate even when the budget then stops
     the other checks (it came out "not checkable" before, losing the failure); control: the unedited certificate

@@ -360,7 +360,8 @@ def _prediction(pred: dict, inst: _Instance, theta: tuple, lams: list, v: tuple,
                                f"multiplicities, the support has {len(lams)}")
     c = [unq(x, f"{where}.coefficients[{n}]") for n, x in enumerate(coeffs)]
     n_s = [inst.counts[z] for z, _ in lams]
-    check(all(schema.typed(m, int, f"{where}.multiplicities[{n}]") == k for n, (m, k) in enumerate(zip(mults, n_s))),
+    typed = [schema.typed(m, int, f"{where}.multiplicities[{n}]") for n, m in enumerate(mults)]   # all, first
+    check(all(m == k for m, k in zip(typed, n_s)),
           f"{where}: multiplicities of the support differences are {n_s}", path + ("multiplicities",))
     zs = [z for z, _ in lams]
     ok = check(qla.rank(zs) == len(zs), f"{where}: support vectors linearly independent")
