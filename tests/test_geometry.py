@@ -235,3 +235,14 @@ def test_sign_descent_on_the_issue_cell_lines_up_with_the_linf_witness():
         acc = row_outcomes(pe, task, theta, L, 16).alpha
         lo, hi = result.alpha_interval[L]
         assert lo <= acc <= hi
+
+
+@pytest.mark.parametrize("geometry", ["linf", "l1"])
+def test_a_cell_not_realizable_at_l0_reports_the_geometry_asked_for(geometry):
+    """nope · offset:1 is not realizable in any geometry; its JSON said "geometry": "l2" when ℓ∞ or ℓ1 was asked."""
+    doc = compute_alpha("nope", "offset:1", train_length=8, lengths=[16], geometry=geometry).to_json()
+    assert doc["geometry"] == geometry and doc["realizable"] is False
+    assert doc["alpha"] == {"16": None} and doc["alpha_interval"] == {"16": None}
+    l2 = compute_alpha("nope", "offset:1", train_length=8, lengths=[16]).to_json()
+    assert l2["geometry"] == "l2" and {k: v for k, v in doc.items() if k != "geometry"} == \
+        {k: v for k, v in l2.items() if k != "geometry"}

@@ -79,3 +79,26 @@ def test_malformed_spec_strings_are_one_line_spec_errors(name):
     with pytest.raises(SpecError) as err:
         call(*bad)
     assert "\n" not in str(err.value) and "accepted" in str(err.value)
+
+
+# relbias at L0 = 4 has one bucket per offset 0..3
+@pytest.mark.parametrize("pe, width", [("relbias", 4), ("alibi", 1), ("dual:relbias", 4), ("table:general-2", 2)])
+def test_exact_and_float_transfer_refuse_a_theta_of_another_width_alike(pe, width, tmp_path):
+    """exact_transfer truncated a short θ through zip (a general table) where transfer refuses it; both refuse now
+    with the same one-line error, and both accept the right width."""
+    from fractions import Fraction
+
+    from posreal.theory.kernels import exact_transfer, transfer
+
+    if pe.startswith("table:"):                 # a general table of width 2 on 4 positions, integer entries
+        path = tmp_path / "g.json"
+        rows = [[[i + j, i - j] for j in range(4)] for i in range(4)]
+        path.write_text('{"kind": "general", "rows": ' + str(rows) + "}")
+        pe = f"table:{path}"
+    message = (rf"^invalid θ of shape \({width - 1},\) for PE .*; accepted: shape \({width},\) at train length 4$")
+    with pytest.raises(SpecError, match=message):
+        transfer(pe, np.ones(width - 1), 4, 4)
+    with pytest.raises(SpecError, match=message):
+        exact_transfer(pe, [Fraction(1)] * (width - 1), 4, 4)
+    exact = exact_transfer(pe, [Fraction(1)] * width, 4, 4).matrix()
+    assert np.allclose(np.asarray(exact, dtype=float), transfer(pe, np.ones(width), 4, 4).matrix(), equal_nan=True)

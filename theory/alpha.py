@@ -201,8 +201,8 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
     sel = select(pe, task, train_length, exact=(mode == "exact") or (limit and pe.rational))
     if mode == "exact" and sel.realizable and sel.exact_theta is None:
         mode = "float (exact certificate not found)"   # say so: rows are then decided in float
-    result = AlphaResult(pe, task, train_length, mode, sel, tuple(lengths), limit=limit)
-    if not sel.realizable:
+    result = AlphaResult(pe, task, train_length, mode, sel, tuple(lengths), limit=limit, geometry=geometry)
+    if not sel.realizable:   # the asked geometry is reported even then (realizability does not depend on it)
         return result
     if geometry is not Geometry.L2:
         return _geometry_alpha(result, geometry, mode, tol)

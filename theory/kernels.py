@@ -130,6 +130,10 @@ def exact_transfer(pe: str | Encoding, theta: Sequence[Fraction], length: int, t
     """T_L θ in ℚ for a rational PE (an Encoding or its spec string): values are Fractions."""
     pe = parse_pe(pe)
     pe.check_length(length, train_length)
+    theta = list(theta)
+    if len(theta) != pe.dim(train_length):   # as transfer: a θ of another width is refused, never truncated
+        raise SpecError(f"invalid θ of shape ({len(theta)},) for PE {str(pe)!r}; accepted: shape "
+                        f"({pe.dim(train_length)},) at train length {train_length}")
     if isinstance(pe, DualOf):
         return exact_transfer(pe.base, theta, length, train_length).flipped()
     if isinstance(pe, ProfileEncoding):
