@@ -96,6 +96,20 @@ def test_box_shows_a_row_lost_by_every_theta():
     assert blk.some.tolist() == [FAILED] and blk.every.tolist() == [FAILED]
 
 
+@pytest.mark.parametrize("g0, some", [(-0.1, UNDECIDED), (-0.5, FAILED)])
+def test_a_dual_bound_refutes_a_row_only_below_minus_the_tolerance(g0, some):
+    """Rival margin g0 + 0.05 w on w ∈ [-1, 1], tolerance 0.2, no LP budget; one stored dual (μ = 0, A_red has no
+    rows) bounds max_F of the margin by g0 + 0.05 through the box.  g0 = -0.1: the bound -0.05 lies within the
+    tolerance of 0, which refutes nothing (the row stays undecided; seed-6 mutant finish_some_22 compared with
+    +tolerance and called it lost); g0 = -0.5: the bound -0.45 < -0.2 refutes the row for every θ."""
+    face = _segment_face(np.zeros((0, 1)))
+    face.add_dual(np.zeros(0))
+    blk = _block(face, [[0.0, g0]], [[[0.0], [0.05]]], [0.2])
+    blk.finish_some()
+    assert face.lp_count == 0                          # decided (or left) without an LP: the budget is 0
+    assert blk.some.tolist() == [some]
+
+
 def test_margin_equal_to_the_tolerance_is_undecided():
     """Row 0's best margin seen is exactly its tolerance 0.5 (within it: undecided, as ``_classify``
     decides an LP's value); row 1's is 0.625 > 0.5: realized.  No direction moves the margins (a = 0)."""
