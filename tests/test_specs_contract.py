@@ -126,6 +126,8 @@ def test_parse_pe_base_not_above_one(spec, base):
 def test_parse_pe_base_just_above_one_accepted():
     pe = parse_pe("rope:2:1.0001")
     assert pe.base == 1.0001 and str(pe) == "rope:2:1.0001"  # type: ignore[attr-defined]
+    long_base = "1" * 40                   # a base of at most 40 characters (41 refused above)
+    assert parse_pe(f"abscol:2:{long_base}").base == float(long_base)  # type: ignore[attr-defined]
 
 
 def test_spec_length_limit():
@@ -346,6 +348,12 @@ def test_parse_document_messages():
                 "rows[1][1] has 1 entries where the first row has 2")
     doc_refused({"kind": "column", "rows": [[1, True]]}, "entry rows[0][1] is True")
     doc_refused({"kind": "general", "rows": [[[1]], [[2], ["x"]]]}, "entry rows[1][1][0] is 'x'")
+    refused(lambda: tables.parse_document([], "q" * 78),               # repr of 80 characters: in full
+            f"invalid feature table file {repr('q' * 78)}: found 'list', "
+            f"expected exactly the keys kind and rows; accepted: {FORM}")
+    refused(lambda: tables.parse_document([], "q" * 79),               # 81: cut to 79 and an ellipsis
+            f"invalid feature table file {repr('q' * 79)[:79]}…: found 'list', "
+            f"expected exactly the keys kind and rows; accepted: {FORM}")
     refused(lambda: tables.parse_document([], "q" * 100),              # a long path: its repr cut to 80 characters
             f"invalid feature table file {repr('q' * 100)[:79]}…: found 'list', "
             f"expected exactly the keys kind and rows; accepted: {FORM}")
