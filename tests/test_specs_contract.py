@@ -1,0 +1,439 @@
+"""Contract of the spec parsers and feature tables: complete error messages, limits, rows and dims.
+
+Pinned here (every expected message is written out in full, ``^...$``, from the format the
+errors module documents: ``invalid WHAT REPR; accepted: FORMS``):
+
+* :func:`posreal.theory.encodings.parse_pe` — every refusal (non-string, ``learned:d``,
+  ``dual:learned:d``, unknown names, bad integers, odd widths, bad bases, spec length, shear
+  depth) and its limits: integer parameters 0..10⁹ (``rope``/``abscol``/``abssin`` from 2),
+  at most 12 digits, specs of at most 512 characters, at most 64 nested ``dual:`` prefixes,
+  base > 1 (docs/cli.md, section "Limits");
+* :func:`~posreal.theory.encodings.parse_learned` (d from 1 to 10⁹) and
+  :func:`~posreal.theory.encodings.build_table` / ``register_pe`` (kind, shape, entries,
+  finiteness, reserved names);
+* the encodings' ``dim`` for every registry PE at two train lengths, a few feature values,
+  ``check_length`` (limit accepted, one beyond refused, with the reason) and the irrational
+  exact-mode refusal;
+* :func:`posreal.theory.tasks.parse_task` — every refusal and the integer limits — and
+  ``rows_and_targets`` of every task kind (and a shear) at two lengths
+  (definitions.md#positional-task);
+* :mod:`posreal.theory.tables` (definitions.md#feature-tables) — ``parse_document`` /
+  ``parse_entry`` messages, the entry-count limit (at the limit and one beyond), the 64-digit
+  numerator/denominator limit, and ``load_table``'s file refusals.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from posreal.theory import tables
+from posreal.theory.encodings import (
+    LEARNED_API,
+    MAX_BLOCKED_LENGTH,
+    MAX_PROFILE_LENGTH,
+    PE_FORMS,
+    LearnedAbsolute,
+    build_table,
+    parse_learned,
+    parse_pe,
+    register_pe,
+    unregister_pe,
+)
+from posreal.theory.errors import SpecError
+from posreal.theory.tasks import TASK_FORMS, parse_task
+
+BILLION = 10 ** 9
+FORM = ('a JSON object {"kind": "relative" | "column" | "general", "rows": [...]} whose entries are '
+        'numbers or rational strings such as "-1/3"')
+
+
+def refused(call, message: str) -> None:
+    """``call()`` raises SpecError whose message is exactly ``message``."""
+    with pytest.raises(SpecError, match=r"^" + re.escape(message) + r"$"):
+        call()
+
+
+def pe_msg(spec: object, accepted: str) -> str:
+    return f"invalid PE {spec!r}; accepted: {accepted}"
+
+
+def long_repr(text: str) -> str:
+    """The documented quote of a long value: repr of its first 80 characters, then its size."""
+    return repr(text[:80]) + f"… ({len(text)} characters)"
+
+
+# --------------------------------------------------------------------------- parse_pe refusals
+@pytest.mark.parametrize("spec", ["foo", "nope:1", "alibi:2", "relbias:1:2", "colbias:3:4", "rope",
+                                  "abscol", "abssin:4:10:2", "rope:4:abc", "rope:4:1_0", "abscol:4:" + "1" * 41,
+                                  "dual:foo", ""])
+def test_parse_pe_unknown_forms(spec):
+    refused(lambda: parse_pe(spec), pe_msg(spec, PE_FORMS))
+
+
+def test_parse_pe_not_a_string():
+    refused(lambda: parse_pe(5), pe_msg(5, PE_FORMS))  # type: ignore[arg-type]
+    refused(lambda: parse_pe(None), pe_msg(None, PE_FORMS))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("spec", ["learned:4", " learned:4 ", LearnedAbsolute(4)])
+def test_parse_pe_refuses_learned(spec):
+    shown = spec if isinstance(spec, str) else "learned:4"
+    accepted = f"a linear PE here; learned:d is not linear (its α_L is an interval): use {LEARNED_API}"
+    refused(lambda: parse_pe(spec), pe_msg(shown, accepted))  # type: ignore[arg-type]
+
+
+def test_parse_pe_refuses_dual_of_learned():
+    refused(lambda: parse_pe("dual:dual:learned:3"),
+            pe_msg("dual:dual:learned:3", "the shear dual:P of a linear PE P (learned:d is not linear)"))
+
+
+@pytest.mark.parametrize("spec", ["relbias:x", "colbias:-1", "relbias:1.0", "rope:٤", "abscol:+4",
+                                  "relbias:" + "1" * 13, "rope:" + "0" * 12 + "4"])
+def test_parse_pe_integer_not_ascii_digits(spec):
+    refused(lambda: parse_pe(spec), pe_msg(spec, f"{PE_FORMS}; integer parameters in ASCII digits"))
+
+
+def test_parse_pe_integer_limits():
+    # D from 0 to 10^9, 12 digits at most
+    assert parse_pe("relbias:0").dim(5) == 1
+    assert parse_pe("colbias:" + "0" * 11 + "7").dim(5) == 8        # 12 digits: accepted
+    assert parse_pe(f"relbias:{BILLION}").dim(5) == BILLION + 1
+    spec = f"relbias:{BILLION + 1}"
+    refused(lambda: parse_pe(spec), pe_msg(spec, f"{PE_FORMS}; integer parameters from 0 to {BILLION}"))
+    # widths from 2 (even) to 10^9
+    assert parse_pe("rope:2").dim(3) == 2
+    assert parse_pe(f"abscol:{BILLION}").dim(3) == BILLION
+    for spec in ("rope:0", "abssin:1", f"abscol:{BILLION + 2}"):
+        refused(lambda spec=spec: parse_pe(spec), pe_msg(spec, f"{PE_FORMS}; integer parameters from 2 to {BILLION}"))
+
+
+@pytest.mark.parametrize("spec,d", [("rope:3", 3), ("abscol:5", 5), ("abssin:999999999", 999999999)])
+def test_parse_pe_odd_width(spec, d):
+    refused(lambda: parse_pe(spec), f"invalid PE {spec!r}: width d={d} is odd; accepted: an even width d >= 2")
+
+
+@pytest.mark.parametrize("spec,base", [("rope:4:1", "1"), ("abscol:2:1.0", "1.0"), ("abssin:2:0.5", "0.5"),
+                                       ("rope:2:-3", "-3"), ("rope:2:inf", "inf"), ("rope:2:nan", "nan")])
+def test_parse_pe_base_not_above_one(spec, base):
+    refused(lambda: parse_pe(spec), f"invalid PE {spec!r}: base {base!r} must be a number > 1")
+
+
+def test_parse_pe_base_just_above_one_accepted():
+    pe = parse_pe("rope:2:1.0001")
+    assert pe.base == 1.0001 and str(pe) == "rope:2:1.0001"  # type: ignore[attr-defined]
+    long_base = "1" * 40                   # a base of at most 40 characters (41 refused above)
+    assert parse_pe(f"abscol:2:{long_base}").base == float(long_base)  # type: ignore[attr-defined]
+
+
+def test_spec_length_limit():
+    at = "nope" + " " * 508               # 512 characters: accepted (stripped after the length check)
+    assert len(at) == 512 and str(parse_pe(at)) == "nope"
+    beyond = at + " "
+    refused(lambda: parse_pe(beyond), f"invalid PE {long_repr(beyond)}; accepted: {PE_FORMS} (at most 512 characters)")
+    task_at = "half" + " " * 508
+    assert str(parse_task(task_at)) == "half"
+    task_beyond = task_at + " "
+    refused(lambda: parse_task(task_beyond),
+            f"invalid task {long_repr(task_beyond)}; accepted: {TASK_FORMS} (at most 512 characters)")
+
+
+def test_dual_depth_limit():
+    at = "dual:" * 64 + "alibi"
+    assert parse_pe(at) == parse_pe("alibi")            # an even number of shears is the identity
+    beyond = "dual:" + at
+    refused(lambda: parse_pe(beyond),
+            f"invalid PE {long_repr(beyond)}; accepted: {PE_FORMS}, with at most 64 nested dual: prefixes")
+    task_at = "dual:" * 64 + "copy"
+    assert parse_task(task_at) == parse_task("copy")
+    task_beyond = "dual:" + task_at
+    refused(lambda: parse_task(task_beyond),
+            f"invalid task {long_repr(task_beyond)}; accepted: {TASK_FORMS}, with at most 64 nested dual: prefixes")
+
+
+# --------------------------------------------------------------------------- parse_learned
+def test_parse_learned_limits_and_messages():
+    assert parse_learned("learned:1") == LearnedAbsolute(1)
+    assert parse_learned(f"learned:{BILLION}").d == BILLION
+    assert parse_learned("learned:" + "0" * 11 + "3").d == 3
+    obj = LearnedAbsolute(2)
+    assert parse_learned(obj) is obj
+    range_msg = f"learned:d with d in ASCII digits, 1 <= d <= {BILLION}"
+    for spec in ("learned:0", f"learned:{BILLION + 1}", "learned:" + "0" * 12 + "3", "learned:x", "learned:"):
+        refused(lambda spec=spec: parse_learned(spec), f"invalid learned PE {spec!r}; accepted: {range_msg}")
+    form_msg = "learned:d with an integer d >= 1 (linear PEs go through parse_pe)"
+    for spec in ("learned", "rope:4", "learned:2:3"):
+        refused(lambda spec=spec: parse_learned(spec), f"invalid learned PE {spec!r}; accepted: {form_msg}")
+    refused(lambda: parse_learned(7),  # type: ignore[arg-type]
+            "invalid learned PE 7; accepted: learned:d with an integer d >= 1")
+
+
+# --------------------------------------------------------------------------- dims and features
+@pytest.mark.parametrize("spec,dims", [
+    # (spec, (dim at L0 = 4, dim at L0 = 9)); relbias/colbias: D = L0 - 1 buckets 0..D
+    ("nope", (0, 0)), ("relbias", (4, 9)), ("colbias", (4, 9)), ("relbias:2", (3, 3)),
+    ("alibi", (1, 1)), ("rope:16", (16, 16)), ("abscol:16", (16, 16)),
+    ("abssin:16", (256, 256)),                # vec of a d×d matrix
+    ("dual:colbias", (4, 9)), ("dual:abssin:4", (16, 16)),
+])
+def test_registry_dims(spec, dims):
+    pe = parse_pe(spec)
+    assert (pe.dim(4), pe.dim(9)) == dims
+
+
+def test_bucket_default_needs_a_train_length():
+    assert parse_pe("relbias").dim(1) == 1
+    for bad in (0, -2):
+        refused(lambda bad=bad: parse_pe("colbias").dim(bad),
+                f"invalid train length {bad!r}; accepted: an integer >= 1")
+    assert parse_pe("relbias:3").dim(0) == 4          # an explicit D needs no train length
+
+
+def test_feature_values():
+    keys = np.array([0, 1, 2, 5])
+    # one-hot of min(k, D), D = L0 - 1 = 2
+    np.testing.assert_array_equal(parse_pe("relbias").index_features(keys, keys, 3),
+                                  [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1]])
+    np.testing.assert_array_equal(parse_pe("alibi").index_features(keys, keys, 3), [[0], [-1], [-2], [-5]])
+    # d = 2: one frequency ω_0 = 1; rope is [cos k, sin k], abscol [sin k, cos k]
+    k = keys.astype(float)
+    np.testing.assert_allclose(parse_pe("rope:2").index_features(keys, keys, 3), np.c_[np.cos(k), np.sin(k)])
+    np.testing.assert_allclose(parse_pe("abscol:2").index_features(keys, keys, 3), np.c_[np.sin(k), np.cos(k)])
+    # d = 4, base 100: ω = (1, 100^(-1/2))
+    w = 0.1
+    np.testing.assert_allclose(parse_pe("rope:4:100").index_features(keys, keys, 3),
+                               np.c_[np.cos(k), np.cos(w * k), np.sin(k), np.sin(w * k)])
+    # abssin:2: ψ(i, k) = vec(φ(i) φ(k)ᵀ), φ(x) = [sin x, cos x]
+    i, j = np.array([3]), np.array([1])
+    si, ci, sk, ck = np.sin(3.0), np.cos(3.0), np.sin(1.0), np.cos(1.0)
+    np.testing.assert_allclose(parse_pe("abssin:2").pair_features(i, j, 4), [[si * sk, si * ck, ci * sk, ci * ck]])
+
+
+def test_check_length_limits():
+    relbias, abssin = parse_pe("relbias"), parse_pe("dual:abssin:2")
+    relbias.check_length(MAX_PROFILE_LENGTH, 4)
+    refused(lambda: relbias.check_length(MAX_PROFILE_LENGTH + 1, 4),
+            f"invalid length {MAX_PROFILE_LENGTH + 1} for PE 'relbias'; accepted: "
+            f"lengths up to {MAX_PROFILE_LENGTH} (larger grids do not fit in memory/time)")
+    abssin.check_length(MAX_BLOCKED_LENGTH, 4)
+    refused(lambda: abssin.check_length(MAX_BLOCKED_LENGTH + 1, 4),
+            f"invalid length {MAX_BLOCKED_LENGTH + 1} for PE 'dual:abssin:2'; accepted: "
+            f"lengths up to {MAX_BLOCKED_LENGTH} (larger grids do not fit in memory/time)")
+    assert MAX_PROFILE_LENGTH == 2 ** 24 and MAX_BLOCKED_LENGTH == 2 ** 15
+    table = build_table("tab", [[1], [2], [3]])
+    table.check_length(3, 2)
+    refused(lambda: table.check_length(4, 2), "invalid length 4 for PE 'tab'; accepted: "
+            "lengths up to 3 (the feature table defines ψ on 3 positions only)")
+
+
+def test_exact_mode_refuses_irrational_features():
+    msg = ("PE {!r} has irrational features; exact mode accepts "
+           "relbias, colbias, alibi, nope, rational user tables and their duals")
+    refused(lambda: parse_pe("rope:2").exact_index_features([1], [0], 2), msg.format("rope:2"))
+    # the shear delegates to its base, whose features these are: the message names the base
+    refused(lambda: parse_pe("dual:abssin:2").exact_index_features([1], [0], 2), msg.format("abssin:2"))
+    refused(lambda: build_table("fl", [[0.5]]).exact_index_features([0], [0], 1), msg.format("fl"))
+    assert parse_pe("alibi").exact_index_features([3], [2], 4) == [(Fraction(-2),)]
+
+
+# --------------------------------------------------------------------------- build_table / register_pe
+def test_build_table_kind_and_shape():
+    refused(lambda: build_table("t", [[1]], "diagonal"),
+            "invalid table kind 'diagonal'; accepted: relative, column, general")
+    shape_form = "(N, p) for relative/column tables, (N, N, p) for general ones, N >= 1, p >= 1"
+    for table, kind, shape in [([], "relative", (0,)), ([[]], "column", (1, 0)), ([1, 2], "relative", (2,)),
+                               ([[1], [2, 3]], "relative", (2,)), ([[[1]], [[2]]], "general", (2, 1, 1)),
+                               ([[1]], "general", (1, 1)), ([[[1]]], "relative", (1, 1, 1))]:
+        refused(lambda table=table, kind=kind: build_table("t", table, kind),
+                f"invalid feature table shape {shape!r}; accepted: {shape_form}")
+    assert build_table("t", [[[1]]], "general").dim(1) == 1     # N = p = 1: the smallest table
+
+
+def test_build_table_entries():
+    entry_form = "int, Fraction, float numbers or rational strings 'p/q'"
+    for bad in (True, None, [1], 1j):
+        refused(lambda bad=bad: build_table("t", [[0, bad]]),
+                f"invalid feature table entry {bad!r}; accepted: {entry_form}")
+    for bad in (float("inf"), float("nan")):
+        refused(lambda bad=bad: build_table("my_tab", [[0], [bad]]),
+                "invalid feature table 'my_tab'; accepted: finite numbers")
+    # a bad string goes through parse_entry with an empty position (sic: two spaces)
+    refused(lambda: build_table("t", [["1/0"]]), f"invalid feature table file 't': entry  is '1/0'; accepted: {FORM}")
+    enc = build_table("t", [["1/3", 2], [Fraction(1, 2), -1]], "column")
+    assert enc.rational and enc.exact_index_features([1, 1], [0, 1], 2) == [
+        (Fraction(1, 3), Fraction(2)), (Fraction(1, 2), Fraction(-1))]
+    assert not build_table("t", [[0.25]]).rational
+
+
+def test_register_pe_reserved_names():
+    for name in ("nope", "table", "dual", "learned", "not-an-identifier", 3):
+        refused(lambda name=name: register_pe(name, [[1]]),  # type: ignore[arg-type]
+                f"invalid PE name {name!r}; accepted: an identifier that is not a registry name")
+    try:
+        register_pe("contract_tab", [[1], [0]])
+        assert parse_pe("dual:contract_tab").dim(7) == 1
+        refused(lambda: parse_pe("contract_tab:1"), pe_msg("contract_tab:1", PE_FORMS))
+    finally:
+        unregister_pe("contract_tab")
+
+
+# --------------------------------------------------------------------------- parse_task
+@pytest.mark.parametrize("spec", ["foo", "offset", "offset:", "position:", "copy:1", "dual:", "half:2", "Offset:1"])
+def test_parse_task_unknown_forms(spec):
+    refused(lambda: parse_task(spec), f"invalid task {spec!r}; accepted: {TASK_FORMS}")
+
+
+def test_parse_task_not_a_string():
+    refused(lambda: parse_task(1.5), f"invalid task 1.5; accepted: {TASK_FORMS}")  # type: ignore[arg-type]
+
+
+def test_parse_task_integer_limits():
+    assert str(parse_task(f"offset:{BILLION}")) == f"offset:{BILLION}"
+    assert str(parse_task("position:" + "0" * 11 + "9")) == "position:9"   # 12 digits
+    assert str(parse_task("offset:0")) == "offset:0"
+    accepted = f"{TASK_FORMS}; c, p in ASCII digits, at most {BILLION}"
+    for spec in (f"offset:{BILLION + 1}", "position:" + "0" * 12 + "9", "offset:-1", "position:x", "offset:٣",
+                 "offset:1:2"):
+        refused(lambda spec=spec: parse_task(spec), f"invalid task {spec!r}; accepted: {accepted}")
+
+
+@pytest.mark.parametrize("spec,length,rows,targets", [
+    # offset:c — rows c..n-1, target i - c
+    ("offset:2", 5, [2, 3, 4], [0, 1, 2]), ("offset:2", 2, [], []),
+    # position:p — rows p..n-1, target p
+    ("position:1", 4, [1, 2, 3], [1, 1, 1]), ("position:3", 3, [], []),
+    # copy — h = n // 2, rows h..n-1, target i - h
+    ("copy", 5, [2, 3, 4], [0, 1, 2]), ("copy", 4, [2, 3], [0, 1]),
+    # middle — rows h..n-1, target h
+    ("middle", 5, [2, 3, 4], [2, 2, 2]), ("middle", 2, [1], [1]),
+    # reverse — rows ceil(n/2)..n-1, target n - 1 - i
+    ("reverse", 5, [3, 4], [1, 0]), ("reverse", 4, [2, 3], [1, 0]),
+    # half — every row, target floor(i/2)
+    ("half", 5, [0, 1, 2, 3, 4], [0, 0, 1, 1, 2]), ("half", 2, [0, 1], [0, 0]),
+    # dual:T — same rows, target i - t(i)
+    ("dual:copy", 5, [2, 3, 4], [2, 2, 2]), ("dual:offset:1", 3, [1, 2], [1, 1]),
+    ("dual:dual:reverse", 4, [2, 3], [1, 0]), ("dual:position:0", 3, [0, 1, 2], [0, 1, 2]),
+])
+def test_rows_and_targets(spec, length, rows, targets):
+    got_rows, got_targets = parse_task(spec).rows_and_targets(length)
+    assert got_rows.dtype == np.int64 and got_targets.dtype == np.int64
+    assert got_rows.tolist() == rows and got_targets.tolist() == targets
+
+
+# --------------------------------------------------------------------------- table documents
+def doc_refused(document, problem: str, path: str = "p.json") -> None:
+    refused(lambda: tables.parse_document(document, path),
+            f"invalid feature table file {path!r}: {problem}; accepted: {FORM}")
+
+
+def test_parse_document_messages():
+    doc_refused([], "found 'list', expected exactly the keys kind and rows")
+    doc_refused({"kind": "column"}, "found ['kind'], expected exactly the keys kind and rows")
+    doc_refused({"kind": "column", "rows": [[1]], "x": 1},
+                "found ['kind', 'rows', 'x'], expected exactly the keys kind and rows")
+    doc_refused({"kind": "diag", "rows": [[1]]}, "kind 'diag' is not one of relative, column, general")
+    doc_refused({"kind": None, "rows": [[1]]}, "kind None is not one of relative, column, general")
+    doc_refused({"kind": "relative", "rows": []}, "rows is not a non-empty list")
+    doc_refused({"kind": "relative", "rows": {"0": [1]}}, "rows is not a non-empty list")
+    doc_refused({"kind": "relative", "rows": [[1], []]}, "rows[1] is [], not a non-empty list of entries")
+    doc_refused({"kind": "column", "rows": [[1, 2], [3]]}, "rows[1] has 1 entries where the first row has 2")
+    doc_refused({"kind": "general", "rows": [[[1]], [[1]]]}, "rows[1] must list ψ(1, j) for j = 0..1")
+    doc_refused({"kind": "general", "rows": [[[1]], 5]}, "rows[1] must list ψ(1, j) for j = 0..1")
+    doc_refused({"kind": "general", "rows": [[[1]], [[1], 5]]}, "rows[1][1] is 5, not a non-empty list of entries")
+    doc_refused({"kind": "general", "rows": [[[1, 2]], [[1, 2], [3]]]},
+                "rows[1][1] has 1 entries where the first row has 2")
+    doc_refused({"kind": "column", "rows": [[1, True]]}, "entry rows[0][1] is True")
+    doc_refused({"kind": "general", "rows": [[[1]], [[2], ["x"]]]}, "entry rows[1][1][0] is 'x'")
+    refused(lambda: tables.parse_document([], "q" * 78),               # repr of 80 characters: in full
+            f"invalid feature table file {repr('q' * 78)}: found 'list', "
+            f"expected exactly the keys kind and rows; accepted: {FORM}")
+    refused(lambda: tables.parse_document([], "q" * 79),               # 81: cut to 79 and an ellipsis
+            f"invalid feature table file {repr('q' * 79)[:79]}…: found 'list', "
+            f"expected exactly the keys kind and rows; accepted: {FORM}")
+    refused(lambda: tables.parse_document([], "q" * 100),              # a long path: its repr cut to 80 characters
+            f"invalid feature table file {repr('q' * 100)[:79]}…: found 'list', "
+            f"expected exactly the keys kind and rows; accepted: {FORM}")
+
+
+def test_parse_document_general_ignores_upper_triangle():
+    kind, rows = tables.parse_document({"kind": "general", "rows": [[[1], ["junk"]], [[2], ["1/2"], None]]}, "p")
+    assert kind == "general" and rows == [[[Fraction(1)]], [[Fraction(2)], [Fraction(1, 2)]]]
+
+
+def test_entry_count_limit(monkeypatch):
+    assert tables.MAX_TABLE_ENTRIES == 2 ** 20
+    monkeypatch.setattr(tables, "MAX_TABLE_ENTRIES", 6)
+    too_many = "more than 6 entries"
+    assert len(tables.parse_document({"kind": "relative", "rows": [[1, 2]] * 3}, "p")[1]) == 3      # 6 entries
+    doc_refused({"kind": "relative", "rows": [[1, 2]] * 3 + [[3, 4]]}, too_many)                  # 8
+    assert len(tables.parse_document({"kind": "column", "rows": [[1]] * 6}, "p")[1]) == 6
+    doc_refused({"kind": "column", "rows": [[1]] * 7}, too_many)
+    # general: row i holds i + 1 vectors, so 3 rows of width 1 are 1 + 2 + 3 = 6 entries
+    general = [[[0]] * (i + 1) for i in range(3)]
+    assert len(tables.parse_document({"kind": "general", "rows": general}, "p")[1]) == 3
+    doc_refused({"kind": "general", "rows": general + [[[0]] * 4]}, too_many)
+
+
+def test_parse_entry():
+    assert tables.parse_entry(-3, "e", "p") == Fraction(-3)
+    assert tables.parse_entry("-4/6", "e", "p") == Fraction(-2, 3)
+    assert tables.parse_entry("7", "e", "p") == Fraction(7)
+    assert tables.parse_entry(0.5, "e", "p") == 0.5 and isinstance(tables.parse_entry(0.5, "e", "p"), float)
+    digits = "9" * 64
+    assert tables.parse_entry(f"-{digits}/{digits}", "e", "p") == Fraction(-1)    # 64 digits each: accepted
+    for bad in ("9" * 65, f"1/{'9' * 65}", "1/0", "-1/-2", "+1", "1/", "1.5", " 1", "٣", ""):
+        refused(lambda bad=bad: tables.parse_entry(bad, "rows[0]", "p"),
+                f"invalid feature table file 'p': entry rows[0] is {bad!r}; accepted: {FORM}")
+    for bad in (True, None, [1], {"a": 1}):
+        refused(lambda bad=bad: tables.parse_entry(bad, "rows[2][0]", "p"),
+                f"invalid feature table file 'p': entry rows[2][0] is {bad!r}; accepted: {FORM}")
+    for bad in (float("inf"), float("-inf"), float("nan")):
+        refused(lambda bad=bad: tables.parse_entry(bad, "rows[1][3]", "p"),
+                f"invalid feature table file 'p': entry rows[1][3] is not finite; accepted: {FORM}")
+
+
+def test_load_table_file_refusals(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)            # short relative paths: quoted in full
+    missing = "none.json"
+    refused(lambda: parse_pe(f"table:{missing}"),
+            f"invalid feature table file {missing!r}: cannot be read (No such file or directory); accepted: {FORM}")
+    (tmp_path / "d").mkdir()
+    refused(lambda: parse_pe("table:d"),
+            f"invalid feature table file 'd': not a regular file; accepted: {FORM}")
+    bad_utf8 = Path("b.json")
+    bad_utf8.write_bytes(b"\xff")
+    refused(lambda: parse_pe(f"table:{bad_utf8}"),
+            f"invalid feature table file {str(bad_utf8)!r}: not UTF-8 text; accepted: {FORM}")
+    not_json = Path("n.json")
+    not_json.write_text("{kind")
+    try:
+        json.loads("{kind")
+    except ValueError as err:
+        reason = repr(str(err))
+    reason = reason if len(reason) <= 60 else reason[:59] + "…"    # the JSON error, cut to 60 characters
+    refused(lambda: parse_pe(f"table:{not_json}"),
+            f"invalid feature table file {str(not_json)!r}: not valid JSON ({reason}); accepted: {FORM}")
+    good = Path("g.json")
+    good.write_text(json.dumps({"kind": "general", "rows": [[[1]], [[2], [3]]]}))
+    enc = parse_pe(f"dual:table:{good}")
+    assert enc.dim(1) == 1 and str(enc) == f"dual:table:{good}"
+    # the omitted upper triangle is filled with zeros; ψ(1, 0) = 2, ψ(1, 1) = 3 (position index)
+    assert parse_pe(f"table:{good}").exact_index_features([1, 1], [0, 1], 2) == [(Fraction(2),), (Fraction(3),)]
+
+
+def test_table_byte_limit(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert tables.MAX_TABLE_BYTES == 16 * 2 ** 20
+    body = json.dumps({"kind": "relative", "rows": [[1]]})
+    at = Path("at.json")
+    at.write_text(body + " " * (tables.MAX_TABLE_BYTES - len(body)))
+    assert parse_pe(f"table:{at}").dim(1) == 1
+    beyond = Path("beyond.json")
+    beyond.write_text(body + " " * (tables.MAX_TABLE_BYTES + 1 - len(body)))
+    refused(lambda: parse_pe(f"table:{beyond}"),
+            f"invalid feature table file {str(beyond)!r}: {tables.MAX_TABLE_BYTES + 1} bytes is more than "
+            f"the limit of {tables.MAX_TABLE_BYTES}; accepted: {FORM}")
