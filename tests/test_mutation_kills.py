@@ -20,13 +20,10 @@ never copied from the code's output.
 from __future__ import annotations
 
 import dataclasses
-import json
 from fractions import Fraction as F
-from pathlib import Path
 
 import numpy as np
 import pytest
-from posreal.counterexamples.verifier.certificate import seal
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import REFUTED, VERIFIED, verify_document
 from posreal.theory import selection as selection_module
@@ -44,6 +41,7 @@ from posreal.theory.selection import (
 from posreal.theory.tasks import parse_task
 from posreal.theory.training import gradient_descent
 from posreal.theory.underdetermination import monte_carlo_alpha, train_block
+from certificate_edits import certificate as _certificate, resealed as _resealed
 
 
 def _hand_selection(constraints, theta=None, multipliers=None, farkas=None) -> Selection:
@@ -248,15 +246,6 @@ def test_gradient_descent_cosine_to_the_selected_parameters():
 
 
 # ------------------------------------------------------------------ the certificate verifier
-CERTIFICATES = Path(__file__).resolve().parents[1] / "counterexamples" / "certificates"
-
-
-def _certificate(name: str) -> dict:
-    return json.loads((CERTIFICATES / name).read_text(encoding="utf-8"))
-
-
-def _resealed(doc: dict) -> dict:
-    return seal({k: v for k, v in doc.items() if k not in ("format", "version", "digest")})
 
 
 @pytest.mark.parametrize("name, named_checks", [

@@ -27,27 +27,15 @@ import json
 import locale
 from collections import Counter
 from fractions import Fraction as F
-from pathlib import Path
 
 import numpy as np
 import pytest
 from posreal.counterexamples.verifier import exact_model as em
-from posreal.counterexamples.verifier.certificate import check_output_directory, seal, write
+from posreal.counterexamples.verifier.certificate import check_output_directory, write
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import REFUTED, verify_document
 from posreal.theory.errors import SpecError
-
-CERTIFICATES = Path(__file__).resolve().parents[1] / "counterexamples" / "certificates"
-
-
-def _message(call, error=SpecError) -> str:
-    with pytest.raises(error) as err:
-        call()
-    return str(err.value)
-
-
-def _resealed(doc: dict) -> dict:
-    return seal({k: v for k, v in doc.items() if k not in ("format", "version", "digest")})
+from certificate_edits import CERTIFICATES, message as _message, resealed as _resealed
 
 
 # ------------------------------------------------------------------ certificate verifier

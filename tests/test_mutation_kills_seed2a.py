@@ -19,34 +19,15 @@ Expected values are derived in the tests (by hand or from a documented identity)
 from __future__ import annotations
 
 import copy
-import json
 from fractions import Fraction as F
-from pathlib import Path
 
 import numpy as np
-import pytest
 from posreal.counterexamples.verifier import exact_model as em
 from posreal.counterexamples.verifier import schema
-from posreal.counterexamples.verifier.certificate import check_output_file, load, seal
+from posreal.counterexamples.verifier.certificate import check_output_file, load
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import VERIFIED, verify_certificate, verify_document
-from posreal.theory.errors import SpecError
-
-CERTIFICATES = Path(__file__).resolve().parents[1] / "counterexamples" / "certificates"
-
-
-def _message(call, error=SpecError) -> str:
-    with pytest.raises(error) as err:
-        call()
-    return str(err.value)
-
-
-def _certificate(name: str) -> dict:
-    return json.loads((CERTIFICATES / name).read_text(encoding="utf-8"))
-
-
-def _resealed(doc: dict) -> dict:
-    return seal({k: v for k, v in doc.items() if k not in ("format", "version", "digest")})
+from certificate_edits import message as _message, certificate as _certificate, resealed as _resealed
 
 
 # ------------------------------------------------------------------ certificate verifier

@@ -26,39 +26,21 @@ import copy
 import json
 from collections import OrderedDict
 from fractions import Fraction as F
-from pathlib import Path
 
 import highspy
 import numpy as np
 import pytest
 from posreal.counterexamples.verifier import exact_model as em
 from posreal.counterexamples.verifier import schema
-from posreal.counterexamples.verifier.certificate import seal
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import VERIFIED, planned_work, verify_certificate, verify_document
 from posreal.theory import geometry
 from posreal.theory.certified import max_abs_feature
 from posreal.theory.encodings import OFFSET, RELATIVE, ProfileEncoding, build_table, parse_learned, parse_pe
-from posreal.theory.errors import SpecError
 from posreal.theory.flow import integrate
 from posreal.theory.tasks import parse_task
 from scipy.optimize import brentq
-
-CERTIFICATES = Path(__file__).resolve().parents[1] / "counterexamples" / "certificates"
-
-
-def _message(call, error=SpecError) -> str:
-    with pytest.raises(error) as err:
-        call()
-    return str(err.value)
-
-
-def _certificate(name: str) -> dict:
-    return json.loads((CERTIFICATES / name).read_text(encoding="utf-8"))
-
-
-def _resealed(doc: dict) -> dict:
-    return seal({k: v for k, v in doc.items() if k not in ("format", "version", "digest")})
+from certificate_edits import CERTIFICATES, message as _message, certificate as _certificate, resealed as _resealed
 
 
 # ------------------------------------------------------------------ certificate verifier

@@ -20,13 +20,10 @@ Expected values are derived in the tests (by hand or from a documented identity)
 from __future__ import annotations
 
 import copy
-import json
 from fractions import Fraction as F
-from pathlib import Path
 
 import numpy as np
 import pytest
-from posreal.counterexamples.verifier.certificate import seal
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import verify_document
 from posreal.theory import geometry, limit
@@ -36,16 +33,7 @@ from posreal.theory.errors import SpecError
 from posreal.theory.expressivity import content_task, static_routing_bound
 from posreal.theory.flow import FlowEvidence, FlowVerdict
 from posreal.theory.realization import REALIZED
-
-CERTIFICATES = Path(__file__).resolve().parents[1] / "counterexamples" / "certificates"
-
-
-def _certificate(name: str) -> dict:
-    return json.loads((CERTIFICATES / name).read_text(encoding="utf-8"))
-
-
-def _resealed(doc: dict) -> dict:
-    return seal({k: v for k, v in doc.items() if k not in ("format", "version", "digest")})
+from certificate_edits import certificate as _certificate, resealed as _resealed
 
 
 # ------------------------------------------------------------------ certificate verifier

@@ -24,15 +24,13 @@ from __future__ import annotations
 import copy
 import dataclasses
 import errno
-import json
 import math
 import os
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
-from posreal.counterexamples.verifier.certificate import seal, write
+from posreal.counterexamples.verifier.certificate import write
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import REFUTED, verify_certificate
 from posreal.theory.alpha import AlphaResult, alpha_sweep
@@ -43,16 +41,7 @@ from posreal.theory.flow import integrate
 from posreal.theory.geometry import Geometry, interval_outcomes, parse_geometry, select_in_geometry
 from posreal.theory.selection import select
 from posreal.theory.tasks import parse_task
-
-CERTIFICATES = Path(__file__).resolve().parents[1] / "counterexamples" / "certificates"
-
-
-def _certificate(name: str) -> dict:
-    return json.loads((CERTIFICATES / name).read_text(encoding="utf-8"))
-
-
-def _resealed(doc: dict) -> dict:
-    return seal({k: v for k, v in doc.items() if k not in ("format", "version", "digest")})
+from certificate_edits import certificate as _certificate, resealed as _resealed
 
 
 # ------------------------------------------------------------------ certificate verifier
