@@ -101,7 +101,7 @@ def test_strict_complementarity_fails_for_an_off_support_difference_with_product
     pred = doc["claims"]["rivals"][0]["prediction"]
     pred["coefficients"], pred["multiplicities"] = pred["coefficients"][:1], pred["multiplicities"][:1]
     verdict = verify_certificate(_resealed(doc))
-    what = "rivals[0].prediction: strict complementarity (⟨θ*, z⟩ > 1 off the support)"
+    what = "claims.rivals[0].prediction: strict complementarity (⟨θ*, z⟩ > 1 off the support)"
     assert what in verdict.failures and what not in verdict.checked
 
 
@@ -116,7 +116,7 @@ def test_prediction_sign_uses_the_common_denominator_of_the_coefficients():
     pred["coefficients"] = ["1/4", "1/3"]
     pred["sign"] = 1
     verdict = verify_certificate(_resealed(doc))
-    what = "rivals[0].prediction: sign of the predicted limit is 1"
+    what = "claims.rivals[0].prediction: sign of the predicted limit is 1"
     assert what in verdict.checked and what not in verdict.failures
 
 

@@ -38,10 +38,11 @@ from certificate_edits import certificate as _certificate, resealed as _resealed
 
 # ------------------------------------------------------------------ certificate verifier
 def test_a_support_pair_that_is_not_a_list_is_named_at_its_path():
-    """``support[n].pair`` must be a JSON list [i, t, j]; a string there is reported at that path."""
+    """``claims.selected.support[n].pair`` must be a JSON list [i, t, j]; a string there is reported at that path."""
     doc = copy.deepcopy(_certificate("static_alibi_position_0.json"))
     doc["claims"]["selected"]["support"][0]["pair"] = "x"
-    with pytest.raises(CertificateError, match=r"^malformed certificate: support\[0\]\.pair = 'x'; accepted: a list$"):
+    expected = r"^malformed certificate: claims\.selected\.support\[0\]\.pair = 'x'; accepted: a list$"
+    with pytest.raises(CertificateError, match=expected):
         verify_document(_resealed(doc))
 
 

@@ -232,15 +232,15 @@ MALFORMED: list[tuple[str, str, list[Edit], str]] = [
     ("theta-width", STATIC, [_put("claims", "selected", "theta", ["-1/1", "0/1"])],
      "malformed certificate: θ* has 2 entries, the PE has dimension 1"),
     ("pair-type", STATIC, [_put("claims", "selected", "support", 0, "pair", "1")],
-     "malformed certificate: support[0].pair = '1'; accepted: a list"),
+     "malformed certificate: claims.selected.support[0].pair = '1'; accepted: a list"),
     ("pair-short", STATIC, [_put("claims", "selected", "support", 0, "pair", [1, 0])],
-     "malformed certificate: support[0].pair = [1, 0]; accepted: [i, t, j]"),
+     "malformed certificate: claims.selected.support[0].pair = [1, 0]; accepted: [i, t, j]"),
     ("pair-bool", STATIC, [_put("claims", "selected", "support", 0, "pair", [1, 0, True])],
-     "malformed certificate: support[0].pair[2] = True; accepted: an integer"),
+     "malformed certificate: claims.selected.support[0].pair[2] = True; accepted: an integer"),
     ("lambda-type", STATIC, [_put("claims", "selected", "support", 0, "lambda", 1)],
-     "malformed certificate: support[0].lambda = 1; accepted: a string"),
+     "malformed certificate: claims.selected.support[0].lambda = 1; accepted: a string"),
     ("lambda-not-lowest", STATIC, [_put("claims", "selected", "support", 0, "lambda", "2/2")],
-     f"invalid rational '2/2' at support[0].lambda; {RATIONAL_FORMS}"),
+     f"invalid rational '2/2' at claims.selected.support[0].lambda; {RATIONAL_FORMS}"),
     # --- static claims
     ("rank-features-bool", STATIC, [_put("claims", "rank_features", True)],
      "malformed certificate: claims.rank_features = True; accepted: an integer"),
@@ -283,28 +283,28 @@ MALFORMED: list[tuple[str, str, list[Edit], str]] = [
     ("rival-entry-lacks-direction", OPEN, [_drop("claims", "rivals", 0, "direction")],
      "malformed certificate: claims.rivals[0] lacks direction"),
     ("direction-type", OPEN, [_put("claims", "rivals", 0, "direction", "x")],
-     "malformed certificate: rivals[0].direction = 'x'; accepted: a list"),
+     "malformed certificate: claims.rivals[0].direction = 'x'; accepted: a list"),
     ("direction-entry", OPEN, [_put("claims", "rivals", 0, "direction", 0, "1")],
-     f"invalid rational '1' at rivals[0].direction[0]; {RATIONAL_FORMS}"),
+     f"invalid rational '1' at claims.rivals[0].direction[0]; {RATIONAL_FORMS}"),
     ("prediction-type", OPEN, [_put("claims", "rivals", 0, "prediction", [])],
-     "malformed certificate: rivals[0].prediction = []; accepted: an object"),
+     "malformed certificate: claims.rivals[0].prediction = []; accepted: an object"),
     ("prediction-lacks-sign", OPEN, [_drop("claims", "rivals", 0, "prediction", "sign")],
      "malformed certificate: claims.rivals[0].prediction lacks sign"),
     ("prediction-unknown", OPEN, [_prediction("limit", "0/1")],
      "malformed certificate: unknown field 'limit' in claims.rivals[0].prediction; accepted: coefficients, "
      "multiplicities, sign"),
     ("coefficients-short", OPEN, [_prediction("coefficients", ["1/1"])],
-     "malformed certificate: rivals[0].prediction has 1 coefficients and 2 multiplicities, the support has 2"),
+     "malformed certificate: claims.rivals[0].prediction has 1 coefficients and 2 multiplicities, the support has 2"),
     ("multiplicities-long", OPEN, [_prediction("multiplicities", [2, 1, 1])],
-     "malformed certificate: rivals[0].prediction has 2 coefficients and 3 multiplicities, the support has 2"),
+     "malformed certificate: claims.rivals[0].prediction has 2 coefficients and 3 multiplicities, the support has 2"),
     ("coefficients-type", OPEN, [_prediction("coefficients", "1/1")],
-     "malformed certificate: rivals[0].prediction.coefficients = '1/1'; accepted: a list"),
+     "malformed certificate: claims.rivals[0].prediction.coefficients = '1/1'; accepted: a list"),
     ("coefficient-entry", OPEN, [_prediction("coefficients", ["1/1", "-2/2"])],
-     f"invalid rational '-2/2' at rivals[0].prediction.coefficients[1]; {RATIONAL_FORMS}"),
+     f"invalid rational '-2/2' at claims.rivals[0].prediction.coefficients[1]; {RATIONAL_FORMS}"),
     ("multiplicity-float", OPEN, [_prediction("multiplicities", [2, 1.0])],
-     "malformed certificate: rivals[0].prediction.multiplicities[1] = 1.0; accepted: an integer"),
+     "malformed certificate: claims.rivals[0].prediction.multiplicities[1] = 1.0; accepted: an integer"),
     ("sign-str", OPEN, [_prediction("sign", "1")],
-     "malformed certificate: rivals[0].prediction.sign = '1'; accepted: an integer"),
+     "malformed certificate: claims.rivals[0].prediction.sign = '1'; accepted: an integer"),
     ("predicted-wins-int", OPEN, [_put("claims", "predicted_wins", 1)],
      "malformed certificate: claims.predicted_wins = 1; accepted: true or false"),
     ("alpha-type", OPEN, [_put("claims", "alpha", 1)], "malformed certificate: claims.alpha = 1; accepted: a string"),
@@ -424,14 +424,14 @@ REFUTATIONS: list[tuple[str, str, list[Edit], list[str]]] = [
     ("wins-without-prediction", OPEN, [_drop("claims", "rivals", 0, "prediction")],
      ["predicted_wins is stated exactly when every rival has a prediction", "predicted row outcome: wins = False"]),
     ("multiplicities", OPEN, [_prediction("multiplicities", [1, 2])],
-     ["rivals[0].prediction: multiplicities of the support differences are [2, 1]"]),
+     ["claims.rivals[0].prediction: multiplicities of the support differences are [2, 1]"]),
     # c = (1, 1): v - e1 - e2 = (0, -2, 1) is not ⊥ e2, so the prediction is void and the row is not predicted to win
     ("coefficients", OPEN, [_prediction("coefficients", ["1/1", "1/1"])],
-     ["rivals[0].prediction: v - Σ c_s z_s ⊥ col Zᵀ", "predicted row outcome: wins = False"]),
-    ("sign", OPEN, [_prediction("sign", -1)], ["rivals[0].prediction: sign of the predicted limit is 1"]),
+     ["claims.rivals[0].prediction: v - Σ c_s z_s ⊥ col Zᵀ", "predicted row outcome: wins = False"]),
+    ("sign", OPEN, [_prediction("sign", -1)], ["claims.rivals[0].prediction: sign of the predicted limit is 1"]),
     ("lambda-zero", OPEN, [_put("claims", "selected", "support", 1, "lambda", "0/1")],
      ["λ > 0 for support pair [2, 2, 0]", "θ* = Σ λ z (stationarity)",
-      "rivals[0].prediction: sign of the predicted limit is None", "predicted row outcome: wins = False"]),
+      "claims.rivals[0].prediction: sign of the predicted limit is None", "predicted row outcome: wins = False"]),
 ]
 
 
@@ -451,7 +451,7 @@ def test_the_unedited_certificates_of_this_file_verify_and_name_their_checks() -
         assert (verdict.verdict, verdict.failures) == (VERIFIED, [])
         passed |= set(verdict.checked)
     assert {"θ_1 ∈ col Zᵀ", "e_t ∉ col Ψ_i", "v ∉ col Zᵀ", "Z v_0 ≠ 0 (not orthogonal: open case)",
-            "rivals[0].prediction: support vectors linearly independent", "α_L = 3/4", "rank Z = 2",
+            "claims.rivals[0].prediction: support vectors linearly independent", "α_L = 3/4", "rank Z = 2",
             "predicted row outcome: wins = True", "digest matches the content (no edit after sealing)"} <= passed
 
 
@@ -545,7 +545,8 @@ def test_not_checkable_from_the_checks_is_a_verdict_with_the_note(monkeypatch: p
 def test_irrational_pe_is_not_checkable_with_its_note() -> None:
     verdict = _one(_edited(STATIC, _put("instance", "pe", "dual:rope:8")))
     assert verdict.verdict == NOT_CHECKABLE and verdict.failures == []
-    assert verdict.notes == [f"PE 'rope:8' has irrational features; the fractions-only verifier accepts {PE_FORMS}"]
+    assert verdict.notes == [f"PE 'dual:rope:8' has irrational features; the fractions-only verifier accepts "
+                             f"{PE_FORMS}"]
 
 
 @pytest.mark.parametrize("evidence, notes", [(None, []), ({}, []), ({"flow": []}, [EVIDENCE_NOTE])])
@@ -700,7 +701,7 @@ def test_a_bucket_pe_with_an_empty_parameter_is_refused_as_theory_parse_pe_does(
         parse_pe(pe)
     base = pe.removeprefix("dual:")
     for build in (lambda: em.dimension(pe, 4), lambda: em.feature(pe, 2, 1, 4)):
-        with pytest.raises(CertificateError, match=rf"^invalid PE {re.escape(repr(base))}; accepted: "):
+        with pytest.raises(CertificateError, match=rf"^invalid PE {re.escape(repr(pe))}; accepted: "):
             build()
     assert em.dimension(base.rstrip(":"), 4) == 4                   # the spec without the colon: D = L0 - 1
 
@@ -849,11 +850,11 @@ def test_rows_and_targets_of_each_task_kind(task: str, n: int, rows: list[tuple[
 @pytest.mark.parametrize("task, message", [
     ("Copy", f"invalid task 'Copy'; accepted: {TASK_FORMS}"),
     ("offset:", f"invalid task 'offset:'; accepted: {TASK_FORMS}"),
-    ("dual:offset", f"invalid task 'offset'; accepted: {TASK_FORMS}"),
-    ("offset:-1", f"invalid task '-1'; accepted: {TASK_FORMS} (integer parameters: at most 9 ASCII digits)"),
-    ("position:1234567890", f"invalid task '1234567890'; accepted: {TASK_FORMS} (integer parameters: at most 9 "
-                            "ASCII digits)"),
-    ("position:١", f"invalid task '١'; accepted: {TASK_FORMS} (integer parameters: at most 9 ASCII digits)"),
+    ("dual:offset", f"invalid task 'dual:offset'; accepted: {TASK_FORMS}"),
+    ("offset:-1", f"invalid task 'offset:-1'; accepted: {TASK_FORMS} (integer parameters: at most 9 ASCII digits)"),
+    ("position:1234567890", f"invalid task 'position:1234567890'; accepted: {TASK_FORMS} (integer parameters: "
+                            "at most 9 ASCII digits)"),
+    ("position:١", f"invalid task 'position:١'; accepted: {TASK_FORMS} (integer parameters: at most 9 ASCII digits)"),
     (5, f"invalid task 5; accepted: {TASK_FORMS}"),
     ("dual:" * 65 + "copy", f"invalid task '{'dual:' * 16}'… ({5 * 65 + 4} characters); accepted: {TASK_FORMS}, with "
                             "at most 64 nested dual: prefixes"),
@@ -914,12 +915,12 @@ def test_dimension_from_the_spec(pe: str, train_length: int, p: int) -> None:
     ("sinus", 4, CertificateError, f"invalid PE 'sinus'; accepted: {PE_FORMS}"),
     ("rope:4", 4, em.NotCheckable, f"PE 'rope:4' has irrational features; the fractions-only verifier accepts "
                                    f"{PE_FORMS}"),
-    ("dual:learned:3", 4, em.NotCheckable, f"PE 'learned:3' has irrational features; the fractions-only verifier "
+    ("dual:learned:3", 4, em.NotCheckable, f"PE 'dual:learned:3' has irrational features; the fractions-only verifier "
                                            f"accepts {PE_FORMS}"),
     ("abscol", 4, em.NotCheckable, f"PE 'abscol' has irrational features; the fractions-only verifier accepts "
                                    f"{PE_FORMS}"),
-    ("relbias:x", 4, CertificateError, f"invalid PE 'x'; accepted: {PE_FORMS} (integer parameters: at most 9 ASCII "
-                                       "digits)"),
+    ("relbias:x", 4, CertificateError, f"invalid PE 'relbias:x'; accepted: {PE_FORMS} (integer parameters: at "
+                                       "most 9 ASCII digits)"),
     ("relbias", 0, CertificateError, "invalid train length 0; accepted: an integer >= 1"),
 ])
 def test_pe_spec_errors(pe: str, train_length: int, error: type, message: str) -> None:

@@ -43,10 +43,11 @@ class NotCheckable(CertificateError):
     (sinusoidal, learned), or work above the verifier's budget."""
 
 
-def _nonneg(text: str, what: str, forms: str) -> int:
-    """An integer parameter of a spec: ASCII digits only, at most MAX_SPEC_DIGITS of them."""
+def _nonneg(text: str, spec: str, what: str, forms: str) -> int:
+    """The integer parameter ``text`` of ``spec``: ASCII digits only, at most MAX_SPEC_DIGITS of them
+    (the error quotes the whole spec)."""
     if not (0 < len(text) <= MAX_SPEC_DIGITS and text.isascii() and text.isdigit()):
-        raise CertificateError(f"invalid {what} {quote(text)}; accepted: {forms} (integer parameters: at "
+        raise CertificateError(f"invalid {what} {quote(spec)}; accepted: {forms} (integer parameters: at "
                                f"most {MAX_SPEC_DIGITS} ASCII digits)")
     return int(text, 10)
 
@@ -67,11 +68,12 @@ def shear_parity(spec: Any, what: str, forms: str) -> tuple[int, str]:
 def rows_and_targets(task: str, n: int) -> list[tuple[int, int]]:
     """Scored rows and targets ``[(i, t_n(i))]`` of a task spec on the n-grid, rows ascending."""
     parity, base = shear_parity(task, "task", TASK_FORMS)
-    rows = _plain_rows(base, n)
+    rows = _plain_rows(base, task, n)
     return [(i, i - t) for i, t in rows] if parity else rows
 
 
-def _plain_rows(task: str, n: int) -> list[tuple[int, int]]:
+def _plain_rows(task: str, spec: str, n: int) -> list[tuple[int, int]]:
+    """Rows and targets of the base task ``task`` (``spec`` without dual: prefixes, quoted in errors)."""
     h = n // 2
     if task == "copy":
         return [(i, i - h) for i in range(h, n)]
@@ -83,27 +85,28 @@ def _plain_rows(task: str, n: int) -> list[tuple[int, int]]:
         return [(i, i // 2) for i in range(n)]
     name, _, arg = task.partition(":")
     if name == "offset" and arg:
-        c = _nonneg(arg, "task", TASK_FORMS)
+        c = _nonneg(arg, spec, "task", TASK_FORMS)
         return [(i, i - c) for i in range(c, n)]
     if name == "position" and arg:
-        p = _nonneg(arg, "task", TASK_FORMS)
+        p = _nonneg(arg, spec, "task", TASK_FORMS)
         return [(i, p) for i in range(p, n)]
-    raise CertificateError(f"invalid task {quote(task)}; accepted: {TASK_FORMS}")
+    raise CertificateError(f"invalid task {quote(spec)}; accepted: {TASK_FORMS}")
 
 
 def _onehot(index: int, size: int) -> Vector:
     return tuple(Fraction(1) if b == index else Fraction(0) for b in range(size))
 
 
-def _bucket_clip(arg: str, train_length: int) -> int:
-    D = _nonneg(arg, "PE", PE_FORMS) if arg else train_length - 1
+def _bucket_clip(arg: str, pe: str, train_length: int) -> int:
+    D = _nonneg(arg, pe, "PE", PE_FORMS) if arg else train_length - 1
     if D < 0:
         raise CertificateError(f"invalid train length {train_length!r}; accepted: an integer >= 1")
     return D
 
 
-def _unknown(pe: str) -> CertificateError:
-    if pe.partition(":")[0] in IRRATIONAL_NAMES:
+def _unknown(pe: str, base: str) -> CertificateError:
+    """The refusal of a PE spec whose base (``base``, the spec without dual: prefixes) is not rational."""
+    if base.partition(":")[0] in IRRATIONAL_NAMES:
         return NotCheckable(f"PE {quote(pe)} has irrational features; the fractions-only verifier accepts {PE_FORMS}")
     return CertificateError(f"invalid PE {quote(pe)}; accepted: {PE_FORMS}")
 
@@ -129,10 +132,10 @@ def feature(pe: str, i: int, j: int, train_length: int,
     if base == "alibi":
         return (Fraction(-(i - j)),)
     if name in ("relbias", "colbias") and (arg or base == name):   # "relbias:" (no D) is no spec
-        D = _bucket_clip(arg, train_length)
+        D = _bucket_clip(arg, pe, train_length)
         k = i - j if name == "relbias" else j
         return _onehot(min(k, D), D + 1)
-    raise _unknown(base)
+    raise _unknown(pe, base)
 
 
 def dimension(pe: str, train_length: int, tables: Mapping[str, Mapping] | None = None) -> int:
@@ -146,8 +149,8 @@ def dimension(pe: str, train_length: int, tables: Mapping[str, Mapping] | None =
     if base == "alibi":
         return 1
     if name in ("relbias", "colbias") and (arg or base == name):
-        return _bucket_clip(arg, train_length) + 1
-    raise _unknown(base)
+        return _bucket_clip(arg, pe, train_length) + 1
+    raise _unknown(pe, base)
 
 
 def row_features(pe: str, i: int, train_length: int, tables: Mapping | None = None) -> list[Vector]:

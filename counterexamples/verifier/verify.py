@@ -238,8 +238,8 @@ def _check_selected(inst: _Instance, claims: dict, check: _Check) -> tuple:
     previous = -1
     for n, entry in enumerate(support):
         where = ("selected", "support", n)
-        pair = _pair(_get(entry, "pair", list, f"support[{n}]"), f"support[{n}].pair")
-        lam = unq(_get(entry, "lambda", str, f"support[{n}]"), f"support[{n}].lambda")
+        pair = _pair(_get(entry, "pair", list, f"claims.selected.support[{n}]"), f"claims.selected.support[{n}].pair")
+        lam = unq(_get(entry, "lambda", str, f"claims.selected.support[{n}]"), f"claims.selected.support[{n}].lambda")
         if pair not in inst._z:
             check(False, f"support pair {list(pair)} is a training pair at L0", where + ("pair",))
             continue
@@ -406,14 +406,14 @@ def _open_tie(inst: _Instance, instance: dict, claims: dict, check: _Check) -> N
     for n, (entry, j) in enumerate(zip(rivals, listed)):
         schema.keys(entry, schema.RIVAL_REQUIRED, schema.RIVAL_OPTIONAL, f"claims.rivals[{n}]")
         v = em.difference(inst.pe, i, t, j, inst.L0, inst.tables)
-        check(v == unqvec(_get(entry, "direction", list, f"rivals[{n}]"), f"rivals[{n}].direction"),
+        check(v == unqvec(_get(entry, "direction", list, f"claims.rivals[{n}]"), f"claims.rivals[{n}].direction"),
               f"v_{j} = ψ(i,t) - ψ(i,{j})", ("rivals", n, "direction"))
         check(any(v) and em.dot(theta, v) == 0, f"⟨θ*, v_{j}⟩ = 0, v_{j} ≠ 0")
         check(any(em.dot(z, v) != 0 for z in inst.Z), f"Z v_{j} ≠ 0 (not orthogonal: open case)")
         if "prediction" in entry:
-            pred = _get(entry, "prediction", dict, f"rivals[{n}]")
+            pred = _get(entry, "prediction", dict, f"claims.rivals[{n}]")
             schema.keys(pred, schema.PREDICTION_FIELDS, set(), f"claims.rivals[{n}].prediction")
-            signs.append(_prediction(pred, inst, theta, lams, v, check, f"rivals[{n}].prediction",
+            signs.append(_prediction(pred, inst, theta, lams, v, check, f"claims.rivals[{n}].prediction",
                                      ("rivals", n, "prediction")))
     realized = 0
     rows = em.rows_and_targets(inst.task, inst.L)
