@@ -53,6 +53,12 @@ _FLIP = {OFFSET: POSITION, POSITION: OFFSET}
 _DUAL_KIND = {RELATIVE: COLUMN, COLUMN: RELATIVE, BILINEAR: BILINEAR, GENERAL: GENERAL}
 
 
+def irrational(pe: object) -> SpecError:
+    """The refusal of exact (ℚ) work on a PE without rational features, naming the spec as given."""
+    return SpecError(f"PE {str(pe)!r} has irrational features; exact mode accepts "
+                     "relbias, colbias, alibi, nope, rational user tables and their duals")
+
+
 class Encoding:
     """A linear PE.  ``kind`` is relative / column / bilinear / general; ``index`` says how
     key index k relates to (i, j); ``rational`` says whether features are exact rationals.
@@ -80,8 +86,7 @@ class Encoding:
     def exact_index_features(self, rows: Sequence[int], keys: Sequence[int],
                              train_length: int) -> list[tuple[Fraction, ...]]:
         """Features at (row i, key index k) in ℚ; only for rational encodings."""
-        raise SpecError(f"PE {str(self)!r} has irrational features; exact mode accepts "
-                        "relbias, colbias, alibi, nope, rational user tables and their duals")
+        raise irrational(self)
 
     def pair_features(self, i: np.ndarray, j: np.ndarray, train_length: int) -> np.ndarray:
         """ψ(i, j) for query i and key j, float: (m,), (m,) -> (m, p)."""

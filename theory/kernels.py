@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from posreal.theory.encodings import _FLIP, OFFSET, AbsSin, DualOf, Encoding, ProfileEncoding, parse_pe
+from posreal.theory.encodings import _FLIP, OFFSET, AbsSin, DualOf, Encoding, ProfileEncoding, irrational, parse_pe
 from posreal.theory.errors import SpecError
 
 BLOCK_ENTRIES = 2 ** 21  # entries of one row block: bounds the memory of blocked kernels
@@ -134,6 +134,8 @@ def exact_transfer(pe: str | Encoding, theta: Sequence[Fraction], length: int, t
     if len(theta) != pe.dim(train_length):   # as transfer: a θ of another width is refused, never truncated
         raise SpecError(f"invalid θ of shape ({len(theta)},) for PE {str(pe)!r}; accepted: shape "
                         f"({pe.dim(train_length)},) at train length {train_length}")
+    if not pe.rational:                       # refused here, naming the spec given (not a dual's base)
+        raise irrational(pe)
     if isinstance(pe, DualOf):
         return exact_transfer(pe.base, theta, length, train_length).flipped()
     if isinstance(pe, ProfileEncoding):
