@@ -108,7 +108,7 @@ def test_bad_table_shape_names_the_accepted_shapes():
 
 def test_bad_table_entry_names_the_accepted_entries():
     message = _message(lambda: build_table("t", [[1, None]]))
-    assert message == ("invalid feature table entry None; accepted: int, Fraction, float numbers or rational "
+    assert message == ("invalid feature table entry [0][1] None; accepted: int, Fraction, float numbers or rational "
                        "strings 'p/q'")
 
 

@@ -269,12 +269,15 @@ def test_build_table_entries():
     entry_form = "int, Fraction, float numbers or rational strings 'p/q'"
     for bad in (True, None, [1], 1j):
         refused(lambda bad=bad: build_table("t", [[0, bad]]),
-                f"invalid feature table entry {bad!r}; accepted: {entry_form}")
+                f"invalid feature table entry [0][1] {bad!r}; accepted: {entry_form}")
     for bad in (float("inf"), float("nan")):
         refused(lambda bad=bad: build_table("my_tab", [[0], [bad]]),
                 "invalid feature table 'my_tab'; accepted: finite numbers")
-    # a bad string goes through parse_entry with an empty position (sic: two spaces)
-    refused(lambda: build_table("t", [["1/0"]]), f"invalid feature table file 't': entry  is '1/0'; accepted: {FORM}")
+    # a bad string is named with its position, as any other bad entry (not as a table file's entry)
+    refused(lambda: build_table("t", [[1], ["1/0"]]),
+            f"invalid feature table entry [1][0] '1/0'; accepted: {entry_form}")
+    refused(lambda: build_table("t", [[[1, 2], ["1/3", "1/-2"]]] * 2, "general"),
+            f"invalid feature table entry [0][1][1] '1/-2'; accepted: {entry_form}")
     enc = build_table("t", [["1/3", 2], [Fraction(1, 2), -1]], "column")
     assert enc.rational and enc.exact_index_features([1, 1], [0, 1], 2) == [
         (Fraction(1, 3), Fraction(2)), (Fraction(1, 2), Fraction(-1))]

@@ -439,11 +439,16 @@ def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
         raise bad_value("feature table shape", values.shape,
                         "(N, p) for relative/column tables, (N, N, p) for general ones, N >= 1, p >= 1")
     parsed: list[object] = []
-    for x in values.reshape(-1):
+    entry_forms = "int, Fraction, float numbers or rational strings 'p/q'"
+    for pos, x in zip(np.ndindex(values.shape), values.reshape(-1)):
+        at = "".join(f"[{k}]" for k in pos)                 # the entry's position, e.g. [2][0]
         if isinstance(x, str):
-            parsed.append(parse_entry(x, "", name))
+            try:
+                parsed.append(parse_entry(x, at, name))
+            except SpecError:
+                raise bad_value(f"feature table entry {at}", x, entry_forms) from None
         elif isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, Fraction, np.integer, np.floating)):
-            raise bad_value("feature table entry", x, "int, Fraction, float numbers or rational strings 'p/q'")
+            raise bad_value(f"feature table entry {at}", x, entry_forms)
         else:
             parsed.append(x)
     shape: tuple[int, ...] = tuple(values.shape)
