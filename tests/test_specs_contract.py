@@ -427,11 +427,10 @@ def test_load_table_file_refusals(tmp_path: Path, monkeypatch):
     not_json.write_text("{kind")
     try:
         json.loads("{kind")
-    except ValueError as err:
-        reason = repr(str(err))
-    reason = reason if len(reason) <= 60 else reason[:59] + "…"    # the JSON error, cut to 60 characters
+    except json.JSONDecodeError as err:
+        reason = f"{err.msg} at line {err.lineno}"                  # the JSON parser's reason and line
     refused(lambda: parse_pe(f"table:{not_json}"),
-            f"invalid feature table file {str(not_json)!r}: not valid JSON ({reason}); accepted: {FORM}")
+            f"malformed feature table file {str(not_json)!r}: not JSON ({reason}); accepted: {FORM}")
     good = Path("g.json")
     good.write_text(json.dumps({"kind": "general", "rows": [[[1]], [[2], [3]]]}))
     enc = parse_pe(f"dual:table:{good}")

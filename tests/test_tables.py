@@ -199,8 +199,8 @@ def _bad_files(tmp_path: Path) -> dict[str, tuple[str, str]]:
     deep = '{"kind": "relative", "rows": ' + "[" * 50_000 + "]" * 50_000 + "}"
     (tmp_path / "a_directory").mkdir()
     return {
-        "not JSON": (text("notjson.json", "kind: relative"), "not valid JSON"),
-        "empty file": (text("empty.json", ""), "not valid JSON"),
+        "not JSON": (text("notjson.json", "kind: relative"), "not JSON (Expecting value at line 1)"),
+        "empty file": (text("empty.json", ""), "not JSON (Expecting value at line 1)"),
         "a list": (doc("list.json", ROWS), "expected exactly the keys kind and rows"),
         "wrong keys": (doc("keys.json", {"kind": "relative", "values": ROWS}), "expected exactly the keys"),
         "extra key": (doc("extra.json", {"kind": "relative", "rows": ROWS, "p": 3}), "expected exactly the keys"),
@@ -211,10 +211,14 @@ def _bad_files(tmp_path: Path) -> dict[str, tuple[str, str]]:
         "a word": (doc("word.json", {"kind": "relative", "rows": [[0], ["abc"]]}), "'abc'"),
         "a boolean": (doc("bool.json", {"kind": "relative", "rows": [[0], [True]]}), "True"),
         "null": (doc("null.json", {"kind": "relative", "rows": [[0], [None]]}), "None"),
-        "NaN": (text("nan.json", '{"kind": "relative", "rows": [[0], [NaN]]}'), "not finite"),
-        "Infinity": (text("inf.json", '{"kind": "relative", "rows": [[0], [-Infinity]]}'), "not finite"),
+        "NaN": (text("nan.json", '{"kind": "relative", "rows": [[0], [NaN]]}'), "'NaN is not JSON'"),
+        "Infinity": (text("inf.json", '{"kind": "relative", "rows": [[0], [-Infinity]]}'), "'-Infinity is not JSON'"),
         "a nested entry": (doc("nested.json", {"kind": "relative", "rows": [[0], [[1]]]}), "rows[1][0]"),
-        "deep nesting": (text("deep.json", deep), "nested too deeply"),
+        "deep nesting": (text("deep.json", deep), "JSON nested 50001 levels deep; accepted: at most 64"),
+        "a huge integer": (text("hugeint.json", '{"kind": "relative", "rows": [[0], [' + "9" * 401 + "]]}"),
+                           "'an integer of 401 digits (at most 400)'"),
+        "a float beyond range": (text("big.json", '{"kind": "relative", "rows": [[0], [1e999]]}'),
+                                 "'the number 1e999 is beyond the floating-point range'"),
         "a general row too short": (doc("gen.json", {"kind": "general", "rows": [[[0]], [[1]]]}), "rows[1]"),
         "a directory": (str(tmp_path / "a_directory"), "not a regular file"),
         "a missing file": (str(tmp_path / "missing.json"), "cannot be read"),
@@ -225,6 +229,7 @@ def _bad_files(tmp_path: Path) -> dict[str, tuple[str, str]]:
 
 BAD_CASES = ["not JSON", "empty file", "a list", "wrong keys", "extra key", "wrong kind", "no rows", "ragged rows",
              "a zero denominator", "a word", "a boolean", "null", "NaN", "Infinity", "a nested entry", "deep nesting",
+             "a huge integer", "a float beyond range",
              "a general row too short", "a directory", "a missing file", "non-UTF-8", "a huge number string"]
 
 

@@ -410,15 +410,16 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """Parse JSON with a nesting-depth limit and an integer-size limit (NaN and Infinity refused)."""
+def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH,
+              accepted: str = "a JSON file written by posreal") -> Any:
+    """Parse JSON with a nesting-depth limit and an integer-size limit (NaN and Infinity refused);
+    ``accepted`` ends the error of text that is not such JSON."""
     deepest = json_depth(text)
     if deepest > max_depth:
         raise SpecError(f"malformed {what}: JSON nested {deepest} levels deep; accepted: at most {max_depth}")
     try:
         return json.loads(text, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
-        raise SpecError(f"malformed {what}: not JSON ({err.msg} at line {err.lineno}); accepted: a JSON file "
-                        "written by posreal") from None
+        raise SpecError(f"malformed {what}: not JSON ({err.msg} at line {err.lineno}); accepted: {accepted}") from None
     except (ValueError, RecursionError) as err:
-        raise SpecError(f"malformed {what}: {quote(str(err))}; accepted: a JSON file written by posreal") from None
+        raise SpecError(f"malformed {what}: {quote(str(err))}; accepted: {accepted}") from None

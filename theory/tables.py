@@ -17,13 +17,13 @@ same JSON form), :func:`parse_entry`.  Definitions page: definitions.md#feature-
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from posreal.theory import resources
 from posreal.theory.errors import SpecError
 
 if TYPE_CHECKING:
@@ -135,12 +135,7 @@ def load_table(path: str) -> TableEncoding:
     from posreal.theory.encodings import build_table
 
     text = read_text(path)
-    try:
-        document = json.loads(text)
-    except RecursionError:
-        raise _fail(path, "JSON nested too deeply") from None
-    except ValueError as err:
-        raise _fail(path, f"not valid JSON ({_short(str(err), 60)})") from None
+    document = resources.load_json(text, f"feature table file {_short(path)}", accepted=FORM)  # input-file limits
     kind, rows = parse_document(document, path)
     if kind == "general":
         n = len(rows)
