@@ -48,7 +48,7 @@ def _wide_face() -> Face:
 
 
 # --------------------------------------------------------------------------- geometry
-def test_face_rows_on_a_point_face_agree_with_the_point():
+def test_face_rows_on_a_point_face_agree_with_the_point() -> None:
     """geometry.x__face_rows__mutmut_119: with no face directions (d = 0) the rival directions are an
     empty (b, L, 0) array, and the face computation reduces to the margins at θ₀ itself, i.e. to
     ``_point_rows`` (abssin:4 · position:0 at L = 16: 13 rows realized, 3 lost)."""
@@ -61,7 +61,7 @@ def test_face_rows_on_a_point_face_agree_with_the_point():
     assert 0 < face.counts()["realized"] < face.counts()["total"]       # both outcomes occur
 
 
-def test_max_min_over_face_counts_every_lp():
+def test_max_min_over_face_counts_every_lp() -> None:
     """geometry.x__max_min_over_face__mutmut_44: each max-min LP adds one to ``lp_count`` (the count
     the LP budget of ``interval_outcomes`` is checked against); ``= 1`` would reset it."""
     face = _wide_face()
@@ -74,12 +74,12 @@ def test_max_min_over_face_counts_every_lp():
     assert face.lp_count == before + 3
 
 
-def test_minimize_keeps_its_minimizer_and_dual():
+def test_minimize_keeps_its_minimizer_and_dual() -> None:
     """geometry.xǁFaceǁminimize__mutmut_17: after one LP the minimizer is the newest probe and its
     dual joins the pool, so the dual bound of the same direction is the LP's minimum (the pool was
     empty before: -inf)."""
     face = _wide_face()
-    a = np.random.default_rng(2).normal(size=face.directions.shape[1])
+    a = np.asarray(np.random.default_rng(2).normal(size=face.directions.shape[1]), dtype=float)
     assert face.dual_bounds(a[None, :])[0] == -np.inf
     probes, lps = face.probes.shape[0], face.lp_count
     value, w = face.minimize(a)
@@ -91,7 +91,7 @@ def test_minimize_keeps_its_minimizer_and_dual():
     assert float(a @ w) == pytest.approx(value, abs=1e-9)
 
 
-def test_exact_certificate_of_the_empty_program_is_a_fraction():
+def test_exact_certificate_of_the_empty_program_is_a_fraction() -> None:
     """geometry.x_exact_certificate__mutmut_87: the ℓ1 program with p = 0 and no training rows has no
     variables; its value, an empty sum in ℚ, is Fraction(0) (``sum`` without the start would give the
     int 0)."""
@@ -104,7 +104,7 @@ def test_exact_certificate_of_the_empty_program_is_a_fraction():
 
 
 # --------------------------------------------------------------------------- selection
-def test_exact_selection_does_not_call_a_float_zero_difference_a_tie():
+def test_exact_selection_does_not_call_a_float_zero_difference_a_tie() -> None:
     """selection.x_select__mutmut_126: a column table with features j / 2^1100 (j = 0..3) has nonzero
     exact training differences that are all 0.0 as floats; float mode sees equal features (a
     structural tie), exact mode must not (the check reads the exact rows)."""
@@ -127,7 +127,7 @@ def test_exact_selection_does_not_call_a_float_zero_difference_a_tie():
 
 
 # --------------------------------------------------------------------------- verifier
-def test_too_deep_dual_pe_error_lists_the_pe_forms():
+def test_too_deep_dual_pe_error_lists_the_pe_forms() -> None:
     """verify.x__table_size__mutmut_4: the first reader of the instance's PE (the table-size check)
     refuses 65 nested ``dual:`` prefixes with the accepted PE forms, not ``None``."""
     doc = certificate("dynamic_cxc0x130_reverse.json")
