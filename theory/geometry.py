@@ -340,9 +340,10 @@ def exact_certificate(program: ExactProgram, lp: LinearProgram, x: np.ndarray,
                       y: np.ndarray) -> LPCertificate | None:
     """Round HiGHS' solution to ℚ on its active set and re-solve exactly.
 
-    Basis: independent active rows, dual support first; x_B solves A_B x = b_B and y_B solves
-    A_Bᵀ y = c.  If that y has a negative entry (a degenerate choice of basis), the dual is
-    re-solved on the dual support alone.  Returns a verified certificate or None."""
+    Basis: n independent active rows, dual support first; x_B solves A_B x = b_B and y_B solves
+    A_Bᵀ y = c (unique: A_B is square and invertible, so no other dual lives on the basis).
+    Returns the certificate if :func:`verify_lp_exact` accepts it (y_B ≥ 0, x_B feasible, equal
+    objectives), else None."""
     n = lp.A.shape[1]
     slack = lp.A @ x - lp.b                                         # (M,)
     tight = np.flatnonzero(slack <= TIGHT_TOL * np.maximum(1.0, np.abs(lp.b)))
@@ -355,21 +356,12 @@ def exact_certificate(program: ExactProgram, lp: LinearProgram, x: np.ndarray,
     xq = solve([program.A[k] for k in basis], [program.b[k] for k in basis])
     if xq is None:
         return None
-    candidates = []
     yb = solve([list(col) for col in zip(*[program.A[k] for k in basis])], list(program.c))
-    if yb is not None:
-        candidates.append(dict(zip(basis, yb)))
-    in_support = [k for k in basis if k in set(support)]
-    if in_support and len(in_support) < n:
-        ys = solve([list(col) for col in zip(*[program.A[k] for k in in_support])], list(program.c))
-        if ys is not None:
-            candidates.append(dict(zip(in_support, ys)))
+    if yb is None:
+        return None
     value = sum((ci * xi for ci, xi in zip(program.c, xq)), Fraction(0))
-    for dual in candidates:
-        cert = LPCertificate(xq, {k: v for k, v in dual.items() if v != 0}, value)
-        if verify_lp_exact(program, cert):
-            return cert
-    return None
+    cert = LPCertificate(xq, {k: v for k, v in zip(basis, yb) if v != 0}, value)
+    return cert if verify_lp_exact(program, cert) else None
 
 
 # --------------------------------------------------------------------------- warm-started LPs over the face
