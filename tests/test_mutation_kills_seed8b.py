@@ -15,11 +15,13 @@ Pinned here:
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
+from matplotlib.scale import LogTransform
 from PIL import Image
 
 from posreal.counterexamples.designed import LOG2_TIE
@@ -38,7 +40,7 @@ from certificate_edits import message
 
 
 # --------------------------------------------------------------------------- alpha
-def test_row_outcomes_refuses_an_unknown_mode_listing_the_modes():
+def test_row_outcomes_refuses_an_unknown_mode_listing_the_modes() -> None:
     """alpha.x_row_outcomes__mutmut_15: the accepted modes are joined into the message
     (``", ".join(None)`` would raise a TypeError instead of the SpecError)."""
     text = message(lambda: row_outcomes("relbias", "offset:1", [0.0] * 4, 8, 4, mode="fast"))
@@ -46,7 +48,7 @@ def test_row_outcomes_refuses_an_unknown_mode_listing_the_modes():
     assert ", ".join(MODES) == "float, exact, certified"
 
 
-def test_exact_row_outcomes_carry_their_length():
+def test_exact_row_outcomes_carry_their_length() -> None:
     """alpha.x_row_outcomes__mutmut_53: exact-mode outcomes record the length of R_L (not None)."""
     sel = select("relbias", "offset:1", 4)
     assert sel.exact_theta is not None
@@ -56,14 +58,14 @@ def test_exact_row_outcomes_carry_their_length():
 
 
 # --------------------------------------------------------------------------- expressivity
-def test_static_routing_bound_names_the_refused_method():
+def test_static_routing_bound_names_the_refused_method() -> None:
     """expressivity.x_static_routing_bound__mutmut_20: the message quotes the method given."""
     text = message(lambda: static_routing_bound("successor", 2, 2, method="exhaustive"))
     assert text == "invalid method 'exhaustive'; accepted: auto, enumeration, monte-carlo"
 
 
 @pytest.mark.parametrize("method", ["auto", "enumeration"])
-def test_enumeration_bound_is_inclusive(method: str):
+def test_enumeration_bound_is_inclusive(method: str) -> None:
     """expressivity.x_static_routing_bound__mutmut_45: V^n = MAX_ENUMERATION (1024² = 2^20) is enumerated.
     successor, causal rows 0 and 1: row 0 sees only x_0 ≠ x_0 + 1, so β_0 = 0; row 1 sees x_0 = x_1 + 1
     (mod V) with probability 1/V, so β_1 = 1/1024, at position 0."""
@@ -73,15 +75,16 @@ def test_enumeration_bound_is_inclusive(method: str):
     assert out.beta == [Fraction(0), Fraction(1, 1024)] and out.argmax == [0, 0]
 
 
-def test_enumeration_refuses_one_more_input_than_the_bound():
+def test_enumeration_refuses_one_more_input_than_the_bound() -> None:
     size = 1025 ** 2
     assert size > MAX_ENUMERATION
     text = message(lambda: static_routing_bound("successor", 2, 1025, method="enumeration"))
-    assert text == f"invalid enumeration size vocab**length {size}; accepted: at most {MAX_ENUMERATION} (use monte-carlo)"
+    assert text == (f"invalid enumeration size vocab**length {size}; "
+                    f"accepted: at most {MAX_ENUMERATION} (use monte-carlo)")
 
 
 # --------------------------------------------------------------------------- limit
-def test_float_undecided_row_keeps_its_class_in_the_limit():
+def test_float_undecided_row_keeps_its_class_in_the_limit() -> None:
     """limit.x_limit_rows__mutmut_29: the designed log-2 tie under a float θ* (no exact certificate) is an
     ``undecided`` row; α♯ leaves it undecided (not exact) and keeps its class, also in the JSON."""
     with registered(LOG2_TIE):
@@ -95,7 +98,7 @@ def test_float_undecided_row_keeps_its_class_in_the_limit():
     assert doc["class"] == "undecided" and doc["reason"] == UndecidedReason.NOT_EXACT.value
 
 
-def test_prediction_reports_its_support():
+def test_prediction_reports_its_support() -> None:
     """limit.x_predict_in__mutmut_29: the prediction's support is the constraint indices with λ > 0
     (re-derived from the exact optimum), in the order of its coefficients."""
     with registered(LOG2_TIE):
@@ -111,7 +114,7 @@ def test_prediction_reports_its_support():
     assert out.support == support and len(out.support) == len(out.coefficients) == 2
 
 
-def test_dependent_support_is_named_as_the_failed_hypothesis():
+def test_dependent_support_is_named_as_the_failed_hypothesis() -> None:
     """limit.x_prediction_context__mutmut_55.  A KKT point with a dependent support: z = e_0, e_1 and
     (e_0 + e_1)/2 all tight at θ* = (1, 1, 0), with θ* = ½ e_0 + ½ e_1 + 1 · (e_0 + e_1)/2 (every λ > 0).
     The independence hypothesis fails, and that reason is what every prediction returns."""
@@ -143,16 +146,16 @@ def _kept(monkeypatch: pytest.MonkeyPatch) -> list[Figure]:
         figures.append(fig)
         close(fig)
 
-    monkeypatch.setattr(plots.plt, "close", record)
+    monkeypatch.setattr(plt, "close", record)         # plots.plt is this pyplot module
     return figures
 
 
-def _geometry_docs() -> list[dict]:
+def _geometry_docs() -> list[dict[str, object]]:
     return [{"pe": "relbias", "task": "offset:1", "realizable": True,
              "alpha_interval": {"4": [1.0, 1.0], "16": [0.5, 1.0], "64": [0.25, 0.75]}}]
 
 
-def test_geometry_figure_gives_each_panel_the_same_width(tmp_path, monkeypatch):
+def test_geometry_figure_gives_each_panel_the_same_width(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """plots.x_plot_geometries__mutmut_15: 4.2 in per panel (3.4 in high) at 120 dpi, so two geometries give
     a file twice as wide as one (4.2 / n would make it half as wide)."""
     figures = _kept(monkeypatch)
@@ -167,13 +170,14 @@ def test_geometry_figure_gives_each_panel_the_same_width(tmp_path, monkeypatch):
     assert widths[1] == 2 * widths[0]
 
 
-def test_geometry_figure_has_a_base_two_length_axis(tmp_path, monkeypatch):
+def test_geometry_figure_has_a_base_two_length_axis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """plots.x_plot_geometries__mutmut_82: L is drawn on a log axis of base 2 (major ticks at powers of 2)."""
     figures = _kept(monkeypatch)
     plots.plot_geometries({"l2": _geometry_docs()}, [4, 16, 64], str(tmp_path / "g.png"))
     ax = figures[0].axes[0]
     assert ax.get_xscale() == "log"
-    assert ax.xaxis.get_transform().base == 2
+    transform = ax.xaxis.get_transform()
+    assert isinstance(transform, LogTransform) and transform.base == 2
     lo, hi = ax.get_xlim()
     ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
     assert ticks and all(float(np.log2(t)).is_integer() for t in ticks)
@@ -181,7 +185,7 @@ def test_geometry_figure_has_a_base_two_length_axis(tmp_path, monkeypatch):
 
 
 # --------------------------------------------------------------------------- sampling
-def test_random_registry_draws_abssin_of_width_at_most_eight():
+def test_random_registry_draws_abssin_of_width_at_most_eight() -> None:
     """sampling.x__random_registry__mutmut_71: past the enumerated grid, a random ``abssin`` draw has
     d in {2, 4, 8} (its d² features), while rope and abscol draw d from {2, 4, 8, 16}."""
     start = len(FAMILIES) * 2 * len(registry_grid())       # first registry index past the grid
