@@ -88,3 +88,52 @@ def test_a_crashing_property_is_a_failure_not_a_pass(monkeypatch):
     monkeypatch.setitem(PROPERTIES, "theorem2_rows", crashing)
     result = run_property("theorem2_rows", max_examples=5, control_examples=100)
     assert result.verdict == FAILED and not result.ok and "property crashed" in result.detail
+
+
+SLOW_DESCENT_CASES = [  # found by the random search: gradient descent needs ~10⁴ and ~10⁵ steps on the last row
+    {"table": [[0, 2, -2], [0, 3, -1], [-3, 0, 3], [-2, -2, -1], [0, 0, 0]], "kind": "relative",
+     "task": "position:0", "train_length": 4, "length": 5, "geometry": "l2"},
+    {"table": [[0, 0, 2], [3, 0, 1], [-3, 2, 3], [1, 1, 1], [0, 0, 0]], "kind": "relative",
+     "task": "position:0", "train_length": 4, "length": 5, "geometry": "l2"},
+]
+
+
+def _run_property(check, case):
+    """Run a property body on one given case, as hypothesis runs it (``assume`` is legal there)."""
+    from hypothesis import Phase, given, settings
+    from hypothesis import strategies as st
+
+    @settings(phases=[Phase.generate], max_examples=1, database=None)
+    @given(st.just(case))
+    def one(c):
+        check(c)
+
+    one()
+
+
+@pytest.mark.parametrize("case", SLOW_DESCENT_CASES)
+def test_slowly_converging_descent_is_followed_while_it_converges(case):
+    """The last row of the 5-grid is on the wrong side of θ*_2 after 4·10⁴ steps and converges
+    toward it (its normalized margin rises at every 4×): the check follows it to the right side."""
+    from posreal.checks.geometry_checks import descent_body
+
+    _run_property(descent_body, case)
+
+
+def test_a_wrong_row_that_stops_converging_fails_without_more_steps(monkeypatch):
+    """If the wrong row's normalized margin does not rise between two budgets (here: the same
+    direction at every budget), the check fails at the second budget instead of escalating."""
+    from posreal.checks import geometry_checks
+    from posreal.theory.steepest import steepest_descent
+
+    calls = []
+
+    def frozen(pe, task, train_length, geometry, steps):
+        calls.append(steps)
+        return steepest_descent(pe, task, train_length, geometry, steps=2500) * 2.0 ** len(calls)  # exact scaling
+
+    monkeypatch.setattr(geometry_checks, "steepest_descent", frozen)
+    expected = r"^rows \[4\] of the 5-grid after 10000 steps: θ\*_l2 margins \[0\.5\]"
+    with pytest.raises(AssertionError, match=expected):
+        _run_property(geometry_checks.descent_body, SLOW_DESCENT_CASES[1])
+    assert set(calls) == {2500, 10000}      # (hypothesis re-runs the failing example once more to report it)
