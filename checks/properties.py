@@ -509,8 +509,8 @@ PROPERTIES: dict[str, Property] = {p.name: p for p in (
              "zero completion gives |R_L ∩ [0,L0)|/|R_L|, copy_last gives 1 (position:p, p ≤ L0-2)",
              underdetermination_cases(), underdetermination_body, underdetermination_control, "p = L0 - 1"),
     Property("steepest_descent_face", "geometry", "steepest descent in ‖·‖_q (GD, sign descent, coordinate "
-             "descent) from θ = 0 on random integer tables: late iterate along θ*_q, rows beyond the margin gap "
-             "end as θ*_q decides them", descent_cases(), geometry_checks.descent_body,
+             "descent) from θ = 0 on random integer tables: the late drift θ_4t - θ_t along θ*_q, rows beyond "
+             "the margin gap signed as θ*_q decides them", descent_cases(), geometry_checks.descent_body,
              geometry_checks.descent_control, "the wrong geometry's face"),
     Property("orthogonal_tie_persistence", "conjecture", "gradient descent from θ = 0 keeps ⟨θ_k, v⟩ = 0 for "
              "every L-grid difference v ⊥ col Zᵀ", tie_cases(), tie_body, tie_control, "θ_0 outside col Zᵀ"),
