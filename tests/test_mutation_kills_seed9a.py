@@ -1,0 +1,51 @@
+"""Kills of seed-9 surviving mutants (part a).
+
+Pinned here:
+- ``geometry._face_rows`` splits the rows of R_L into blocks of at most ``ROW_BLOCK_ENTRIES`` rival
+  directions (rows × keys × directions), down to one row per block when a single row exceeds the bound,
+  and the row outcomes do not depend on the blocking.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from posreal.theory import geometry
+from posreal.theory.geometry import LP_TOL, Geometry, _face_rows, select_in_geometry
+
+
+# --------------------------------------------------------------------------- geometry
+def _block_sizes(monkeypatch: pytest.MonkeyPatch, entries: int, length: int) -> tuple[list[int], list[int], list[int]]:
+    """Row counts of the blocks ``_face_rows`` builds at ``length`` for the 12-dimensional optimal ℓ∞ face of
+    abssin:8 · position:0 at L0 = 8 with ``ROW_BLOCK_ENTRIES = entries``, and the every/some outcomes."""
+    sizes: list[int] = []
+    block = geometry._Block
+
+    class Recorded(block):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: object) -> None:
+            sizes.append(int(np.asarray(args[3]).size))      # r: the block's rows
+            super().__init__(*args)
+
+    gsel = select_in_geometry("abssin:8", "position:0", 8, Geometry.LINF, exact=False)
+    assert gsel.face is not None and not gsel.face.point and gsel.face.directions.shape[1] == 12
+    with monkeypatch.context() as patch:
+        patch.setattr(geometry, "ROW_BLOCK_ENTRIES", entries)
+        patch.setattr(geometry, "_Block", Recorded)
+        out = _face_rows(gsel, length, LP_TOL)
+    return sizes, out.every.tolist(), out.some.tolist()
+
+
+def test_face_rows_blocks_hold_one_row_when_one_row_exceeds_the_memory_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """geometry.x__face_rows__mutmut_61: a block holds ROW_BLOCK_ENTRIES // (L·d) rows, and at least one;
+    when one row's L·d rival directions already exceed the bound, each block is a single row (``max(2, ·)``
+    would put two rows, twice the bound, in each).  The blocking changes only the order of work, never
+    the outcomes: one row per block, blocks of three and a single block agree."""
+    length = 8
+    d = 12
+    one, every1, some1 = _block_sizes(monkeypatch, 1, length)
+    assert one == [1] * length
+    three, every3, some3 = _block_sizes(monkeypatch, 3 * length * d, length)
+    assert three == [3, 3, 2]
+    whole, every, some = _block_sizes(monkeypatch, 2 ** 21, length)
+    assert whole == [length]
+    assert every1 == every3 == every and some1 == some3 == some
