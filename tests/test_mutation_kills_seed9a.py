@@ -3,7 +3,9 @@
 Pinned here:
 - ``geometry._face_rows`` splits the rows of R_L into blocks of at most ``ROW_BLOCK_ENTRIES`` rival
   directions (rows × keys × directions), down to one row per block when a single row exceeds the bound,
-  and the row outcomes do not depend on the blocking.
+  and the row outcomes do not depend on the blocking;
+- ``geometry.optimal_face`` counts a dual value in the support only strictly above
+  ``DUAL_TOL · max(1, max y)``: a value exactly at the threshold is noise and leaves the face as it is.
 """
 from __future__ import annotations
 
@@ -11,7 +13,16 @@ import numpy as np
 import pytest
 
 from posreal.theory import geometry
-from posreal.theory.geometry import LP_TOL, Geometry, _face_rows, select_in_geometry
+from posreal.theory.geometry import (
+    DUAL_TOL,
+    LP_TOL,
+    Geometry,
+    _face_rows,
+    norm_program,
+    optimal_face,
+    select_in_geometry,
+    solve_program,
+)
 
 
 # --------------------------------------------------------------------------- geometry
@@ -49,3 +60,24 @@ def test_face_rows_blocks_hold_one_row_when_one_row_exceeds_the_memory_bound(mon
     whole, every, some = _block_sizes(monkeypatch, 2 ** 21, length)
     assert whole == [length]
     assert every1 == every3 == every and some1 == some3 == some
+
+
+def test_optimal_face_support_is_strictly_above_the_dual_tolerance() -> None:
+    """geometry.x_optimal_face__mutmut_34: min ‖θ‖∞ s.t. θ1 ≥ 1 (p = 2) has the optimal face
+    {(1, s) : |s| ≤ 1}, a segment; a dual value exactly DUAL_TOL · max(1, max y) on the norm row
+    t + θ2 ≥ 0 (slack there unless s = -1) is not above the threshold, so it is not in the support and
+    the face stays the segment (``>=`` would put that row in the support, fix θ2 and make the face a point)."""
+    lp = norm_program(np.array([[1.0, 0.0]]), Geometry.LINF)
+    x, y, value = solve_program(lp)
+    assert value == pytest.approx(1.0)
+    row = 4                              # rows: θ1 ≥ 1, then t - θ1, t - θ2, t + θ1, t + θ2 ≥ 0
+    assert lp.A[row].tolist() == [0.0, 1.0, 1.0] and y[row] == 0.0
+    noisy = y.copy()
+    noisy[row] = DUAL_TOL * max(1.0, float(y.max(initial=0.0)))
+    for dual in (y, noisy):
+        face = optimal_face(lp, x, dual)
+        assert not face.point and face.directions.shape == (2, 1)
+        assert np.abs(face.directions[:, 0]).tolist() == pytest.approx([0.0, 1.0])
+        ends = sorted(float(face.theta0[1] + face.directions[1, 0] * w) for w in (face.lo[0], face.hi[0]))
+        assert ends == pytest.approx([-1.0, 1.0])          # θ2 ranges over [-1, 1] on the face
+        assert face.theta0[0] == pytest.approx(1.0)
