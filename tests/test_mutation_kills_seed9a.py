@@ -5,7 +5,8 @@ Pinned here:
   directions (rows × keys × directions), down to one row per block when a single row exceeds the bound,
   and the row outcomes do not depend on the blocking;
 - ``geometry.optimal_face`` counts a dual value in the support only strictly above
-  ``DUAL_TOL · max(1, max y)``: a value exactly at the threshold is noise and leaves the face as it is.
+  ``DUAL_TOL · max(1, max y)``: a value exactly at the threshold is noise and leaves the face as it is;
+- ``geometry.DualFaceLP`` builds its HiGHS model for warm-started dual simplex with presolve off.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from posreal.theory import geometry
 from posreal.theory.geometry import (
     DUAL_TOL,
     LP_TOL,
+    DualFaceLP,
     Geometry,
     _face_rows,
     norm_program,
@@ -81,3 +83,18 @@ def test_optimal_face_support_is_strictly_above_the_dual_tolerance() -> None:
         ends = sorted(float(face.theta0[1] + face.directions[1, 0] * w) for w in (face.lo[0], face.hi[0]))
         assert ends == pytest.approx([-1.0, 1.0])          # θ2 ranges over [-1, 1] on the face
         assert face.theta0[0] == pytest.approx(1.0)
+
+
+def test_dual_face_lp_runs_dual_simplex_without_presolve() -> None:
+    """geometry.xǁDualFaceLPǁ_build__mutmut_35: the model's options are set by their (lower-case) HiGHS names;
+    HiGHS refuses the unknown name ``PRESOLVE`` (kError, option unchanged), which would leave presolve at
+    its default ``choose``.  The model solves min w s.t. w ≥ 1, -10 ≤ w ≤ 10: 1 at w = 1."""
+    solver = DualFaceLP(np.array([[1.0]]), np.array([1.0]), np.array([-10.0]), np.array([10.0]))
+    model = solver.model
+    assert model is not None                                   # highspy is a dependency
+    assert model.getOptionValue("presolve")[1] == "off"
+    assert model.getOptionValue("simplex_strategy")[1] == 1   # dual simplex
+    assert model.getOptionValue("output_flag")[1] is False
+    value, w, mu = solver.minimize(np.array([1.0]))
+    assert value == pytest.approx(1.0) and w is not None and w.tolist() == pytest.approx([1.0])
+    assert mu is not None and mu.tolist() == pytest.approx([1.0])     # the row w ≥ 1 carries the bound
