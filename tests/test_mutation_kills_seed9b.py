@@ -1,0 +1,30 @@
+"""Kills of seed-9 surviving mutants (part b).
+
+Pinned here:
+- a selected claim without ``support`` is refused naming ``claims.selected.support`` (``verify._check_selected``);
+- ``alpha.row_outcomes`` in exact mode reads a float θ as the binary rational it is;
+- ``AlphaResult.to_json`` reports ``realizable`` as null (not false) for an undecided cell;
+- ``certified.interval_margin`` reads the PE's features at the given L0 (``relbias`` clips at L0 - 1);
+- ``training.gradient_descent`` starts from θ0 as floats (exact Fractions become float64 iterates);
+- ``tables.read_text`` refuses a file that is larger than the limit when read (grown after its size was checked).
+"""
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from posreal.counterexamples.verifier import verify
+from posreal.counterexamples.verifier.errors import CertificateError
+
+
+# --------------------------------------------------------------------------- verifier
+def test_selected_claim_without_support_names_claims_selected_support() -> None:
+    """verify.x__check_selected__mutmut_45: the missing key is reported as ``claims.selected.support``."""
+    claims = {"selected": {"theta": ["1/1"]}}
+    with pytest.raises(CertificateError) as err:
+        verify._check_selected(None, claims, verify._Check())  # type: ignore[arg-type]
+    assert str(err.value) == "malformed certificate: missing claims.selected.support"
