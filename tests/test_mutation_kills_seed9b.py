@@ -28,3 +28,18 @@ def test_selected_claim_without_support_names_claims_selected_support() -> None:
     with pytest.raises(CertificateError) as err:
         verify._check_selected(None, claims, verify._Check())  # type: ignore[arg-type]
     assert str(err.value) == "malformed certificate: missing claims.selected.support"
+
+
+# --------------------------------------------------------------------------- alpha
+def test_exact_row_outcomes_read_a_float_theta_as_its_binary_rational() -> None:
+    """alpha.x_row_outcomes__mutmut_36: in exact mode a float entry of θ is the rational Fraction(x)
+    (the mutant's Fraction(None) raises); the outcomes equal those of the same θ given as Fractions."""
+    from posreal.theory.alpha import row_outcomes
+
+    floats = [-0.25, 0.75, -0.25, 0.1]                         # 0.1 is the binary rational nearest 1/10
+    from_floats = row_outcomes("relbias", "offset:1", floats, 12, 4, mode="exact")
+    from_fractions = row_outcomes("relbias", "offset:1", [Fraction(x) for x in floats], 12, 4, mode="exact")
+    assert list(from_floats.margins) == list(from_fractions.margins)
+    assert all(isinstance(m, Fraction) for m in from_floats.margins)
+    assert np.array_equal(from_floats.status, from_fractions.status)
+    assert from_floats.exact_alpha == from_fractions.exact_alpha
