@@ -43,3 +43,23 @@ def test_exact_row_outcomes_read_a_float_theta_as_its_binary_rational() -> None:
     assert all(isinstance(m, Fraction) for m in from_floats.margins)
     assert np.array_equal(from_floats.status, from_fractions.status)
     assert from_floats.exact_alpha == from_fractions.exact_alpha
+
+
+def test_undecided_cell_reports_realizable_as_null(monkeypatch: pytest.MonkeyPatch) -> None:
+    """alpha.xǁAlphaResultǁto_json__mutmut_22: when NNLS finds no feasible θ and no Farkas certificate
+    is found, the cell is undecided, and its JSON says ``realizable: null`` (not false: not realizable
+    is a proved answer)."""
+    from posreal.theory import selection
+    from posreal.theory.alpha import compute_alpha
+
+    def no_feasible_theta(z: np.ndarray) -> tuple[np.ndarray, float]:
+        return np.zeros(z.shape[0]), 0.0
+
+    monkeypatch.setattr(selection, "_nnls_ldp", no_feasible_theta)
+    monkeypatch.setattr(selection, "_farkas", lambda z: None)
+    result = compute_alpha("relbias", "offset:1", 4, [8], mode="float")
+    assert result.selection.undecided and not result.realizable
+    doc = result.to_json()
+    assert doc["realizable"] is None
+    assert doc["alpha"] == {"8": None} and doc["rows"] == {}
+    assert doc["selected"]["status"] == "undecided"
