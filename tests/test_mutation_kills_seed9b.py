@@ -63,3 +63,19 @@ def test_undecided_cell_reports_realizable_as_null(monkeypatch: pytest.MonkeyPat
     assert doc["realizable"] is None
     assert doc["alpha"] == {"8": None} and doc["rows"] == {}
     assert doc["selected"]["status"] == "undecided"
+
+
+# --------------------------------------------------------------------------- certified
+def test_interval_margin_reads_features_at_the_training_length() -> None:
+    """certified.x_interval_margin__mutmut_12: ``relbias`` (one-hot of min(k, L0 - 1)) needs L0 for its
+    features (the mutant passes None and fails).  θ = (1, 2, 3, 4) at L0 = 4, row 5, target key 0:
+    key k scores θ[min(k, 3)] = 1, 2, 3, 4, 4, 4, so the margin is 1 - 4 = -3, enclosed exactly."""
+    from posreal.theory.certified import interval_margin
+    from posreal.theory.encodings import parse_pe
+
+    theta = np.array([1.0, 2.0, 3.0, 4.0])
+    scores = [theta[min(k, 3)] for k in range(6)]
+    expected = scores[0] - max(scores[1:])
+    enclosure = interval_margin(parse_pe("relbias"), theta, 5, 0, 4)
+    assert enclosure is not None
+    assert float(enclosure.a) == float(enclosure.b) == expected == -3.0
