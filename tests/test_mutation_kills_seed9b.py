@@ -79,3 +79,20 @@ def test_interval_margin_reads_features_at_the_training_length() -> None:
     enclosure = interval_margin(parse_pe("relbias"), theta, 5, 0, 4)
     assert enclosure is not None
     assert float(enclosure.a) == float(enclosure.b) == expected == -3.0
+
+
+# --------------------------------------------------------------------------- training
+def test_gradient_descent_starts_from_theta0_as_floats() -> None:
+    """training.x_gradient_descent__mutmut_127: θ0 is taken as a float array, so starting from the
+    exact θ* (Fractions) gives float64 iterates, the same as starting from their float values (the
+    mutant keeps an object array of Fractions, on which the loss's ``np.exp`` raises TypeError)."""
+    from posreal.theory.selection import select
+    from posreal.theory.training import gradient_descent
+
+    exact = select("relbias", "offset:1", 4, exact=True).exact_theta
+    assert exact is not None and all(isinstance(x, Fraction) for x in exact)
+    from_exact = gradient_descent("relbias", "offset:1", 4, steps=3, theta0=exact)  # type: ignore[arg-type]
+    from_floats = gradient_descent("relbias", "offset:1", 4, steps=3, theta0=np.array([float(x) for x in exact]))
+    assert from_exact.thetas.dtype == np.float64
+    assert np.array_equal(from_exact.thetas, from_floats.thetas)
+    assert np.array_equal(from_exact.losses, from_floats.losses)
