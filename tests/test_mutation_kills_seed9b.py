@@ -10,15 +10,18 @@ Pinned here:
 """
 from __future__ import annotations
 
+import json
 import os
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from posreal.counterexamples.verifier import verify
 from posreal.counterexamples.verifier.errors import CertificateError
+from posreal.theory.errors import SpecError
 
 
 # --------------------------------------------------------------------------- verifier
@@ -96,3 +99,31 @@ def test_gradient_descent_starts_from_theta0_as_floats() -> None:
     assert from_exact.thetas.dtype == np.float64
     assert np.array_equal(from_exact.thetas, from_floats.thetas)
     assert np.array_equal(from_exact.losses, from_floats.losses)
+
+
+# --------------------------------------------------------------------------- tables
+def test_table_file_grown_past_the_limit_after_its_size_was_checked_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tables.read_text reads one byte beyond the limit to see a file that is larger when read than its
+    size said (it grew in between): such a file is refused, not cut to MAX_TABLE_BYTES + 1 bytes (a
+    JSON table padded with blanks would otherwise be accepted above the limit)."""
+    from posreal.theory import tables
+
+    path = tmp_path / "grows.json"
+    body = json.dumps({"kind": "relative", "rows": [[1]]})
+    path.write_text(body)
+    real_stat = os.stat
+
+    def stat_then_grow(name: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        info = real_stat(name, *args, **kwargs)
+        if isinstance(name, str) and name == str(path):
+            with open(path, "a") as handle:
+                handle.write(" " * (tables.MAX_TABLE_BYTES + 1 - len(body)))
+        return info
+
+    monkeypatch.setattr(tables.os, "stat", stat_then_grow)
+    with pytest.raises(SpecError) as err:
+        tables.read_text(str(path))
+    assert str(err.value) == (f"invalid feature table file {str(path)!r}: it grew past the limit of "
+                              f"{tables.MAX_TABLE_BYTES} bytes while being read; accepted: {tables.FORM}")
+    assert path.stat().st_size == tables.MAX_TABLE_BYTES + 1
