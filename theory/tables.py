@@ -60,6 +60,8 @@ def read_text(path: str) -> str:
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_TABLE_BYTES + 1)
+        if len(data) > MAX_TABLE_BYTES:      # larger when read than its size said: it grew in between
+            raise _fail(path, f"it grew past the limit of {MAX_TABLE_BYTES} bytes while being read")
         return data.decode("utf-8")
     except OSError as err:
         raise _fail(path, f"cannot be read ({err.strerror})") from None
