@@ -1,6 +1,7 @@
 """Kills of seed-9 surviving mutants (part c).
 
 Pinned here:
+- ``realization.profile_margins`` returns NaN for ∞ - ∞ without a RuntimeWarning;
 - ``geometry.optimal_face`` counts a singular value of the dual-support matrix A_S as part of its rank
   only above NULL_TOL · max(1, σ_max) (relative to the largest), so a support matrix with σ_max ≈ 14 and
   σ_min ≈ 7·10⁻¹⁰ leaves one face direction.
@@ -22,3 +23,17 @@ def test_the_rank_of_the_dual_support_is_relative_to_its_largest_singular_value(
     assert face.directions.shape == (1, 1)                        # one direction: rank A_S = 1 numerically
     assert not face.point                                         # |x₂| ≤ 1 along it: a segment, not a point
     assert not face.exact_point
+
+
+def test_profile_margins_of_infinite_values_are_nan_without_a_warning() -> None:
+    """realization.x_profile_margins__mutmut_62: ``errstate(invalid="ignore")`` keeps ∞ - ∞ (an
+    infinite target against an infinite rival) a silent NaN; ``invalid=None`` leaves numpy's
+    default, a RuntimeWarning."""
+    import warnings
+
+    from posreal.theory.realization import profile_margins
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        margins = profile_margins(np.array([np.inf, np.inf, 1.0]), np.array([1, 2]), np.array([0, 2]))
+    assert np.isnan(margins[0]) and margins[1] == -np.inf          # row 2: 1 - ∞
