@@ -1,6 +1,7 @@
 """Kills of seed-9 surviving mutants (part c).
 
 Pinned here:
+- ``encodings.build_table`` reports blocks numpy cannot stack as shape (0,);
 - ``realization.profile_margins`` returns NaN for ∞ - ∞ without a RuntimeWarning;
 - ``geometry.optimal_face`` counts a singular value of the dual-support matrix A_S as part of its rank
   only above NULL_TOL · max(1, σ_max) (relative to the largest), so a support matrix with σ_max ≈ 14 and
@@ -9,6 +10,7 @@ Pinned here:
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from posreal.theory.geometry import NULL_TOL, Geometry, LinearProgram, optimal_face
 
 
@@ -37,3 +39,16 @@ def test_profile_margins_of_infinite_values_are_nan_without_a_warning() -> None:
         warnings.simplefilter("error")
         margins = profile_margins(np.array([np.inf, np.inf, 1.0]), np.array([1, 2]), np.array([0, 2]))
     assert np.isnan(margins[0]) and margins[1] == -np.inf          # row 2: 1 - ∞
+
+
+def test_a_table_numpy_cannot_stack_is_refused_as_shape_zero() -> None:
+    """encodings.x_build_table__mutmut_22: blocks numpy cannot stack into one array (np.asarray raises
+    ValueError) are reported with the shape (0,) — no table at all — not (1,)."""
+    from posreal.theory.encodings import build_table
+    from posreal.theory.errors import SpecError
+
+    ragged = [np.zeros((2, 2)), np.zeros((2, 3))]
+    with pytest.raises(SpecError) as err:
+        build_table("t", ragged)
+    assert str(err.value) == ("invalid feature table shape (0,); accepted: (N, p) for relative/column tables, "
+                              "(N, N, p) for general ones, N >= 1, p >= 1")
