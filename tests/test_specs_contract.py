@@ -241,14 +241,16 @@ def test_exact_mode_refuses_irrational_features():
 
 
 def test_exact_transfer_refuses_an_irrational_pe_naming_the_spec_given():
-    """T_L θ in ℚ of a shear of an irrational PE is refused naming the shear, not its base."""
+    """T_L θ and θ* in ℚ of a shear of an irrational PE are refused naming the shear, not its base."""
     from posreal.theory.kernels import exact_transfer
+    from posreal.theory.selection import select
 
     msg = ("PE {!r} has irrational features; exact mode accepts "
            "relbias, colbias, alibi, nope, rational user tables and their duals")
     for spec in ("abssin:2", "dual:abssin:2", "dual:rope:4"):
         pe = parse_pe(spec)
         refused(lambda pe=pe: exact_transfer(pe, [Fraction(0)] * pe.dim(4), 8, 4), msg.format(spec))
+        refused(lambda pe=pe: select(pe, "copy", 4, exact=True), msg.format(spec))    # θ* in ℚ likewise
     assert exact_transfer("dual:alibi", [Fraction(1)], 3, 2).matrix()[2][0] == 0   # ψ_S(2, 0) = ψ(2, 2) = 0
 
 

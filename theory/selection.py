@@ -29,7 +29,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import linprog, nnls
 
-from posreal.theory.encodings import Encoding, is_profile, parse_pe
+from posreal.theory.encodings import Encoding, irrational, is_profile, parse_pe
 from posreal.theory.errors import PosrealError, SpecError, bad_value
 from posreal.theory.rational import common_denominator, integer_form, pivot_rows, solve
 from posreal.theory.tasks import Task, parse_task
@@ -306,7 +306,7 @@ def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: 
     pe.check_length(train_length, train_length)
     exact = pe.rational if exact is None else exact
     if exact and not pe.rational:
-        pe.exact_index_features([], [], train_length)  # raises the one-line SpecError
+        raise irrational(pe)                           # the one-line SpecError, naming the spec given
     p = pe.dim(train_length)
     if task.rows(train_length).size == 0:
         raise SpecError(f"invalid task {str(task)!r} at train length {train_length}: it scores no row there; "
