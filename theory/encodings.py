@@ -59,6 +59,28 @@ def irrational(pe: object) -> SpecError:
                      "relbias, colbias, alibi, nope, rational user tables and their duals")
 
 
+def integer_positions(values: Any, role: str) -> np.ndarray:
+    """Grid positions as int64, refusing any that are not whole numbers: (m,) -> (m,).
+
+    Integer arrays pass unchanged; floats and Python ints are accepted when integral (1.0 is
+    position 1), but 1.5 or NaN is an error rather than a silent truncation."""
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iu":
+        return arr.astype(np.int64, copy=False)
+    if arr.dtype.kind in "fO":
+        try:
+            with np.errstate(invalid="ignore"):
+                as_int = arr.astype(np.int64)
+                whole = bool(np.all(as_int == arr))
+        except (TypeError, ValueError, OverflowError):
+            whole = False
+        if whole:
+            return as_int
+    shown = arr.ravel()[:8].tolist()
+    raise SpecError(f"invalid {role} positions {quote(shown)}{'…' if arr.size > 8 else ''}: "
+                    "not all whole numbers; accepted: integer grid positions")
+
+
 class Encoding:
     """A linear PE.  ``kind`` is relative / column / bilinear / general; ``index`` says how
     key index k relates to (i, j); ``rational`` says whether features are exact rationals.
@@ -90,8 +112,8 @@ class Encoding:
 
     def pair_features(self, i: np.ndarray, j: np.ndarray, train_length: int) -> np.ndarray:
         """ψ(i, j) for query i and key j, float: (m,), (m,) -> (m, p)."""
-        i = np.asarray(i, dtype=np.int64)
-        j = np.asarray(j, dtype=np.int64)
+        i = integer_positions(i, "query")
+        j = integer_positions(j, "key")
         return self.index_features(i, self.key_index(i, j), train_length)
 
     def key_index(self, i: Any, j: Any) -> Any:
@@ -315,7 +337,7 @@ class AbsSin(Encoding):
 
     def index_features(self, rows, keys, train_length):
         left, right = self.phi(rows), self.phi(keys)  # (m, d), (m, d)
-        return (left[:, :, None] * right[:, None, :]).reshape(len(left), -1)  # (m, d*d)
+        return (left[:, :, None] * right[:, None, :]).reshape(len(left), self.d * self.d)  # (m, d*d)
 
     def feature_ids(self, length: int, train_length: int) -> np.ndarray:
         """Ids of the right factor φ(k) (ψ(i,k) = ψ(i,k') iff φ(k) = φ(k'), as φ(i) ≠ 0)."""
