@@ -8,7 +8,8 @@
   grid, and names the malformed part of a certificate;
 * boundaries: ``check_train_length`` and bucket PEs at train length 1 and 0, ``content_task`` at
   length 1 / vocabulary 2, a sinusoid base of 1, the PE's length limit;
-* ``_finish_exact``'s fallback (no exact certificate either way) reports the float answer and says so;
+* ``_finish_exact``'s fallback (no exact certificate either way) keeps the float answer only where ℚ
+  confirms it (a float θ with Zθ > 0 exactly), and is otherwise undecided;
 * the Monte Carlo standard error of ``monte_carlo_alpha`` (two samples: stderr = (max - min)/2);
 * ``gradient_descent``: recorded steps, cosine to θ*, default step 1/β;
 * one-line errors quote the bad value; small documents (β, learned intervals, the taxonomy figure).
@@ -159,17 +160,42 @@ def test_farkas_verifier_refuses_missing_or_float_certificates():
 
 
 # ------------------------------------------------------------------ _finish_exact's fallback
-def test_exact_selection_without_exact_certificates_reports_the_float_answer(monkeypatch):
+def test_exact_selection_without_exact_certificates_keeps_only_what_q_confirms(monkeypatch):
+    """With neither exact certificate, a float θ with Zθ > 0 in ℚ still proves realizability (θ*
+    only approximately); a float Farkas certificate proves nothing in ℚ: the cell is undecided."""
     monkeypatch.setattr(selection_module, "_exact_kkt", lambda zq, u, p: None)
     monkeypatch.setattr(selection_module, "_exact_farkas", lambda zq, u, p: None)
     feasible = select("relbias", "offset:1", 4, exact=True)
-    assert feasible.status == "realizable" and feasible.exact_theta is None
-    assert feasible.reason == "exact certificate not found (float answer)"
+    assert feasible.status == "realizable" and feasible.exact_theta is None and not feasible.exact
+    assert feasible.reason == ("exact KKT certificate not found: realizable in ℚ (the float θ has Zθ > 0 "
+                               "exactly, so a multiple of it satisfies Zθ ≥ 1), θ* only approximately")
+    assert feasible.certificate["feasible_exact"] is True
     assert np.allclose(feasible.theta, [-0.25, 0.75, -0.25, -0.25])
     infeasible = select("relbias", "reverse", 16, exact=True)
-    assert infeasible.status == "not realizable" and not infeasible.exact
-    assert infeasible.reason == ("infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, float); "
-                                 "exact certificate not found (float answer)")
+    assert infeasible.status == "undecided" and infeasible.optimum is None and not infeasible.exact
+    assert infeasible.reason == ("undecided: no exact certificate found (KKT or Farkas); the float search says "
+                                 "not realizable (infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas "
+                                 "certificate, float))")
+
+
+def test_exact_fallback_refuses_a_float_theta_that_fails_in_q():
+    """Float rows that misstate the rational ones: 2⁵³ + 1 rounds to 2⁵³, so the rows (1, 1) and
+    (-1, -1) of ℚ (not realizable: they cancel) become (1, 1) and (-1, 0) in float, which a float θ
+    satisfies.  The last resort must not report that θ: in ℚ it has z·θ ≤ 0 on one row."""
+    zq = [(F(1), F(1)), (F(-1), F(-1))]
+    z = np.array([[1.0, 1.0], [-1.0, 0.0]])            # (m, p): the rows of f(0) - f(j) in float
+    sel = selection_module.Selection(parse_pe("relbias"), parse_task("offset:1"), 4, z,
+                                     np.zeros((2, 3), dtype=np.int64), exact_constraints=zq)
+    u, rho = selection_module._nnls_ldp(z)
+    done = selection_module._finish_without_certificate(sel, zq, u, rho)
+    assert done.status == "undecided" and done.optimum is None
+    assert done.reason.startswith("undecided: no exact certificate found (KKT or Farkas); "
+                                  "the float search says realizable")
+    assert "feasible_exact" not in done.certificate
+    float_only = selection_module._finish_float(
+        selection_module.Selection(parse_pe("relbias"), parse_task("offset:1"), 4, z,
+                                   np.zeros((2, 3), dtype=np.int64)), z, u, rho)
+    assert float_only.realizable                         # what the float search alone says
 
 
 # ------------------------------------------------------------------ boundaries

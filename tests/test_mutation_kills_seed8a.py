@@ -123,7 +123,12 @@ def test_exact_selection_does_not_call_a_float_zero_difference_a_tie() -> None:
     assert all(any(x != 0 for x in row) for row in sel.exact_constraints)     # no tie in ℚ
     assert not np.any(sel.constraints)                                       # ... all zero as floats
     assert not sel.reason.startswith("structural tie")
-    assert sel.reason.endswith("exact certificate not found (float answer)")
+    # the float search on all-zero rows finds a float Farkas certificate, which proves nothing in ℚ
+    # (the cell is realizable: θ = -2^1101 gives every row z·θ ≥ 1); exact mode says undecided
+    assert sel.status == "undecided" and sel.optimum is None
+    assert sel.reason.startswith("undecided: no exact certificate found (KKT or Farkas); "
+                                 "the float search says not realizable")
+    assert all(sum(a * b for a, b in zip(row, [Fraction(-2 ** 1101)])) >= 1 for row in sel.exact_constraints)
 
 
 # --------------------------------------------------------------------------- verifier

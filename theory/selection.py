@@ -376,9 +376,25 @@ def _finish_exact(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float, p:
             sel.certificate = {"farkas_exact": True, "farkas": cert}
             sel.reason = "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, exact in ℚ)"
             return sel
-    # no exact certificate either way: report the float answer, marked as such
+    return _finish_without_certificate(sel, zq, u, rho)
+
+
+def _finish_without_certificate(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float) -> Selection:
+    """Exact mode's last resort, when neither an exact KKT point nor an exact Farkas certificate was
+    found.  The float search runs on the float rows, which can misstate the rational ones (rows of
+    size 2⁻¹¹⁰⁰ are all 0.0; 2⁵³ + 1 rounds to 2⁵³), so its answer is kept only where ℚ confirms
+    it: a float θ with Zθ > 0 exactly proves realizability (a positive multiple satisfies Zθ ≥ 1;
+    θ* itself is then only approximate); any other answer becomes ``undecided``, with the float
+    verdict named in the reason."""
     _finish_float(sel, sel.constraints, u, rho)
-    sel.reason = (sel.reason + "; " if sel.reason else "") + "exact certificate not found (float answer)"
+    said = sel.status.value + (f" ({sel.reason})" if sel.reason else "")
+    if sel.realizable and all(x > 0 for x in _exact_products(zq, [Fraction(float(x)) for x in sel.theta])):
+        sel.certificate["feasible_exact"] = True
+        sel.reason = ("exact KKT certificate not found: realizable in ℚ (the float θ has Zθ > 0 exactly, "
+                      "so a multiple of it satisfies Zθ ≥ 1), θ* only approximately")
+        return sel
+    sel.status, sel.optimum = SelectionStatus.UNDECIDED, None
+    sel.reason = f"undecided: no exact certificate found (KKT or Farkas); the float search says {said}"
     return sel
 
 
