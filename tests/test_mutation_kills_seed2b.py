@@ -233,3 +233,16 @@ def test_geometry_figure_marker_size(tmp_path, monkeypatch):
     (line,) = figures[0].axes[0].get_lines()
     assert line.get_marker() == "o" and line.get_markersize() == 2
     plt.close(figures[0])
+
+
+def test_figures_refuse_to_draw_nothing(tmp_path):
+    """No cells (or no geometries) is a one-line error, not a ZeroDivisionError from the panel grid,
+    and no file is written."""
+    from posreal.theory import plots
+    from posreal.theory.errors import SpecError
+
+    with pytest.raises(SpecError, match="^invalid taxonomy plot: no cells; accepted: one or more posreal alpha"):
+        plots.plot_taxonomy([], [32], str(tmp_path / "t.png"))
+    with pytest.raises(SpecError, match="^invalid geometry plot: no geometries; accepted: one or more geometry"):
+        plots.plot_geometries({}, [32], str(tmp_path / "g.png"))
+    assert not list(tmp_path.iterdir())

@@ -1,8 +1,14 @@
-"""Figures (matplotlib, Agg backend): α_L against L for the taxonomy."""
+"""Figures (matplotlib, Agg backend): α_L against L for the taxonomy.
+
+* :func:`plot_taxonomy` — one panel per PE, one curve per realizable task;
+* :func:`plot_geometries` — one panel per optimizer geometry, the α interval as a band.
+Both refuse an empty figure (no cells, or no geometries) with a one-line :class:`SpecError`.
+"""
 
 from __future__ import annotations
 
 import matplotlib
+from posreal.theory.errors import SpecError
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -10,6 +16,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 def plot_taxonomy(docs: list[dict], lengths: list[int], path: str) -> None:
     """One panel per PE, one curve per realizable task; ``docs`` are ``posreal alpha --json`` objects."""
+    if not docs:
+        raise SpecError("invalid taxonomy plot: no cells; accepted: one or more posreal alpha --json documents")
     pes = list(dict.fromkeys(d["pe"] for d in docs))
     cols = min(4, len(pes))
     nrows = -(-len(pes) // cols)
@@ -29,7 +37,7 @@ def plot_taxonomy(docs: list[dict], lengths: list[int], path: str) -> None:
     for ax in axes.flat[len(pes):]:
         ax.set_visible(False)
     axes[0, 0].set_ylabel("α_L")
-    fig.suptitle(f"α_L against L (train length {docs[0]['train_length']})" if docs else "α_L", fontsize=11)
+    fig.suptitle(f"α_L against L (train length {docs[0]['train_length']})", fontsize=11)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -39,6 +47,9 @@ def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path
     """α_L of every realizable cell against L, one panel per geometry; an interval [lo, hi] is a band.
     ``by_geometry``: geometry name -> ``posreal alpha --json`` documents of the same cells."""
     names = list(by_geometry)
+    if not names:
+        raise SpecError("invalid geometry plot: no geometries; accepted: one or more geometry names "
+                        "with their posreal alpha --json documents")
     fig, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 3.4), squeeze=False, sharey=True)
     for ax, name in zip(axes.flat, names):
         for d in by_geometry[name]:
