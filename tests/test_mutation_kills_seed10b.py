@@ -6,7 +6,8 @@ Pinned here:
 - ``expressivity.static_routing_bound`` by Monte Carlo reports the vocabulary it sampled from;
 - the log-time gradient flow's Jacobian (``flow._LogTimeField.jac``) is the derivative of its field,
   checked against central finite differences;
-- ``ties.classify`` on a float θ* says ``exact = False`` (a bool, as the search records write it).
+- ``ties.classify`` on a float θ* says ``exact = False`` (a bool, as the search records write it);
+- the face LPs' ``linprog`` fallback (no HiGHS Python API) returns the LP's row duals, 0 on slack rows.
 """
 from __future__ import annotations
 
@@ -91,3 +92,28 @@ def test_float_classification_says_exact_is_false() -> None:
     cls = classify(pe, task, sel, 16)
     assert cls.exact is False
     assert cls.total == 15 and 0 <= cls.realized <= cls.total
+
+
+@pytest.mark.parametrize("cls", ["FaceLP", "DualFaceLP"])
+def test_linprog_fallback_returns_zero_duals_on_slack_rows(cls: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """geometry.xǁ_WarmLPǁminimize__mutmut_44 (``np.maximum(-marginals, 0.0)`` → ``1.0``): without HiGHS'
+    Python API each face LP is one ``linprog``, and its row duals must be the LP's: min w₁ + w₂ over
+    w₁ ≥ 1, w₂ ≥ 2, w₁ + w₂ ≥ 0 in the box [-10, 10]² has its optimum (1, 2) with the first two rows tight
+    and the third slack (3 > 0), so μ = (1, 1, 0) (c = Aᵀμ on the tight rows, complementary slackness on the
+    slack one) — the same as the warm HiGHS model gives.  The mutant floored every dual at 1."""
+    from posreal.theory import geometry
+
+    A = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])                 # (M, d) = (3, 2)
+    r, lo, hi, c = np.array([1.0, 2.0, 0.0]), np.full(2, -10.0), np.full(2, 10.0), np.array([1.0, 1.0])
+    warm = getattr(geometry, cls)(A, r, lo, hi)
+    monkeypatch.setattr(geometry, "_highs_api", lambda: False)
+    cold = getattr(geometry, cls)(A, r, lo, hi)
+    assert warm.model is not None and cold.model is None             # the two paths under test
+    value, w, mu = cold.minimize(c)
+    assert value == 3.0 and w is not None and mu is not None
+    np.testing.assert_allclose(w, [1.0, 2.0])
+    slack = A @ w - r                                                  # (M,)
+    assert slack[2] > 0 and np.allclose(slack[:2], 0)
+    np.testing.assert_allclose(A[:2].T @ mu[:2], c)                    # stationarity on the tight rows
+    assert mu[2] == 0.0                                                # complementary slackness
+    np.testing.assert_allclose(mu, warm.minimize(c)[2])
