@@ -7,7 +7,8 @@ Pinned here:
 - the log-time gradient flow's Jacobian (``flow._LogTimeField.jac``) is the derivative of its field,
   checked against central finite differences;
 - ``ties.classify`` on a float θ* says ``exact = False`` (a bool, as the search records write it);
-- the face LPs' ``linprog`` fallback (no HiGHS Python API) returns the LP's row duals, 0 on slack rows.
+- the face LPs' ``linprog`` fallback (no HiGHS Python API) returns the LP's row duals, 0 on slack rows;
+- ``kernels.transfer`` of a general feature table, and of its ``dual:``, equals the naive T_L θ.
 """
 from __future__ import annotations
 
@@ -117,3 +118,24 @@ def test_linprog_fallback_returns_zero_duals_on_slack_rows(cls: str, monkeypatch
     np.testing.assert_allclose(A[:2].T @ mu[:2], c)                    # stationarity on the tight rows
     assert mu[2] == 0.0                                                # complementary slackness
     np.testing.assert_allclose(mu, warm.minimize(c)[2])
+
+
+def test_transfer_of_a_general_table_and_of_its_dual_matches_the_definition() -> None:
+    """kernels.x_transfer__mutmut_54 (``DenseKernel(length, pe.index, …)`` → ``DenseKernel(length, None, …)``):
+    a general table's kernel is in position form (key index k = j), and its shear's (``dual:``) in offset
+    form, flipped from it; with no index the flip has nothing to flip.  Both kernels equal the naive
+    T_L θ = ⟨θ, ψ(i, j)⟩ of their PE, entry by entry."""
+    from posreal.theory.encodings import OFFSET, POSITION, dual_pe
+    from posreal.theory.kernels import naive_kernel_matrix, transfer
+
+    rows = [[[1, 0], [0, 0], [0, 0], [0, 0]], [[0, 2], [1, 1], [0, 0], [0, 0]],
+            [[3, 1], [0, -1], [2, 2], [0, 0]], [[1, 1], [2, 0], [0, 3], [1, -2]]]     # (N, N, p) = (4, 4, 2)
+    table = build_table("general_4", rows, "general")
+    theta = np.array([1.0, -0.5])                                                   # (p,)
+    kernel = transfer(table, theta, 4, 4)
+    assert kernel.index == POSITION
+    np.testing.assert_array_equal(kernel.matrix(), naive_kernel_matrix(table, theta, 4, 4))
+    sheared = dual_pe(table)
+    dual_kernel = transfer(sheared, theta, 4, 4)
+    assert dual_kernel.index == OFFSET
+    np.testing.assert_array_equal(dual_kernel.matrix(), naive_kernel_matrix(sheared, theta, 4, 4))
