@@ -103,3 +103,20 @@ def test_enumeration_check_of_claim_expressivity():
     assert result.claim == "expressivity" and result.method == "enumeration"
     assert result.verdict == PASSED, result.detail
     assert result.negative_control == COUNTEREXAMPLE and result.ok
+
+
+def test_method_is_typed_and_auto_resolves_by_input_count() -> None:
+    """``auto`` becomes enumeration up to MAX_ENUMERATION inputs and Monte Carlo beyond; the result
+    carries a BetaMethod (never AUTO), written to JSON as its value string."""
+    from posreal.theory.expressivity import MAX_ENUMERATION, BetaMethod
+
+    small = static_routing_bound("sort", 3, 2)                                   # 2^3 inputs
+    assert small.method is BetaMethod.ENUMERATION and small.to_json()["method"] == "enumeration"
+    n = 21                                                                        # 2^21 > MAX_ENUMERATION
+    assert 2 ** n > MAX_ENUMERATION
+    big = static_routing_bound("sort", n, 2, samples=50, seed=3)
+    assert big.method is BetaMethod.MONTE_CARLO and big.to_json()["method"] == "monte-carlo"
+    assert static_routing_bound("sort", 3, 2, method=BetaMethod.ENUMERATION).beta == small.beta
+    for bad in ("MONTE-CARLO", None, ["auto"]):
+        with pytest.raises(SpecError, match=r"^invalid method .*; accepted: auto, enumeration, monte-carlo$"):
+            static_routing_bound("sort", 3, 2, method=bad)

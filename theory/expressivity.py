@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 
 import numpy as np
@@ -55,12 +56,20 @@ class ContentTask:
     visible: Callable[[int], range]
 
 
+class BetaMethod(StrEnum):
+    """How β is computed (JSON: the value strings); ``auto`` picks one of the other two by V^n."""
+
+    AUTO = "auto"
+    ENUMERATION = "enumeration"       # every input, exact Fractions
+    MONTE_CARLO = "monte-carlo"       # seeded samples, floats with a standard error
+
+
 @dataclass
 class BetaResult:
     task: str
     length: int
     vocab: int
-    method: str                       # "enumeration" | "monte-carlo"
+    method: BetaMethod                # ENUMERATION or MONTE_CARLO (never AUTO)
     rows: list[int]
     beta: list                        # Fractions (enumeration) or floats (Monte Carlo)
     argmax: list[int]                 # a maximizing input position per row
@@ -69,8 +78,8 @@ class BetaResult:
     stderr: list[float] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        fmt = (lambda b: f"{b.numerator}/{b.denominator}") if self.method == "enumeration" else float
-        return {"task": self.task, "length": self.length, "vocab": self.vocab, "method": self.method,
+        fmt = (lambda b: f"{b.numerator}/{b.denominator}") if self.method is BetaMethod.ENUMERATION else float
+        return {"task": self.task, "length": self.length, "vocab": self.vocab, "method": self.method.value,
                 "rows": self.rows, "beta": [fmt(b) for b in self.beta], "argmax": self.argmax,
                 "seed": self.seed, "samples": self.samples, "stderr": self.stderr or None}
 
@@ -133,16 +142,24 @@ def _hits(task: ContentTask, X: np.ndarray) -> list[np.ndarray]:
     return [np.sum(X[:, list(task.visible(row))] == Y[:, r:r + 1], axis=0) for r, row in enumerate(task.rows)]
 
 
-def static_routing_bound(spec: str, length: int, vocab: int, method: str = "auto", samples: int = DEFAULT_SAMPLES,
-                         seed: int = DEFAULT_SEED, visible: str | None = None) -> BetaResult:
+def parse_beta_method(method: object) -> BetaMethod:
+    """A :class:`BetaMethod` or its value string; anything else is the one-line SpecError."""
+    try:
+        return BetaMethod(method)     # type: ignore[arg-type]  # any value: a non-member is refused below
+    except (ValueError, TypeError):
+        raise bad_value("method", method, ", ".join(m.value for m in BetaMethod)) from None
+
+
+def static_routing_bound(spec: str, length: int, vocab: int, method: BetaMethod | str = BetaMethod.AUTO,
+                         samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
+                         visible: str | None = None) -> BetaResult:
     """Per-row β_i = max_{j visible} P[x_j = F(x)_i] for x uniform on {0..vocab-1}^length."""
     task = content_task(spec, length, vocab, visible)
-    if method not in ("auto", "enumeration", "monte-carlo"):
-        raise bad_value("method", method, "auto, enumeration, monte-carlo")
+    method = parse_beta_method(method)
     size = vocab ** length
-    if method == "auto":
-        method = "enumeration" if size <= MAX_ENUMERATION else "monte-carlo"
-    if method == "enumeration":
+    if method is BetaMethod.AUTO:
+        method = BetaMethod.ENUMERATION if size <= MAX_ENUMERATION else BetaMethod.MONTE_CARLO
+    if method is BetaMethod.ENUMERATION:
         if size > MAX_ENUMERATION:
             raise bad_value("enumeration size vocab**length", size, f"at most {MAX_ENUMERATION} (use monte-carlo)")
         digits = vocab ** np.arange(length - 1, -1, -1, dtype=np.int64)          # (n,) mixed radix
@@ -150,7 +167,7 @@ def static_routing_bound(spec: str, length: int, vocab: int, method: str = "auto
         hits = _hits(task, X)                            # exact integer counts
         beta = [Fraction(int(h.max()), size) for h in hits]
         argmax = [int(task.visible(row)[int(np.argmax(h))]) for h, row in zip(hits, task.rows)]
-        return BetaResult(task.name, length, vocab, "enumeration", list(task.rows), beta, argmax)
+        return BetaResult(task.name, length, vocab, method, list(task.rows), beta, argmax)
     if not isinstance(samples, int) or samples < 1:
         raise bad_value("samples", samples, "an integer >= 1")
     rng = np.random.default_rng(seed)
@@ -159,5 +176,4 @@ def static_routing_bound(spec: str, length: int, vocab: int, method: str = "auto
     estimate = [float(h.max()) / samples for h in hits]
     stderr = [math.sqrt(b * (1 - b) / samples) for b in estimate]
     argmax = [int(task.visible(row)[int(np.argmax(h))]) for h, row in zip(hits, task.rows)]
-    return BetaResult(task.name, length, vocab, "monte-carlo", list(task.rows), estimate, argmax, seed, samples,
-                      stderr)
+    return BetaResult(task.name, length, vocab, method, list(task.rows), estimate, argmax, seed, samples, stderr)
