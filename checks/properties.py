@@ -334,10 +334,10 @@ def underdetermination_body(case: dict) -> None:
     if block.train_margins().min() <= 0:
         return   # the block does not realize τ at L0: the hypothesis of the result fails, nothing to check
     zero = completion_alpha(block, L, "zero")
-    assert zero["alpha"] == zero_completion_formula(task, L, L0) == (L0 - p) / (L - p), (
-        f"zero completion: α = {zero['alpha']} but |R_L ∩ [0, L0)|/|R_L| = {(L0 - p) / (L - p)}")
+    assert zero.alpha == zero_completion_formula(task, L, L0) == (L0 - p) / (L - p), (
+        f"zero completion: α = {zero.alpha} but |R_L ∩ [0, L0)|/|R_L| = {(L0 - p) / (L - p)}")
     copy = completion_alpha(block, L, "copy_last")
-    assert copy["alpha"] == 1.0, f"copy_last completion: α = {copy['alpha']} for position:{p}, L0 = {L0}"
+    assert copy.alpha == 1.0, f"copy_last completion: α = {copy.alpha} for position:{p}, L0 = {L0}"
 
 
 def underdetermination_control(case: dict) -> None:

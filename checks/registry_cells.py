@@ -242,7 +242,7 @@ def learned_registry(copy_last_for_every_task: bool = False) -> dict:
             continue
         for L in LENGTHS:
             a = result.interval(L)
-            zero, copy = a.completions["zero"]["alpha"], a.completions["copy_last"]["alpha"]
+            zero, copy = a.completions["zero"].alpha, a.completions["copy_last"].alpha
             if zero != zero_completion_formula(task, L, TRAIN_LENGTH):
                 mismatches.append(f"{task_spec} L={L}: zero completion {zero} vs formula (a)")
             applies = isinstance(task, Position) and task.p <= TRAIN_LENGTH - 2

@@ -240,12 +240,12 @@ def test_monte_carlo_standard_error_of_two_samples():
     # for two values a ≤ b: mean (a + b)/2, sample std |b - a|/√2, standard error (b - a)/2
     block = train_block("position:0", 16, 16, seed=0)
     out = monte_carlo_alpha(block, [32], samples=2, seed=5)[32]
-    assert out["max"] > out["min"]                  # the test means something only if the samples differ
-    assert out["mean"] == pytest.approx((out["min"] + out["max"]) / 2, abs=1e-15)
-    assert out["stderr"] == pytest.approx((out["max"] - out["min"]) / 2, abs=1e-15)
+    assert out.max > out.min                        # the test means something only if the samples differ
+    assert out.mean == pytest.approx((out.min + out.max) / 2, abs=1e-15)
+    assert out.stderr == pytest.approx((out.max - out.min) / 2, abs=1e-15)
     single = monte_carlo_alpha(block, [32], samples=1, seed=5)[32]
-    assert single["stderr"] == 0.0 and single["mean"] == single["min"] == single["max"]
-    assert single["mean"] in (out["min"], out["max"])        # the same seed draws the same first sample
+    assert single.stderr == 0.0 and single.mean == single.min == single.max
+    assert single.mean in (out.min, out.max)        # the same seed draws the same first sample
 
 
 # ------------------------------------------------------------------ gradient descent records

@@ -203,8 +203,8 @@ def test_monte_carlo_alpha_reports_the_initialization_law():
 
     block = construct_block("position:0", 4, 4, seed=1)
     out = monte_carlo_alpha(block, [6], samples=1, seed=2)
-    assert out[6]["init"] == "E_j ~ N(0, 1/d) i.i.d. for j >= L0"
-    assert (out[6]["samples"], out[6]["seed"]) == (1, 2)
+    assert out[6].init == "E_j ~ N(0, 1/d) i.i.d. for j >= L0"
+    assert (out[6].samples, out[6].seed) == (1, 2)
 
 
 # --------------------------------------------------------------------------- lazy exports

@@ -70,10 +70,10 @@ def test_learned_interval_is_a_dataclass_with_its_document():
     result = learned_alpha_interval("learned:16", "position:0", 16, (32,), samples=4)
     assert result.realizable and [i.length for i in result.intervals] == [32]
     interval = result.interval(32)
-    assert interval.low <= interval.completions["zero"]["alpha"] <= interval.high
+    assert interval.low <= interval.completions["zero"].alpha <= interval.high
     doc = result.to_json()
     assert doc["alpha"]["32"] == json.loads(json.dumps(interval.to_json()))
-    assert doc["rows"]["32"]["zero"]["total"] == interval.completions["zero"]["total"]
+    assert doc["rows"]["32"]["zero"]["total"] == interval.completions["zero"].total
 
 
 @pytest.mark.parametrize("spec", ["relbias", "rope:8", "abssin:4", "dual:rope:8", "colbias"])

@@ -25,14 +25,14 @@ def test_completions_match_results_a_and_b(p):
     block = train_block(Position(p), 16, 16, seed=3)
     for L in (17, 32, 100):
         zero = completion_alpha(block, L, "zero")
-        assert zero["alpha"] == (16 - p) / (L - p) == zero_completion_formula(Position(p), L, 16)
-        assert completion_alpha(block, L, "copy_last")["alpha"] == 1.0
+        assert zero.alpha == (16 - p) / (L - p) == zero_completion_formula(Position(p), L, 16)
+        assert completion_alpha(block, L, "copy_last").alpha == 1.0
 
 
 def test_copy_last_fails_without_the_hypothesis_p_le_L0_minus_2():
     block = construct_block(Position(15), 16, 16, seed=1)
     assert block.train_margins().min() > 0
-    assert completion_alpha(block, 32, "copy_last")["alpha"] < 1.0
+    assert completion_alpha(block, 32, "copy_last").alpha < 1.0
 
 
 def test_construction_realizes_and_needs_d_at_least_L0():
@@ -47,7 +47,7 @@ def test_monte_carlo_is_seeded_and_in_range():
     a = monte_carlo_alpha(block, [32, 64], samples=10, seed=5)
     b = monte_carlo_alpha(block, [32, 64], samples=10, seed=5)
     assert a == b
-    assert 0.0 <= a[32]["min"] <= a[32]["mean"] <= a[32]["max"] <= 1.0 and a[32]["samples"] == 10
+    assert 0.0 <= a[32].min <= a[32].mean <= a[32].max <= 1.0 and a[32].samples == 10
 
 
 def test_interval_document_names_both_completions():
@@ -126,18 +126,18 @@ def test_zero_completion_boundary_cases_of_growing_tasks(task, L0):
     for L in (L0 + 1, L0 + 2, 2 * L0 - 2, 2 * L0 - 1, 2 * L0, 2 * L0 + 1):
         computed = completion_alpha(block, L, "zero")
         formula = zero_completion_formula(parse_task(task), L, L0)
-        assert computed["undecided"] == 0
+        assert computed.undecided == 0
         if _formula_holds(task, L, L0):
-            assert computed["alpha"] == formula, (L, computed, formula)
+            assert computed.alpha == formula, (L, computed, formula)
         else:
-            assert computed["alpha"] == 0.0 < formula, (L, computed, formula)
+            assert computed.alpha == 0.0 < formula, (L, computed, formula)
 
 
 def test_copy_at_l0_plus_one_gives_eight_ninths_both_ways():
     block = train_block("copy", 16, 16, seed=1)
-    assert completion_alpha(block, 17, "zero")["alpha"] == zero_completion_formula(parse_task("copy"), 17, 16) == 8 / 9
+    assert completion_alpha(block, 17, "zero").alpha == zero_completion_formula(parse_task("copy"), 17, 16) == 8 / 9
 
 
 def test_reverse_at_twice_l0_minus_one_is_zero_both_ways():
     block = train_block("reverse", 16, 16, seed=1)
-    assert completion_alpha(block, 31, "zero")["alpha"] == zero_completion_formula(parse_task("reverse"), 31, 16) == 0.0
+    assert completion_alpha(block, 31, "zero").alpha == zero_completion_formula(parse_task("reverse"), 31, 16) == 0.0

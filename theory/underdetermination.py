@@ -9,10 +9,13 @@ Main definitions and results (definitions.md#underdetermination; statement id ``
   realizes τ at L0, random E_{<L0} of full row rank, W = E⁺ K (E⁺)ᵀ, so E W Eᵀ = K;
 * :func:`completion_alpha` — α_L when the untrained rows E_j (j ≥ L0) are completed by
   ``zero`` (E_j = 0; result (a): α_L = |R_L ∩ [0, L0)|/|R_L|), ``copy_last`` (E_j = E_{L0-1};
-  result (b): α_L = 1 for position:p, p ≤ L0-2), or a given table;
-* :func:`learned_alpha_interval` — both completions and a seeded Monte Carlo estimate of the
-  expected α_L when the untrained rows keep their random initialization N(0, 1/d) (result (c)),
-  as a :class:`LearnedInterval` (one :class:`LengthInterval` per length; ``to_json()``).
+  result (b): α_L = 1 for position:p, p ≤ L0-2), or a given table, as a :class:`CompletionAlpha`
+  (α_L and the row counts);
+* :func:`monte_carlo_alpha` — a seeded Monte Carlo estimate of the expected α_L when the untrained
+  rows keep their random initialization N(0, 1/d) (result (c)), one :class:`MonteCarloAlpha` per length
+  (mean, standard error, range, seed, samples, the initialization law);
+* :func:`learned_alpha_interval` — both completions and the Monte Carlo estimate as a
+  :class:`LearnedInterval` (one :class:`LengthInterval` per length; ``to_json()``).
 
 Why (a) and (b) hold.  (a) A new row i ≥ L0 has query E_i = 0, so κ(i, ·) ≡ 0 on i + 1 ≥ 2 keys: the
 row is tied and fails; rows below L0 are the trained rows.  (b) With E_j = E_{L0-1} for j ≥ L0 a new
@@ -45,6 +48,7 @@ MAX_LEARNED_LENGTH = 4096
 TRAIN_STEPS = 5000
 TRAIN_LR = 0.02
 TARGET_MARGIN = 1.0  # training stops once every scored row of L0 has margin ≥ this
+MONTE_CARLO_INIT = "E_j ~ N(0, 1/d) i.i.d. for j >= L0"   # the law of the untrained rows in monte_carlo_alpha
 
 
 @dataclass
@@ -178,7 +182,39 @@ def completed_table(block: LearnedBlock, length: int, completion) -> np.ndarray:
     return np.concatenate([block.E, tail], axis=0)  # (L, d)
 
 
-def completion_alpha(block: LearnedBlock, length: int, completion) -> dict:
+@dataclass(frozen=True)
+class CompletionAlpha:
+    """α_L of one completion with its row counts: ``realized`` and ``undecided`` of ``total`` scored rows."""
+
+    alpha: float       # realized / total (1.0 when no row is scored)
+    realized: int
+    undecided: int
+    total: int
+
+    def to_json(self) -> dict:
+        return {"alpha": self.alpha, "realized": self.realized, "undecided": self.undecided, "total": self.total}
+
+
+@dataclass(frozen=True)
+class MonteCarloAlpha:
+    """The Monte Carlo estimate of the expected α_L at one length: mean, standard error and range
+    (``min``, ``max``) of α_L over ``samples`` draws (generator seeded with ``seed``) of the untrained
+    rows from the law ``init``."""
+
+    mean: float
+    stderr: float      # sample std (ddof=1) / sqrt(samples); 0.0 for one sample
+    min: float
+    max: float
+    seed: int
+    samples: int
+    init: str = MONTE_CARLO_INIT
+
+    def to_json(self) -> dict:
+        return {"mean": self.mean, "stderr": self.stderr, "min": self.min, "max": self.max, "seed": self.seed,
+                "samples": self.samples, "init": self.init}
+
+
+def completion_alpha(block: LearnedBlock, length: int, completion) -> CompletionAlpha:
     """α_L and row counts of one completion."""
     if length < block.train_length:
         raise bad_value("length", length, f"integers >= the train length {block.train_length}")
@@ -186,12 +222,12 @@ def completion_alpha(block: LearnedBlock, length: int, completion) -> dict:
     status = row_status(block.kernel(table), block.task, length)
     total = status.size
     realized = int(np.sum(status == realization.REALIZED))
-    return {"alpha": realized / total if total else 1.0, "realized": realized,
-            "undecided": int(np.sum(status == realization.UNDECIDED)), "total": int(total)}
+    return CompletionAlpha(realized / total if total else 1.0, realized,
+                           int(np.sum(status == realization.UNDECIDED)), int(total))
 
 
 def monte_carlo_alpha(block: LearnedBlock, lengths, samples: int = DEFAULT_SAMPLES,
-                      seed: int = DEFAULT_SEED) -> dict[int, dict]:
+                      seed: int = DEFAULT_SEED) -> dict[int, MonteCarloAlpha]:
     """Expected α_L when the untrained rows keep their initialization E_j ~ N(0, 1/d) i.i.d.
     (the same initialization :func:`train_block` starts from): mean, standard error, range."""
     lengths = sorted(lengths)
@@ -204,12 +240,11 @@ def monte_carlo_alpha(block: LearnedBlock, lengths, samples: int = DEFAULT_SAMPL
         for L in lengths:
             status = row_status(K, block.task, L)
             values[L].append(float(np.mean(status == realization.REALIZED)) if status.size else 1.0)
-    out = {}
+    out: dict[int, MonteCarloAlpha] = {}
     for L in lengths:
-        v = np.asarray(values[L])
-        out[L] = {"mean": float(v.mean()), "stderr": float(v.std(ddof=1) / np.sqrt(v.size)) if v.size > 1 else 0.0,
-                  "min": float(v.min()), "max": float(v.max()), "seed": seed, "samples": samples,
-                  "init": "E_j ~ N(0, 1/d) i.i.d. for j >= L0"}
+        v = np.asarray(values[L])                                        # (samples,)
+        out[L] = MonteCarloAlpha(float(v.mean()), float(v.std(ddof=1) / np.sqrt(v.size)) if v.size > 1 else 0.0,
+                                 float(v.min()), float(v.max()), seed, samples, MONTE_CARLO_INIT)
     return out
 
 
@@ -225,8 +260,8 @@ class LengthInterval:
     Monte Carlo samples, with each completion's row counts."""
 
     length: int
-    completions: dict[str, dict]   # completion name -> completion_alpha counts
-    monte_carlo: dict              # monte_carlo_alpha at this length
+    completions: dict[str, CompletionAlpha]   # completion name -> completion_alpha at this length
+    monte_carlo: MonteCarloAlpha              # monte_carlo_alpha at this length
 
     @property
     def low(self) -> float:
@@ -237,15 +272,16 @@ class LengthInterval:
         return max(self._values())
 
     def _values(self) -> list[float]:
-        return [c["alpha"] for c in self.completions.values()] + [self.monte_carlo["min"], self.monte_carlo["max"]]
+        return [c.alpha for c in self.completions.values()] + [self.monte_carlo.min, self.monte_carlo.max]
 
     def to_json(self) -> dict:
         return {"low": self.low, "high": self.high,
-                "completions": {name: c["alpha"] for name, c in self.completions.items()},
-                "monte_carlo": self.monte_carlo}
+                "completions": {name: c.alpha for name, c in self.completions.items()},
+                "monte_carlo": self.monte_carlo.to_json()}
 
     def rows_json(self) -> dict:
-        return {name: {k: v for k, v in c.items() if k != "alpha"} for name, c in self.completions.items()}
+        """Each completion's row counts: its ``to_json()`` without α."""
+        return {name: {k: v for k, v in c.to_json().items() if k != "alpha"} for name, c in self.completions.items()}
 
 
 @dataclass(frozen=True)
