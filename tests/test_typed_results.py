@@ -11,6 +11,7 @@ from posreal.counterexamples.verifier.verify import Outcome, Verdict as Certific
 from posreal.theory import PosrealError, compute_alpha, learned_alpha_interval, parse_pe, select, transfer
 from posreal.theory.kernels import BilinearKernel, DenseKernel, ProfileKernel, exact_transfer
 from posreal.theory.selection import SelectionStatus
+from posreal.theory.underdetermination import COMPLETIONS, CompletionAlpha, MonteCarloAlpha
 
 
 def test_selection_status_is_an_enum_with_the_json_strings():
@@ -74,6 +75,44 @@ def test_learned_interval_is_a_dataclass_with_its_document():
     doc = result.to_json()
     assert doc["alpha"]["32"] == json.loads(json.dumps(interval.to_json()))
     assert doc["rows"]["32"]["zero"]["total"] == interval.completions["zero"].total
+
+
+def test_underdetermination_results_are_frozen_dataclasses_with_the_old_documents():
+    result = learned_alpha_interval("learned:16", "position:0", 16, (32,), samples=4)
+    interval = result.interval(32)
+    completions, mc = interval.completions, interval.monte_carlo
+    assert list(completions) == list(COMPLETIONS)
+    assert all(isinstance(c, CompletionAlpha) for c in completions.values()) and isinstance(mc, MonteCarloAlpha)
+    with pytest.raises(AttributeError):
+        mc.mean = 0.0  # type: ignore[misc]
+    for c in completions.values():
+        assert list(c.to_json()) == ["alpha", "realized", "undecided", "total"]
+        assert c.to_json() == {"alpha": c.alpha, "realized": c.realized, "undecided": c.undecided, "total": c.total}
+        assert c.alpha == c.realized / c.total and [type(n) for n in (c.realized, c.undecided, c.total)] == [int] * 3
+    assert list(mc.to_json()) == ["mean", "stderr", "min", "max", "seed", "samples", "init"]
+    assert mc.to_json() == {"mean": mc.mean, "stderr": mc.stderr, "min": mc.min, "max": mc.max, "seed": mc.seed,
+                            "samples": mc.samples, "init": mc.init}
+    assert mc.min <= mc.mean <= mc.max and mc.samples == 4
+    # the whole document, built by hand from the fields, in the order of keys it had when these were dicts
+    alphas = [c.alpha for c in completions.values()]
+    block = result.block
+    expected = {
+        "pe": "learned:16", "task": "position:0", "train_length": 16, "mode": "learned",
+        "block": {"method": block.method, "seed": block.seed, "steps": block.steps, "d": block.d,
+                  "init": "E_j, W_ab ~ N(0, 1/d)", "min_train_margin": result.min_train_margin},
+        "realizable": True,
+        "alpha": {"32": {"low": min(alphas + [mc.min]), "high": max(alphas + [mc.max]),
+                         "completions": {name: c.alpha for name, c in completions.items()},
+                         "monte_carlo": {"mean": mc.mean, "stderr": mc.stderr, "min": mc.min, "max": mc.max,
+                                         "seed": mc.seed, "samples": mc.samples, "init": mc.init}}},
+        "rows": {"32": {name: {"realized": c.realized, "undecided": c.undecided, "total": c.total}
+                        for name, c in completions.items()}},
+        "interval": "spanned by the completions zero, copy_last and the Monte Carlo samples",
+    }
+    doc = result.to_json()
+    text = json.dumps(doc)                     # serializable: no dataclass or numpy scalar left inside
+    assert json.loads(text) == doc == expected
+    assert text == json.dumps(expected)        # same keys in the same order, at every level
 
 
 @pytest.mark.parametrize("spec", ["relbias", "rope:8", "abssin:4", "dual:rope:8", "colbias"])
