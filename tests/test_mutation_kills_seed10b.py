@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from posreal.theory.alpha import alpha_sweep, compute_alpha
+from posreal.theory.encodings import build_table, parse_pe
 from posreal.theory.expressivity import static_routing_bound
 from posreal.theory.flow import _LogTimeField
 from posreal.theory.selection import select
 from posreal.theory.tasks import parse_task
-from posreal.theory.encodings import build_table, parse_pe
 from posreal.theory.ties import classify
 from posreal.theory.training import training_grid
 
