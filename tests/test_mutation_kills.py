@@ -9,7 +9,8 @@
 * boundaries: ``check_train_length`` and bucket PEs at train length 1 and 0, ``content_task`` at
   length 1 / vocabulary 2, a sinusoid base of 1, the PE's length limit;
 * ``_finish_exact``'s fallback (no exact certificate either way) keeps the float answer only where ℚ
-  confirms it (a float θ with Zθ > 0 exactly), and is otherwise undecided;
+  confirms it (a float θ with Zθ > 0 exactly), seeks a Farkas certificate on the rows scaled by powers
+  of two (``_unit_scaled``), and is otherwise undecided;
 * the Monte Carlo standard error of ``monte_carlo_alpha`` (two samples: stderr = (max - min)/2);
 * ``gradient_descent``: recorded steps, cosine to θ*, default step 1/β;
 * one-line errors quote the bad value; small documents (β, learned intervals, the taxonomy figure).
@@ -178,24 +179,63 @@ def test_exact_selection_without_exact_certificates_keeps_only_what_q_confirms(m
                                  "certificate, float))")
 
 
-def test_exact_fallback_refuses_a_float_theta_that_fails_in_q():
+def test_exact_fallback_refuses_a_float_theta_that_fails_in_q(monkeypatch):
     """Float rows that misstate the rational ones: 2⁵³ + 1 rounds to 2⁵³, so the rows (1, 1) and
     (-1, -1) of ℚ (not realizable: they cancel) become (1, 1) and (-1, 0) in float, which a float θ
-    satisfies.  The last resort must not report that θ: in ℚ it has z·θ ≤ 0 on one row."""
+    satisfies.  The last resort must not report that θ (in ℚ it has z·θ ≤ 0 on one row); it finds the
+    exact Farkas certificate u = (1/2, 1/2) on the rows themselves, and without that it is undecided."""
     zq = [(F(1), F(1)), (F(-1), F(-1))]
     z = np.array([[1.0, 1.0], [-1.0, 0.0]])            # (m, p): the rows of f(0) - f(j) in float
-    sel = selection_module.Selection(parse_pe("relbias"), parse_task("offset:1"), 4, z,
-                                     np.zeros((2, 3), dtype=np.int64), exact_constraints=zq)
+
+    def misstated() -> Selection:
+        return selection_module.Selection(parse_pe("relbias"), parse_task("offset:1"), 4, z,
+                                          np.zeros((2, 3), dtype=np.int64), exact_constraints=zq)
+
     u, rho = selection_module._nnls_ldp(z)
-    done = selection_module._finish_without_certificate(sel, zq, u, rho)
-    assert done.status == "undecided" and done.optimum is None
-    assert done.reason.startswith("undecided: no exact certificate found (KKT or Farkas); "
-                                  "the float search says realizable")
-    assert "feasible_exact" not in done.certificate
-    float_only = selection_module._finish_float(
-        selection_module.Selection(parse_pe("relbias"), parse_task("offset:1"), 4, z,
-                                   np.zeros((2, 3), dtype=np.int64)), z, u, rho)
+    float_only = selection_module._finish_float(misstated(), z, u, rho)
     assert float_only.realizable                         # what the float search alone says
+    done = selection_module._finish_without_certificate(misstated(), zq, u, rho, 2)
+    assert done.status == "not realizable" and done.optimum is None and done.exact
+    assert done.certificate == {"farkas_exact": True, "farkas": {0: F(1, 2), 1: F(1, 2)}}
+    assert verify_farkas_exact(done)
+    monkeypatch.setattr(selection_module, "_scaled_farkas", lambda zq, p: None)
+    undecided = selection_module._finish_without_certificate(misstated(), zq, u, rho, 2)
+    assert undecided.status == "undecided" and undecided.optimum is None
+    assert undecided.reason.startswith("undecided: no exact certificate found (KKT or Farkas); "
+                                       "the float search says realizable")
+    assert "feasible_exact" not in undecided.certificate
+
+
+def test_exact_mode_finds_a_farkas_certificate_that_float_rows_lose():
+    """A column table f = (0, -2⁻¹¹⁰⁰, 1) under position:0 at L0 = 3 has the training rows
+    z = f(0) - f(j) = (2⁻¹¹⁰⁰) and (-1): opposite signs, not realizable.  As floats the first row is 0.0,
+    so the float Farkas certificate puts its weight there and fails in ℚ; on the rows scaled by powers
+    of two, (1) and (-1), the certificate (1/2, 1/2) maps back to u ∝ (2¹¹⁰⁰, 1), checked in ℚ."""
+    from posreal.theory.encodings import build_table
+
+    tiny = F(1, 2 ** 1100)
+    enc = build_table("tiny_opposite", [[0], [-tiny], [1]], "column")
+    sel = select(enc, "position:0", 3, exact=True)
+    assert sel.exact_constraints == [(tiny,), (F(-1),)] and sel.constraints.tolist() == [[0.0], [-1.0]]
+    assert sel.status == "not realizable" and sel.exact
+    assert sel.reason.endswith("(Farkas certificate, exact in ℚ, found on the rows scaled by powers of two)")
+    u = sel.certificate["farkas"]
+    assert u[0] / u[1] == 2 ** 1100 and sum(u.values()) == 1
+    assert verify_farkas_exact(sel)
+
+
+def test_unit_scaling_divides_each_row_by_a_power_of_two_to_size_one():
+    """``_unit_scaled``: row k becomes z_k / 2^e with 1 ≤ max|z_k / 2^e| < 2, exactly; zero rows stay."""
+    rows = [(F(3, 4), F(0)), (F(1, 2 ** 1100), F(-1, 2 ** 1101)), (F(5), F(-7, 3)), (F(1), F(1)), (F(-2), F(1)),
+            (F(0), F(0)), (F(2 ** 1100 - 1), F(1)), (F(4, 7), F(-1, 7)), (F(9, 5), F(0))]
+    scaled, divisors = selection_module._unit_scaled(rows)
+    for row, new, div in zip(rows, scaled, divisors):
+        assert tuple(x * div for x in new) == row
+        assert div > 0 and (div.numerator == 1 or div.denominator == 1)
+        power = div.numerator if div.denominator == 1 else div.denominator
+        assert power & (power - 1) == 0                                          # a power of two
+        top = max(abs(x) for x in new)
+        assert (1 <= top < 2) if any(row) else (top == 0 and div == 1)
 
 
 # ------------------------------------------------------------------ boundaries

@@ -298,6 +298,39 @@ def _exact_farkas(zq: list[tuple], u: np.ndarray, p: int) -> dict[int, Fraction]
     return dict(zip(support, sol))
 
 
+def _unit_scaled(zq: list[tuple]) -> tuple[list[tuple], list[Fraction]]:
+    """Each row divided by the power of two 2^e with 1 ≤ max|entry| / 2^e < 2 (zero rows by 1), in ℚ:
+    (m, p) -> the scaled rows (m, p) and the divisors (m,).  Their float images keep every row's
+    direction, whatever its size (2⁻¹¹⁰⁰ or 2¹¹⁰⁰ becomes 1.0)."""
+    scaled, divisors = [], []
+    for row in zq:
+        top = max((abs(x) for x in row), default=Fraction(0))
+        e = 0
+        if top:
+            e = top.numerator.bit_length() - top.denominator.bit_length()   # floor(log2 top) ∈ {e - 1, e}
+            if top < Fraction(2) ** e:
+                e -= 1
+        div = Fraction(2) ** e
+        scaled.append(tuple(x / div for x in row))
+        divisors.append(div)
+    return scaled, divisors
+
+
+def _scaled_farkas(zq: list[tuple], p: int) -> dict[int, Fraction] | None:
+    """An exact Farkas certificate of the rows Z found on their unit-scaled images Z' (z'_k = z_k / s_k,
+    s_k > 0 a power of two): Σ u'_k z'_k = 0 gives Σ (u'_k / s_k) z_k = 0, normalized to Σu = 1.
+    Realizability does not change under positive row scaling, so Z' has one iff Z has one."""
+    scaled, divisors = _unit_scaled(zq)
+    z = np.array([[float(x) for x in row] for row in scaled], dtype=float).reshape(len(zq), p)   # (m, p)
+    u = _farkas(z)
+    cert = _exact_farkas(scaled, u, p) if u is not None else None
+    if cert is None:
+        return None
+    weights = {k: v / divisors[k] for k, v in cert.items()}
+    total = sum(weights.values(), Fraction(0))
+    return {k: v / total for k, v in weights.items()}
+
+
 def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: bool | None = None) -> Selection:
     """θ* for a cell.  ``exact`` (default: whether the PE is rational) certifies in ℚ."""
     pe, task = parse_pe(pe), parse_task(task)
@@ -376,22 +409,30 @@ def _finish_exact(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float, p:
             sel.certificate = {"farkas_exact": True, "farkas": cert}
             sel.reason = "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, exact in ℚ)"
             return sel
-    return _finish_without_certificate(sel, zq, u, rho)
+    return _finish_without_certificate(sel, zq, u, rho, p)
 
 
-def _finish_without_certificate(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float) -> Selection:
+def _finish_without_certificate(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float, p: int) -> Selection:
     """Exact mode's last resort, when neither an exact KKT point nor an exact Farkas certificate was
     found.  The float search runs on the float rows, which can misstate the rational ones (rows of
     size 2⁻¹¹⁰⁰ are all 0.0; 2⁵³ + 1 rounds to 2⁵³), so its answer is kept only where ℚ confirms
     it: a float θ with Zθ > 0 exactly proves realizability (a positive multiple satisfies Zθ ≥ 1;
-    θ* itself is then only approximate); any other answer becomes ``undecided``, with the float
-    verdict named in the reason."""
+    θ* itself is then only approximate).  Otherwise a Farkas certificate is sought once more on the
+    rows scaled to unit size (:func:`_scaled_farkas`); failing that the cell is ``undecided``, with
+    the float verdict named in the reason."""
     _finish_float(sel, sel.constraints, u, rho)
     said = sel.status.value + (f" ({sel.reason})" if sel.reason else "")
     if sel.realizable and all(x > 0 for x in _exact_products(zq, [Fraction(float(x)) for x in sel.theta])):
         sel.certificate["feasible_exact"] = True
         sel.reason = ("exact KKT certificate not found: realizable in ℚ (the float θ has Zθ > 0 exactly, "
                       "so a multiple of it satisfies Zθ ≥ 1), θ* only approximately")
+        return sel
+    rescued = _scaled_farkas(zq, p)
+    if rescued is not None:
+        sel.status, sel.optimum = SelectionStatus.NOT_REALIZABLE, None
+        sel.certificate = {"farkas_exact": True, "farkas": rescued}
+        sel.reason = ("infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, exact in ℚ, "
+                      "found on the rows scaled by powers of two)")
         return sel
     sel.status, sel.optimum = SelectionStatus.UNDECIDED, None
     sel.reason = f"undecided: no exact certificate found (KKT or Farkas); the float search says {said}"
