@@ -224,6 +224,28 @@ def test_exact_mode_finds_a_farkas_certificate_that_float_rows_lose():
     assert verify_farkas_exact(sel)
 
 
+def test_float_farkas_certificate_must_be_small_against_the_rows_it_combines():
+    """Float mode on rows of size ~2⁻¹⁰⁰⁰ (a column table f = (0, -t, -2t, -3t), t = 2⁻¹⁰⁰⁰, under
+    position:0: rows z = jt > 0, realizable by any θ > 0): the LP's absolute tolerance accepts any u as
+    Zᵀu = 0, so the certificate's residual is compared with Σ u_k ‖z_k‖∞ and this one (residual = size)
+    is refused: undecided, not "not realizable".  Genuine certificates pass (relbias · reverse)."""
+    from posreal.theory.encodings import build_table
+
+    t = F(1, 2 ** 1000)
+    enc = build_table("tiny_rows", [[0], [-t], [-2 * t], [-3 * t]], "column")
+    sel = select(enc, "position:0", 4, exact=False)
+    assert sel.status == "undecided" and "the float Farkas certificate has" in sel.reason
+    assert sel.reason.endswith("(accepted: at most 1e-06 of it)")
+    assert all(x > 0 for row in sel.constraints for x in row)                  # the rows: j·t > 0
+    genuine = select("relbias", "reverse", 16, exact=False)
+    assert genuine.status == "not realizable"
+    assert genuine.reason == "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, float)"
+    u = selection_module._farkas(genuine.constraints)
+    assert u is not None
+    residual = np.abs(genuine.constraints.T @ u).max()
+    assert residual <= selection_module.FARKAS_REL_TOL * (u @ np.abs(genuine.constraints).max(axis=1))
+
+
 def test_unit_scaling_divides_each_row_by_a_power_of_two_to_size_one():
     """``_unit_scaled``: row k becomes z_k / 2^e with 1 ≤ max|z_k / 2^e| < 2, exactly; zero rows stay."""
     rows = [(F(3, 4), F(0)), (F(1, 2 ** 1100), F(-1, 2 ** 1101)), (F(5), F(-7, 3)), (F(1), F(1)), (F(-2), F(1)),

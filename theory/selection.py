@@ -37,6 +37,7 @@ from posreal.theory.tasks import Task, parse_task
 FEASIBILITY_RHO = 1e-14   # ρ = 1/(1 + ‖θ*‖²) below this is treated as infeasible (‖θ*‖ > 1e7)
 PRIMAL_TOL = 1e-6          # float KKT tolerances (relative)
 MAX_REFINEMENTS = 400
+FARKAS_REL_TOL = 1e-6      # a float Farkas u is accepted if ‖Zᵀu‖∞ ≤ this · Σ u_k ‖z_k‖∞ (10× HiGHS' 1e-7)
 
 
 def training_pairs(task: Task, train_length: int) -> np.ndarray:
@@ -382,12 +383,21 @@ def _finish_float(sel: Selection, z: np.ndarray, u: np.ndarray, rho: float) -> S
                 sel.reason = "θ is feasible (Zθ ≥ 1) but its KKT residuals exceed tolerance: θ* only approximately"
             return sel
     farkas = _farkas(z)
-    if farkas is not None:
-        sel.certificate = {"farkas_residual": float(np.linalg.norm(z.T @ farkas)), "farkas_exact": False}
-        sel.reason = "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, float)"
-    else:
+    if farkas is None:
         sel.status = SelectionStatus.UNDECIDED
         sel.reason = f"undecided: NNLS gives ρ = {rho:.3g}, no feasible θ and no Farkas certificate"
+        return sel
+    residual = float(np.abs(z.T @ farkas).max(initial=0.0))  # ‖Zᵀu‖∞ (a 2-norm squares 1e-300 to 0)
+    size = float(farkas @ np.abs(z).max(axis=1))             # Σ u_k ‖z_k‖∞: the size of what u combines
+    if residual > FARKAS_REL_TOL * size:
+        # the LP's tolerance is absolute: rows near 0 (sizes ~1e-300) satisfy Zᵀu = 0 whatever u is
+        sel.status = SelectionStatus.UNDECIDED
+        sel.reason = (f"undecided: NNLS gives ρ = {rho:.3g}, no feasible θ; the float Farkas certificate has "
+                      f"‖Zᵀu‖ = {residual:.3g} against rows of size {size:.3g} (accepted: at most "
+                      f"{FARKAS_REL_TOL:g} of it)")
+        return sel
+    sel.certificate = {"farkas_residual": float(np.linalg.norm(z.T @ farkas)), "farkas_exact": False}
+    sel.reason = "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, float)"
     return sel
 
 
