@@ -12,6 +12,10 @@ Main definitions and results (definitions.md#selection):
   θ* = Zᵀu / ρ with KKT multipliers λ = u / ρ;
 * the KKT certificate θ* = Zᵀλ, λ ≥ 0, Zθ* ≥ 1, λ·(Zθ* - 1) = 0 is checked — in ℚ for
   rational PEs (an exact active-set refinement of the float support), to tolerance otherwise;
+  a float Farkas certificate counts only if ‖Zᵀu‖∞ is small against Σ u_k ‖z_k‖∞;
+* exact mode answers only what ℚ confirms: without an exact KKT point or Farkas certificate, a
+  float θ with Zθ > 0 in ℚ proves realizability, a Farkas certificate is sought again on the rows
+  scaled by powers of two, and otherwise the cell is undecided;
 * the result, :class:`Selection`, has one of three :class:`SelectionStatus` answers; exactly the
   realizable ones carry an :class:`Optimum` (θ*, λ), so ``Selection.theta`` is θ* there and raises
   elsewhere; :attr:`Selection.exact_optimum` gives θ*, λ and Z in ℚ when they were certified.
