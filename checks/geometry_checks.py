@@ -4,7 +4,8 @@ Main checks:
 
 * :func:`descent_body` (property, over :func:`posreal.checks.properties.descent_cases`) — random
   small integer relative and column feature tables, fixed-target tasks, q ∈ {2, ∞, 1}: run steepest descent in ‖·‖_q
-  (:func:`posreal.theory.steepest.steepest_descent`: GD, sign descent, coordinate descent) from
+  (:func:`posreal.theory.steepest.steepest_descent`: GD with its fixed step, sign and coordinate
+  descent with diminishing steps η₀ (t + 1)^(-1/2), as the ℓ∞ implicit-bias theorem assumes) from
   θ = 0 on the positional cross-entropy at L0 and compare the direction it moves in late — the
   drift θ_4t - θ_t — with θ*_q: the directions agree (cosine ≥ :data:`MIN_COSINE`) and every row of
   the longer grid whose margin under θ*_q/‖θ*_q‖ is beyond :data:`GAP` (the whole optimal face,

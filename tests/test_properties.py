@@ -162,3 +162,37 @@ def test_a_wrong_row_that_stops_converging_fails_without_more_steps(monkeypatch)
     with pytest.raises(AssertionError, match=expected):
         _run_property(geometry_checks.descent_body, SLOW_DESCENT_CASES[1])
     assert set(calls) == {2500, 10000, 40000}    # (hypothesis re-runs the failing example once more to report it)
+
+
+CYCLING_SIGN_DESCENT = {"table": [[0, 0, -1], [-2, 1, 2], [-1, 0, 0], [0, 2, 3], [1, 0, -1], [0, 0, 0]],
+                        "kind": "relative", "task": "position:0", "train_length": 5, "length": 6, "geometry": "linf"}
+
+
+def test_fixed_step_sign_descent_can_lock_into_a_cycle_and_diminishing_steps_do_not():
+    """Found by the thorough profile (seed 14): with a fixed step η = 0.01 sign descent on this case stops
+    moving — a 2-cycle, θ_2500 = θ_10000 = θ_40000 with a non-zero gradient — so its drift has no
+    direction.  The ℓ∞ implicit-bias theorem (Zhang, Zou & Cao 2024) assumes diminishing steps; with
+    the module's η_t = η₀ (t + 1)^(-1/2) the late drift lines up with θ*_∞, and the check passes."""
+    import numpy as np
+    from posreal.checks.geometry_checks import MIN_COSINE, descent_body
+    from posreal.theory.encodings import build_table
+    from posreal.theory.geometry import Geometry, select_in_geometry
+    from posreal.theory.steepest import DEFAULT_SIGN_STEP, direction, stable_gradient, steepest_descent
+    from posreal.theory.tasks import parse_task
+    from posreal.theory.training import training_grid
+
+    case = CYCLING_SIGN_DESCENT
+    pe, task = build_table("cycling", case["table"], case["kind"]), parse_task(case["task"])
+    grid = training_grid(pe, task, 5, 5)
+    theta, seen = np.zeros(3), {}                                   # (p,) the fixed-step iteration, by hand
+    for t in range(10000):
+        theta = theta + DEFAULT_SIGN_STEP * direction(stable_gradient(grid, theta), Geometry.LINF)
+        if t + 1 in (2500, 2501, 10000):
+            seen[t + 1] = theta.copy()
+    assert np.array_equal(seen[2500], seen[10000]) and not np.array_equal(seen[2500], seen[2501])
+    assert np.any(stable_gradient(grid, seen[2500]) != 0)
+    star = select_in_geometry(pe, task, 5, Geometry.LINF, exact=False).theta
+    assert star is not None
+    drift = steepest_descent(pe, task, 5, "linf", steps=10000) - steepest_descent(pe, task, 5, "linf", steps=2500)
+    assert float(drift @ star / np.linalg.norm(drift) / np.linalg.norm(star)) >= MIN_COSINE
+    _run_property(descent_body, case)
