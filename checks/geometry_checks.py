@@ -4,7 +4,7 @@ Main checks:
 
 * :func:`descent_body` (property, over :func:`posreal.checks.properties.descent_cases`) — random
   small integer relative and column feature tables, fixed-target tasks, q ∈ {2, ∞, 1}: run steepest descent in ‖·‖_q
-  (:func:`posreal.theory.steepest.steepest_descent`: GD with its fixed step, sign and coordinate
+  (:func:`posreal.theory.steepest.steepest_descent`: GD and coordinate descent with fixed steps, sign
   descent with diminishing steps η₀ (t + 1)^(-1/2), as the ℓ∞ implicit-bias theorem assumes) from
   θ = 0 on the positional cross-entropy at L0 and compare the direction it moves in late — the
   drift θ_4t - θ_t — with θ*_q: the directions agree (cosine ≥ :data:`MIN_COSINE`) and every row of

@@ -172,7 +172,7 @@ def test_fixed_step_sign_descent_can_lock_into_a_cycle_and_diminishing_steps_do_
     """Found by the thorough profile (seed 14): with a fixed step η = 0.01 sign descent on this case stops
     moving — a 2-cycle, θ_2500 = θ_10000 = θ_40000 with a non-zero gradient — so its drift has no
     direction.  The ℓ∞ implicit-bias theorem (Zhang, Zou & Cao 2024) assumes diminishing steps; with
-    the module's η_t = η₀ (t + 1)^(-1/2) the late drift lines up with θ*_∞, and the check passes."""
+    the module's ℓ∞ steps η_t = η₀ (t + 1)^(-1/2) the late drift lines up with θ*_∞, and the check passes."""
     import numpy as np
     from posreal.checks.geometry_checks import MIN_COSINE, descent_body
     from posreal.theory.encodings import build_table
