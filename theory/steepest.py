@@ -15,7 +15,8 @@ Main definitions:
   (NeurIPS 2024) that full-batch Adam, whose late steps are sign-descent steps, reaches the ℓ∞ one
   for diminishing learning rates η_t = Θ(t^(-a)), 0 < a ≤ 1.  A fixed normalized step is outside
   the ℓ∞ result's hypotheses and can fail: on one found instance sign descent with η = 0.01 locks
-  into a 2-cycle (θ_2500 = θ_40000, the gradient non-zero), while η_t ∝ (t + 1)^(-1/2) moves along θ*_∞ (late drift at cosine ≥ 0.999).
+  into a 2-cycle (θ_2500 = θ_40000, the gradient non-zero), while η_t ∝ (t + 1)^(-1/2) moves along
+  θ*_∞ (late drift at cosine ≥ 0.999).
   Coordinate descent keeps the fixed step: with (t + 1)^(-1/2) its path after the geometry check's
   2500 steps is 25 times shorter and the late drift was still off θ*_1 on instances the thorough
   property profile found (cosines 0.68 and 0.88), while the fixed step passes them.  This module
