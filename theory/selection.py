@@ -303,6 +303,11 @@ def _exact_farkas(zq: list[tuple], u: np.ndarray, p: int) -> dict[int, Fraction]
     return dict(zip(support, sol))
 
 
+def _float_rows(zq: list[tuple], p: int) -> np.ndarray:
+    """The float image of exact rows: (m, p) Fractions -> (m, p) float64 (also for m = 0)."""
+    return np.array([[float(x) for x in row] for row in zq], dtype=float).reshape(len(zq), p)
+
+
 def _unit_scaled(zq: list[tuple]) -> tuple[list[tuple], list[Fraction]]:
     """Each row divided by the power of two 2^e with 1 ≤ max|entry| / 2^e < 2 (zero rows by 1), in ℚ:
     (m, p) -> the scaled rows (m, p) and the divisors (m,).  Their float images keep every row's
@@ -326,8 +331,7 @@ def _scaled_farkas(zq: list[tuple], p: int) -> dict[int, Fraction] | None:
     s_k > 0 a power of two): Σ u'_k z'_k = 0 gives Σ (u'_k / s_k) z_k = 0, normalized to Σu = 1.
     Realizability does not change under positive row scaling, so Z' has one iff Z has one."""
     scaled, divisors = _unit_scaled(zq)
-    z = np.array([[float(x) for x in row] for row in scaled], dtype=float).reshape(len(zq), p)   # (m, p)
-    u = _farkas(z)
+    u = _farkas(_float_rows(scaled, p))
     cert = _exact_farkas(scaled, u, p) if u is not None else None
     if cert is None:
         return None
@@ -354,7 +358,7 @@ def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: 
     if exact:
         pairs = _distinct_key_pairs(pe, pairs)
         zq, pairs = _dedupe_exact(exact_difference_vectors(pe, pairs, train_length), pairs)
-        z = np.array([[float(x) for x in row] for row in zq], dtype=float).reshape(len(zq), p)
+        z = _float_rows(zq, p)
     else:
         z, pairs = _dedupe_float(difference_vectors(pe, pairs, train_length), pairs)
     sel = Selection(pe, task, train_length, z, pairs, exact_constraints=zq)
@@ -391,7 +395,8 @@ def _finish_float(sel: Selection, z: np.ndarray, u: np.ndarray, rho: float) -> S
         sel.status = SelectionStatus.UNDECIDED
         sel.reason = f"undecided: NNLS gives ρ = {rho:.3g}, no feasible θ and no Farkas certificate"
         return sel
-    residual = float(np.abs(z.T @ farkas).max(initial=0.0))  # ‖Zᵀu‖∞ (a 2-norm squares 1e-300 to 0)
+    combined = z.T @ farkas                                  # (p,) Zᵀu
+    residual = float(np.abs(combined).max(initial=0.0))      # ‖Zᵀu‖∞ (a 2-norm squares 1e-300 to 0)
     size = float(farkas @ np.abs(z).max(axis=1))             # Σ u_k ‖z_k‖∞: the size of what u combines
     if residual > FARKAS_REL_TOL * size:
         # the LP's tolerance is absolute: rows near 0 (sizes ~1e-300) satisfy Zᵀu = 0 whatever u is
@@ -400,7 +405,7 @@ def _finish_float(sel: Selection, z: np.ndarray, u: np.ndarray, rho: float) -> S
                       f"‖Zᵀu‖ = {residual:.3g} against rows of size {size:.3g} (accepted: at most "
                       f"{FARKAS_REL_TOL:g} of it)")
         return sel
-    sel.certificate = {"farkas_residual": float(np.linalg.norm(z.T @ farkas)), "farkas_exact": False}
+    sel.certificate = {"farkas_residual": float(np.linalg.norm(combined)), "farkas_exact": False}
     sel.reason = "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, float)"
     return sel
 
