@@ -31,7 +31,7 @@ from posreal.experiment.recipes import RECIPES
 from posreal.experiment.runner import MIB, plan_batches, run_batch
 from posreal.experiment.train import measure_model, stable_seed, train_model
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB
-from posreal.theory.encodings import parse_pe
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.tasks import parse_task
 
 

@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 
 from posreal.counterexamples.dynamics import tie_margins
-from posreal.theory.encodings import parse_pe, register_pe, unregister_pe
+from posreal.theory.pe_specs import parse_pe
+from posreal.theory.tables import register_pe, unregister_pe
 from posreal.theory.flow import tie_flow
 from posreal.theory.limit import predict
 from posreal.theory.selection import select

@@ -35,7 +35,8 @@ from posreal.theory.geometry import (  # noqa: E402
     select_in_geometry,
     solve_program,
 )
-from posreal.theory.realization import structural_ties, target_keys  # noqa: E402
+from posreal.theory.realization import structural_ties
+from posreal.theory.kernels import target_keys  # noqa: E402
 from scipy.optimize import linprog  # noqa: E402
 
 TARGET_SECONDS = 2.0

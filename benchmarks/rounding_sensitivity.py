@@ -19,7 +19,7 @@ import numpy as np
 from posreal.experiment.batched import BatchShape, Member, pe_dim, train_batch
 from posreal.experiment.recipes import RECIPES
 from posreal.experiment.train import stable_seed, train_model
-from posreal.theory.encodings import parse_pe
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.tasks import parse_task
 
 CELLS = (("relbias", "offset:1"), ("rope:16", "offset:1"), ("abscol:16", "position:1"), ("alibi", "position:0"))

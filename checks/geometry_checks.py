@@ -43,7 +43,7 @@ from posreal.checks.base import (
     timed,
 )
 from posreal.theory.defaults import REGISTRY_TASKS, TRAIN_LENGTH
-from posreal.theory.encodings import build_table
+from posreal.theory.tables import build_table
 from posreal.theory.errors import PosrealError
 from posreal.theory.geometry import (
     Geometry,
@@ -53,7 +53,7 @@ from posreal.theory.geometry import (
     solve_program,
     verify_lp_exact,
 )
-from posreal.theory.kernels import transfer
+from posreal.theory.transfer import transfer
 from posreal.theory.realization import float_margins
 from posreal.theory.steepest import steepest_descent
 from posreal.theory.tasks import parse_task

@@ -27,7 +27,8 @@ from importlib import resources
 from collections.abc import Iterator
 
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
-from posreal.theory.encodings import parse_pe, register_pe, unregister_pe
+from posreal.theory.pe_specs import parse_pe
+from posreal.theory.tables import register_pe, unregister_pe
 from posreal.theory.errors import PosrealError
 from posreal.theory.flow import Agreement, FlowVerdict, compare, row_flow_verdict, tie_flow
 from posreal.theory.limit import LimitVerdict, PredictionContext, UndecidedReason, open_tie_limit, prediction_context

@@ -55,7 +55,8 @@ from hypothesis.configuration import set_hypothesis_home_dir
 from posreal.checks import geometry_checks
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
 from posreal.theory import realization
-from posreal.theory.encodings import dual_pe, parse_pe, register_pe, unregister_pe
+from posreal.theory.pe_specs import dual_pe, parse_pe
+from posreal.theory.tables import register_pe, unregister_pe
 from posreal.theory.kernels import DenseKernel, ProfileKernel
 from posreal.theory.tasks import Position, Task, dual_task, parse_task
 from posreal.theory.alpha import row_outcomes

@@ -34,10 +34,12 @@ import numpy as np
 
 from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
 from posreal.checks.geometry_checks import GEOMETRY_REGISTRY_CHECKS
-from posreal.theory.encodings import REGISTRY_PES, dual_pe, parse_pe
-from posreal.theory.kernels import naive_kernel_matrix, transfer
+from posreal.theory.defaults import REGISTRY_PES
+from posreal.theory.pe_specs import dual_pe, parse_pe
+from posreal.theory.transfer import naive_kernel_matrix, transfer
 from posreal.theory.realization import DEFAULT_TOL, REALIZED
-from posreal.theory.tasks import REGISTRY_TASKS, Position, dual_task, parse_task
+from posreal.theory.defaults import REGISTRY_TASKS
+from posreal.theory.tasks import Position, dual_task, parse_task
 from posreal.theory.alpha import compute_alpha
 
 from posreal.theory.defaults import LENGTHS, TRAIN_LENGTH  # noqa: E402

@@ -15,7 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from posreal.theory.encodings import parse_pe
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.provenance import versions
 from posreal.theory.selection import select
 from posreal.theory.tasks import parse_task

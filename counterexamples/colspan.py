@@ -26,14 +26,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
-from posreal.theory.encodings import parse_pe
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError
-from posreal.theory.kernels import exact_transfer
+from posreal.theory.transfer import exact_transfer
 from posreal.theory.provenance import versions
 from posreal.theory.rational import dot, rank
 from posreal.theory.realization import REALIZED, classify_exact, exact_margins, structural_ties
 from posreal.theory.selection import ExactOptimum, Selection, select
-from posreal.theory.tasks import REGISTRY_TASKS, parse_task
+from posreal.theory.defaults import REGISTRY_TASKS
+from posreal.theory.tasks import parse_task
 
 from posreal.counterexamples.verifier.certificate import q, qvec, seal
 from posreal.theory.ties import classify, exact_feature

@@ -33,7 +33,8 @@ from enum import StrEnum
 from pathlib import Path
 
 from posreal.theory import resources
-from posreal.theory.encodings import Encoding, parse_pe
+from posreal.theory.encodings import Encoding
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError, SpecError, quote
 from posreal.theory.provenance import versions
 from posreal.theory.selection import Selection, select

@@ -32,7 +32,7 @@ from posreal.experiment.model import init_params
 from posreal.experiment.optim import Params, make_optimizer
 from posreal.experiment.recipes import Recipe
 from posreal.experiment.train import stable_seed
-from posreal.theory.encodings import parse_pe
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.tasks import parse_task
 

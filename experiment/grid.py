@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, replace
 
 from posreal.experiment.recipes import ADAM, Recipe
 from posreal.theory.alpha import compute_alpha
-from posreal.theory.encodings import parse_pe
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import bad_value
 from posreal.theory.tasks import parse_task
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from posreal.theory.encodings import Encoding
-from posreal.theory.kernels import transfer
+from posreal.theory.transfer import transfer
 from posreal.theory.tasks import Task
 
 PARAMS = ("U", "W_V", "W_O", "theta")

@@ -41,7 +41,7 @@ from posreal.experiment.grid import Grid, ModelJob, model_jobs, predictions
 from posreal.experiment.train import measure_model
 from posreal.theory import resources
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB, EXPERIMENT_STEP_CACHE_MIB
-from posreal.theory.encodings import parse_pe
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError, quote
 from posreal.theory.provenance import timestamp, versions
 from posreal.theory.tasks import parse_task

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any
 # Lazy exports (PEP 562): importing ``posreal.theory`` (or a light submodule such as
 # ``posreal.theory.errors``) loads neither numpy, scipy nor sympy until a name below is used.
 _EXPORTS = {
-    "dual_pe": "encodings", "parse_pe": "encodings", "register_pe": "encodings",
-    "is_learned": "encodings", "parse_learned": "encodings",
+    "dual_pe": "pe_specs", "parse_pe": "pe_specs", "register_pe": "tables",
+    "is_learned": "pe_specs", "parse_learned": "pe_specs",
     "LearnedInterval": "underdetermination", "learned_alpha_interval": "underdetermination",
-    "unregister_pe": "encodings", "load_table": "tables",
+    "unregister_pe": "tables", "load_table": "tables",
+    "Cell": "cell", "Mode": "arithmetic", "Transfer": "transfer", "IntervalAlphaResult": "alpha",
     "PosrealError": "errors", "SpecError": "errors",
-    "exact_transfer": "kernels", "naive_kernel_matrix": "kernels", "transfer": "kernels",
+    "exact_transfer": "transfer", "naive_kernel_matrix": "transfer", "transfer": "transfer",
     "Selection": "selection", "select": "selection",
     "dual_task": "tasks", "parse_task": "tasks",
     "gradient_descent": "training",
@@ -45,12 +46,16 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from posreal.theory.alpha import AlphaResult, alpha_sweep, compute_alpha, row_outcomes
+    from posreal.theory.alpha import AlphaResult, IntervalAlphaResult, alpha_sweep, compute_alpha, row_outcomes
+    from posreal.theory.arithmetic import Mode
+    from posreal.theory.cell import Cell
+    from posreal.theory.transfer import Transfer
     from posreal.theory.limit import limit_interval
-    from posreal.theory.encodings import dual_pe, is_learned, parse_learned, parse_pe, register_pe, unregister_pe
+    from posreal.theory.pe_specs import dual_pe, is_learned, parse_learned, parse_pe
+    from posreal.theory.tables import register_pe, unregister_pe
     from posreal.theory.tables import load_table
     from posreal.theory.errors import PosrealError, SpecError
-    from posreal.theory.kernels import exact_transfer, naive_kernel_matrix, transfer
+    from posreal.theory.transfer import exact_transfer, naive_kernel_matrix, transfer
     from posreal.theory.selection import Selection, select
     from posreal.theory.tasks import dual_task, parse_task
     from posreal.theory.training import gradient_descent

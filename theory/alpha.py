@@ -2,20 +2,20 @@
 
 Main definitions (definitions.md#transfer-coefficient):
 
-* α_L = |{i ∈ R_L : T_L θ* realizes row i}| / |R_L| ∈ [0, 1], with θ* the selected
-  parameters at L0 (:mod:`posreal.theory.selection`) and T_L the transfer operator (:mod:`posreal.theory.kernels`);
-* three modes: ``float`` (tolerance rule, undecided rows reported), ``exact`` (ℚ, rational PEs),
-  ``certified`` (float, with borderline rows re-decided by interval arithmetic);
-* geometry (docs, Definitions page, ``#geometry``): with ``geometry="linf"`` or ``"l1"`` the witness is
-  the optimal face F_q of θ*_q (:mod:`posreal.theory.geometry`) and α_L is the interval
-  [rows realized by every θ ∈ F_q, rows realized by some θ ∈ F_q] / |R_L| (``alpha_interval``);
-  ``alpha`` is its low end.  For ℓ2 (the default) the interval is [α_L, α_L] and every other output
-  is unchanged;
-* ``limit=True``: α♯_L as well, the interval that predicts lim acc_L(θ_k) for gradient descent
-  (ℓ2 geometry only; :mod:`posreal.theory.limit`);
-* the all-lengths sweep: for tasks whose rows do not depend on n (offset, position, half), a
-  causal row's outcome does not depend on L, so one pass on the L_max-grid gives α_L for
-  every L ≤ L_max by cumulative counts.
+* α_L = |{i ∈ R_L : T_L θ* realizes row i}| / |R_L| ∈ [0, 1], with θ* the selected parameters at
+  L0 (:mod:`posreal.theory.selection`) and T_L a transfer operator (:mod:`posreal.theory.transfer`);
+* the four axes of an answer, each one object built once: the cell (:class:`~posreal.theory.cell.Cell`),
+  the arithmetic (:mod:`posreal.theory.arithmetic`: float, exact, certified), the geometry of the
+  selection and the transfer;
+* geometry (definitions.md#geometry): with ``geometry="linf"`` or ``"l1"`` the witness is the optimal
+  face F_q of θ*_q and α_L is the interval [rows realized by every θ ∈ F_q, rows realized by some
+  θ ∈ F_q] / |R_L| (:class:`IntervalAlphaResult`); for ℓ2 (the default) it is one number
+  (:class:`AlphaResult`);
+* ``limit=True``: α♯_L as well, the interval that predicts lim acc_L(θ_k) for gradient descent (ℓ2
+  only; :mod:`posreal.theory.limit`);
+* the all-lengths sweep (:func:`alpha_sweep`): for tasks whose rows do not depend on n (offset,
+  position, half), a causal row's outcome does not depend on L, so one pass on the L_max-grid gives
+  α_L for every L ≤ L_max by cumulative counts.
 """
 
 from __future__ import annotations
@@ -23,166 +23,170 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
-from posreal.theory.encodings import AbsSin, DualOf, Encoding, is_profile, parse_pe
+from posreal.theory.arithmetic import Arithmetic, CertifiedArithmetic, Mode, arithmetic
+from posreal.theory.cell import Cell
+from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
+from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
+from posreal.theory.encodings import Encoding
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.geometry import Geometry, GeometrySelection, IntervalOutcomes, interval_outcomes, parse_geometry
-from posreal.theory.kernels import exact_transfer, transfer
 from posreal.theory.limit import LimitInterval
-from posreal.theory.resources import Estimate, cell_estimate, require
-from posreal.theory.realization import (DEFAULT_TOL, REALIZED, RowOutcomes, classify_exact, classify_float,
-                                exact_margins, float_margins, structural_ties)
+from posreal.theory.realization import DEFAULT_TOL, REALIZED, UNDECIDED, RowOutcomes
+from posreal.theory.resources import require
 from posreal.theory.selection import Selection, select
-from posreal.theory.tasks import Task, parse_task
+from posreal.theory.tasks import Task
+from posreal.theory.transfer import REEVALUATION, Transfer, check_theta_width, parse_transfer
 
-MODES = ("float", "exact", "certified")
-from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS  # noqa: E402  (re-exported)
-from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH  # noqa: E402
-MAX_EXACT_LENGTH = 2 ** 18   # exact mode keeps one Fraction per key index
 MAX_LIMIT_LENGTH = 4096      # α♯ classifies every tied row key by key (O(L) per row)
 
 
+def _decide(cell: Cell, arith: Arithmetic, theta: Any, length: int, transfer: Transfer) -> RowOutcomes:
+    """Rows of R_length under T_length^σ θ, decided by ``arith`` (the cell and length already validated)."""
+    pe_at_length = transfer.at_length(cell.pe, length, cell.train_length)
+    return arith.decide(pe_at_length, cell.task, theta, length, cell.train_length)
+
+
 def row_outcomes(pe: str | Encoding, task: str | Task, theta: np.ndarray | Sequence[float] | Sequence[Fraction],
-                 length: int, train_length: int, mode: str = "float", tol: float = DEFAULT_TOL) -> RowOutcomes:
+                 length: int, train_length: int, mode: str | Mode = Mode.FLOAT, tol: float = DEFAULT_TOL,
+                 transfer: str | Transfer = REEVALUATION) -> RowOutcomes:
     """Outcome of every row of R_L under T_L θ.  ``theta``: (p,) floats, or Fractions in exact mode.
     ``pe`` and ``task`` are objects or spec strings."""
-    pe, task = parse_pe(pe), parse_task(task)
-    if mode not in MODES:
-        raise bad_value("mode", mode, ", ".join(MODES))
-    rows, targets = task.rows_and_targets(length)
-    ties = structural_ties(pe, rows, targets, length, train_length)
-    if mode == "exact":
-        exact_theta = [x if isinstance(x, Fraction) else Fraction(x) for x in theta]   # a float is a binary rational
-        exact_kernel = exact_transfer(pe, exact_theta, length, train_length)
-        exact, _ = exact_margins(exact_kernel, rows, targets)
-        return RowOutcomes(length, mode, rows, targets, exact, classify_exact(exact, ties), ties, tol)
-    kernel = transfer(pe, np.asarray(theta, dtype=float), length, train_length)
-    margins, target_values = float_margins(kernel, rows, targets)
-    status = classify_float(margins, target_values, ties, tol)
-    outcomes = RowOutcomes(length, mode, rows, targets, margins, status, ties, tol)
-    if mode == "certified":
-        from posreal.theory.certified import certify_rows  # mpmath only when asked for
-        certify_rows(pe, np.asarray(theta, dtype=float), outcomes, train_length)
-    return outcomes
+    cell = Cell.parse(pe, task, train_length)
+    arith = arithmetic(mode, tol)
+    arith.accept(cell.pe)
+    cell.pe.check_length(length, cell.train_length)
+    check_theta_width(cell.pe, len(theta), cell.train_length)
+    return _decide(cell, arith, theta, length, parse_transfer(transfer))
 
 
 @dataclass
 class AlphaResult:
-    """α_L of one cell at several lengths, with the row counts behind each value."""
+    """α_L of one cell at several lengths (ℓ2 geometry: θ*), with the row counts behind each value."""
 
-    pe: Encoding
-    task: Task
-    train_length: int
-    mode: str
+    cell: Cell
+    mode: Mode                                  # the arithmetic asked for (never rewritten)
     selection: Selection
-    lengths: tuple[int, ...] = ()                          # the requested lengths, sorted
-    outcomes: dict[int, RowOutcomes] = field(default_factory=dict)   # ℓ∞/ℓ1: rows under the representative θ*_q
-    geometry: Geometry = Geometry.L2
-    geometry_selection: GeometrySelection | None = None    # θ*_q and its face (ℓ∞, ℓ1)
-    intervals: dict[int, IntervalOutcomes] = field(default_factory=dict)   # ℓ∞, ℓ1: every/some per row
-    limits: dict[int, LimitInterval] = field(default_factory=dict)    # α♯_L, with limit=True
-    limit: bool = False                                                 # α♯ was asked for
+    lengths: tuple[int, ...] = ()               # the requested lengths, sorted
+    transfer: Transfer = REEVALUATION
+    outcomes: dict[int, RowOutcomes] = field(default_factory=dict)     # rows under θ* (ℓ∞/ℓ1: θ*_q)
+    limits: dict[int, LimitInterval] | None = None                      # α♯_L, when asked for
+
+    geometry = Geometry.L2
+
+    @property
+    def pe(self) -> Encoding:
+        return self.cell.pe
+
+    @property
+    def task(self) -> Task:
+        return self.cell.task
+
+    @property
+    def train_length(self) -> int:
+        return self.cell.train_length
 
     @property
     def realizable(self) -> bool:
         return self.selection.realizable
 
     def alpha(self, length: int) -> float | None:
-        """α_L (ℓ∞, ℓ1: the low end of the interval); None when the cell is not realizable (or
-        undecided) at L0, or R_L is empty."""
+        """α_L; None when the cell is not realizable (or undecided) at L0, or R_L is empty."""
         if not self.realizable or self.outcomes[length].status.size == 0:
             return None
-        if self.geometry is not Geometry.L2:
-            return self.intervals[length].interval[0]
         return self.outcomes[length].alpha
 
     @property
     def alpha_interval(self) -> dict[int, tuple[float, float]]:
         """(lo, hi) per length where α_L is defined (ℓ2: lo = hi = α_L)."""
-        out: dict[int, tuple[float, float]] = {}
-        for L in self.lengths:
-            lo = self.alpha(L)
-            if lo is None:
-                continue
-            out[L] = self.intervals[L].interval if self.geometry is not Geometry.L2 else (lo, lo)
-        return out
+        return {L: (a, a) for L in self.lengths if (a := self.alpha(L)) is not None}
+
+    def decided_in(self, length: int) -> Mode:
+        """The arithmetic the rows of R_length were actually decided in."""
+        return self.outcomes[length].mode
+
+    def _selected(self) -> dict:
+        return self.selection.summary()
+
+    def _rows(self, length: int) -> dict[str, int]:
+        return self.outcomes[length].counts()
+
+    def _exact(self) -> dict:
+        return {"alpha_exact": {str(L): str(self.outcomes[L].exact_alpha) for L in self.lengths}}
 
     def to_json(self) -> dict:
-        """The JSON document; ``alpha_interval`` gives [lo, hi] per length (null where ``alpha`` is null)."""
-        lengths = list(self.lengths)
+        """The JSON document; ``alpha_interval`` gives [lo, hi] per length (null where ``alpha`` is null).
+        ``decided_in`` appears when some length's rows were decided in another arithmetic than ``mode``."""
+        lengths = self.lengths
         interval = self.alpha_interval
-        l2 = self.geometry is Geometry.L2
-        rows = self.outcomes if l2 else self.intervals
-        out = {
+        out: dict[str, Any] = {
             "pe": str(self.pe),
             "task": str(self.task),
             "train_length": self.train_length,
-            "mode": self.mode,
+            "mode": self.mode.value,
             "realizable": None if self.selection.undecided else self.realizable,
             "alpha": {str(L): self.alpha(L) for L in lengths},
-            "rows": {str(L): rows[L].counts() for L in lengths} if self.realizable else {},
-            "selected": self.selection.summary() if l2 or self.geometry_selection is None
-            else self.geometry_selection.summary(),
+            "rows": {str(L): self._rows(L) for L in lengths} if self.realizable else {},
+            "selected": self._selected(),
             "geometry": self.geometry.value,
             "alpha_interval": {str(L): list(interval[L]) if L in interval else None for L in lengths},
         }
-        if self.mode == "exact" and self.realizable:
-            if l2:
-                out["alpha_exact"] = {str(L): str(self.outcomes[L].exact_alpha) for L in lengths}
-            elif all(self.intervals[L].exact for L in lengths):
-                out["alpha_exact"] = {str(L): str(self.intervals[L].exact_interval[0]) for L in lengths}
-                out["alpha_interval_exact"] = {str(L): [str(v) for v in self.intervals[L].exact_interval]
-                                               for L in lengths}
-        if self.limit:
-            out["limit_interval"] = {str(L): self.limits[L].to_json()["interval"] if L in self.limits else None
+        if self.transfer is not REEVALUATION:
+            out["transfer"] = str(self.transfer)
+        if self.realizable and self.outcomes:
+            decided = {L: self.decided_in(L) for L in lengths}
+            if self.mode is Mode.EXACT and all(m is Mode.EXACT for m in decided.values()):
+                out.update(self._exact())
+            if any(m is not self.mode for m in decided.values()):
+                out["decided_in"] = {str(L): m.value for L, m in decided.items()}
+        if self.limits is not None:
+            limits = self.limits
+            out["limit_interval"] = {str(L): limits[L].to_json()["interval"] if L in limits else None
                                      for L in lengths}
-            out["limit"] = {str(L): self.limits[L].to_json() if L in self.limits else None for L in lengths}
+            out["limit"] = {str(L): limits[L].to_json() if L in limits else None for L in lengths}
         return out
 
 
-def check_train_length(train_length) -> int:
-    if isinstance(train_length, bool) or not isinstance(train_length, (int, np.integer)) or train_length < 1:
-        raise bad_value("train length", train_length, "an integer >= 1")
-    return int(train_length)
+@dataclass
+class IntervalAlphaResult(AlphaResult):
+    """α_L of one cell in the ℓ∞ or ℓ1 geometry: an interval over the optimal face F_q per length."""
 
+    geometry: Geometry = Geometry.LINF    # type: ignore[assignment]
+    geometry_selection: GeometrySelection | None = None    # θ*_q and its face
+    intervals: dict[int, IntervalOutcomes] = field(default_factory=dict)   # every/some per row
 
-def check_tol(tol) -> float:
-    if isinstance(tol, bool) or not isinstance(tol, (int, float, np.floating)) or not 0 <= tol < np.inf:
-        raise bad_value("tolerance", tol, "a finite number >= 0")
-    return float(tol)
+    def alpha(self, length: int) -> float | None:
+        """The low end of the α interval."""
+        if not self.realizable or self.outcomes[length].status.size == 0:
+            return None
+        return self.intervals[length].interval[0]
 
+    @property
+    def alpha_interval(self) -> dict[int, tuple[float, float]]:
+        return {L: self.intervals[L].interval for L in self.lengths if self.alpha(L) is not None}
 
-def check_lengths(lengths: Iterable[int], train_length: int, pe: Encoding, mode: str = "float") -> list[int]:
-    """Validate lengths: a non-empty collection of integers ≥ L0 within the PE's limit; sorted, unique."""
-    if isinstance(lengths, (str, bytes)) or not isinstance(lengths, Iterable):
-        raise bad_value("lengths", lengths, "a non-empty list of integers >= the train length")
-    out = []
-    for L in lengths:
-        if isinstance(L, bool) or not isinstance(L, (int, np.integer)) or L < train_length:
-            raise bad_value("length", L, f"integers >= the train length {train_length}")
-        pe.check_length(int(L), train_length)
-        if mode == "exact" and L > MAX_EXACT_LENGTH:
-            raise bad_value("length", L, f"lengths up to {MAX_EXACT_LENGTH} in exact mode (use float or --certified)")
-        out.append(int(L))
-    if not out:
-        raise bad_value("lengths", lengths, "a non-empty list of integers >= the train length")
-    return sorted(set(out))
+    def decided_in(self, length: int) -> Mode:
+        return self.intervals[length].decided_in
 
+    def _selected(self) -> dict:
+        return self.selection.summary() if self.geometry_selection is None else self.geometry_selection.summary()
 
-def _check_mode(mode: str, pe: Encoding) -> None:
-    if mode not in MODES:
-        raise bad_value("mode", mode, ", ".join(MODES))
-    if mode == "exact" and not pe.rational:
-        raise SpecError(f"invalid mode 'exact' for PE {str(pe)!r}; accepted: --exact for rational PEs "
-                        "(relbias, colbias, alibi, nope, rational tables, their duals), --certified otherwise")
+    def _rows(self, length: int) -> dict[str, int]:
+        return self.intervals[length].counts()
+
+    def _exact(self) -> dict:
+        return {"alpha_exact": {str(L): str(self.intervals[L].exact_interval[0]) for L in self.lengths},
+                "alpha_interval_exact": {str(L): [str(v) for v in self.intervals[L].exact_interval]
+                                         for L in self.lengths}}
 
 
 def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFAULT_TRAIN_LENGTH,
-                  lengths: Iterable[int] = DEFAULT_LENGTHS, mode: str = "float",
+                  lengths: Iterable[int] = DEFAULT_LENGTHS, mode: str | Mode = Mode.FLOAT,
                   tol: float = DEFAULT_TOL, geometry: str | Geometry = Geometry.L2,
-                  limit: bool = False) -> AlphaResult:
+                  limit: bool = False, transfer: str | Transfer = REEVALUATION) -> AlphaResult:
     """α_L(Φ, τ; L0) at each length, from θ* alone (no training).  ``geometry``: ``l2`` (θ*, the
     default), ``linf`` or ``l1`` (θ*_q and its optimal face: α_L becomes an interval).  With
     ``limit``, α♯_L too (ℓ2 only: the second-order term is derived for gradient descent)."""
@@ -190,60 +194,55 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
     if limit and geometry is not Geometry.L2:
         raise bad_value("geometry with limit=True", geometry.value,
                         "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")
-    pe, task = parse_pe(pe), parse_task(task)
-    _check_mode(mode, pe)
-    train_length = check_train_length(train_length)
-    tol = check_tol(tol)
-    lengths = check_lengths(lengths, train_length, pe, mode)
+    cell = Cell.parse(pe, task, train_length)
+    arith = arithmetic(mode, tol)
+    arith.accept(cell.pe)
+    op = parse_transfer(transfer)
+    lengths = cell.check_lengths(lengths, exact=arith.exact_selection)
     if limit and lengths[-1] > MAX_LIMIT_LENGTH:
         raise bad_value("length", lengths[-1], f"lengths up to {MAX_LIMIT_LENGTH} with the limit α♯")
-    require(estimate_cell(pe, task, train_length, lengths, mode == "exact"))   # before any allocation
-    sel = select(pe, task, train_length, exact=(mode == "exact") or (limit and pe.rational))
-    if mode == "exact" and sel.realizable and sel.exact_theta is None:
-        mode = "float (exact certificate not found)"   # say so: rows are then decided in float
-    result = AlphaResult(pe, task, train_length, mode, sel, tuple(lengths), limit=limit, geometry=geometry)
-    if not sel.realizable:   # the asked geometry is reported even then (realizability does not depend on it)
-        return result
+    require(cell.estimate(lengths, arith.exact_selection))   # before any allocation
+    sel = select(cell.pe, cell.task, cell.train_length,
+                 exact=arith.exact_selection or (limit and cell.pe.rational))
     if geometry is not Geometry.L2:
-        return _geometry_alpha(result, geometry, mode, tol)
-    exact_theta = sel.exact_theta
-    theta = exact_theta if mode == "exact" and exact_theta is not None else sel.theta
-    row_mode = mode if mode in MODES else "float"
-    for L in lengths:
-        result.outcomes[L] = row_outcomes(pe, task, theta, L, train_length, row_mode, tol)
+        return _interval_alpha(IntervalAlphaResult(cell, arith.mode, sel, tuple(lengths), op, geometry=geometry),
+                               arith)
+    result = AlphaResult(cell, arith.mode, sel, tuple(lengths), op)
+    if not sel.realizable:
+        return result
+    decider, theta = arith.parameters(sel.theta, sel.exact_theta)
+    result.outcomes = {L: _decide(cell, decider, theta, L, op) for L in lengths}
     if limit:
         from posreal.theory.limit import limit_interval, prediction_context
-        ctx = prediction_context(pe, task, sel)
-        result.limits = {L: limit_interval(pe, task, sel, L, ctx) for L in lengths}
+        ctx = prediction_context(cell.pe, cell.task, sel)
+        result.limits = {L: limit_interval(cell.pe, cell.task, sel, L, ctx) for L in lengths}
     return result
 
 
-def _geometry_alpha(result: AlphaResult, geometry: Geometry, mode: str, tol: float) -> AlphaResult:
-    """Fill an ℓ∞ / ℓ1 result: θ*_q, its face, the rows under θ*_q and the every/some interval."""
+def _interval_alpha(result: IntervalAlphaResult, arith: Arithmetic) -> IntervalAlphaResult:
+    """Fill an ℓ∞ / ℓ1 result: θ*_q, its face, the rows under θ*_q and the every/some interval.
+
+    Certified mode certifies the interval's rows where the face is one point (every = some = the rows of
+    θ*_q, decided by interval arithmetic); on a larger face the every/some decisions are LPs in float,
+    and ``decided_in`` says so."""
+    if not result.realizable:   # the asked geometry is reported even then (realizability does not depend on it)
+        return result
     from posreal.theory.geometry import select_in_geometry
-    gsel = select_in_geometry(result.pe, result.task, result.train_length, geometry, exact=(mode == "exact"))
-    result.geometry, result.geometry_selection = geometry, gsel
+    cell = result.cell
+    if result.transfer is not REEVALUATION:
+        raise bad_value("transfer with geometry", result.geometry.value, "l2 for transfers other than none")
+    gsel = select_in_geometry(cell.pe, cell.task, cell.train_length, result.geometry, exact=arith.exact_selection)
+    result.geometry_selection = gsel
     if gsel.theta is None:
         return result
-    exact_rows = mode == "exact" and gsel.exact_theta is not None
-    if mode == "exact" and not exact_rows:
-        result.mode = "float (exact certificate not found)"
-    theta = gsel.exact_theta if exact_rows else gsel.theta
-    assert theta is not None   # checked above: a realizable cell has θ*_q
-    for L in result.lengths:
-        result.outcomes[L] = row_outcomes(result.pe, result.task, theta, L, result.train_length,
-                                          "exact" if exact_rows else ("certified" if mode == "certified" else "float"),
-                                          tol)
-    result.intervals = interval_outcomes(gsel, result.lengths, tol)
+    decider, theta = arith.parameters(gsel.theta, gsel.exact_theta)
+    result.outcomes = {L: _decide(cell, decider, theta, L, result.transfer) for L in result.lengths}
+    result.intervals = interval_outcomes(gsel, result.lengths, arith.tol)
+    if isinstance(decider, CertifiedArithmetic) and gsel.face is not None and gsel.face.point:
+        for L, rows in result.intervals.items():
+            certified = result.outcomes[L].status                                  # (m,)
+            rows.every, rows.some, rows.certified = certified.copy(), certified.copy(), True
     return result
-
-
-def estimate_cell(pe: Encoding, task: Task, train_length: int, lengths: list[int], exact: bool) -> Estimate:
-    """The planned memory of :func:`compute_alpha` for one cell (:mod:`posreal.theory.resources`)."""
-    base = pe.base if isinstance(pe, DualOf) else pe
-    kernel = "profile" if is_profile(pe) else "bilinear" if isinstance(base, AbsSin) else "dense"
-    rows, _ = task.rows_and_targets(train_length)                        # (m,)
-    return cell_estimate(f"{pe} · {task}", pe.dim(train_length), kernel, int(rows.sum()), lengths, exact)
 
 
 @dataclass
@@ -261,32 +260,31 @@ class Sweep:
 
 
 def alpha_sweep(pe: str | Encoding, task: str | Task, train_length: int = DEFAULT_TRAIN_LENGTH,
-                max_length: int = 65536, mode: str = "float", tol: float = DEFAULT_TOL,
+                max_length: int = 65536, mode: str | Mode = Mode.FLOAT, tol: float = DEFAULT_TOL,
                 selection: Selection | None = None) -> Sweep | None:
     """α_L for all L0 ≤ L ≤ max_length in one call (tasks whose rows do not depend on n).
     Returns None when the cell is not realizable at L0."""
-    pe, task = parse_pe(pe), parse_task(task)
-    if task.rows_depend_on_length:
-        raise SpecError(f"invalid task {str(task)!r} for the all-lengths sweep; accepted: tasks whose "
+    cell = Cell.parse(pe, task, train_length)
+    if cell.task.rows_depend_on_length:
+        raise SpecError(f"invalid task {str(cell.task)!r} for the all-lengths sweep; accepted: tasks whose "
                         "rows do not depend on n (offset:c, position:p, half and their duals)")
-    _check_mode(mode, pe)
-    train_length = check_train_length(train_length)
-    tol = check_tol(tol)
-    check_lengths([max_length], train_length, pe, mode)
-    sel = selection or select(pe, task, train_length, exact=(mode == "exact"))
-    if (sel.pe, sel.task, sel.train_length) != (pe, task, train_length):
+    arith = arithmetic(mode, tol)
+    arith.accept(cell.pe)
+    cell.check_lengths([max_length], exact=arith.exact_selection)
+    sel = selection or select(cell.pe, cell.task, cell.train_length, exact=arith.exact_selection)
+    if (sel.pe, sel.task, sel.train_length) != (cell.pe, cell.task, cell.train_length):
         raise SpecError(f"invalid selection for the sweep: it was computed for {sel.pe}·{sel.task} at L0 = "
-                        f"{sel.train_length}; accepted: the selection of {pe}·{task} at L0 = {train_length}")
+                        f"{sel.train_length}; accepted: the selection of {cell.pe}·{cell.task} at L0 = "
+                        f"{cell.train_length}")
     if not sel.realizable:
         return None
-    exact_theta = sel.exact_theta
-    if mode == "exact" and exact_theta is None:
-        raise SpecError(f"invalid mode 'exact' for the sweep of {pe}·{task}: no exact θ* was found; "
+    if arith.exact_selection and sel.exact_theta is None:
+        raise SpecError(f"invalid mode 'exact' for the sweep of {cell}: no exact θ* was found; "
                         "accepted: float or certified")
-    theta = exact_theta if mode == "exact" and exact_theta is not None else sel.theta
-    out = row_outcomes(pe, task, theta, max_length, train_length, mode, tol)
-    lengths = np.arange(train_length, max_length + 1)                     # (K,)
+    decider, theta = arith.parameters(sel.theta, sel.exact_theta)
+    out = _decide(cell, decider, theta, max_length, REEVALUATION)
+    lengths = np.arange(cell.train_length, max_length + 1)                # (K,)
     ends = np.searchsorted(out.rows, lengths, side="left")                # rows < L
     realized = np.concatenate(([0], np.cumsum(out.status == REALIZED)))[ends]
-    undecided = np.concatenate(([0], np.cumsum(out.status == 0)))[ends]
+    undecided = np.concatenate(([0], np.cumsum(out.status == UNDECIDED)))[ends]
     return Sweep(lengths, realized, undecided, ends)

@@ -19,15 +19,12 @@ selection bound that distance only approximately).  Structural ties stay failed.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
 from mpmath import iv
 
-from posreal.theory.encodings import AbsSin, DualOf, Encoding, ProfileEncoding, Sinusoidal, TableEncoding
-from posreal.theory.errors import SpecError
-from posreal.theory.tasks import shear_normal_form
-from posreal.theory.realization import FAILED, REALIZED, UNDECIDED, RowOutcomes, target_keys
+from posreal.theory.encodings import Encoding, point_interval
+from posreal.theory.realization import FAILED, REALIZED, RowOutcomes, UNDECIDED
+from posreal.theory.kernels import target_keys
 
 UNIT_ROUNDOFF = 2.0 ** -53
 BAND_FACTOR = 100.0
@@ -40,61 +37,11 @@ def float_error_bound(theta: np.ndarray, p: int, length: int, max_feature: float
     return 2.0 * entry
 
 
-def max_abs_feature(pe: Encoding, length: int, train_length: int) -> float:
-    """max |ψ_f(i, k)| over the whole L-grid (the bound must hold for every entry, not a sample)."""
-    _, base = shear_normal_form(pe, DualOf)   # every nested shear: features in index form are the base's
-    if isinstance(base, AbsSin):
-        return float(np.abs(base.phi(np.arange(length))).max(initial=0.0)) ** 2
-    if isinstance(base, ProfileEncoding):
-        step = max(1, 2 ** 20 // max(1, base.dim(train_length)))
-        return max((float(np.abs(base.features(np.arange(a, min(length, a + step)), train_length)).max(initial=0.0))
-                    for a in range(0, length, step)), default=0.0)
-    if isinstance(base, TableEncoding):
-        return float(np.abs(base.values[:length, :length]).max(initial=0.0))
-    raise SpecError(f"invalid PE {str(pe)!r} for certified mode; accepted: registry PEs, feature tables and "
-                    "their duals")
-
-
-def _interval(x) -> iv.mpf:
-    if isinstance(x, Fraction):
-        return iv.mpf(x.numerator) / iv.mpf(x.denominator)
-    return iv.mpf(float(x))  # a float is an exact binary rational
-
-
-def _sinusoid_intervals(x: int, d: int, base: float, sin_first: bool) -> list:
-    log_base = iv.log(iv.mpf(float(base)))
-    angles = [iv.exp(-(iv.mpf(2 * f) / d) * log_base) * x for f in range(d // 2)]
-    sins = [iv.sin(a) for a in angles]
-    coss = [iv.cos(a) for a in angles]
-    return sins + coss if sin_first else coss + sins
-
-
-def interval_index_features(pe: Encoding, row: int, keys: list[int], train_length: int) -> list[list]:
-    """Enclosures of ψ at (row, key index k) for each k: (len(keys), p) intervals."""
-    _, inner = shear_normal_form(pe, DualOf)   # every nested shear: features in index form are the base's
-    assert isinstance(inner, Encoding)
-    base: Encoding = inner
-    if isinstance(base, Sinusoidal):
-        return [_sinusoid_intervals(k, base.d, base.base, sin_first=base.name != "rope") for k in keys]
-    if isinstance(base, AbsSin):
-        left = _sinusoid_intervals(row, base.d, base.base, sin_first=True)
-        out = []
-        for k in keys:
-            right = _sinusoid_intervals(k, base.d, base.base, sin_first=True)
-            out.append([a * b for a in left for b in right])
-        return out
-    if base.rational:
-        feats = base.exact_index_features([row] * len(keys), keys, train_length)
-    else:
-        feats = base.index_features(np.full(len(keys), row), np.array(keys), train_length).tolist()
-    return [[_interval(x) for x in f] for f in feats]
-
-
 def interval_margin(pe: Encoding, theta: np.ndarray, row: int, key: int, train_length: int):
     """Enclosure of γ_row = κ(row, target) - max over other keys, for parameters θ (exact floats)."""
     keys = list(range(row + 1))
-    th = [_interval(x) for x in theta]
-    feats = interval_index_features(pe, row, keys, train_length)
+    th = [point_interval(iv, x) for x in theta]
+    feats = pe.interval_index_features(row, keys, train_length, iv)
     values = [iv.fsum(a * b for a, b in zip(th, f)) if th else iv.mpf(0) for f in feats]
     others = [v for k, v in enumerate(values) if k != key]
     if not others:
@@ -108,7 +55,7 @@ def certify_rows(pe: Encoding, theta: np.ndarray, outcomes: RowOutcomes, train_l
     """Re-decide borderline rows of ``outcomes`` in place with interval arithmetic."""
     iv.dps = DIGITS
     p = theta.size
-    bound = float_error_bound(theta, p, outcomes.length, max_abs_feature(pe, outcomes.length, train_length))
+    bound = float_error_bound(theta, p, outcomes.length, pe.max_abs_feature(outcomes.length, train_length))
     margins = np.asarray(outcomes.margins, dtype=float)
     keys = target_keys(pe.index, outcomes.rows, outcomes.targets)
     borderline = (~outcomes.ties) & ((np.abs(margins) <= BAND_FACTOR * bound) | (outcomes.status == UNDECIDED))

@@ -2,55 +2,76 @@
 
 Main definitions:
 
-* the registry ``nope``, ``relbias[:D]``, ``alibi``, ``rope:d[:base]`` (relative),
-  ``abscol:d[:base]``, ``colbias[:D]`` (column), ``abssin:d[:base]`` (absolute bilinear),
-  the shear ``dual:P`` (ψ_S(i, j) = ψ(i, i-j), Proposition 4) and user feature tables
-  (:func:`register_pe`); :func:`parse_pe` returns a linear :class:`Encoding` only;
-* ``learned:d`` is not linear: :func:`parse_learned` gives a :class:`LearnedAbsolute`, which
-  only the Underdetermination result handles (:func:`is_learned` tells the two spec kinds apart);
+* the registry classes ``nope`` (:class:`NoPE`), ``relbias[:D]``/``colbias[:D]`` (:class:`Bucket`),
+  ``alibi`` (:class:`ALiBi`), ``rope:d[:base]``/``abscol:d[:base]`` (:class:`Sinusoidal`),
+  ``abssin:d[:base]`` (:class:`AbsSin`) and the shear ``dual:P`` (:class:`DualOf`,
+  ψ_S(i, j) = ψ(i, i-j), Proposition 4).  User feature tables are in :mod:`posreal.theory.tables`;
+  spec strings are parsed, once, by :mod:`posreal.theory.pe_specs`;
 * every encoding is read in *index form*: row i of the causal grid sees key index
   k ∈ {0..i}, where k = i - j for offset-indexed PEs (relative) and k = j for
   position-indexed ones (column, bilinear, tables).  The shear keeps the row values and flips
-  the index (offset ↔ position), which is why α_L(SΦ, Sτ) = α_L(Φ, τ).
+  the index (offset ↔ position), which is why α_L(SΦ, Sτ) = α_L(Φ, τ);
+* what differs between kinds of PE is a method of the encoding, so no caller branches on its
+  class: the kernel of θ on the L-grid (:meth:`Encoding.kernel`, :meth:`Encoding.exact_kernel`),
+  the structural ties (:meth:`Encoding.structural_ties`), the interval enclosures and the feature
+  bound of certified mode (:meth:`Encoding.interval_index_features`, :meth:`Encoding.max_abs_feature`),
+  the shape of its kernel for memory planning (:attr:`Encoding.kernel_form`) and the shear
+  (:meth:`Encoding.dual`).
 
 Frequencies of the sinusoidal PEs: ω_f = base^(-2f/d), f = 0..d/2-1, base 10000 by default
-(Vaswani et al. 2017; Su et al. 2021 for RoPE).  ``relbias`` is the T5 clipped bucket
-(Raffel et al. 2020) with D = L0 - 1 by default.  Spec strings are parsed only by
-:func:`parse_pe` and round-trip through ``str()``.
+(Vaswani et al. 2017; Su et al. 2021 for RoPE).  ``relbias`` is the clipped one-hot bucket
+min(i - j, D) with D = L0 - 1 by default (a simplification of T5's buckets, Raffel et al. 2020).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from posreal.theory.errors import SpecError, bad_value, quote
-from posreal.theory.resources import MAX_INT_DIGITS, MAX_SPEC_INT, check_spec, strip_duals
-from posreal.theory.tasks import shear_normal_form
+from posreal.theory.kernels import BilinearKernel, DenseKernel, Kernel, KeyIndex, ProfileKernel, dot
 
-OFFSET = "offset"      # key index k = i - j
-POSITION = "position"  # key index k = j
+OFFSET = KeyIndex.OFFSET      # key index k = i - j
+POSITION = KeyIndex.POSITION  # key index k = j
 
-RELATIVE = "relative"
-COLUMN = "column"
-BILINEAR = "bilinear"
-GENERAL = "general"
 
-PE_FORMS = ("nope, relbias[:D], alibi, rope:d[:base], abssin:d[:base], abscol:d[:base], "
-            "colbias[:D] (d even >= 2, D >= 0, base > 1), dual:PE, learned:d, table:PATH (a JSON feature table), "
-            "or a name registered with posreal.theory.register_pe")
-from posreal.theory.defaults import REGISTRY_PES  # noqa: E402, F401  (re-exported)
+class PEKind(StrEnum):
+    """What ψ depends on: i - j (relative), j (column), both through φ(i)ᵀWφ(k) (bilinear), or any (general)."""
+
+    RELATIVE = "relative"
+    COLUMN = "column"
+    BILINEAR = "bilinear"
+    GENERAL = "general"
+
+    @property
+    def dual(self) -> PEKind:
+        """The kind of the shear: relative ↔ column, bilinear and general stay."""
+        return {PEKind.RELATIVE: PEKind.COLUMN, PEKind.COLUMN: PEKind.RELATIVE}.get(self, self)
+
+
+RELATIVE, COLUMN, BILINEAR, GENERAL = PEKind.RELATIVE, PEKind.COLUMN, PEKind.BILINEAR, PEKind.GENERAL
+
+
+class KernelForm(StrEnum):
+    """How a PE's kernel is held on the L-grid (memory planning, :mod:`posreal.theory.resources`)."""
+
+    PROFILE = "profile"     # one (L,) profile: relative and column PEs
+    BILINEAR = "bilinear"   # Φ_L W Φ_Lᵀ, row-blocked
+    DENSE = "dense"         # (L, L) values: general tables
+
+
+REGISTRY_NAMES = frozenset({"nope", "relbias", "alibi", "rope", "abssin", "abscol", "colbias", "dual", "learned",
+                            "table"})
+"""Names a user PE may not take (they are spec prefixes)."""
 
 MAX_PROFILE_LENGTH = 2 ** 24   # relative / column kernels: O(L) memory
 MAX_BLOCKED_LENGTH = 2 ** 15   # bilinear kernels: O(L^2 d) time, row-blocked memory
 DEFAULT_BASE = 10000.0
-
-_FLIP = {OFFSET: POSITION, POSITION: OFFSET}
-_DUAL_KIND = {RELATIVE: COLUMN, COLUMN: RELATIVE, BILINEAR: BILINEAR, GENERAL: GENERAL}
 
 
 def irrational(pe: object) -> SpecError:
@@ -81,17 +102,36 @@ def integer_positions(values: Any, role: str) -> np.ndarray:
                     "not all whole numbers; accepted: integer grid positions")
 
 
+def ties_from_ids(ids: np.ndarray, rows: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Structural ties when features at key index k equal those at k' iff id(k) == id(k'): a row ties
+    iff its target key is not the first key with its id, or the second key with that id is on the
+    row (≤ i).  ids (L,), rows/keys (m,) -> (m,) bool."""
+    length = ids.size
+    n_ids = int(ids.max()) + 1 if ids.size else 0
+    first = np.full(n_ids, length, dtype=np.int64)    # (n_ids,) first key index of each id
+    second = np.full(n_ids, length, dtype=np.int64)   # (n_ids,) the second one (length: none)
+    order = np.arange(length)
+    np.minimum.at(first, ids, order)
+    later = order != first[ids]
+    np.minimum.at(second, ids[later], order[later])
+    tid = ids[keys]
+    return (keys != first[tid]) | (second[tid] <= rows)
+
+
 class Encoding:
-    """A linear PE.  ``kind`` is relative / column / bilinear / general; ``index`` says how
-    key index k relates to (i, j); ``rational`` says whether features are exact rationals.
-    Subclasses give the three as class attributes, dataclass fields or properties."""
+    """A linear PE.  ``kind`` (:class:`PEKind`), ``index`` (:class:`KeyIndex`: how key index k
+    relates to (i, j)) and ``rational`` (features are exact rationals) are class attributes,
+    dataclass fields or properties of the subclasses.  The defaults below work from
+    :meth:`index_features` alone (general tables); 1-D and bilinear encodings override them."""
+
+    kernel_form = KernelForm.DENSE
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> PEKind:
         raise NotImplementedError
 
     @property
-    def index(self) -> str:
+    def index(self) -> KeyIndex:
         raise NotImplementedError
 
     @property
@@ -133,11 +173,68 @@ class Encoding:
             raise SpecError(f"invalid length {length!r} for PE {str(self)!r}; accepted: "
                             f"lengths up to {limit} ({self.length_limit_reason()})")
 
+    def dual(self) -> Encoding:
+        """The shear ψ_S(i, j) = ψ(i, i - j), in normal form (the shear of a shear is the PE)."""
+        return DualOf(self)
+
+    # -- the kernel of θ on the L-grid (no validation here: callers validate at their boundary)
+    def kernel(self, theta: np.ndarray, length: int, train_length: int) -> Kernel:
+        """T_L θ in float: θ (p,) -> kernel on the ``length``-grid; values computed row by row."""
+        out = np.zeros((length, length))                                   # (L, L) index form
+        for i in range(length):
+            keys = np.arange(i + 1)
+            out[i, : i + 1] = self.index_features(np.full(i + 1, i), keys, train_length) @ theta
+        return DenseKernel(length, self.index, out)
+
+    def exact_kernel(self, theta: Sequence[Fraction], length: int, train_length: int) -> Kernel:
+        """T_L θ in ℚ (rational encodings): values are Fractions."""
+        out = np.zeros((length, length), dtype=object)                     # (L, L) Fractions
+        for i in range(length):
+            feats = self.exact_index_features([i] * (i + 1), list(range(i + 1)), train_length)
+            out[i, : i + 1] = [dot(theta, f) for f in feats]
+        return DenseKernel(length, self.index, out)
+
+    def structural_ties(self, rows: np.ndarray, keys: np.ndarray, length: int, train_length: int) -> np.ndarray:
+        """Rows whose target key index has the features of another key of the row: (m,), (m,) -> (m,) bool.
+        Compared row by row (exactly for rational encodings)."""
+        ties = np.zeros(rows.size, dtype=bool)
+        for n, (i, k) in enumerate(zip(rows.tolist(), keys.tolist())):
+            if self.rational:
+                feats = self.exact_index_features([i] * (i + 1), list(range(i + 1)), train_length)
+            else:
+                feats = [tuple(f) for f in self.index_features(np.full(i + 1, i), np.arange(i + 1), train_length)]
+            ties[n] = any(feats[c] == feats[k] for c in range(i + 1) if c != k)
+        return ties
+
+    # -- certified mode (interval arithmetic; ``iv`` is mpmath's interval context, passed in)
+    def max_abs_feature(self, length: int, train_length: int) -> float:
+        """max |ψ_f(i, k)| over the whole L-grid (the error bound must hold for every entry)."""
+        return max((float(np.abs(self.index_features(np.full(i + 1, i), np.arange(i + 1), train_length))
+                          .max(initial=0.0)) for i in range(length)), default=0.0)
+
+    def interval_index_features(self, row: int, keys: list[int], train_length: int, iv: Any) -> list[list]:
+        """Enclosures of ψ at (row, key index k) for each k: (len(keys), p) intervals.  Rational or
+        float features are exact binary or rational numbers: their enclosures are points."""
+        if self.rational:
+            feats: list = self.exact_index_features([row] * len(keys), keys, train_length)
+        else:
+            feats = self.index_features(np.full(len(keys), row), np.array(keys), train_length).tolist()
+        return [[point_interval(iv, x) for x in f] for f in feats]
+
+
+def point_interval(iv: Any, x: Fraction | float) -> Any:
+    """The enclosure of an exact number: a Fraction p/q or a float (an exact binary rational)."""
+    if isinstance(x, Fraction):
+        return iv.mpf(x.numerator) / iv.mpf(x.denominator)
+    return iv.mpf(float(x))
+
 
 # --------------------------------------------------------------------------- 1-D encodings
 class ProfileEncoding(Encoding):
     """ψ depends on the key index k alone: relative (k = i-j) or column (k = j).  The kernel
     on a grid is one profile v(k) = ⟨θ, f(k)⟩, the same for every row."""
+
+    kernel_form = KernelForm.PROFILE
 
     def features(self, keys: np.ndarray, train_length: int) -> np.ndarray:
         """f(k): (m,) -> (m, p)."""
@@ -164,8 +261,7 @@ class ProfileEncoding(Encoding):
         return out
 
     def exact_profile(self, theta: Sequence[Fraction], length: int, train_length: int) -> list[Fraction]:
-        feats = self.exact_features(range(length), train_length)
-        return [sum((a * b for a, b in zip(theta, f)), Fraction(0)) for f in feats]
+        return [dot(theta, f) for f in self.exact_features(range(length), train_length)]
 
     def index_features(self, rows, keys, train_length):
         return self.features(np.asarray(keys, dtype=np.int64), train_length)
@@ -175,6 +271,20 @@ class ProfileEncoding(Encoding):
 
     def max_length(self, train_length):
         return MAX_PROFILE_LENGTH
+
+    def kernel(self, theta, length, train_length):
+        return ProfileKernel(length, self.index, self.profile(theta, length, train_length))
+
+    def exact_kernel(self, theta, length, train_length):
+        return ProfileKernel(length, self.index, self.exact_profile(list(theta), length, train_length))
+
+    def structural_ties(self, rows, keys, length, train_length):
+        return ties_from_ids(self.feature_ids(length, train_length), rows, keys)
+
+    def max_abs_feature(self, length, train_length):
+        step = max(1, 2 ** 20 // max(1, self.dim(train_length)))
+        return max((float(np.abs(self.features(np.arange(a, min(length, a + step)), train_length)).max(initial=0.0))
+                    for a in range(0, length, step)), default=0.0)
 
 
 @dataclass(frozen=True)
@@ -204,7 +314,7 @@ class Bucket(ProfileEncoding):
     D = L0 - 1 when not given."""
 
     D: int | None = None
-    index: str = OFFSET
+    index: KeyIndex = OFFSET
     rational = True
 
     @property
@@ -286,7 +396,16 @@ def sinusoid(x: np.ndarray, d: int, base: float, sin_first: bool) -> np.ndarray:
     return np.concatenate(parts, axis=1)
 
 
-def _format_base(base: float) -> str:
+def interval_sinusoid(iv: Any, x: int, d: int, base: float, sin_first: bool) -> list:
+    """Enclosures of :func:`sinusoid` at one integer x, with ω_f = exp(-(2f/d) log base): d intervals."""
+    log_base = iv.log(iv.mpf(float(base)))
+    angles = [iv.exp(-(iv.mpf(2 * f) / d) * log_base) * x for f in range(d // 2)]
+    sins = [iv.sin(a) for a in angles]
+    coss = [iv.cos(a) for a in angles]
+    return sins + coss if sin_first else coss + sins
+
+
+def format_base(base: float) -> str:
     return str(int(base)) if float(base).is_integer() else repr(float(base))
 
 
@@ -313,8 +432,11 @@ class Sinusoidal(ProfileEncoding):
     def features(self, keys, train_length):
         return sinusoid(keys, self.d, self.base, sin_first=self.name != "rope")
 
+    def interval_index_features(self, row, keys, train_length, iv):
+        return [interval_sinusoid(iv, k, self.d, self.base, sin_first=self.name != "rope") for k in keys]
+
     def __str__(self):
-        return f"{self.name}:{self.d}" + (f":{_format_base(self.base)}" if self.base_given else "")
+        return f"{self.name}:{self.d}" + (f":{format_base(self.base)}" if self.base_given else "")
 
 
 # --------------------------------------------------------------------------- bilinear
@@ -328,6 +450,7 @@ class AbsSin(Encoding):
     base_given: bool = False
     kind = BILINEAR
     index = POSITION
+    kernel_form = KernelForm.BILINEAR
 
     def dim(self, train_length):
         return self.d * self.d
@@ -344,209 +467,57 @@ class AbsSin(Encoding):
         _, ids = np.unique(self.phi(np.arange(length)), axis=0, return_inverse=True)
         return ids.reshape(-1).astype(np.int64)
 
-    def __str__(self):
-        return f"abssin:{self.d}" + (f":{_format_base(self.base)}" if self.base_given else "")
+    def kernel(self, theta, length, train_length):
+        phi = self.phi(np.arange(length))   # (L, d)
+        W = theta.reshape(self.d, self.d)   # (d, d)
+        return BilinearKernel(length, self.index, phi @ W, phi)
 
+    def structural_ties(self, rows, keys, length, train_length):
+        return ties_from_ids(self.feature_ids(length, train_length), rows, keys)   # φ(i) ≠ 0: ids of φ(k) decide
 
-# --------------------------------------------------------------------------- user tables
-@dataclass(frozen=True, eq=False)
-class TableEncoding(Encoding):
-    """A user feature table.  ``kind`` relative (table[k] = f(δ)), column (table[k] = f(j)),
-    or general (table[i][j] = ψ(i, j), j ≤ i).  Entries that are all int / Fraction make the
-    encoding rational (exact mode).  Lengths up to the table's size."""
+    def max_abs_feature(self, length, train_length):
+        return float(np.abs(self.phi(np.arange(length))).max(initial=0.0)) ** 2
 
-    name: str
-    table_kind: str
-    values: np.ndarray = field(repr=False)                 # (N, p) or (N, N, p) floats
-    exact: tuple | None = field(repr=False, default=None)  # the same entries as Fractions (rational tables)
-
-    @property
-    def kind(self):
-        return self.table_kind
-
-    @property
-    def index(self):
-        return OFFSET if self.table_kind == RELATIVE else POSITION
-
-    @property
-    def rational(self):
-        return self.exact is not None
-
-    @property
-    def size(self) -> int:
-        return self.values.shape[0]
-
-    def dim(self, train_length):
-        return self.values.shape[-1]
-
-    def max_length(self, train_length):
-        return self.size
-
-    def length_limit_reason(self) -> str:
-        return f"the feature table defines ψ on {self.size} positions only"
-
-    def _pair_index(self, rows, keys):
-        """(row, key index) -> table coordinates (i, j) for a general table."""
-        rows = np.asarray(rows, dtype=np.int64)
-        keys = np.asarray(keys, dtype=np.int64)
-        j = rows - keys if self.index == OFFSET else keys
-        return rows, j
-
-    def index_features(self, rows, keys, train_length):
-        if self.table_kind == GENERAL:
-            i, j = self._pair_index(rows, keys)
-            return self.values[i, j]
-        return self.values[np.asarray(keys, dtype=np.int64)]
-
-    def exact_index_features(self, rows, keys, train_length):
-        if self.exact is None:
-            return Encoding.exact_index_features(self, rows, keys, train_length)
-        if self.table_kind == GENERAL:
-            i, j = self._pair_index(list(rows), list(keys))
-            return [self.exact[a][b] for a, b in zip(i.tolist(), j.tolist())]
-        return [self.exact[k] for k in keys]
-
-    def __eq__(self, other):
-        return isinstance(other, TableEncoding) and str(self) == str(other)
-
-    def __hash__(self):
-        return hash(str(self))
+    def interval_index_features(self, row, keys, train_length, iv):
+        left = interval_sinusoid(iv, row, self.d, self.base, sin_first=True)
+        out = []
+        for k in keys:
+            right = interval_sinusoid(iv, k, self.d, self.base, sin_first=True)
+            out.append([a * b for a in left for b in right])
+        return out
 
     def __str__(self):
-        return self.name
+        return f"abssin:{self.d}" + (f":{format_base(self.base)}" if self.base_given else "")
 
 
-class ProfileTable(TableEncoding, ProfileEncoding):
-    """A relative or column user table: a 1-D profile encoding."""
-
-    def features(self, keys, train_length):
-        return self.values[np.asarray(keys, dtype=np.int64)]
-
-    def exact_features(self, keys, train_length):
-        return self.exact_index_features([], keys, train_length)
-
-    def max_length(self, train_length):
-        return self.size
-
-
-def _to_fraction(x) -> Fraction | None:
-    if isinstance(x, (bool, np.bool_)):
-        return None
-    if isinstance(x, (int, np.integer)):
-        return Fraction(int(x))
-    if isinstance(x, Fraction):
-        return x
-    return None
-
-
-_USER_TABLES: dict[str, TableEncoding] = {}
-
-
-def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
-    """A :class:`TableEncoding` from a feature table (see :func:`register_pe` for the shapes).
-
-    Entries may be int / Fraction / rational strings ``"p/q"`` (exact mode) or floats."""
-    from posreal.theory.tables import parse_entry
-
-    if kind not in (RELATIVE, COLUMN, GENERAL):
-        raise bad_value("table kind", kind, "relative, column, general")
-    values: np.ndarray
-    try:
-        values = np.asarray(table, dtype=object)
-    except ValueError:
-        values = np.empty(0, dtype=object)   # ragged: reported as a shape error below
-    want = 2 if kind != GENERAL else 3
-    if (values.ndim != want or values.shape[0] < 1 or values.shape[-1] < 1
-            or (kind == GENERAL and values.shape[1] != values.shape[0])):
-        raise bad_value("feature table shape", values.shape,
-                        "(N, p) for relative/column tables, (N, N, p) for general ones, N >= 1, p >= 1")
-    parsed: list[object] = []
-    entry_forms = "int, Fraction, float numbers or rational strings 'p/q'"
-    for pos, x in zip(np.ndindex(values.shape), values.reshape(-1)):
-        at = "".join(f"[{k}]" for k in pos)                 # the entry's position, e.g. [2][0]
-        if isinstance(x, str):
-            try:
-                parsed.append(parse_entry(x, at, name))
-            except SpecError:
-                raise bad_value(f"feature table entry {at}", x, entry_forms) from None
-        elif isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, Fraction, np.integer, np.floating)):
-            raise bad_value(f"feature table entry {at}", x, entry_forms)
-        else:
-            parsed.append(x)
-    shape: tuple[int, ...] = tuple(values.shape)
-    values = np.asarray(parsed, dtype=object).reshape(shape)
-    flat = [_to_fraction(x) for x in values.reshape(-1)]
-    exact = None
-    if all(f is not None for f in flat):
-        exact_arr = np.empty(shape[:-1], dtype=object)
-        width = shape[-1]
-        for pos, start in zip(np.ndindex(shape[:-1]), range(0, len(flat), max(width, 1))):
-            exact_arr[pos] = tuple(flat[start:start + width])
-        exact = tuple(map(tuple, exact_arr.tolist())) if kind == GENERAL else tuple(exact_arr.tolist())
-    floats = values.astype(float)
-    if not np.all(np.isfinite(floats)):
-        raise bad_value("feature table", name, "finite numbers")
-    cls = TableEncoding if kind == GENERAL else ProfileTable
-    return cls(name=name, table_kind=kind, exact=exact, values=floats)
-
-
-def register_pe(name: str, table, kind: str = RELATIVE) -> TableEncoding:
-    """Register a PE from a feature table so that spec ``name`` (and ``dual:name``) parses.
-
-    ``kind='relative'``: table[δ] = f(δ), shape (N, p); ``'column'``: table[j] = f(j), (N, p);
-    ``'general'``: table[i][j] = ψ(i, j), shape (N, N, p) (entries with j > i are ignored).
-    Entries may be int / Fraction / rational strings ``"p/q"`` (exact mode) or floats — the
-    entries of a ``table:PATH`` file (:mod:`posreal.theory.tables`).  Lengths up to N are supported."""
-    if not isinstance(name, str) or not name.isidentifier() or name in _RESERVED:
-        raise bad_value("PE name", name, "an identifier that is not a registry name")
-    enc = build_table(name, table, kind)
-    _USER_TABLES[name] = enc
-    return enc
-
-
-def unregister_pe(name: str) -> None:
-    _USER_TABLES.pop(name, None)
-
-
-# --------------------------------------------------------------------------- learned (non-linear)
-@dataclass(frozen=True)
-class LearnedAbsolute:
-    """``learned:d``: κ(i, j) = E_iᵀ W E_j with a learned table E.  Not linear in one θ, so
-    α_L is not a function of (Φ, τ) (Underdetermination): handled only by that result."""
-
-    d: int
-    kind = "learned"
-
-    def __str__(self) -> str:
-        return f"learned:{self.d}"
-
-
-# --------------------------------------------------------------------------- the shear and parsing
-def dual_pe(pe: str | Encoding) -> Encoding:
-    """The shear ψ_S(i, j) = ψ(i, i - j): same row values, flipped key index.  Involution."""
-    pe = parse_pe(pe)
-    if isinstance(pe, DualOf):
-        return pe.base
-    return DualOf(pe)
-
-
+# --------------------------------------------------------------------------- the shear
 class DualOf(Encoding):
-    """Wrapper for ``dual:P``: delegates features with the key index flipped."""
+    """``dual:P``: the features of P with the key index flipped.  Always in shear normal form: the
+    base is never itself a shear (build it with :meth:`Encoding.dual`)."""
 
     def __init__(self, base: Encoding):
+        if isinstance(base, DualOf):
+            raise TypeError("DualOf(DualOf(P)) is P: build shears with Encoding.dual()")
         self.base = base
 
     @property
-    def kind(self) -> str:
-        return _DUAL_KIND[self.base.kind]
+    def kind(self) -> PEKind:
+        return self.base.kind.dual
 
     @property
-    def index(self) -> str:
-        return _FLIP[self.base.index]
+    def index(self) -> KeyIndex:
+        return self.base.index.flipped
 
     @property
     def rational(self) -> bool:
         return self.base.rational
+
+    @property
+    def kernel_form(self) -> KernelForm:   # type: ignore[override]
+        return self.base.kernel_form
+
+    def dual(self) -> Encoding:
+        return self.base
 
     def dim(self, train_length):
         return self.base.dim(train_length)
@@ -563,18 +534,26 @@ class DualOf(Encoding):
     def length_limit_reason(self) -> str:
         return self.base.length_limit_reason()
 
-    def __getattr__(self, name):
-        # profile / bilinear helpers (features, profile, feature_ids, phi, ...) are index-free
-        if name in ("base",):
-            raise AttributeError(name)
-        return getattr(self.base, name)
+    def kernel(self, theta, length, train_length):
+        return self.base.kernel(theta, length, train_length).flipped()
+
+    def exact_kernel(self, theta, length, train_length):
+        return self.base.exact_kernel(theta, length, train_length).flipped()
+
+    def structural_ties(self, rows, keys, length, train_length):
+        return self.base.structural_ties(rows, keys, length, train_length)   # index-form features are the base's
+
+    def max_abs_feature(self, length, train_length):
+        return self.base.max_abs_feature(length, train_length)
+
+    def interval_index_features(self, row, keys, train_length, iv):
+        return self.base.interval_index_features(row, keys, train_length, iv)
 
     def __eq__(self, other):
-        return shear_normal_form(self, DualOf) == shear_normal_form(other, DualOf)
+        return isinstance(other, DualOf) and self.base == other.base
 
     def __hash__(self):
-        parity, inner = shear_normal_form(self, DualOf)
-        return hash(("dual", inner)) if parity else hash(inner)   # equal objects, equal hashes
+        return hash(("dual", self.base))
 
     def __str__(self):
         return f"dual:{self.base}"
@@ -585,102 +564,4 @@ class DualOf(Encoding):
 
 def is_profile(pe: Encoding) -> bool:
     """True for 1-D encodings (relative or column), including their duals."""
-    return isinstance(pe.base if isinstance(pe, DualOf) else pe, ProfileEncoding)
-
-
-_RESERVED = {"nope", "relbias", "alibi", "rope", "abssin", "abscol", "colbias", "dual", "learned", "table"}
-
-
-def _int_arg(text: str, spec: str, minimum: int) -> int:
-    if len(text) > MAX_INT_DIGITS or not text.isascii() or not text.isdigit():
-        raise bad_value("PE", spec, f"{PE_FORMS}; integer parameters in ASCII digits")
-    value = int(text, 10)
-    if not minimum <= value <= MAX_SPEC_INT:
-        raise bad_value("PE", spec, f"{PE_FORMS}; integer parameters from {minimum} to {MAX_SPEC_INT}")
-    return value
-
-
-def _sinusoid_args(args: list[str], spec: str) -> tuple[int, float, bool]:
-    if not 1 <= len(args) <= 2:
-        raise bad_value("PE", spec, PE_FORMS)
-    d = _int_arg(args[0], spec, 2)
-    if d % 2:
-        raise SpecError(f"invalid PE {quote(spec)}: width d={d} is odd; accepted: an even width d >= 2")
-    if len(args) == 1:
-        return d, DEFAULT_BASE, False
-    try:
-        base = float(args[1]) if len(args[1]) <= 40 and args[1].isascii() and "_" not in args[1] else None
-    except ValueError:
-        base = None
-    if base is None:
-        raise bad_value("PE", spec, PE_FORMS)
-    if not np.isfinite(base) or base <= 1.0:
-        raise SpecError(f"invalid PE {quote(spec)}: base {quote(args[1])} must be a number > 1")
-    return d, base, True
-
-
-LEARNED_API = "posreal alpha --pe learned:d, or posreal.theory.learned_alpha_interval and parse_learned"
-
-
-def is_learned(spec: object) -> bool:
-    """True for a ``learned:…`` spec string or a :class:`LearnedAbsolute` (cheap: nothing is parsed)."""
-    if isinstance(spec, LearnedAbsolute):
-        return True
-    return isinstance(spec, str) and spec.strip().split(":", 1)[0] == "learned"
-
-
-def parse_learned(spec: str | LearnedAbsolute) -> LearnedAbsolute:
-    """Parse ``learned:d`` (d >= 1), the one non-linear PE; a :class:`LearnedAbsolute` is returned as it is."""
-    if isinstance(spec, LearnedAbsolute):
-        return spec
-    if not isinstance(spec, str):
-        raise bad_value("learned PE", spec, "learned:d with an integer d >= 1")
-    name, *args = spec.strip().split(":")
-    if name != "learned" or len(args) != 1:
-        raise bad_value("learned PE", spec, "learned:d with an integer d >= 1 (linear PEs go through parse_pe)")
-    text = args[0]
-    if len(text) > MAX_INT_DIGITS or not text.isascii() or not text.isdigit() or not 1 <= int(text, 10) <= MAX_SPEC_INT:
-        raise bad_value("learned PE", spec, f"learned:d with d in ASCII digits, 1 <= d <= {MAX_SPEC_INT}")
-    return LearnedAbsolute(int(text, 10))
-
-
-def parse_pe(spec: str | Encoding) -> Encoding:
-    """Parse a linear PE spec string (the only parser of linear PE specs); an Encoding is returned
-    as it is.  ``learned:d`` is not linear: it is refused here (see :func:`parse_learned`)."""
-    if isinstance(spec, Encoding):
-        return spec
-    if is_learned(spec):
-        raise bad_value("PE", spec if isinstance(spec, str) else str(spec),
-                        f"a linear PE here; learned:d is not linear (its α_L is an interval): use {LEARNED_API}")
-    if not isinstance(spec, str):
-        raise bad_value("PE", spec, PE_FORMS)
-    depth, text = strip_duals(check_spec(spec, "PE", PE_FORMS))   # a loop, not recursion
-    if is_learned(text):
-        raise bad_value("PE", spec, "the shear dual:P of a linear PE P (learned:d is not linear)")
-    inner = _parse_plain(text, spec)
-    for _ in range(depth):
-        inner = DualOf(inner)
-    return inner
-
-
-def _parse_plain(text: str, spec: str) -> Encoding:
-    if text.startswith("table:"):
-        from posreal.theory.tables import load_table
-        return load_table(text[len("table:"):])
-    name, *args = text.split(":")
-    if name in _USER_TABLES and not args:
-        return _USER_TABLES[name]
-    if name == "nope" and not args:
-        return NoPE()
-    if name in ("relbias", "colbias") and len(args) <= 1:
-        D = _int_arg(args[0], spec, 0) if args else None
-        return Bucket(D=D, index=OFFSET if name == "relbias" else POSITION)
-    if name == "alibi" and not args:
-        return ALiBi()
-    if name in ("rope", "abscol"):
-        d, base, given = _sinusoid_args(args, spec)
-        return Sinusoidal(name=name, d=d, base=base, base_given=given)
-    if name == "abssin":
-        d, base, given = _sinusoid_args(args, spec)
-        return AbsSin(d=d, base=base, base_given=given)
-    raise bad_value("PE", spec, PE_FORMS)
+    return pe.kernel_form is KernelForm.PROFILE

@@ -67,20 +67,15 @@ from enum import StrEnum
 from fractions import Fraction
 
 import numpy as np
-from posreal.theory.encodings import Encoding, is_profile, parse_pe
+from posreal.theory.encodings import Encoding, is_profile
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError, SpecError
-from posreal.theory.kernels import exact_transfer, transfer
+from posreal.theory.arithmetic import Mode
+from posreal.theory.transfer import exact_transfer, transfer
 from posreal.theory.rational import integer_form, pivot_rows, rank, solve
-from posreal.theory.realization import (
-    FAILED,
-    REALIZED,
-    UNDECIDED,
-    classify_exact,
-    exact_margins,
-    float_margins,
-    structural_ties,
-    target_keys,
-)
+from posreal.theory.realization import (FAILED, REALIZED, UNDECIDED, classify_exact, exact_margins, float_margins,
+                                        structural_ties)
+from posreal.theory.kernels import target_keys
 from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import Task, parse_task
 from scipy.optimize import linprog
@@ -820,6 +815,12 @@ class IntervalOutcomes:
     some: np.ndarray      # (m,) int8
     ties: np.ndarray      # (m,) bool
     exact: bool = False   # decided in ℚ (exact point face)
+    certified: bool = False   # every/some replaced by the rows of θ*_q decided by interval arithmetic (point face)
+
+    @property
+    def decided_in(self) -> Mode:
+        """The arithmetic the every/some decisions were made in."""
+        return Mode.EXACT if self.exact else Mode.CERTIFIED if self.certified else Mode.FLOAT
 
     def counts(self) -> dict[str, int]:
         return {"realized": int(np.sum(self.every == REALIZED)),

@@ -1,32 +1,73 @@
-"""The simulation transfer operator T_L θ: the kernel of parameters θ on the L-grid.
+"""Kernels on the L-grid in index form, and their margins (module ``posreal.theory.kernels``).
 
-Main definitions (definitions.md#transfer-operator):
+Main definitions (definitions.md#transfer-operator, definitions.md#realization-and-margin):
 
-* T_L θ = (⟨θ, ψ(i, j)⟩)_{j ≤ i < L}, stored in *index form*: row i has values v_i(k) over
-  key indices k ∈ {0..i} (k = i - j for offset-indexed PEs, k = j otherwise);
-* never an L×L×p tensor: a relative or column kernel is one profile v(k) = ⟨θ, f(k)⟩
-  (O(Lp) time, O(L) memory); ``abssin`` is Φ_L W Φ_Lᵀ evaluated in row blocks; user tables
-  are evaluated from the table they already store;
-* the shear (Proposition 4) keeps the values and flips the index: (Sκ)(i, j) = κ(i, i - j).
+* a kernel κ(i, j) = ⟨θ, ψ(i, j)⟩ on the causal L-grid, stored in *index form*: row i has values
+  v_i(k) over key indices k ∈ {0..i} (:class:`KeyIndex`: k = i - j for offset-indexed PEs, k = j
+  for position-indexed ones);
+* never an L×L×p tensor: a relative or column kernel is one profile v(k) (:class:`ProfileKernel`,
+  O(L) memory); ``abssin`` is Φ_L W Φ_Lᵀ evaluated in row blocks (:class:`BilinearKernel`); user
+  tables of kind ``general`` store their (L, L) values (:class:`DenseKernel`);
+* the shear (Proposition 4) keeps the values and flips the index: (Sκ)(i, j) = κ(i, i - j)
+  (:meth:`Kernel.flipped`);
+* margins γ_i = κ(i, t) - max_{j ≠ t} κ(i, j) of scored rows, in float
+  (:meth:`Kernel.float_margins`) or in ℚ (:meth:`Kernel.exact_margins`; ``None`` stands for +∞ on
+  a row with one key).  A profile kernel gives all of them in O(L): with the prefix maximum M1(i),
+  its first argmax A1(i) and the prefix maximum M2(i) of the values with A1(i) removed,
+  γ_i = v(k_t) - M2(i) if k_t = A1(i), else v(k_t) - M1(i).
 
-:func:`transfer` gives floats, :func:`exact_transfer` Fractions (rational PEs),
-:func:`naive_kernel_matrix` the dense reference that materializes the features (tests and
-benchmarks only).
+Which kernel a PE builds is the encoding's business (``Encoding.kernel`` in
+:mod:`posreal.theory.encodings`); how θ meets the longer grid is the transfer's
+(:mod:`posreal.theory.transfer`).  This module imports neither.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from posreal.theory.encodings import _FLIP, OFFSET, AbsSin, DualOf, Encoding, ProfileEncoding, irrational, parse_pe
-from posreal.theory.errors import SpecError
-
 BLOCK_ENTRIES = 2 ** 21  # entries of one row block: bounds the memory of blocked kernels
+
+
+class KeyIndex(StrEnum):
+    """How key index k relates to (row i, key j): ``offset`` k = i - j, ``position`` k = j."""
+
+    OFFSET = "offset"
+    POSITION = "position"
+
+    @property
+    def flipped(self) -> KeyIndex:
+        """The other index: the shear S(i, j) = (i, i - j) exchanges them."""
+        return KeyIndex.POSITION if self is KeyIndex.OFFSET else KeyIndex.OFFSET
+
+
+def target_keys(index: str, rows: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """Key index of each row's target: i - t (offset index) or t (position index): (m,) -> (m,)."""
+    return rows - targets if index == KeyIndex.OFFSET else targets
+
+
+def profile_margins(values: np.ndarray, rows: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Margins of a profile kernel for all rows in O(L): values (L,), rows/keys (m,) -> (m,)."""
+    v = np.asarray(values, dtype=float)                       # (L,)
+    L = v.size
+    pos = np.arange(L)
+    m1 = np.maximum.accumulate(v)                              # (L,) prefix max
+    new_max = np.empty(L, dtype=bool)
+    new_max[0] = True
+    new_max[1:] = v[1:] > m1[:-1]
+    a1 = np.maximum.accumulate(np.where(new_max, pos, 0))      # (L,) first argmax of prefix
+    before = np.concatenate(([-np.inf], m1[:-1]))[a1]          # max of v[0..a1-1]
+    u = np.where(new_max, -np.inf, v)
+    m2 = np.maximum(before, np.maximum.accumulate(u))          # (L,) prefix max without a1
+    target = v[keys]
+    rival = np.where(keys == a1[rows], m2[rows], m1[rows])
+    with np.errstate(invalid="ignore"):
+        return target - rival
 
 
 @dataclass
@@ -36,7 +77,7 @@ class Kernel:
     exact kernel); ``flipped()`` is the shear."""
 
     length: int
-    index: str
+    index: KeyIndex
 
     def row_values(self, rows: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -48,13 +89,44 @@ class Kernel:
     def flipped(self) -> Kernel:
         raise NotImplementedError
 
+    def float_margins(self, rows: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Margins γ_i and target values v_i(k_t), evaluated in row blocks: (m,), (m,) -> (m,), (m,)."""
+        L = self.length
+        margins = np.empty(rows.size)
+        target_values = np.empty(rows.size)
+        block = max(1, BLOCK_ENTRIES // max(L, 1))
+        cols = np.arange(L)
+        for start in range(0, rows.size, block):
+            r = rows[start:start + block]
+            k = keys[start:start + block]
+            vals = np.array(self.row_values(r), dtype=float)              # (b, L)
+            vals[cols[None, :] > r[:, None]] = -np.inf                    # causal mask
+            idx = np.arange(r.size)
+            tv = vals[idx, k].copy()                                      # (b,)
+            vals[idx, k] = -np.inf
+            with np.errstate(invalid="ignore"):
+                margins[start:start + r.size] = tv - vals.max(axis=1)
+            target_values[start:start + r.size] = tv
+        return margins, target_values
+
+    def exact_margins(self, rows: np.ndarray, keys: np.ndarray) -> tuple[list, list]:
+        """Margins as stored (None for +∞ on one-key rows) and target values, row by row: (m,) lists."""
+        margins: list[Any] = []
+        target_values: list[Any] = []
+        for i, k in zip(rows.tolist(), keys.tolist()):
+            row = self.row(i)
+            others = [row[c] for c in range(i + 1) if c != k]
+            margins.append(None if not others else row[k] - max(others))
+            target_values.append(row[k])
+        return margins, target_values
+
     def matrix(self) -> np.ndarray:
         """Dense κ(i, j) with -inf above the diagonal: (L, L).  For small L only."""
         L = self.length
         rows = np.arange(L)
         values = self.row_values(rows)  # (L, L) in index form
         i, j = np.meshgrid(rows, rows, indexing="ij")
-        k = i - j if self.index == OFFSET else j
+        k = i - j if self.index == KeyIndex.OFFSET else j
         out = np.full((L, L), -np.inf)
         mask = j <= i
         out[mask] = values[i[mask], np.clip(k, 0, L - 1)[mask]]
@@ -74,7 +146,30 @@ class ProfileKernel(Kernel):
         return list(self.values[: i + 1])
 
     def flipped(self):
-        return ProfileKernel(self.length, _FLIP[self.index], self.values)
+        return ProfileKernel(self.length, self.index.flipped, self.values)
+
+    def float_margins(self, rows, keys):
+        values = np.asarray(self.values, dtype=float)              # (L,)
+        return profile_margins(values, rows, keys), values[keys]
+
+    def exact_margins(self, rows, keys):
+        v = self.values
+        best, arg, second = None, -1, None   # prefix max, its first argmax, max without it
+        prefix = []
+        for k, x in enumerate(v):
+            if best is None or x > best:
+                second, best, arg = best, x, k   # the old maximum is now the largest other value
+            elif second is None or x > second:
+                second = x
+            prefix.append((best, arg, second))
+        margins: list[Any] = []
+        target_values: list[Any] = []
+        for i, k in zip(rows.tolist(), keys.tolist()):
+            best, arg, second = prefix[i]
+            rival = second if k == arg else best
+            margins.append(None if rival is None else v[k] - rival)
+            target_values.append(v[k])
+        return margins, target_values
 
 
 @dataclass
@@ -88,12 +183,12 @@ class BilinearKernel(Kernel):
         return self.left[rows] @ self.right.T  # (b, d) @ (d, L) -> (b, L)
 
     def flipped(self):
-        return BilinearKernel(self.length, _FLIP[self.index], self.left, self.right)
+        return BilinearKernel(self.length, self.index.flipped, self.left, self.right)
 
 
 @dataclass
 class DenseKernel(Kernel):
-    """Values stored in full (user tables): (L, L) in index form, float or Fraction objects."""
+    """Values stored in full (general user tables): (L, L) in index form, float or Fraction objects."""
 
     values: np.ndarray   # (L, L) floats or Fraction objects
 
@@ -104,65 +199,9 @@ class DenseKernel(Kernel):
         return list(self.values[i][: i + 1])
 
     def flipped(self):
-        return DenseKernel(self.length, _FLIP[self.index], self.values)
+        return DenseKernel(self.length, self.index.flipped, self.values)
 
 
-def transfer(pe: str | Encoding, theta: np.ndarray | Sequence[float], length: int, train_length: int) -> Kernel:
-    """T_L θ for a linear PE (an Encoding or its spec string), float: θ (p,) -> Kernel on the ``length``-grid."""
-    pe = parse_pe(pe)
-    pe.check_length(length, train_length)
-    vec = np.asarray(theta, dtype=float)  # (p,)
-    if vec.shape != (pe.dim(train_length),):
-        raise SpecError(f"invalid θ of shape {vec.shape} for PE {str(pe)!r}; accepted: shape "
-                        f"({pe.dim(train_length)},) at train length {train_length}")
-    if isinstance(pe, DualOf):
-        return transfer(pe.base, vec, length, train_length).flipped()
-    if isinstance(pe, ProfileEncoding):
-        return ProfileKernel(length, pe.index, pe.profile(vec, length, train_length))
-    if isinstance(pe, AbsSin):
-        phi = pe.phi(np.arange(length))  # (L, d)
-        W = vec.reshape(pe.d, pe.d)       # (d, d)
-        return BilinearKernel(length, pe.index, phi @ W, phi)
-    return DenseKernel(length, pe.index, _table_values(pe, length, train_length, vec, exact=False))
-
-
-def exact_transfer(pe: str | Encoding, theta: Sequence[Fraction], length: int, train_length: int) -> Kernel:
-    """T_L θ in ℚ for a rational PE (an Encoding or its spec string): values are Fractions."""
-    pe = parse_pe(pe)
-    pe.check_length(length, train_length)
-    theta = list(theta)
-    if len(theta) != pe.dim(train_length):   # as transfer: a θ of another width is refused, never truncated
-        raise SpecError(f"invalid θ of shape ({len(theta)},) for PE {str(pe)!r}; accepted: shape "
-                        f"({pe.dim(train_length)},) at train length {train_length}")
-    if not pe.rational:                       # refused here, naming the spec given (not a dual's base)
-        raise irrational(pe)
-    if isinstance(pe, DualOf):
-        return exact_transfer(pe.base, theta, length, train_length).flipped()
-    if isinstance(pe, ProfileEncoding):
-        return ProfileKernel(length, pe.index, pe.exact_profile(list(theta), length, train_length))
-    return DenseKernel(length, pe.index, _table_values(pe, length, train_length, theta, exact=True))
-
-
-def _table_values(pe: Encoding, length: int, train_length: int, theta, exact: bool) -> np.ndarray:
-    """Index-form values of a general PE, computed row by row from its features: (L, L)."""
-    out = np.zeros((length, length), dtype=object if exact else float)
-    for i in range(length):
-        keys = np.arange(i + 1)
-        if exact:
-            feats = pe.exact_index_features([i] * (i + 1), keys.tolist(), train_length)
-            out[i, : i + 1] = [sum((a * b for a, b in zip(theta, f)), Fraction(0)) for f in feats]
-        else:
-            out[i, : i + 1] = pe.index_features(np.full(i + 1, i), keys, train_length) @ theta
-    return out
-
-
-def naive_kernel_matrix(pe: str | Encoding, theta: np.ndarray | Sequence[float], length: int,
-                        train_length: int) -> np.ndarray:
-    """Reference T_L θ straight from the definition: materializes ψ(i, j) for all j ≤ i, i.e. an
-    (L, L, p) feature tensor, then contracts with θ.  Dense κ with -inf above the diagonal."""
-    pe = parse_pe(pe)
-    i, j = np.tril_indices(length)
-    feats = pe.pair_features(i, j, train_length)  # (L(L+1)/2, p)
-    out = np.full((length, length), -np.inf)
-    out[i, j] = feats @ np.asarray(theta, dtype=float)
-    return out
+def dot(theta: Sequence[Fraction], features: Sequence[Fraction]) -> Fraction:
+    """⟨θ, f⟩ in ℚ (an empty θ gives 0)."""
+    return sum((a * b for a, b in zip(theta, features)), Fraction(0))

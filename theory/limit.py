@@ -32,7 +32,8 @@ from enum import Enum
 from fractions import Fraction
 from collections.abc import Sequence
 
-from posreal.theory.encodings import Encoding, parse_pe
+from posreal.theory.encodings import Encoding
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.rational import dot, rank, solve
 from posreal.theory.selection import Selection, exact_difference_vectors, training_pairs

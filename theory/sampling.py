@@ -19,9 +19,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from posreal.theory.encodings import register_pe, unregister_pe
+from posreal.theory.tables import register_pe, unregister_pe
 from posreal.theory.errors import SpecError
-from posreal.theory.tasks import REGISTRY_TASKS
+from posreal.theory.defaults import REGISTRY_TASKS
 
 FAMILIES = ("registry", "relative", "column", "general")
 TABLE_TASKS = ("offset:0", "offset:1", "offset:2", "position:0", "position:1", "copy", "middle",

@@ -33,7 +33,8 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import linprog, nnls
 
-from posreal.theory.encodings import Encoding, irrational, is_profile, parse_pe
+from posreal.theory.encodings import Encoding, irrational, is_profile
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError, SpecError, bad_value
 from posreal.theory.rational import common_denominator, integer_form, pivot_rows, solve
 from posreal.theory.tasks import Task, parse_task

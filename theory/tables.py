@@ -1,4 +1,7 @@
-"""Feature tables from files: the ``table:PATH`` PE spec (a researcher's own PE on the command line).
+"""User feature tables: a researcher's own PE, from Python (:func:`register_pe`) or a file (``table:PATH``).
+
+:class:`TableEncoding` holds a table of features (relative, column or general); :func:`build_table`
+validates one, :func:`register_pe` stores it under a name that spec strings then accept.
 
 A table file is one JSON object, the same form the shipped certificates store under
 ``instance.tables``::
@@ -21,13 +24,15 @@ import os
 import re
 import stat
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
 
 from posreal.theory import resources
-from posreal.theory.errors import SpecError
-
-if TYPE_CHECKING:
-    from posreal.theory.encodings import TableEncoding
+from posreal.theory.encodings import (COLUMN, GENERAL, OFFSET, POSITION, REGISTRY_NAMES, RELATIVE, Encoding, PEKind,
+                                      ProfileEncoding)
+from posreal.theory.errors import SpecError, bad_value
 
 MAX_TABLE_BYTES = 16 * 2 ** 20        # a table file larger than this is refused
 MAX_TABLE_ENTRIES = 2 ** 20           # entries (rows × width, or rows² × width for general tables)
@@ -131,11 +136,177 @@ def parse_document(document: Any, path: str) -> tuple[str, list]:
     return kind, out
 
 
+# --------------------------------------------------------------------------- the encoding
+@dataclass(frozen=True, eq=False)
+class TableEncoding(Encoding):
+    """A user feature table.  ``kind`` relative (table[k] = f(δ)), column (table[k] = f(j)),
+    or general (table[i][j] = ψ(i, j), j ≤ i).  Entries that are all int / Fraction make the
+    encoding rational (exact mode).  Lengths up to the table's size."""
+
+    name: str
+    table_kind: PEKind
+    values: np.ndarray = field(repr=False)                 # (N, p) or (N, N, p) floats
+    exact: tuple | None = field(repr=False, default=None)  # the same entries as Fractions (rational tables)
+
+    @property
+    def kind(self):
+        return self.table_kind
+
+    @property
+    def index(self):
+        return OFFSET if self.table_kind == RELATIVE else POSITION
+
+    @property
+    def rational(self):
+        return self.exact is not None
+
+    @property
+    def size(self) -> int:
+        return self.values.shape[0]
+
+    def dim(self, train_length):
+        return self.values.shape[-1]
+
+    def max_length(self, train_length):
+        return self.size
+
+    def length_limit_reason(self) -> str:
+        return f"the feature table defines ψ on {self.size} positions only"
+
+    def max_abs_feature(self, length, train_length):
+        return float(np.abs(self.values[:length] if self.table_kind != GENERAL
+                            else self.values[:length, :length]).max(initial=0.0))
+
+    def _pair_index(self, rows, keys):
+        """(row, key index) -> table coordinates (i, j) for a general table."""
+        rows = np.asarray(rows, dtype=np.int64)
+        keys = np.asarray(keys, dtype=np.int64)
+        j = rows - keys if self.index == OFFSET else keys
+        return rows, j
+
+    def index_features(self, rows, keys, train_length):
+        if self.table_kind == GENERAL:
+            i, j = self._pair_index(rows, keys)
+            return self.values[i, j]
+        return self.values[np.asarray(keys, dtype=np.int64)]
+
+    def exact_index_features(self, rows, keys, train_length):
+        if self.exact is None:
+            return Encoding.exact_index_features(self, rows, keys, train_length)
+        if self.table_kind == GENERAL:
+            i, j = self._pair_index(list(rows), list(keys))
+            return [self.exact[a][b] for a, b in zip(i.tolist(), j.tolist())]
+        return [self.exact[k] for k in keys]
+
+    def __eq__(self, other):
+        return isinstance(other, TableEncoding) and str(self) == str(other)
+
+    def __hash__(self):
+        return hash(str(self))
+
+    def __str__(self):
+        return self.name
+
+
+class ProfileTable(TableEncoding, ProfileEncoding):
+    """A relative or column user table: a 1-D profile encoding."""
+
+    def features(self, keys, train_length):
+        return self.values[np.asarray(keys, dtype=np.int64)]
+
+    def exact_features(self, keys, train_length):
+        return self.exact_index_features([], keys, train_length)
+
+    def max_length(self, train_length):
+        return self.size
+
+
+def _to_fraction(x) -> Fraction | None:
+    if isinstance(x, (bool, np.bool_)):
+        return None
+    if isinstance(x, (int, np.integer)):
+        return Fraction(int(x))
+    if isinstance(x, Fraction):
+        return x
+    return None
+
+
+_REGISTERED: dict[str, TableEncoding] = {}   # name -> the PE registered under it (the user table store)
+
+
+def registered_pe(name: str) -> TableEncoding | None:
+    """The PE registered under ``name`` with :func:`register_pe`, or None."""
+    return _REGISTERED.get(name)
+
+
+def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
+    """A :class:`TableEncoding` from a feature table (see :func:`register_pe` for the shapes).
+
+    Entries may be int / Fraction / rational strings ``"p/q"`` (exact mode) or floats."""
+    if kind not in (RELATIVE, COLUMN, GENERAL):
+        raise bad_value("table kind", kind, "relative, column, general")
+    values: np.ndarray
+    try:
+        values = np.asarray(table, dtype=object)
+    except ValueError:
+        values = np.empty(0, dtype=object)   # ragged: reported as a shape error below
+    want = 2 if kind != GENERAL else 3
+    if (values.ndim != want or values.shape[0] < 1 or values.shape[-1] < 1
+            or (kind == GENERAL and values.shape[1] != values.shape[0])):
+        raise bad_value("feature table shape", values.shape,
+                        "(N, p) for relative/column tables, (N, N, p) for general ones, N >= 1, p >= 1")
+    parsed: list[object] = []
+    entry_forms = "int, Fraction, float numbers or rational strings 'p/q'"
+    for pos, x in zip(np.ndindex(values.shape), values.reshape(-1)):
+        at = "".join(f"[{k}]" for k in pos)                 # the entry's position, e.g. [2][0]
+        if isinstance(x, str):
+            try:
+                parsed.append(parse_entry(x, at, name))
+            except SpecError:
+                raise bad_value(f"feature table entry {at}", x, entry_forms) from None
+        elif isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, Fraction, np.integer, np.floating)):
+            raise bad_value(f"feature table entry {at}", x, entry_forms)
+        else:
+            parsed.append(x)
+    shape: tuple[int, ...] = tuple(values.shape)
+    values = np.asarray(parsed, dtype=object).reshape(shape)
+    flat = [_to_fraction(x) for x in values.reshape(-1)]
+    exact = None
+    if all(f is not None for f in flat):
+        exact_arr = np.empty(shape[:-1], dtype=object)
+        width = shape[-1]
+        for pos, start in zip(np.ndindex(shape[:-1]), range(0, len(flat), max(width, 1))):
+            exact_arr[pos] = tuple(flat[start:start + width])
+        exact = tuple(map(tuple, exact_arr.tolist())) if kind == GENERAL else tuple(exact_arr.tolist())
+    floats = values.astype(float)
+    if not np.all(np.isfinite(floats)):
+        raise bad_value("feature table", name, "finite numbers")
+    cls = TableEncoding if kind == GENERAL else ProfileTable
+    return cls(name=name, table_kind=PEKind(kind), exact=exact, values=floats)
+
+
+def register_pe(name: str, table, kind: str = RELATIVE) -> TableEncoding:
+    """Register a PE from a feature table so that spec ``name`` (and ``dual:name``) parses.
+
+    ``kind='relative'``: table[δ] = f(δ), shape (N, p); ``'column'``: table[j] = f(j), (N, p);
+    ``'general'``: table[i][j] = ψ(i, j), shape (N, N, p) (entries with j > i are ignored).
+    Entries may be int / Fraction / rational strings ``"p/q"`` (exact mode) or floats — the
+    entries of a ``table:PATH`` file (:mod:`posreal.theory.tables`).  Lengths up to N are supported."""
+    if not isinstance(name, str) or not name.isidentifier() or name in REGISTRY_NAMES:
+        raise bad_value("PE name", name, "an identifier that is not a registry name")
+    enc = build_table(name, table, kind)
+    _REGISTERED[name] = enc
+    return enc
+
+
+def unregister_pe(name: str) -> None:
+    _REGISTERED.pop(name, None)
+
+
+# --------------------------------------------------------------------------- files
 def load_table(path: str) -> TableEncoding:
     """The encoding of spec ``table:PATH``: read, validate and build a :class:`TableEncoding`
     whose ``str()`` is ``table:PATH`` (so the spec round-trips)."""
-    from posreal.theory.encodings import build_table
-
     text = read_text(path)
     document = resources.load_json(text, f"feature table file {_short(path)}", accepted=FORM)  # input-file limits
     kind, rows = parse_document(document, path)

@@ -14,7 +14,6 @@ Spec strings are parsed only by :func:`parse_task` and round-trip through ``str(
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 import numpy as np
 
@@ -159,26 +158,9 @@ class DualTask(Task):
     def __str__(self) -> str:
         return f"dual:{self.base}"
 
-    def __eq__(self, other):
-        return shear_normal_form(self, DualTask) == shear_normal_form(other, DualTask)
-
-    def __hash__(self):
-        parity, inner = shear_normal_form(self, DualTask)
-        return hash(("dual", inner)) if parity else hash(inner)   # equal objects, equal hashes
-
-
-class _Sheared(Protocol):
-    @property
-    def base(self) -> Any: ...
-
-
-def shear_normal_form(obj: object, wrapper: type[_Sheared]) -> tuple[int, object]:
-    """(parity of the nested shears, innermost object): S∘S = id, so two nestings of ``wrapper``
-    (DualTask or DualOf) denote the same map iff their normal forms are equal."""
-    parity = 0
-    while isinstance(obj, wrapper):
-        obj, parity = obj.base, parity ^ 1
-    return parity, obj
+    def __post_init__(self):
+        if isinstance(self.base, DualTask):
+            raise TypeError("DualTask(DualTask(T)) is T: build shears with dual_task")
 
 
 def _nonnegative_int(text: str, what: str, spec: str) -> int:
@@ -198,9 +180,7 @@ def parse_task(spec: str | Task) -> Task:
         raise bad_value("task", spec, TASK_FORMS)
     depth, text = strip_duals(check_spec(spec, "task", TASK_FORMS))   # a loop, not recursion
     task = _parse_plain(text, spec)
-    for _ in range(depth):
-        task = DualTask(task)
-    return task
+    return DualTask(task) if depth % 2 else task   # shear normal form: S∘S = id
 
 
 def _parse_plain(text: str, spec: str) -> Task:

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from posreal.theory.encodings import Encoding, parse_pe
+from posreal.theory.encodings import Encoding
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import bad_value
-from posreal.theory.realization import target_keys
+from posreal.theory.kernels import target_keys
 from posreal.theory.selection import select
 from posreal.theory.tasks import Task, parse_task
 

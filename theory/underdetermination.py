@@ -35,7 +35,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from posreal.theory import realization
-from posreal.theory.encodings import POSITION, LearnedAbsolute, parse_learned
+from posreal.theory.encodings import POSITION
+from posreal.theory.pe_specs import LearnedAbsolute, parse_learned
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import DenseKernel
 from posreal.theory.resources import learned_estimate, require

@@ -31,9 +31,11 @@ import z3
 
 from posreal.checks.base import FAILED, PROVED, UNKNOWN, CheckResult, Control, Verdict, timed
 from posreal.checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fraction
-from posreal.theory.encodings import Encoding, parse_pe
+from posreal.theory.encodings import Encoding
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError, bad_value
-from posreal.theory.kernels import ProfileKernel, exact_transfer
+from posreal.theory.kernels import ProfileKernel
+from posreal.theory.transfer import exact_transfer
 from posreal.theory.resources import MAX_SECONDS, ceiling_estimate, require
 from posreal.theory.rational import fraction_str
 from posreal.theory.realization import classify_exact, exact_margins, structural_ties

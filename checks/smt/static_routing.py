@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from posreal.checks.base import FAILED, PASSED, CheckResult, Control, timed
 from posreal.theory.expressivity import DEFAULT_SEED, static_routing_bound
-from posreal.theory.tasks import REGISTRY_TASKS
+from posreal.theory.defaults import REGISTRY_TASKS
 
 POSITIONAL_CASES = [(spec, n, V) for spec in REGISTRY_TASKS + ("dual:copy", "dual:middle") for n, V in ((5, 2), (6, 3))]
 CONTENT_CASES = [("sort", 2, 2), ("sort", 4, 3), ("sort", 6, 2), ("addition", 2, 2), ("addition", 4, 3),

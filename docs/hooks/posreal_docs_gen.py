@@ -121,7 +121,8 @@ def fmt_seconds(value) -> str:
 # --------------------------------------------------------------------------- registries
 def gen_pe_registry(train_length: str = "16") -> str:
     """Every registry PE (and two shears, and learned:d), parsed and str()-ed by the code."""
-    from posreal.theory.encodings import REGISTRY_PES, is_learned, parse_learned, parse_pe
+    from posreal.theory.defaults import REGISTRY_PES
+    from posreal.theory.pe_specs import is_learned, parse_learned, parse_pe
     L0 = int(train_length)
     specs = list(REGISTRY_PES) + ["dual:rope:16", "dual:relbias", "learned:8"]
     rows = []
@@ -146,7 +147,8 @@ def gen_pe_registry(train_length: str = "16") -> str:
 
 def gen_task_registry(length: str = "8") -> str:
     """Every registry task (and two shears), with its rows and targets on a small grid."""
-    from posreal.theory.tasks import REGISTRY_TASKS, parse_task
+    from posreal.theory.defaults import REGISTRY_TASKS
+    from posreal.theory.tasks import parse_task
     n = int(length)
     rows = []
     for spec in list(REGISTRY_TASKS) + ["dual:copy", "dual:offset:1"]:
@@ -255,8 +257,8 @@ def gen_ceilings(length: str = "16", *tasks: str) -> str:
 @cached("taxonomy")
 def taxonomy_docs():
     from posreal.commands.table import taxonomy
-    from posreal.theory.encodings import REGISTRY_PES
-    from posreal.theory.tasks import REGISTRY_TASKS
+    from posreal.theory.defaults import REGISTRY_PES
+    from posreal.theory.defaults import REGISTRY_TASKS
     from posreal.theory.alpha import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH
     lengths = list(DEFAULT_LENGTHS)
     start = time.perf_counter()

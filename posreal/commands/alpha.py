@@ -68,7 +68,7 @@ def run_learned(args) -> int:
 
 def run(args) -> int:
     from posreal.theory.alpha import compute_alpha
-    from posreal.theory.encodings import is_learned
+    from posreal.theory.pe_specs import is_learned
     if args.limit and (args.geometry or "l2") != "l2":
         raise bad_value("option --limit with geometry", args.geometry,
                         "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")

@@ -36,7 +36,7 @@ def add_parser(sub) -> None:
 def taxonomy(pes, tasks, train_length, lengths, quiet=False, geometry: str = "l2") -> list[dict]:
     """One ``posreal alpha --json`` document per cell."""
     from posreal.theory.alpha import compute_alpha
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
     from posreal.theory.tasks import parse_task
     pes = [parse_pe(p) for p in pes]
     tasks = [parse_task(t) for t in tasks]
