@@ -5,8 +5,8 @@ are quoted there to three decimals; tests recompute them from the code and compa
 quoted precision.  Several test files use this one table.
 """
 
-from posreal.theory.encodings import REGISTRY_PES
-from posreal.theory.tasks import REGISTRY_TASKS
+from posreal.theory.defaults import REGISTRY_PES
+from posreal.theory.defaults import REGISTRY_TASKS
 
 TRAIN_LENGTH = 16
 LENGTHS = (32, 64, 128, 256)

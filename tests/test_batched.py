@@ -25,7 +25,7 @@ from posreal.experiment.optim import NormalizedGD, Signum, make_optimizer
 from posreal.experiment.recipes import RECIPES, parse_recipes
 from posreal.experiment.runner import plan_batches, run_batch
 from posreal.experiment.train import stable_seed, train_model
-from posreal.theory.encodings import parse_pe
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.tasks import parse_task
 

@@ -22,7 +22,7 @@ from posreal.counterexamples.verifier.verify import NOT_CHECKABLE, REFUTED, VERI
 from posreal.cli import main
 from posreal.theory import parse_pe, parse_task, register_pe, unregister_pe
 from posreal.theory.rational import rank as sympy_rank
-from posreal.theory.tasks import REGISTRY_TASKS
+from posreal.theory.defaults import REGISTRY_TASKS
 
 ROOT = Path(__file__).resolve().parents[1]
 CERT_DIR = ROOT / "counterexamples" / "certificates"

@@ -311,8 +311,8 @@ def test_table_cells_keep_their_pipes():
 
 def test_registry_tables_come_from_the_code():
     gen, _ = _hooks()
-    from posreal.theory.encodings import REGISTRY_PES
-    from posreal.theory.tasks import REGISTRY_TASKS
+    from posreal.theory.defaults import REGISTRY_PES
+    from posreal.theory.defaults import REGISTRY_TASKS
     pes = gen.gen_pe_registry("16")
     tasks = gen.gen_task_registry("8")
     for spec in REGISTRY_PES:

@@ -26,7 +26,7 @@ from posreal.experiment.recipes import RECIPES
 from posreal.experiment.runner import RECORDS, read_records, record_key, run_grid
 from posreal.experiment.summary import stability, summarize
 from posreal.theory.alpha import compute_alpha
-from posreal.theory.encodings import parse_pe
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.tasks import parse_task
 

@@ -12,7 +12,7 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from posreal.theory.encodings import parse_pe
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.tables import (
     FORM,

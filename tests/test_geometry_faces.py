@@ -13,7 +13,8 @@ import pytest
 from posreal.theory import geometry
 from posreal.theory.defaults import LENGTHS
 from posreal.theory.geometry import DualFaceLP, FaceLP, Geometry, interval_outcomes, select_in_geometry
-from posreal.theory.realization import FAILED, REALIZED, UNDECIDED, structural_ties, target_keys
+from posreal.theory.realization import FAILED, REALIZED, UNDECIDED, structural_ties
+from posreal.theory.kernels import target_keys
 from scipy.optimize import linprog
 
 ROOT = Path(__file__).resolve().parents[1]

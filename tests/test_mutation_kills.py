@@ -29,8 +29,9 @@ import pytest
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import REFUTED, VERIFIED, verify_document
 from posreal.theory import selection as selection_module
-from posreal.theory.alpha import alpha_sweep, check_train_length
-from posreal.theory.encodings import parse_pe
+from posreal.theory.alpha import alpha_sweep
+from posreal.theory.cell import check_train_length
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.expressivity import content_task, static_routing_bound
 from posreal.theory.selection import (
@@ -211,7 +212,7 @@ def test_exact_mode_finds_a_farkas_certificate_that_float_rows_lose():
     z = f(0) - f(j) = (2⁻¹¹⁰⁰) and (-1): opposite signs, not realizable.  As floats the first row is 0.0,
     so the float Farkas certificate puts its weight there and fails in ℚ; on the rows scaled by powers
     of two, (1) and (-1), the certificate (1/2, 1/2) maps back to u ∝ (2¹¹⁰⁰, 1), checked in ℚ."""
-    from posreal.theory.encodings import build_table
+    from posreal.theory.tables import build_table
 
     tiny = F(1, 2 ** 1100)
     enc = build_table("tiny_opposite", [[0], [-tiny], [1]], "column")
@@ -229,7 +230,7 @@ def test_float_farkas_certificate_must_be_small_against_the_rows_it_combines():
     position:0: rows z = jt > 0, realizable by any θ > 0): the LP's absolute tolerance accepts any u as
     Zᵀu = 0, so the certificate's residual is compared with Σ u_k ‖z_k‖∞ and this one (residual = size)
     is refused: undecided, not "not realizable".  Genuine certificates pass (relbias · reverse)."""
-    from posreal.theory.encodings import build_table
+    from posreal.theory.tables import build_table
 
     t = F(1, 2 ** 1000)
     enc = build_table("tiny_rows", [[0], [-t], [-2 * t], [-3 * t]], "column")
@@ -590,7 +591,8 @@ def test_learned_interval_of_an_untrained_block_is_not_realizable(monkeypatch):
 
 
 def test_pe_spec_errors_quote_the_spec():
-    from posreal.theory.encodings import PE_FORMS, register_pe
+    from posreal.theory.pe_specs import PE_FORMS
+    from posreal.theory.tables import register_pe
     from posreal.theory.resources import MAX_SPEC_INT
 
     assert _message(lambda: parse_pe("relbias:x")) == \
@@ -614,8 +616,8 @@ def test_row_outcomes_record_the_tolerance_they_were_given():
 
 # ------------------------------------------------------------------ rarely taken branches
 def test_general_table_transfer_in_float_equals_the_definition():
-    from posreal.theory.encodings import register_pe, unregister_pe
-    from posreal.theory.kernels import naive_kernel_matrix, transfer
+    from posreal.theory.tables import register_pe, unregister_pe
+    from posreal.theory.transfer import naive_kernel_matrix, transfer
 
     triangle = [[[1, 0]], [[0, 2], [1, 1]], [[3, 0], [0, -1], [2, 2]], [[1, 1], [0, 0], [-2, 1], [1, -3]]]
     rows = [row + [[0, 0]] * (4 - len(row)) for row in triangle]              # (4, 4, 2): ψ(i, j), j > i unused
@@ -641,7 +643,7 @@ def test_selection_without_a_row_of_two_keys_is_the_zero_vector(exact):
 
 @pytest.mark.parametrize("number", [int, float])
 def test_structural_ties_of_a_general_table_up_to_its_last_row(number):
-    from posreal.theory.encodings import register_pe, unregister_pe
+    from posreal.theory.tables import register_pe, unregister_pe
     from posreal.theory.realization import structural_ties
 
     # row 3 has ψ(3, 0) = ψ(3, 3) = (1, -3): target 3 (offset 0) is tied there; rows 0..2 are not

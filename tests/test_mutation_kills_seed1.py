@@ -92,8 +92,8 @@ def test_certificate_file_is_utf8_whatever_the_locale(tmp_path):
 
 # ------------------------------------------------------------------ boundaries
 def test_exact_mode_length_limit_at_the_boundary():
-    from posreal.theory.alpha import MAX_EXACT_LENGTH, check_lengths
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.cell import MAX_EXACT_LENGTH, check_lengths
+    from posreal.theory.pe_specs import parse_pe
 
     pe = parse_pe("relbias")
     assert check_lengths([MAX_EXACT_LENGTH], 16, pe, "exact") == [MAX_EXACT_LENGTH]
@@ -141,7 +141,8 @@ def test_cell_estimate_formulas_by_hand():
 
 def test_estimate_cell_picks_the_kernel_of_the_pe():
     from posreal.theory.alpha import estimate_cell
-    from posreal.theory.encodings import parse_pe, register_pe, unregister_pe
+    from posreal.theory.pe_specs import parse_pe
+    from posreal.theory.tables import register_pe, unregister_pe
     from posreal.theory.resources import cell_estimate
     from posreal.theory.tasks import parse_task
 
@@ -164,7 +165,8 @@ def test_estimate_cell_picks_the_kernel_of_the_pe():
 def test_interval_features_of_a_rational_table_enclose_its_fractions():
     import mpmath
     from posreal.theory.certified import interval_index_features
-    from posreal.theory.encodings import parse_pe, register_pe, unregister_pe
+    from posreal.theory.pe_specs import parse_pe
+    from posreal.theory.tables import register_pe, unregister_pe
 
     rows = [["1/3", "0"], ["-2/3", "1"], ["1/7", "-5/3"]]
     register_pe("thirds", rows, kind="relative")
@@ -185,7 +187,7 @@ def test_interval_features_of_a_rational_table_enclose_its_fractions():
 def test_largest_feature_of_an_empty_grid_is_zero():
     """Every kind of PE answers 0 for the empty grid (as the table and AbsSin branches do with initial=0)."""
     from posreal.theory.certified import max_abs_feature
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
 
     for spec in ("rope:4", "abscol:4", "abssin:4", "relbias", "alibi"):
         assert max_abs_feature(parse_pe(spec), 0, 3) == 0.0, spec
@@ -197,7 +199,7 @@ def test_float_classification_flags_orthogonal_and_open_rivals():
     """Float mode on the designed integer tables: the tied row is undecided; its rival is orthogonal
     (Z v = 0) for orthotie and not for logtwo — what exact mode proves for the same rows."""
     from posreal.counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
     from posreal.theory.sampling import registered
     from posreal.theory.selection import select
     from posreal.theory.tasks import parse_task
@@ -242,7 +244,7 @@ def test_the_registry_grid_comes_twice_at_two_and_four_train_lengths():
 
 
 def test_random_registry_draws_after_the_grid_are_well_formed():
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
     from posreal.theory.sampling import instance, registry_grid
     from posreal.theory.tasks import parse_task
 
@@ -387,7 +389,8 @@ def test_learned_rows_document_holds_counts_not_alpha():
 
 # ------------------------------------------------------------------ one-line errors
 def test_errors_name_the_argument_and_what_is_accepted():
-    from posreal.theory.encodings import parse_learned, register_pe
+    from posreal.theory.pe_specs import parse_learned
+    from posreal.theory.tables import register_pe
     from posreal.theory.expressivity import content_task
     from posreal.theory.resources import parse_number
     from posreal.theory.steepest import steepest_descent

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from posreal.theory.alpha import alpha_sweep, compute_alpha
-from posreal.theory.encodings import build_table, parse_pe
+from posreal.theory.tables import build_table
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.expressivity import static_routing_bound
 from posreal.theory.flow import _LogTimeField
 from posreal.theory.selection import select
@@ -125,8 +126,9 @@ def test_transfer_of_a_general_table_and_of_its_dual_matches_the_definition() ->
     a general table's kernel is in position form (key index k = j), and its shear's (``dual:``) in offset
     form, flipped from it; with no index the flip has nothing to flip.  Both kernels equal the naive
     T_L θ = ⟨θ, ψ(i, j)⟩ of their PE, entry by entry."""
-    from posreal.theory.encodings import OFFSET, POSITION, dual_pe
-    from posreal.theory.kernels import naive_kernel_matrix, transfer
+    from posreal.theory.encodings import OFFSET, POSITION
+    from posreal.theory.pe_specs import dual_pe
+    from posreal.theory.transfer import naive_kernel_matrix, transfer
 
     rows = [[[1, 0], [0, 0], [0, 0], [0, 0]], [[0, 2], [1, 1], [0, 0], [0, 0]],
             [[3, 1], [0, -1], [2, 2], [0, 0]], [[1, 1], [2, 0], [0, 3], [1, -2]]]     # (N, N, p) = (4, 4, 2)

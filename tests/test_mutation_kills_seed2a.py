@@ -170,7 +170,7 @@ def test_exact_row_outcomes_keep_the_targets():
 def test_interval_margin_of_a_width_zero_pe_is_zero():
     """nope has width 0: every key scores exactly 0, so the enclosed margin of a row is [0, 0]."""
     from posreal.theory.certified import interval_margin
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
     margin = interval_margin(parse_pe("nope"), np.zeros(0), 2, 0, 4)
     assert margin.a == 0 and margin.b == 0
 
@@ -178,6 +178,6 @@ def test_interval_margin_of_a_width_zero_pe_is_zero():
 # ------------------------------------------------------------------ encodings
 def test_learned_pe_object_is_named_by_its_spec():
     """A learned PE passed as an object to ``parse_pe`` is named by its spec string in the error."""
-    from posreal.theory.encodings import parse_learned, parse_pe
+    from posreal.theory.pe_specs import parse_learned, parse_pe
     message = _message(lambda: parse_pe(parse_learned("learned:3")))
     assert message.startswith("invalid PE 'learned:3'; accepted: a linear PE here")

@@ -45,7 +45,7 @@ def test_exact_classification_names_the_structurally_tied_rows():
     """relbias · position:0 at L0 = 4, L = 8: offsets ≥ 3 share relbias' last bucket, so in rows
     i ≥ 4 the target key 0 (offset i) ties with key i - 3 (offset 3) for every θ: rows 4..7 fail as
     structural ties, each named by its row and target."""
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
     from posreal.theory.selection import select
     from posreal.theory.tasks import parse_task
     from posreal.theory.ties import classify
@@ -79,8 +79,8 @@ def test_to_domain_keeps_denominators():
 
 def test_exact_transfer_of_a_general_table_has_the_asked_length():
     """T_L θ of a general rational table is an L-grid kernel: its length and row i (i + 1 values) by hand."""
-    from posreal.theory.encodings import register_pe, unregister_pe
-    from posreal.theory.kernels import exact_transfer
+    from posreal.theory.tables import register_pe, unregister_pe
+    from posreal.theory.transfer import exact_transfer
 
     triangle = [[[1, 0]], [[0, 2], [1, 1]], [[3, 0], [0, -1], [2, 2]]]
     register_pe("mk2b_general", [row + [[0, 0]] * (3 - len(row)) for row in triangle], "general")

@@ -36,7 +36,9 @@ from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import VERIFIED, planned_work, verify_certificate, verify_document
 from posreal.theory import geometry
 from posreal.theory.certified import max_abs_feature
-from posreal.theory.encodings import OFFSET, RELATIVE, ProfileEncoding, build_table, parse_learned, parse_pe
+from posreal.theory.encodings import OFFSET, ProfileEncoding, RELATIVE
+from posreal.theory.tables import build_table
+from posreal.theory.pe_specs import parse_learned, parse_pe
 from posreal.theory.flow import integrate
 from posreal.theory.tasks import parse_task
 from scipy.optimize import brentq

@@ -45,7 +45,7 @@ def test_exact_tie_direction_uses_the_cells_train_length():
     bucket (no structural tie); the direction is e_0 - e_1, and the one constraint z = ψ(2, 2) - ψ(2, 0) =
     (1, 0, -1, 0) has z·v = 1 ≠ 0: open ties.
     Row 0 has one key (realized)."""
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
     from posreal.theory.selection import Optimum, Selection
     from posreal.theory.tasks import parse_task
     from posreal.theory.ties import classify

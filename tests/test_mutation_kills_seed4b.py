@@ -137,7 +137,7 @@ def test_training_bound_is_sound_for_a_near_training_difference():
 def test_prediction_context_without_exact_theta_is_empty():
     """No θ* at all (the selection was never realized): no support, so no λ_s and no n_s either."""
     from posreal.checks.limit_checks import wrong_multiplicities
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
     from posreal.theory.limit import prediction_context
     from posreal.theory.tasks import parse_task
 

@@ -35,7 +35,7 @@ from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import REFUTED, verify_certificate
 from posreal.theory.alpha import AlphaResult, alpha_sweep
 from posreal.theory.certified import UNIT_ROUNDOFF, float_error_bound, interval_index_features, max_abs_feature
-from posreal.theory.encodings import parse_pe
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.flow import integrate
 from posreal.theory.geometry import Geometry, interval_outcomes, parse_geometry, select_in_geometry

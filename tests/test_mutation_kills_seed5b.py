@@ -28,11 +28,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from posreal.theory import plots
-from posreal.theory.encodings import NoPE, TableEncoding, build_table, parse_pe
+from posreal.theory.encodings import NoPE
+from posreal.theory.tables import TableEncoding, build_table
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.geometry import (Geometry, LPCertificate, exact_norm_program, select_in_geometry,
                                      verify_lp_exact)
-from posreal.theory.kernels import exact_transfer
+from posreal.theory.transfer import exact_transfer
 from posreal.theory.resources import human
 from posreal.theory.sampling import Instance
 from posreal.theory.selection import Optimum, Selection, select

@@ -28,7 +28,8 @@ import pytest
 import scipy.integrate
 from posreal.theory import geometry as geometry_module
 from posreal.theory.alpha import MODES, compute_alpha
-from posreal.theory.encodings import parse_learned, parse_pe, sinusoid
+from posreal.theory.pe_specs import parse_learned, parse_pe
+from posreal.theory.encodings import sinusoid
 from posreal.theory.errors import PosrealError, SpecError
 from posreal.theory.expressivity import static_routing_bound
 from posreal.theory.flow import integrate

@@ -24,9 +24,10 @@ import numpy as np
 import pytest
 from matplotlib.lines import Line2D
 from posreal.theory import plots
-from posreal.theory.encodings import Encoding, LearnedAbsolute
+from posreal.theory.encodings import Encoding
+from posreal.theory.pe_specs import LearnedAbsolute
 from posreal.theory.errors import SpecError
-from posreal.theory.kernels import exact_transfer
+from posreal.theory.transfer import exact_transfer
 from posreal.theory.selection import select
 from posreal.theory.steepest import steepest_descent
 from posreal.theory.tasks import parse_task

@@ -59,7 +59,7 @@ def test_instance_without_tables_has_none():
 # --------------------------------------------------------------------------- encodings, expressivity
 def test_learned_one_is_a_valid_learned_pe():
     """encodings.x_parse_learned__mutmut_44: d = 1 is the least accepted width (1 <= d)."""
-    from posreal.theory.encodings import parse_learned
+    from posreal.theory.pe_specs import parse_learned
 
     assert parse_learned("learned:1").d == 1
     with pytest.raises(SpecError):
@@ -81,7 +81,7 @@ def test_integrate_returns_its_path_when_a_chunk_fails(monkeypatch):
     import scipy.integrate
 
     from posreal.theory import flow
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
     from posreal.theory.tasks import parse_task
 
     real = scipy.integrate.solve_ivp
@@ -105,7 +105,7 @@ def test_integrate_start_phase_jacobian_is_callable():
     """flow.x_integrate__mutmut_53: alibi · copy at L0 = 20 makes LSODA switch to its stiff method in
     the ordinary-time start, so it calls the Jacobian there; a broken one raises TypeError."""
     from posreal.theory import flow
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
     from posreal.theory.tasks import parse_task
 
     calls = []
@@ -142,7 +142,7 @@ def test_face_rows_settle_training_rivals_without_lps():
 def test_point_rows_leave_a_zero_margin_undecided():
     """geometry.x__point_rows__mutmut_89: alibi at θ = 0 gives every key the same logit, so each row's
     float margin is 0 (within tolerance) and no key ties structurally: undecided, not a crash."""
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
     from posreal.theory.geometry import _point_rows
     from posreal.theory.realization import UNDECIDED
     from posreal.theory.tasks import parse_task

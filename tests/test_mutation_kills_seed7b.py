@@ -29,7 +29,8 @@ from posreal.theory import geometry, parse_pe, parse_task, select
 from posreal.theory.errors import SpecError
 from posreal.theory.kernels import ProfileKernel
 from posreal.theory.limit import LimitVerdict, limit_interval
-from posreal.theory.realization import float_margins, profile_margins
+from posreal.theory.realization import float_margins
+from posreal.theory.kernels import profile_margins
 from posreal.theory.sampling import registered
 from posreal.theory.selection import PRIMAL_TOL, _float_kkt_ok
 from posreal.theory.steepest import stable_gradient

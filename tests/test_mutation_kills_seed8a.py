@@ -108,7 +108,7 @@ def test_exact_selection_does_not_call_a_float_zero_difference_a_tie() -> None:
     """selection.x_select__mutmut_126: a column table with features j / 2^1100 (j = 0..3) has nonzero
     exact training differences that are all 0.0 as floats; float mode sees equal features (a
     structural tie), exact mode must not (the check reads the exact rows)."""
-    from posreal.theory.encodings import build_table
+    from posreal.theory.tables import build_table
     from posreal.theory.selection import select
 
     tiny = Fraction(1, 2 ** 1100)

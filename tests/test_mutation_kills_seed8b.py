@@ -27,7 +27,7 @@ from PIL import Image
 from posreal.counterexamples.designed import LOG2_TIE
 from posreal.theory import plots
 from posreal.theory.alpha import MODES, row_outcomes
-from posreal.theory.encodings import parse_pe
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.expressivity import MAX_ENUMERATION, static_routing_bound
 from posreal.theory.limit import (LimitVerdict, Prediction, UndecidedReason, limit_interval, predict_in,
                                   prediction_context)

@@ -74,7 +74,7 @@ def test_interval_margin_reads_features_at_the_training_length() -> None:
     features (the mutant passes None and fails).  θ = (1, 2, 3, 4) at L0 = 4, row 5, target key 0:
     key k scores θ[min(k, 3)] = 1, 2, 3, 4, 4, 4, so the margin is 1 - 4 = -3, enclosed exactly."""
     from posreal.theory.certified import interval_margin
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
 
     theta = np.array([1.0, 2.0, 3.0, 4.0])
     scores = [theta[min(k, 3)] for k in range(6)]

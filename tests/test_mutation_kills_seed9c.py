@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from posreal.theory.encodings import integer_positions, parse_pe
+from posreal.theory.encodings import integer_positions
+from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.geometry import NULL_TOL, Geometry, LinearProgram, optimal_face
 
@@ -38,7 +39,7 @@ def test_profile_margins_of_infinite_values_are_nan_without_a_warning() -> None:
     default, a RuntimeWarning."""
     import warnings
 
-    from posreal.theory.realization import profile_margins
+    from posreal.theory.kernels import profile_margins
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -49,7 +50,7 @@ def test_profile_margins_of_infinite_values_are_nan_without_a_warning() -> None:
 def test_a_table_numpy_cannot_stack_is_refused_as_shape_zero() -> None:
     """encodings.x_build_table__mutmut_22: blocks numpy cannot stack into one array (np.asarray raises
     ValueError) are reported with the shape (0,) — no table at all — not (1,)."""
-    from posreal.theory.encodings import build_table
+    from posreal.theory.tables import build_table
     from posreal.theory.errors import SpecError
 
     ragged = [np.zeros((2, 2)), np.zeros((2, 3))]

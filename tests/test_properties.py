@@ -130,7 +130,7 @@ def test_the_iterate_itself_is_slow_on_the_found_cases():
     (case 3) or has a row of the longer grid on the wrong side (cases 0-2; case 2 still after 6.4·10⁵ steps)."""
     import numpy as np
     from posreal.checks.geometry_checks import _margins
-    from posreal.theory.encodings import build_table
+    from posreal.theory.tables import build_table
     from posreal.theory.geometry import Geometry, select_in_geometry
     from posreal.theory.steepest import steepest_descent
     from posreal.theory.tasks import parse_task
@@ -175,7 +175,7 @@ def test_fixed_step_sign_descent_can_lock_into_a_cycle_and_diminishing_steps_do_
     the module's ℓ∞ steps η_t = η₀ (t + 1)^(-1/2) the late drift lines up with θ*_∞, and the check passes."""
     import numpy as np
     from posreal.checks.geometry_checks import MIN_COSINE, descent_body
-    from posreal.theory.encodings import build_table
+    from posreal.theory.tables import build_table
     from posreal.theory.geometry import Geometry, select_in_geometry
     from posreal.theory.steepest import DEFAULT_SIGN_STEP, direction, stable_gradient, steepest_descent
     from posreal.theory.tasks import parse_task

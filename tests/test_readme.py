@@ -102,7 +102,7 @@ def test_long_readme_command_parses(command):
 def test_python_example_runs(capsys):
     block = re.search(r"```python\n(.*?)```", README, re.S)
     assert block, "the README has no Python example"
-    from posreal.theory.encodings import unregister_pe
+    from posreal.theory.tables import unregister_pe
     try:
         exec(compile(block.group(1), "README.md", "exec"), {})
     finally:

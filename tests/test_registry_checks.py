@@ -8,7 +8,7 @@ from posreal.checks.registry_cells import (check_duality_registry, check_learned
                                            direct_alpha, theorem2_prediction, theorem2_registry, unique_maximizer)
 from posreal.checks.training_checks import (BEYOND_BUDGET, CONTRADICTS, FALLS, check_training_fall, check_training_rise,
                                     fall_holds, fall_verdict, rise_holds, target_attention)
-from posreal.theory.encodings import dual_pe, parse_pe
+from posreal.theory.pe_specs import dual_pe, parse_pe
 from posreal.theory.selection import select
 from posreal.theory.tasks import dual_task, parse_task
 from posreal.theory.alpha import compute_alpha

@@ -4,19 +4,36 @@ import numpy as np
 import pytest
 
 from posreal.theory import SpecError, dual_pe, dual_task, parse_pe, parse_task
-from posreal.theory.encodings import COLUMN, REGISTRY_PES, RELATIVE, LearnedAbsolute, is_learned, parse_learned
-from posreal.theory.tasks import FIXED_OFFSET, FIXED_POSITION, GROWING, REGISTRY_TASKS
+from posreal.theory.encodings import COLUMN, RELATIVE
+from posreal.theory.defaults import REGISTRY_PES
+from posreal.theory.pe_specs import LearnedAbsolute, is_learned, parse_learned
+from posreal.theory.tasks import FIXED_OFFSET, FIXED_POSITION, GROWING
+from posreal.theory.defaults import REGISTRY_TASKS
 
 PE_SPECS = list(REGISTRY_PES) + ["relbias:3", "colbias:5", "rope:8:500", "abscol:4:100.5", "abssin:4",
                                  "dual:rope:16", "dual:dual:relbias", "dual:abssin:16"]
 TASK_SPECS = list(REGISTRY_TASKS) + ["offset:0", "position:7", "dual:copy", "dual:dual:half"]
 
 
+def _shear_normal_form(spec: str) -> str:
+    """S∘S = id: an even number of dual: prefixes cancels, an odd one leaves one."""
+    depth = 0
+    while spec.startswith("dual:"):
+        spec, depth = spec[len("dual:"):], depth + 1
+    return ("dual:" if depth % 2 else "") + spec
+
+
 @pytest.mark.parametrize("spec", PE_SPECS)
 def test_pe_round_trip(spec):
     pe = parse_pe(spec)
-    assert str(pe) == spec
+    assert str(pe) == _shear_normal_form(spec)
     assert parse_pe(str(pe)) == pe
+
+
+def test_double_shear_is_the_pe_itself():
+    assert parse_pe("dual:dual:relbias") == parse_pe("relbias")
+    assert type(parse_pe("dual:dual:dual:rope:16")) is type(parse_pe("dual:rope:16"))
+    assert str(parse_task("dual:dual:copy")) == "copy"
 
 
 def test_learned_is_its_own_type_with_its_own_parser():
@@ -45,7 +62,7 @@ def test_bad_learned_specs_raise_one_line(spec):
 @pytest.mark.parametrize("spec", TASK_SPECS)
 def test_task_round_trip(spec):
     task = parse_task(spec)
-    assert str(task) == spec
+    assert str(task) == _shear_normal_form(spec)
     assert parse_task(str(task)) == task
 
 

@@ -32,18 +32,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from posreal.theory import tables
-from posreal.theory.encodings import (
-    LEARNED_API,
-    MAX_BLOCKED_LENGTH,
-    MAX_PROFILE_LENGTH,
-    PE_FORMS,
-    LearnedAbsolute,
-    build_table,
-    parse_learned,
-    parse_pe,
-    register_pe,
-    unregister_pe,
-)
+from posreal.theory.pe_specs import LEARNED_API, LearnedAbsolute, PE_FORMS, parse_learned, parse_pe
+from posreal.theory.encodings import MAX_BLOCKED_LENGTH, MAX_PROFILE_LENGTH
+from posreal.theory.tables import build_table, register_pe, unregister_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.tasks import TASK_FORMS, parse_task
 
@@ -242,7 +233,7 @@ def test_exact_mode_refuses_irrational_features():
 
 def test_exact_transfer_refuses_an_irrational_pe_naming_the_spec_given():
     """T_L θ and θ* in ℚ of a shear of an irrational PE are refused naming the shear, not its base."""
-    from posreal.theory.kernels import exact_transfer
+    from posreal.theory.transfer import exact_transfer
     from posreal.theory.selection import select
 
     msg = ("PE {!r} has irrational features; exact mode accepts "

@@ -11,7 +11,8 @@ from posreal.checks.base import COUNTEREXAMPLE, PASSED
 from posreal.checks.smt.static_routing import beta_check
 from posreal.theory.errors import SpecError
 from posreal.theory.expressivity import static_routing_bound
-from posreal.theory.tasks import REGISTRY_TASKS, parse_task
+from posreal.theory.defaults import REGISTRY_TASKS
+from posreal.theory.tasks import parse_task
 
 
 def brute_beta(F, n, V, visible):

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from posreal.theory import compute_alpha, parse_pe, register_pe
-from posreal.theory.encodings import unregister_pe
+from posreal.theory.tables import unregister_pe
 from posreal.theory.errors import SpecError
 from posreal.theory.tables import table_document
 

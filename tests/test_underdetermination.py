@@ -7,7 +7,8 @@ import pytest
 
 from posreal.cli import main
 from posreal.theory.errors import SpecError
-from posreal.theory.tasks import REGISTRY_TASKS, Position, parse_task
+from posreal.theory.defaults import REGISTRY_TASKS
+from posreal.theory.tasks import Position, parse_task
 from posreal.theory.underdetermination import (COMPLETIONS, completion_alpha, construct_block, learned_alpha_interval,
                                        monte_carlo_alpha, train_block, zero_completion_formula)
 

@@ -694,7 +694,7 @@ def test_the_entry_budget_refuses_one_below_the_planned_work_and_passes_at_it(mo
 @pytest.mark.parametrize("pe", ["relbias:", "colbias:", "dual:relbias:"])
 def test_a_bucket_pe_with_an_empty_parameter_is_refused_as_theory_parse_pe_does(pe: str) -> None:
     """``relbias:`` was read as ``relbias`` (default D) by the verifier while ``posreal`` refuses the spec."""
-    from posreal.theory.encodings import parse_pe
+    from posreal.theory.pe_specs import parse_pe
     from posreal.theory.errors import SpecError
 
     with pytest.raises(SpecError):

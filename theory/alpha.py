@@ -207,7 +207,7 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
     if geometry is not Geometry.L2:
         return _interval_alpha(IntervalAlphaResult(cell, arith.mode, sel, tuple(lengths), op, geometry=geometry),
                                arith)
-    result = AlphaResult(cell, arith.mode, sel, tuple(lengths), op)
+    result = AlphaResult(cell, arith.mode, sel, tuple(lengths), op, limits={} if limit else None)
     if not sel.realizable:
         return result
     decider, theta = arith.parameters(sel.theta, sel.exact_theta)
