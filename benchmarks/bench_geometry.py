@@ -150,18 +150,17 @@ def main() -> None:
                  for task in ("offset:1", "position:0", "position:1", "copy", "half")]
         cells += [("abssin:16", task) for task in ("offset:1", "offset:2", "copy", "reverse", "half")]
         for pe, task in cells:
-            if True:
-                g, tsel = timed(lambda pe=pe, task=task: select_in_geometry(pe, task, 16, Geometry.LINF, exact=False))
-                if not g.realizable:
-                    continue
-                fast, tf = timed(lambda g=g: interval_outcomes(g, [32])[32].interval)
-                tf += tsel
-                slow, ts = timed(lambda g=g: naive_interval(g, 32))
-                ts += timed(lambda g=g: solve_program(norm_program(g.selection.constraints, Geometry.LINF)))[1]
-                flag = "" if np.allclose(fast, slow) else "  MISMATCH"
-                face = "point" if g.face.point else f"dim≤{g.face.dimension}"
-                print(f"  {pe + '·' + task:22s} {face:>7s} project [{fast[0]:.4f}, {fast[1]:.4f}] in {tf:.3f} s, "
-                      f"naive [{slow[0]:.4f}, {slow[1]:.4f}] in {ts:.3f} s, ratio {ts / max(tf, 1e-9):.0f}x{flag}")
+            g, tsel = timed(lambda pe=pe, task=task: select_in_geometry(pe, task, 16, Geometry.LINF, exact=False))
+            if not g.realizable:
+                continue
+            fast, tf = timed(lambda g=g: interval_outcomes(g, [32])[32].interval)
+            tf += tsel
+            slow, ts = timed(lambda g=g: naive_interval(g, 32))
+            ts += timed(lambda g=g: solve_program(norm_program(g.selection.constraints, Geometry.LINF)))[1]
+            flag = "" if np.allclose(fast, slow) else "  MISMATCH"
+            face = "point" if g.face.point else f"dim≤{g.face.dimension}"
+            print(f"  {pe + '·' + task:22s} {face:>7s} project [{fast[0]:.4f}, {fast[1]:.4f}] in {tf:.3f} s, "
+                  f"naive [{slow[0]:.4f}, {slow[1]:.4f}] in {ts:.3f} s, ratio {ts / max(tf, 1e-9):.0f}x{flag}")
 
 
 if __name__ == "__main__":

@@ -27,11 +27,11 @@ import numpy as np
 
 from posreal.checks.base import (COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, Control, RegisteredCheck,
                                  Verdict, timed)
-from posreal.experiment.model import transferred_attention
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.tasks import parse_task
 from posreal.theory.training import gradient_descent
 from posreal.theory.alpha import compute_alpha, row_outcomes
+from posreal.theory.attention import transferred_attention
 
 from posreal.theory.defaults import TRAIN_LENGTH  # noqa: E402
 STEPS = 20000

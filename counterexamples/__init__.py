@@ -9,7 +9,8 @@ gradient flow are theory: :mod:`~posreal.theory.sampling`, :mod:`~posreal.theory
 :mod:`~posreal.theory.limit`, :mod:`~posreal.theory.flow`),
 :mod:`~posreal.counterexamples.certify` (open-tie certificates),
 :mod:`~posreal.counterexamples.designed` (hand-derived instances), :mod:`~posreal.counterexamples.shipped`
-(regenerates ``certificates/``), :mod:`~posreal.counterexamples.verifier.certificate` (the format) and
+(regenerates ``certificates/``), :mod:`~posreal.counterexamples.certificate_writer` (writing
+certificates), :mod:`~posreal.counterexamples.verifier.certificate` (the format, as checking reads it) and
 :mod:`~posreal.counterexamples.verifier.verify` with :mod:`~posreal.counterexamples.verifier.exact_model` and
 :mod:`~posreal.counterexamples.verifier.qla` (the fractions-only verifier).  Builds on
 ``theory`` only; this ``__init__`` imports nothing so the verifier stays light.

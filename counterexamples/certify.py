@@ -20,7 +20,7 @@ from posreal.theory.provenance import versions
 from posreal.theory.selection import select
 from posreal.theory.tasks import parse_task
 
-from posreal.counterexamples.verifier.certificate import q, qvec, seal
+from posreal.counterexamples.certificate_writer import q, qvec, seal
 from posreal.theory.ties import classify
 from posreal.counterexamples.colspan import selected_claims, tables_json
 from posreal.counterexamples.verifier.errors import CertificateError

@@ -36,7 +36,7 @@ from posreal.theory.selection import ExactOptimum, Selection, select
 from posreal.theory.defaults import REGISTRY_TASKS
 from posreal.theory.tasks import parse_task
 
-from posreal.counterexamples.verifier.certificate import q, qvec, seal
+from posreal.counterexamples.certificate_writer import q, qvec, seal
 from posreal.theory.ties import classify, exact_feature
 from posreal.counterexamples.conjecture import registered
 from posreal.counterexamples.dynamics import first_step, limit_verdict, tie_margins

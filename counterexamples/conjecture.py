@@ -40,7 +40,7 @@ from posreal.theory.provenance import versions
 from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import Task, parse_task
 
-from posreal.counterexamples.verifier.certificate import q, qvec
+from posreal.counterexamples.certificate_writer import q, qvec
 from posreal.theory.ties import CLASSES, FailingRow, classify
 from posreal.counterexamples.dynamics import predict_float
 from posreal.theory.flow import TAU_MAX, Agreement, FlowEvidence, FlowVerdict, compare, row_flow_verdict, tie_flow

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from posreal.counterexamples.verifier.certificate import write
+from posreal.counterexamples.certificate_writer import write
 from posreal.counterexamples.certify import open_tie_certificate
 from posreal.counterexamples.colspan import find_dynamic, find_static
 from posreal.counterexamples.designed import LOG2_TIE

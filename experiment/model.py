@@ -12,7 +12,8 @@ Main definitions:
   M = U W_V W_O (V, V) — the same function (matrix products are associative), cheaper because
   the value path is applied to the V vocabulary rows instead of every token of the batch;
 * :func:`naive_loss_and_grads` is the straightforward reference: for every sequence it
-  recomputes κ, A and h literally, and back-propagates through each (tests and benchmarks).
+  recomputes κ, A and h literally, and back-propagates through each (tests and benchmarks);
+* attention at a length L ≠ L0 is :func:`posreal.theory.attention.transferred_attention` (T_L θ).
 
 Gradients (G = ∂loss/∂logits = (softmax(logits) - onehot(y)) / (B m), shapes below):
 ∂A = Σ_b G_b M[x_b]ᵀ, ∂M = Σ_b onehot(x_b)ᵀ Aᵀ G_b, ∂κ = A ⊙ (∂A - rowsum(∂A ⊙ A)),
@@ -24,8 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from posreal.theory.attention import softmax_rows, transferred_attention
 from posreal.theory.encodings import Encoding
-from posreal.theory.transfer import transfer
 from posreal.theory.tasks import Task
 
 PARAMS = ("U", "W_V", "W_O", "theta")
@@ -63,24 +64,10 @@ def init_params(V: int, d: int, p: int, rng: np.random.Generator) -> dict[str, n
     }
 
 
-def softmax_rows(logits: np.ndarray) -> np.ndarray:
-    """Softmax over the last axis; -inf entries get weight 0."""
-    z = logits - logits.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
-
-
 def attention(geom: Geometry, theta: np.ndarray) -> np.ndarray:
     """A = softmax over j ≤ i of ⟨θ, ψ(i, j)⟩ on the scored rows: (m, n)."""
     kappa = np.where(geom.mask, geom.features @ theta, -np.inf)  # (m, n)
     return softmax_rows(kappa)
-
-
-def transferred_attention(pe: Encoding, theta: np.ndarray, length: int, train_length: int,
-                          rows: np.ndarray) -> np.ndarray:
-    """A on the scored rows of the L-grid from T_L θ (posreal.theory.kernels.transfer): (m, L)."""
-    kappa = transfer(pe, theta, length, train_length).matrix()  # (L, L), -inf above the diagonal
-    return softmax_rows(kappa[rows])
 
 
 def vocab_map(params: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

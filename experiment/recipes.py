@@ -77,10 +77,6 @@ class Recipe:
         out["optimizer"] = self.optimizer.value
         return out
 
-    @classmethod
-    def from_json(cls, doc: dict) -> Recipe:
-        return cls(**{**doc, "optimizer": Optimizer(doc["optimizer"])})
-
     def with_changes(self, **changes: object) -> Recipe:
         return replace(self, **changes)  # type: ignore[arg-type]
 

@@ -298,12 +298,3 @@ def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
         "versions": versions()})
     run_file.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
     return existing + new
-
-
-def load_run(out: str | Path) -> tuple[dict, list[dict]]:
-    """The run file and the records of an output directory."""
-    out = Path(out)
-    if not (out / RUN_FILE).exists():
-        raise SpecError(f"invalid results directory {str(out)!r}: no {RUN_FILE}; accepted: an --out DIR "
-                        "written by 'posreal experiment'")
-    return read_run_file(out / RUN_FILE), read_records(out / RECORDS)[0]

@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 
 from posreal.counterexamples.verifier import exact_model as em
 from posreal.counterexamples.verifier import qla
-from posreal.counterexamples.verifier.certificate import digest, dumps, seal
+from certificate_edits import in_span
+from posreal.counterexamples.certificate_writer import dumps, seal
+from posreal.counterexamples.verifier.certificate import digest
 from posreal.counterexamples.verifier.verify import NOT_CHECKABLE, REFUTED, VERIFIED, verify_document
 from posreal.cli import main
 from posreal.theory import parse_pe, parse_task, register_pe, unregister_pe
@@ -281,4 +283,4 @@ def test_fraction_rank_agrees_with_sympy_rank(rows):
     fr = [[Fraction(x) for x in r] for r in rows]
     assert qla.rank(fr) == sympy_rank(fr, 3)
     v = [Fraction(1), Fraction(-2), Fraction(3)]
-    assert qla.in_span(v, fr) == (sympy_rank(fr + [v], 3) == sympy_rank(fr, 3))
+    assert in_span(v, fr) == (sympy_rank(fr + [v], 3) == sympy_rank(fr, 3))

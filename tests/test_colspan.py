@@ -124,7 +124,7 @@ def test_cli_search_colspan_bad_out_is_refused_before_the_search(where, needle, 
 
 
 def test_certificate_write_error_is_one_line(tmp_path):
-    from posreal.counterexamples.verifier.certificate import write
+    from posreal.counterexamples.certificate_writer import write
     from posreal.counterexamples.verifier.errors import CertificateError
     with pytest.raises(CertificateError, match="cannot write certificate file") as info:
         write({"format": "x"}, tmp_path)   # a directory: the OSError becomes a CertificateError

@@ -18,9 +18,9 @@ from posreal.experiment.model import (
     init_params,
     loss_and_grads,
     naive_loss_and_grads,
-    transferred_attention,
 )
 from posreal.experiment.optim import Adam
+from posreal.theory.attention import transferred_attention
 from posreal.experiment.plots import write_figures
 from posreal.experiment.recipes import RECIPES
 from posreal.experiment.runner import RECORDS, read_records, record_key, run_grid

@@ -31,7 +31,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 from posreal.counterexamples.verifier import exact_model as em
-from posreal.counterexamples.verifier.certificate import check_output_directory, write
+from posreal.counterexamples.certificate_writer import check_output_directory, write
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import REFUTED, verify_document
 from posreal.theory.errors import SpecError

@@ -22,9 +22,10 @@ import copy
 from fractions import Fraction as F
 
 import numpy as np
-from posreal.counterexamples.verifier import exact_model as em
+from certificate_edits import row_features
 from posreal.counterexamples.verifier import schema
-from posreal.counterexamples.verifier.certificate import check_output_file, load
+from posreal.counterexamples.certificate_writer import check_output_file
+from posreal.counterexamples.verifier.certificate import load
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import VERIFIED, verify_certificate, verify_document
 from certificate_edits import message as _message, certificate as _certificate, resealed as _resealed
@@ -50,9 +51,9 @@ def test_load_refuses_a_non_object_top_level_naming_the_file_and_what_is_accepte
 
 def test_row_features_is_psi_of_the_row_at_every_key():
     """Ψ_i = [ψ(i, j)]_{j ≤ i}; for alibi ψ(i, j) = -(i - j), so row 2 is [(-2,), (-1,), (0,)]."""
-    assert em.row_features("alibi", 2, 4) == [(F(-2),), (F(-1),), (F(0),)]
+    assert row_features("alibi", 2, 4) == [(F(-2),), (F(-1),), (F(0),)]
     # relbias:1 at L0 = 4 is the one-hot of min(i - j, 1) in width 2
-    assert em.row_features("relbias:1", 2, 4) == [(F(0), F(1)), (F(0), F(1)), (F(1), F(0))]
+    assert row_features("relbias:1", 2, 4) == [(F(0), F(1)), (F(0), F(1)), (F(1), F(0))]
 
 
 def test_unknown_field_error_names_the_field():

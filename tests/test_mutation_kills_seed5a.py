@@ -30,7 +30,7 @@ import re
 
 import numpy as np
 import pytest
-from posreal.counterexamples.verifier.certificate import write
+from posreal.counterexamples.certificate_writer import write
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import REFUTED, verify_certificate
 from posreal.theory.alpha import AlphaResult, alpha_sweep

@@ -35,8 +35,10 @@ import pytest
 
 from posreal.counterexamples.verifier import exact_model as em
 from posreal.counterexamples.verifier import qla, schema
+from certificate_edits import in_span, transpose
 from posreal.counterexamples.verifier import verify as verifier
-from posreal.counterexamples.verifier.certificate import load, seal, unq, unqvec
+from posreal.counterexamples.certificate_writer import seal
+from posreal.counterexamples.verifier.certificate import load, unq, unqvec
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import (
     NOT_CHECKABLE,
@@ -820,17 +822,17 @@ def test_echelon_eliminates_below_each_pivot_in_order() -> None:
 ])
 def test_rank_of_small_rational_matrices(rows: list, rank: int) -> None:
     assert qla.rank(rows) == rank
-    assert qla.rank(qla.transpose(rows)) == (rank if rows and rows[0] else 0)
+    assert qla.rank(transpose(rows)) == (rank if rows and rows[0] else 0)
 
 
 def test_in_span_and_transpose() -> None:
-    assert qla.in_span([0, 0], []) and not qla.in_span([0, 1], []) and qla.in_span([], [])
-    assert qla.in_span([2, 4], [[1, 2]]) and not qla.in_span([1, 1], [[1, 0]])
-    assert qla.in_span([1, 1], [[1, 0], [0, 1]]) and qla.in_span([0, 0], [[1, 2]])
-    assert qla.in_span([F(1, 2), 1, F(3, 2)], [[1, 2, 3], [0, 0, 0]])
-    assert not qla.in_span([0, 0, 1], [[1, 2, 3], [2, 4, 6]])
-    assert qla.transpose([[1, 2, 3], [4, 5, 6]]) == [[1, 4], [2, 5], [3, 6]]
-    assert qla.transpose([]) == [] and qla.transpose([[1], [2]]) == [[1, 2]]
+    assert in_span([0, 0], []) and not in_span([0, 1], []) and in_span([], [])
+    assert in_span([2, 4], [[1, 2]]) and not in_span([1, 1], [[1, 0]])
+    assert in_span([1, 1], [[1, 0], [0, 1]]) and in_span([0, 0], [[1, 2]])
+    assert in_span([F(1, 2), 1, F(3, 2)], [[1, 2, 3], [0, 0, 0]])
+    assert not in_span([0, 0, 1], [[1, 2, 3], [2, 4, 6]])
+    assert transpose([[1, 2, 3], [4, 5, 6]]) == [[1, 4], [2, 5], [3, 6]]
+    assert transpose([]) == [] and transpose([[1], [2]]) == [[1, 2]]
 
 
 # ===================================================================== exact_model

@@ -39,7 +39,6 @@ from posreal.theory.tasks import parse_task
 MAX_ENUMERATION = 2 ** 20        # inputs enumerated exactly (V^n)
 DEFAULT_SAMPLES = 200_000
 DEFAULT_SEED = 20240601
-CONTENT_TASKS = ("sort", "addition", "successor", "permutation")
 TASK_FORMS = "a positional task spec (copy, offset:1, ...), sort, addition, successor, permutation"
 VISIBILITY = ("causal", "all")
 

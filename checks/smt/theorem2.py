@@ -169,8 +169,6 @@ GROWING_TARGETS: dict[str, Callable] = {
     "reverse": lambda length, row: length - 1 - row,
     "half": lambda length, row: row / 2,
 }
-PY_TARGETS = {"copy": lambda L, i: i - L // 2, "middle": lambda L, i: L // 2,
-              "reverse": lambda L, i: L - 1 - i, "half": lambda L, i: i // 2}
 
 
 def growing_finite(task: str) -> SmtProof:

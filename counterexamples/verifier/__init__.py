@@ -5,6 +5,8 @@ rationals as ``"p/q"`` strings), :mod:`~posreal.counterexamples.verifier.exact_m
 rational features re-derived with :class:`fractions.Fraction`), :mod:`~posreal.counterexamples.verifier.qla`
 (exact linear algebra over ℚ), :mod:`~posreal.counterexamples.verifier.verify` (re-derives each
 verdict) and :mod:`~posreal.counterexamples.verifier.errors`.  Nothing here imports numpy, scipy,
-sympy, z3 or matplotlib, and of ``posreal.theory`` only its error base class; this ``__init__``
-imports nothing at all.
+sympy, z3 or matplotlib, and of ``posreal.theory`` only :mod:`posreal.theory.errors` (the error base
+class, ``quote``) and :mod:`posreal.theory.resources` (bounded file reading), both standard library
+only; this ``__init__`` imports nothing at all.  Writing certificates is not here:
+:mod:`posreal.counterexamples.certificate_writer`.
 """

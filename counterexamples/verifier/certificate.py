@@ -16,7 +16,10 @@ A certificate is one JSON object (``sort_keys=True``)::
   not touch an exact claim (an explanation, a float) is still detected.
 
 A file holds one certificate or a bundle ``{"format": "posreal-certificate-bundle",
-"version": 1, "certificates": [...]}``.  This module is pure Python (the verifier imports it).
+"version": 1, "certificates": [...]}``.  This module holds what checking needs — the format's
+constants, parsing rationals, the digest and reading a file — in pure Python (the verifier
+imports it); writing (``"p/q"`` strings, sealing, bundles, files) is
+:mod:`posreal.counterexamples.certificate_writer`.
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -38,14 +40,6 @@ FORMAT = "posreal-certificate"
 BUNDLE_FORMAT = "posreal-certificate-bundle"
 VERSION = 1
 KINDS = ("static-colspan", "dynamic-colspan", "open-tie")
-
-
-def q(x: Fraction | int) -> str:
-    """A rational as ``"p/q"``."""
-    x = Fraction(x)
-    return f"{x.numerator}/{x.denominator}"
-
-
 MAX_RATIONAL_DIGITS = 200   # digits of a numerator or denominator in a certificate
 _RATIONAL = re.compile(r"(0|-?[1-9][0-9]*)/([1-9][0-9]*)")   # one spelling of zero: "0/1", never "-0/1"
 
@@ -63,10 +57,6 @@ def unq(text: Any, where: str) -> Fraction:
                            f"(q > 0, zero as '0/1', at most {MAX_RATIONAL_DIGITS} digits each)")
 
 
-def qvec(values: Iterable) -> list[str]:
-    return [q(x) for x in values]
-
-
 def unqvec(values: Any, where: str) -> tuple[Fraction, ...]:
     if not isinstance(values, list):
         raise CertificateError(f"invalid vector {quote(values)} at {where}; accepted: a list of 'p/q' strings")
@@ -80,41 +70,6 @@ def canonical(document: dict) -> str:
 def digest(document: dict) -> str:
     body = {k: v for k, v in document.items() if k != "digest"}
     return "sha256:" + hashlib.sha256(canonical(body).encode("ascii")).hexdigest()
-
-
-def seal(document: dict) -> dict:
-    """Add the format header and the digest to a certificate body."""
-    out = {"format": FORMAT, "version": VERSION, **document}
-    out["digest"] = digest(out)
-    return out
-
-
-def bundle(certificates: list[dict], **extra: Any) -> dict:
-    return {"format": BUNDLE_FORMAT, "version": VERSION, "certificates": certificates, **extra}
-
-
-def dumps(document: dict) -> str:
-    return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-
-
-def check_output_file(path: str | Path, what: str = "output file") -> Path:
-    """``path`` as a Path if a regular file can be written there, else a one-line error — called
-    before long work so that it fails first (:func:`posreal.theory.resources.check_output_file`)."""
-    return Path(resources.check_output_file(str(path), what))
-
-
-def check_output_directory(path: str | Path, what: str = "output directory") -> Path:
-    """``path`` as a Path if it is a writable directory or can be created as one, else a one-line error."""
-    return Path(resources.check_output_directory(str(path), what))
-
-
-def write(document: dict, path: str | Path) -> None:
-    """Write ``document`` to ``path``; a path that cannot be written is a one-line CertificateError."""
-    try:
-        Path(path).write_text(dumps(document), encoding="utf-8")
-    except OSError as err:
-        raise CertificateError(f"cannot write certificate file {str(path)!r}: {err.strerror or err}; "
-                               "accepted: a writable file path in an existing directory") from None
 
 
 def load(path: str | Path) -> dict:

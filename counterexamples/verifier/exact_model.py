@@ -153,11 +153,6 @@ def dimension(pe: str, train_length: int, tables: Mapping[str, Mapping] | None =
     raise _unknown(pe, base)
 
 
-def row_features(pe: str, i: int, train_length: int, tables: Mapping | None = None) -> list[Vector]:
-    """Ψ_i = [ψ(i, j)]_{j ≤ i}: the row's feature matrix, one key per row."""
-    return [feature(pe, i, j, train_length, tables) for j in range(i + 1)]
-
-
 def training_pairs(task: str, train_length: int) -> list[tuple[int, int, int]]:
     """Every (i, t, j) with i ∈ R_L0, j ≤ i, j ≠ t, ordered by row then key."""
     return [(i, t, j) for i, t in rows_and_targets(task, train_length) for j in range(i + 1) if j != t]

@@ -2,8 +2,8 @@
 
 Deliberately independent of :mod:`posreal.theory.rational` (which wraps sympy's DomainMatrix): the
 verifier re-derives ranks with its own Gaussian elimination on :class:`fractions.Fraction`.
-Main functions: :func:`rank` (rank of a list of rows), :func:`in_span` (exact membership of a
-vector in the span of rows).  Matrices here are small (certificates of small instances).
+Main function: :func:`rank` (rank of a list of rows, by :func:`echelon`).  Matrices here are
+small (certificates of small instances).
 """
 
 from __future__ import annotations
@@ -39,13 +39,3 @@ def rank(rows: Sequence[Row]) -> int:
     """Rank of the matrix whose rows are ``rows`` (0 for no rows or zero-width rows)."""
     return len(echelon(rows))
 
-
-def in_span(vector: Row, rows: Sequence[Row]) -> bool:
-    """Exact membership of ``vector`` in the span of ``rows``."""
-    if not rows:
-        return all(x == 0 for x in vector)
-    return rank(list(rows) + [vector]) == rank(rows)
-
-
-def transpose(rows: Sequence[Row]) -> list[list[Fraction]]:
-    return [list(c) for c in zip(*rows)]

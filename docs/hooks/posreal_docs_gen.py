@@ -2,7 +2,7 @@
 
 Each generator returns Markdown computed from the code at build time: the registries
 (``posreal.theory.encodings``, ``posreal.theory.tasks``), α_L (``posreal.theory.alpha``), the taxonomy
-(``posreal.commands.table.taxonomy``, ``posreal.theory.plots.plot_taxonomy``), the claim runner
+(``posreal.theory.taxonomy.taxonomy``, ``posreal.theory.plots.plot_taxonomy``), the claim runner
 (``posreal.checks.runner.run_claims``, the engine of ``posreal check``), the statements
 (``posreal.theory.statements``), the
 counterexample certificates and searches (``counterexamples``), the experiment summary
@@ -256,13 +256,13 @@ def gen_ceilings(length: str = "16", *tasks: str) -> str:
 
 @cached("taxonomy")
 def taxonomy_docs():
-    from posreal.commands.table import taxonomy
+    from posreal.theory.taxonomy import taxonomy
     from posreal.theory.defaults import REGISTRY_PES
     from posreal.theory.defaults import REGISTRY_TASKS
     from posreal.theory.alpha import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH
     lengths = list(DEFAULT_LENGTHS)
     start = time.perf_counter()
-    docs = taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), DEFAULT_TRAIN_LENGTH, lengths, quiet=True)
+    docs = [row.to_json() for row in taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), DEFAULT_TRAIN_LENGTH, lengths)]
     return docs, lengths, DEFAULT_TRAIN_LENGTH, time.perf_counter() - start
 
 
@@ -271,7 +271,7 @@ def gen_taxonomy_table() -> str:
     rows = [[f"`{d['pe']}` ({d['pe_kind']})", f"`{d['task']}` ({d['task_class']})", "yes" if d["realizable"] else "no",
              *[fmt_alpha(d["alpha"].get(str(L))) for L in lengths]] for d in docs]
     return table(["PE (kind)", "task (class)", "realizable at L0", *[f"α_{L}" for L in lengths]], rows,
-                 f"posreal.commands.table.taxonomy (every registry PE × task, L0 = {L0}; {seconds:.1f} s)")
+                 f"posreal.theory.taxonomy.taxonomy (every registry PE × task, L0 = {L0}; {seconds:.1f} s)")
 
 
 def gen_taxonomy_grid() -> str:
@@ -291,7 +291,7 @@ def gen_taxonomy_grid() -> str:
             cells.append("n.r." if not d["realizable"] else fmt_alpha(d["alpha"][L]))
         rows.append([f"`{pe}` ({kinds[pe]})", *cells])
     header = [f"α_{L} (L0 = {L0})", *[f"`{t}`" for t in tasks]]
-    return table(header, rows, "posreal.commands.table.taxonomy") + \
+    return table(header, rows, "posreal.theory.taxonomy.taxonomy") + \
         "\n*n.r.*: not realizable at L0 — no θ realizes every training row, so θ* does not exist.\n"
 
 
@@ -320,7 +320,7 @@ def gen_taxonomy_duals() -> str:
         rows.append([f"`{pe}` · `{task}`", " / ".join(mine), f"`{partner_pe}` · `{partner_task}`", " / ".join(theirs),
                      "yes" if mine == theirs else "**NO**"])
     return table(["cell", f"α at L = {' / '.join(map(str, lengths))}", "its shear", "α of the shear", "equal"], rows,
-                 "posreal.commands.table.taxonomy (pairs of registry cells related by the shear)")
+                 "posreal.theory.taxonomy.taxonomy (pairs of registry cells related by the shear)")
 
 
 GEOMETRY_NAMES = ("l2", "linf", "l1")
@@ -329,13 +329,13 @@ GEOMETRY_NAMES = ("l2", "linf", "l1")
 @cached("taxonomy-geometries")
 def taxonomy_geometry_docs():
     """The taxonomy in every geometry: geometry -> documents (the ℓ2 ones are the taxonomy's)."""
-    from posreal.commands.table import taxonomy
+    from posreal.theory.taxonomy import taxonomy
     from posreal.theory.defaults import LENGTHS, REGISTRY_PES, REGISTRY_TASKS, TRAIN_LENGTH
     start = time.perf_counter()
     out = {"l2": taxonomy_docs()[0]}
     for g in GEOMETRY_NAMES[1:]:
-        out[g] = taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), TRAIN_LENGTH, list(LENGTHS), quiet=True,
-                          geometry=g)
+        out[g] = [row.to_json() for row in taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), TRAIN_LENGTH,
+                                                    list(LENGTHS), geometry=g)]
     return out, list(LENGTHS), TRAIN_LENGTH, time.perf_counter() - start
 
 
@@ -354,7 +354,7 @@ def gen_taxonomy_geometries() -> str:
             cells.append(text + (f" (+{undecided} undecided)" if undecided else ""))
         rows.append([f"`{d['pe']}` · `{d['task']}`", *cells])
     return table(["cell", *[f"{g}: α at L = {' / '.join(map(str, lengths))}" for g in GEOMETRY_NAMES]], rows,
-                 f"posreal.commands.table.taxonomy(geometry=...) (registry cells realizable at L0 = {L0}; "
+                 f"posreal.theory.taxonomy.taxonomy(geometry=...) (registry cells realizable at L0 = {L0}; "
                  f"{seconds:.1f} s)") + "\n[lo, hi]: rows realized by every / by some optimal θ of the face.\n"
 
 
@@ -369,7 +369,7 @@ def asset_taxonomy_geometries() -> dict[str, bytes]:
 
 def gen_taxonomy_geometries_figure() -> str:
     return ("![α_L against L in the ℓ2, ℓ∞ and ℓ1 geometries](generated/taxonomy_geometries.png)\n\n"
-            + provenance("posreal.theory.plots.plot_geometries over posreal.commands.table.taxonomy(geometry=...)"))
+            + provenance("posreal.theory.plots.plot_geometries over posreal.theory.taxonomy.taxonomy(geometry=...)"))
 
 
 def asset_taxonomy() -> dict[str, bytes]:
@@ -383,7 +383,7 @@ def asset_taxonomy() -> dict[str, bytes]:
 
 def gen_taxonomy_figure() -> str:
     return ("![α_L against L for every registry PE and realizable task](generated/taxonomy.png)\n\n"
-            + provenance("posreal.theory.plots.plot_taxonomy over posreal.commands.table.taxonomy"))
+            + provenance("posreal.theory.plots.plot_taxonomy over posreal.theory.taxonomy.taxonomy"))
 
 
 # --------------------------------------------------------------------------- claims and their checks

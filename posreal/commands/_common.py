@@ -37,7 +37,6 @@ def bounded_int(minimum: int, maximum: int, what: str = "integer") -> Callable[[
 
 
 positive_int = bounded_int(1, resources.MAX_COUNT)
-nonnegative_int = bounded_int(0, resources.MAX_COUNT)
 length = bounded_int(1, resources.MAX_LENGTH, "length")
 train_length = bounded_int(1, resources.MAX_LENGTH, "train length")
 steps = bounded_int(1, resources.MAX_STEPS, "number of steps")

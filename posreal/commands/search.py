@@ -64,7 +64,7 @@ def add_parser(sub) -> None:
 
 
 def run_colspan(args) -> int:
-    from posreal.counterexamples.verifier.certificate import bundle, check_output_file, write
+    from posreal.counterexamples.certificate_writer import bundle, check_output_file, write
     from posreal.counterexamples.colspan import find_dynamic, find_static
     from posreal.counterexamples.verifier.verify import VERIFIED, verify_document
 
@@ -116,7 +116,7 @@ log_time = bounded_float(0.0, TAU_MAX, "log-time τ")   # ``--tau-max``: (0, 600
 
 
 def run_conjecture(args) -> int:
-    from posreal.counterexamples.verifier.certificate import check_output_directory, check_output_file, write
+    from posreal.counterexamples.certificate_writer import check_output_directory, check_output_file, write
     from posreal.counterexamples.certify import open_tie_certificate
     from posreal.counterexamples.conjecture import search, summarize
     from posreal.counterexamples.verifier.errors import CertificateError

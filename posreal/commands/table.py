@@ -14,6 +14,7 @@ from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import REGISTRY_PES, REGISTRY_TASKS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
 from posreal.theory.errors import SpecError
+from posreal.theory.taxonomy import taxonomy
 
 
 def add_parser(sub) -> None:
@@ -31,23 +32,6 @@ def add_parser(sub) -> None:
                    help="norm of the selection: l2 (default), linf or l1 (α_L as an interval)")
     p.add_argument("--plot", type=plot_file, metavar="FILE.png", help="write α_L against L, one curve per cell")
     p.set_defaults(run=run, format="text")
-
-
-def taxonomy(pes, tasks, train_length, lengths, quiet=False, geometry: str = "l2") -> list[dict]:
-    """One ``posreal alpha --json`` document per cell."""
-    from posreal.theory.alpha import compute_alpha
-    from posreal.theory.pe_specs import parse_pe
-    from posreal.theory.tasks import parse_task
-    pes = [parse_pe(p) for p in pes]
-    tasks = [parse_task(t) for t in tasks]
-    cells = [(pe, task) for pe in pes for task in tasks]
-    out = []
-    for pe, task in progress(cells, total=len(cells), desc="cells", quiet=quiet):
-        doc = compute_alpha(pe, task, train_length, lengths, geometry=geometry).to_json()
-        doc["pe_kind"] = pe.kind
-        doc["task_class"] = task.task_class
-        out.append(doc)
-    return out
 
 
 def _alpha_text(doc: dict, L: int) -> str:
@@ -73,8 +57,10 @@ def run(args) -> int:
         raise SpecError(f"invalid plot file {args.plot!r}: its directory does not exist; accepted: a .png path "
                         "in an existing directory")
     lengths = sorted(set(args.lengths))
-    docs = taxonomy(args.pes, args.tasks, args.train_length, lengths, quiet=args.format == "json",
-                    geometry=args.geometry)
+    quiet = args.format == "json"
+    cells = taxonomy(args.pes, args.tasks, args.train_length, lengths, geometry=args.geometry,
+                     progress=lambda cells: progress(cells, total=len(cells), desc="cells", quiet=quiet))
+    docs = [cell.to_json() for cell in cells]
     header = ["pe", "kind", "task", "class", "realizable at L0", *[f"α_{L}" for L in lengths]]
     rows = [_cell_row(d, lengths) for d in docs]
     if args.format == "json":

@@ -1,0 +1,68 @@
+"""Writing certificates: the producers' side of the format of
+:mod:`posreal.counterexamples.verifier.certificate` (which holds only what checking needs).
+
+Main functions: :func:`q` / :func:`qvec` (rationals as ``"p/q"`` strings), :func:`seal` (format
+header and digest), :func:`bundle` (several certificates in one file), :func:`dumps` and
+:func:`write` (the file's text: sorted keys, indent 2, one final newline), and
+:func:`check_output_file` / :func:`check_output_directory` (called before long work so that an
+unwritable path fails first).  Used by :mod:`~posreal.counterexamples.colspan`,
+:mod:`~posreal.counterexamples.certify`, :mod:`~posreal.counterexamples.conjecture`,
+:mod:`~posreal.counterexamples.shipped` and ``posreal search``; the verifier never imports it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from posreal.counterexamples.verifier.certificate import BUNDLE_FORMAT, FORMAT, VERSION, digest
+from posreal.counterexamples.verifier.errors import CertificateError
+from posreal.theory import resources
+
+
+def q(x: Fraction | int) -> str:
+    """A rational as ``"p/q"``."""
+    x = Fraction(x)
+    return f"{x.numerator}/{x.denominator}"
+
+
+def qvec(values: Iterable) -> list[str]:
+    return [q(x) for x in values]
+
+
+def seal(document: dict) -> dict:
+    """Add the format header and the digest to a certificate body."""
+    out = {"format": FORMAT, "version": VERSION, **document}
+    out["digest"] = digest(out)
+    return out
+
+
+def bundle(certificates: list[dict], **extra: Any) -> dict:
+    return {"format": BUNDLE_FORMAT, "version": VERSION, "certificates": certificates, **extra}
+
+
+def dumps(document: dict) -> str:
+    return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def check_output_file(path: str | Path, what: str = "output file") -> Path:
+    """``path`` as a Path if a regular file can be written there, else a one-line error — called
+    before long work so that it fails first (:func:`posreal.theory.resources.check_output_file`)."""
+    return Path(resources.check_output_file(str(path), what))
+
+
+def check_output_directory(path: str | Path, what: str = "output directory") -> Path:
+    """``path`` as a Path if it is a writable directory or can be created as one, else a one-line error."""
+    return Path(resources.check_output_directory(str(path), what))
+
+
+def write(document: dict, path: str | Path) -> None:
+    """Write ``document`` to ``path``; a path that cannot be written is a one-line CertificateError."""
+    try:
+        Path(path).write_text(dumps(document), encoding="utf-8")
+    except OSError as err:
+        raise CertificateError(f"cannot write certificate file {str(path)!r}: {err.strerror or err}; "
+                               "accepted: a writable file path in an existing directory") from None
