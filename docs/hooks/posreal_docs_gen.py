@@ -142,7 +142,7 @@ def gen_pe_registry(train_length: str = "16") -> str:
         else:
             rows.append([f"`{spec}`", f"`{text}`", pe.kind, "—", "—", "—", first_line(type(pe).__doc__)])
     return table(["spec", "str(parse_pe(spec))", "kind", "key index k", f"p at L0 = {L0}", "exact mode",
-                  "docstring"], rows, "posreal.theory.encodings.parse_pe, REGISTRY_PES")
+                  "docstring"], rows, "posreal.theory.pe_specs.parse_pe, posreal.theory.defaults.REGISTRY_PES")
 
 
 def gen_task_registry(length: str = "8") -> str:
