@@ -26,15 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 import scipy  # noqa: E402
 from posreal.theory import parse_pe, parse_task, select  # noqa: E402
-from posreal.theory import geometry  # noqa: E402
+from posreal.theory import warm_lp  # noqa: E402
 from posreal.theory.defaults import LENGTHS, REGISTRY_PES, REGISTRY_TASKS  # noqa: E402
-from posreal.theory.geometry import (  # noqa: E402
-    Geometry,
-    interval_outcomes,
-    norm_program,
-    select_in_geometry,
-    solve_program,
-)
+from posreal.theory.face_rows import interval_outcomes  # noqa: E402
+from posreal.theory.faces import select_in_geometry  # noqa: E402
+from posreal.theory.norm_programs import Geometry, norm_program, solve_program  # noqa: E402
 from posreal.theory.realization import structural_ties, target_keys  # noqa: E402
 from scipy.optimize import linprog  # noqa: E402
 
@@ -100,9 +96,9 @@ def main() -> None:
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores; "
           f"Python {platform.python_version()}, "
           f"numpy {np.__version__}, scipy {scipy.__version__}, HiGHS Python API: "
-          f"{'highspy ' + _highspy_version() if geometry._highs_api() else 'absent (linprog per LP)'}; "
+          f"{'highspy ' + _highspy_version() if warm_lp._highs_api() else 'absent (linprog per LP)'}; "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
-    print(f"code: {geometry.__file__}")
+    print(f"code: {Path(warm_lp.__file__).parent}")   # the checkout measured
     print(f"L0 = {L0}, lengths {lengths}; target < {TARGET_SECONDS} s per cell for ℓ∞ (θ*_∞ + interval), "
           "the ℓ2 time beside it")
     print("times are wall-clock seconds; 'cpu' is the CPU time of θ*_∞ + interval (what a shared machine does not "

@@ -7,8 +7,9 @@ Main definitions (definitions.md#transfer-coefficient):
 * three modes: ``float`` (tolerance rule, undecided rows reported), ``exact`` (ℚ, rational PEs),
   ``certified`` (float, with borderline rows re-decided by interval arithmetic);
 * geometry (docs, Definitions page, ``#geometry``): with ``geometry="linf"`` or ``"l1"`` the witness is
-  the optimal face F_q of θ*_q (:mod:`posreal.theory.geometry`) and α_L is the interval
-  [rows realized by every θ ∈ F_q, rows realized by some θ ∈ F_q] / |R_L| (``alpha_interval``);
+  the optimal face F_q of θ*_q (:mod:`posreal.theory.faces`) and α_L is the interval
+  [rows realized by every θ ∈ F_q, rows realized by some θ ∈ F_q] / |R_L| (``alpha_interval``,
+  :mod:`posreal.theory.face_rows`);
   ``alpha`` is its low end.  For ℓ2 (the default) the interval is [α_L, α_L] and every other output
   is unchanged;
 * ``limit=True``: α♯_L as well, the interval that predicts lim acc_L(θ_k) for gradient descent
@@ -28,9 +29,11 @@ import numpy as np
 
 from posreal.theory.encodings import AbsSin, DualOf, Encoding, is_profile, parse_pe
 from posreal.theory.errors import SpecError, bad_value
-from posreal.theory.geometry import Geometry, GeometrySelection, IntervalOutcomes, interval_outcomes, parse_geometry
+from posreal.theory.face_rows import IntervalOutcomes, interval_outcomes
+from posreal.theory.faces import GeometrySelection
 from posreal.theory.kernels import exact_transfer, transfer
 from posreal.theory.limit import LimitInterval
+from posreal.theory.norm_programs import Geometry, parse_geometry
 from posreal.theory.resources import Estimate, cell_estimate, require
 from posreal.theory.realization import (DEFAULT_TOL, REALIZED, RowOutcomes, classify_exact, classify_float,
                                 exact_margins, float_margins, structural_ties)
@@ -220,7 +223,7 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
 
 def _geometry_alpha(result: AlphaResult, geometry: Geometry, mode: str, tol: float) -> AlphaResult:
     """Fill an ℓ∞ / ℓ1 result: θ*_q, its face, the rows under θ*_q and the every/some interval."""
-    from posreal.theory.geometry import select_in_geometry
+    from posreal.theory.faces import select_in_geometry
     gsel = select_in_geometry(result.pe, result.task, result.train_length, geometry, exact=(mode == "exact"))
     result.geometry, result.geometry_selection = geometry, gsel
     if gsel.theta is None:
