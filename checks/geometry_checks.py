@@ -23,7 +23,7 @@ Main checks:
   Control (:func:`descent_control`): compare the same iterate with the face of another geometry;
   on instances where the faces differ it must be caught.
 * :func:`check_exact_registry` (registry) — θ*_∞ and θ*_1 satisfy their LP optimality conditions in ℚ
-  (:func:`posreal.theory.geometry.verify_lp_exact`) on every realizable rational registry cell, and
+  (:func:`posreal.theory.norm_programs.verify_lp_exact`) on every realizable rational registry cell, and
   the LP is infeasible on exactly the cells that are not realizable for ℓ2 (realizability does not
   depend on q).  Control: each certificate perturbed (one dual value doubled, one θ entry moved by
   1/7) must be refused.
@@ -45,15 +45,9 @@ from posreal.checks.base import (
 from posreal.theory.defaults import REGISTRY_TASKS, TRAIN_LENGTH
 from posreal.theory.tables import build_table
 from posreal.theory.errors import PosrealError
-from posreal.theory.geometry import (
-    Geometry,
-    LPCertificate,
-    norm_program,
-    select_in_geometry,
-    solve_program,
-    verify_lp_exact,
-)
+from posreal.theory.faces import select_in_geometry
 from posreal.theory.transfer import transfer
+from posreal.theory.norm_programs import Geometry, LPCertificate, norm_program, solve_program, verify_lp_exact
 from posreal.theory.realization import float_margins
 from posreal.theory.steepest import steepest_descent
 from posreal.theory.tasks import parse_task

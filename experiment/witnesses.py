@@ -8,7 +8,7 @@ Main definitions:
 * :func:`compute_witnesses` — every cell of a grid in every geometry; ℓ2 comes from
   :func:`posreal.theory.alpha.compute_alpha` and :func:`posreal.theory.selection.select`,
   ℓ∞ and ℓ1 from ``compute_alpha(..., geometry=q).alpha_interval`` and
-  ``posreal.theory.geometry.select_in_geometry`` — when that module is not available the
+  ``posreal.theory.faces.select_in_geometry`` — when that module is not available the
   geometry is reported as unavailable with the reason, never guessed.
 
 Witnesses are computed at summary time from (PE, task, L0, lengths) alone: training never
@@ -50,7 +50,7 @@ def _l2(pe: str, task: str, train_length: int, lengths: list[int]) -> Witness:
 
 
 def _lp(geometry: str, pe: str, task: str, train_length: int, lengths: list[int]) -> Witness:
-    from posreal.theory.geometry import select_in_geometry
+    from posreal.theory.faces import select_in_geometry
     result = compute_alpha(pe, task, train_length, lengths, geometry=geometry)
     if not result.realizable:
         return Witness(geometry, pe, task, False, {}, None)
@@ -66,9 +66,9 @@ def compute_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[str, ...] |
     out: dict[str, dict[tuple[str, str], Witness] | str] = {}
     out["l2"] = {(pe, task): _l2(pe, task, train_length, lengths) for pe in pes for task in tasks}
     try:
-        import posreal.theory.geometry  # noqa: F401
+        import posreal.theory.faces  # noqa: F401
     except ImportError as exc:
-        reason = f"posreal.theory.geometry is not available in this checkout ({exc})"
+        reason = f"posreal.theory.faces is not available in this checkout ({exc})"
         out["linf"] = out["l1"] = reason
         return out
     for geometry in GEOMETRIES[1:]:

@@ -33,7 +33,9 @@ from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import SpecError, bad_value
-from posreal.theory.geometry import Geometry, GeometrySelection, IntervalOutcomes, interval_outcomes, parse_geometry
+from posreal.theory.face_rows import IntervalOutcomes, interval_outcomes
+from posreal.theory.faces import GeometrySelection
+from posreal.theory.norm_programs import Geometry, parse_geometry
 from posreal.theory.limit import LimitInterval
 from posreal.theory.realization import DEFAULT_TOL, REALIZED, UNDECIDED, RowOutcomes
 from posreal.theory.resources import require
@@ -227,7 +229,7 @@ def _interval_alpha(result: IntervalAlphaResult, arith: Arithmetic) -> IntervalA
     and ``decided_in`` says so."""
     if not result.realizable:   # the asked geometry is reported even then (realizability does not depend on it)
         return result
-    from posreal.theory.geometry import select_in_geometry
+    from posreal.theory.faces import select_in_geometry
     cell = result.cell
     if result.transfer is not REEVALUATION:
         raise bad_value("transfer with geometry", result.geometry.value, "l2 for transfers other than none")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 from posreal.theory.errors import bad_value
-from posreal.theory.geometry import Geometry, parse_geometry
+from posreal.theory.norm_programs import Geometry, parse_geometry
 from posreal.theory.training import TrainingGrid, training_grid
 
 DEFAULT_SIGN_STEP = 0.01   # η₀ of the normalized (ℓ∞, ℓ1) updates
