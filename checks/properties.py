@@ -57,7 +57,7 @@ from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Con
 from posreal.theory import realization
 from posreal.theory.pe_specs import dual_pe, parse_pe
 from posreal.theory.tables import register_pe, unregister_pe
-from posreal.theory.kernels import DenseKernel, ProfileKernel
+from posreal.theory.kernels import DenseKernel, KeyIndex, ProfileKernel
 from posreal.theory.tasks import Position, Task, dual_task, parse_task
 from posreal.theory.alpha import row_outcomes
 
@@ -212,10 +212,10 @@ def theorem2_body(case: dict) -> None:
     for n in range(1, N + 1):
         rows = np.repeat(np.arange(n), np.arange(1, n + 1))                 # every (i, t), t ≤ i
         targets = np.concatenate([np.arange(i + 1) for i in range(n)])      # (n(n+1)/2,)
-        kernel = ProfileKernel(n, "offset", np.asarray(r[:n], dtype=float))
+        kernel = ProfileKernel(n, KeyIndex.OFFSET, np.asarray(r[:n], dtype=float))
         margins, tv = realization.float_margins(kernel, rows, targets)
         status = realization.classify_float(margins, tv, np.zeros(rows.size, dtype=bool))
-        exact = ProfileKernel(n, "offset", r[:n])
+        exact = ProfileKernel(n, KeyIndex.OFFSET, r[:n])
         emargins, _ = realization.exact_margins(exact, rows, targets)
         estatus = realization.classify_exact(emargins, np.zeros(rows.size, dtype=bool))
         for i, t, s, es in zip(rows.tolist(), targets.tolist(), status.tolist(), estatus.tolist()):
@@ -291,7 +291,7 @@ def duality_body(case: dict) -> None:
         f"direct margins differ: kernel {K.tolist()}, rows {rows}, targets {targets}")
     # theory functions: a dense kernel in position index and its flipped (sheared) view
     r, t = np.array(rows), np.array(targets)
-    kernel = DenseKernel(L, "position", K)
+    kernel = DenseKernel(L, KeyIndex.POSITION, K)
     m1, _ = realization.float_margins(kernel, r, t)
     m2, _ = realization.float_margins(kernel.flipped(), r, np.array(sheared_targets))
     assert np.array_equal(m1, m2), f"theory margins differ: {m1.tolist()} vs {m2.tolist()}"

@@ -156,7 +156,7 @@ class AlphaResult:
 class IntervalAlphaResult(AlphaResult):
     """α_L of one cell in the ℓ∞ or ℓ1 geometry: an interval over the optimal face F_q per length."""
 
-    geometry: Geometry = Geometry.LINF    # type: ignore[assignment]
+    geometry: Geometry = Geometry.LINF
     geometry_selection: GeometrySelection | None = None    # θ*_q and its face
     intervals: dict[int, IntervalOutcomes] = field(default_factory=dict)   # every/some per row
 

@@ -79,6 +79,9 @@ class Kernel:
     length: int
     index: KeyIndex
 
+    def __post_init__(self) -> None:
+        self.index = KeyIndex(self.index)   # a plain "offset" / "position" is accepted and typed
+
     def row_values(self, rows: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 

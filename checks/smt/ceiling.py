@@ -34,7 +34,7 @@ from posreal.checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fracti
 from posreal.theory.encodings import Encoding
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError, bad_value
-from posreal.theory.kernels import ProfileKernel
+from posreal.theory.kernels import KeyIndex, ProfileKernel
 from posreal.theory.transfer import exact_transfer
 from posreal.theory.resources import MAX_SECONDS, ceiling_estimate, require
 from posreal.theory.rational import fraction_str
@@ -242,7 +242,8 @@ def recount(cls: KernelClass, witness: list[Fraction], task: Task, length: int, 
     """Rows realized by the witness kernel, decided in ℚ without z3."""
     rows, targets = task.rows_and_targets(length)
     if cls.label in KERNEL_CLASSES:
-        profile = ProfileKernel(length, "offset" if cls.label == "relative" else "position", list(witness))
+        profile = ProfileKernel(length, KeyIndex.OFFSET if cls.label == "relative" else KeyIndex.POSITION,
+                                list(witness))
         margins, _ = exact_margins(profile, rows, targets)
         status = classify_exact(margins, np.zeros(rows.size, dtype=bool))
         return [int(i) for i, s in zip(rows, status) if s > 0]
