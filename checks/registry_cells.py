@@ -39,7 +39,7 @@ from posreal.theory.pe_specs import dual_pe, parse_pe
 from posreal.theory.transfer import naive_kernel_matrix, transfer
 from posreal.theory.realization import DEFAULT_TOL, REALIZED
 from posreal.theory.defaults import REGISTRY_TASKS
-from posreal.theory.tasks import Position, dual_task, parse_task
+from posreal.theory.tasks import dual_task, parse_task
 from posreal.theory.alpha import compute_alpha
 
 from posreal.theory.defaults import LENGTHS, TRAIN_LENGTH  # noqa: E402
@@ -247,7 +247,7 @@ def learned_registry(copy_last_for_every_task: bool = False) -> dict:
             zero, copy = a.completions["zero"].alpha, a.completions["copy_last"].alpha
             if zero != zero_completion_formula(task, L, TRAIN_LENGTH):
                 mismatches.append(f"{task_spec} L={L}: zero completion {zero} vs formula (a)")
-            applies = isinstance(task, Position) and task.p <= TRAIN_LENGTH - 2
+            applies = task.fixed_position is not None and task.fixed_position <= TRAIN_LENGTH - 2
             if (applies or copy_last_for_every_task) and copy != 1.0:
                 mismatches.append(f"{task_spec} L={L}: copy_last completion {copy} ≠ 1")
             if not a.low <= min(zero, copy) or not a.high >= max(zero, copy):

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from posreal.theory.arithmetic import Arithmetic, CertifiedArithmetic, Mode, arithmetic
+from posreal.theory.arithmetic import Arithmetic, Mode, arithmetic
 from posreal.theory.cell import Cell
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
@@ -240,7 +240,7 @@ def _interval_alpha(result: IntervalAlphaResult, arith: Arithmetic) -> IntervalA
     decider, theta = arith.parameters(gsel.theta, gsel.exact_theta)
     result.outcomes = {L: _decide(cell, decider, theta, L, result.transfer) for L in result.lengths}
     result.intervals = interval_outcomes(gsel, result.lengths, arith.tol)
-    if isinstance(decider, CertifiedArithmetic) and gsel.face is not None and gsel.face.point:
+    if decider.mode is Mode.CERTIFIED and gsel.face is not None and gsel.face.point:
         for L, rows in result.intervals.items():
             certified = result.outcomes[L].status                                  # (m,)
             rows.every, rows.some, rows.certified = certified.copy(), certified.copy(), True

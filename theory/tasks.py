@@ -48,6 +48,16 @@ class Task:
     def rows(self, length: int) -> np.ndarray:
         return self.rows_and_targets(length)[0]
 
+    @property
+    def fixed_offset(self) -> int | None:
+        """c when i - t_n(i) = c on every row of every length, else None."""
+        return None
+
+    @property
+    def fixed_position(self) -> int | None:
+        """p when t_n(i) = p on every row of every length, else None."""
+        return None
+
 
 def _arange(start: int, stop: int) -> np.ndarray:
     return np.arange(max(start, 0), max(stop, 0), dtype=np.int64)
@@ -64,6 +74,10 @@ class Offset(Task):
     task_class = FIXED_OFFSET
     rows_depend_on_length = False
 
+    @property
+    def fixed_offset(self) -> int | None:
+        return self.c
+
     def __str__(self) -> str:
         return f"offset:{self.c}"
 
@@ -78,6 +92,10 @@ class Position(Task):
 
     task_class = FIXED_POSITION
     rows_depend_on_length = False
+
+    @property
+    def fixed_position(self) -> int | None:
+        return self.p
 
     def __str__(self) -> str:
         return f"position:{self.p}"
@@ -157,6 +175,14 @@ class DualTask(Task):
 
     def __str__(self) -> str:
         return f"dual:{self.base}"
+
+    @property
+    def fixed_offset(self) -> int | None:
+        return self.base.fixed_position     # i - (i - t) = t
+
+    @property
+    def fixed_position(self) -> int | None:
+        return self.base.fixed_offset
 
     def __post_init__(self):
         if isinstance(self.base, DualTask):
