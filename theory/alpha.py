@@ -41,7 +41,8 @@ from posreal.theory.realization import DEFAULT_TOL, REALIZED, UNDECIDED, RowOutc
 from posreal.theory.resources import require
 from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import Task
-from posreal.theory.transfer import REEVALUATION, Transfer, check_theta_width, parse_transfer
+from posreal.theory.extension import parse_extension
+from posreal.theory.transfer import REEVALUATION, Transfer, check_theta_width
 
 MAX_LIMIT_LENGTH = 4096      # α♯ classifies every tied row key by key (O(L) per row)
 
@@ -54,15 +55,17 @@ def _decide(cell: Cell, arith: Arithmetic, theta: Any, length: int, transfer: Tr
 
 def row_outcomes(pe: str | Encoding, task: str | Task, theta: np.ndarray | Sequence[float] | Sequence[Fraction],
                  length: int, train_length: int, mode: str | Mode = Mode.FLOAT, tol: float = DEFAULT_TOL,
-                 transfer: str | Transfer = REEVALUATION) -> RowOutcomes:
-    """Outcome of every row of R_L under T_L θ.  ``theta``: (p,) floats, or Fractions in exact mode.
-    ``pe`` and ``task`` are objects or spec strings."""
+                 extension: str | Transfer = REEVALUATION) -> RowOutcomes:
+    """Outcome of every row of R_L under T_L^σ θ (σ: ``extension``, plain re-evaluation by default).
+    ``theta``: (p,) floats, or Fractions in exact mode.  ``pe`` and ``task`` are objects or spec strings."""
     cell = Cell.parse(pe, task, train_length)
     arith = arithmetic(mode, tol)
     arith.accept(cell.pe)
+    op = parse_extension(extension)
+    op.accept(cell.pe, cell.train_length)
     cell.pe.check_length(length, cell.train_length)
     check_theta_width(cell.pe, len(theta), cell.train_length)
-    return _decide(cell, arith, theta, length, parse_transfer(transfer))
+    return _decide(cell, arith, theta, length, op)
 
 
 @dataclass
@@ -137,7 +140,7 @@ class AlphaResult:
             "alpha_interval": {str(L): list(interval[L]) if L in interval else None for L in lengths},
         }
         if self.transfer is not REEVALUATION:
-            out["transfer"] = str(self.transfer)
+            out["extension"] = str(self.transfer)
         if self.realizable and self.outcomes:
             decided = {L: self.decided_in(L) for L in lengths}
             if self.mode is Mode.EXACT and all(m is Mode.EXACT for m in decided.values()):
@@ -188,10 +191,12 @@ class IntervalAlphaResult(AlphaResult):
 def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFAULT_TRAIN_LENGTH,
                   lengths: Iterable[int] = DEFAULT_LENGTHS, mode: str | Mode = Mode.FLOAT,
                   tol: float = DEFAULT_TOL, geometry: str | Geometry = Geometry.L2,
-                  limit: bool = False, transfer: str | Transfer = REEVALUATION) -> AlphaResult:
+                  limit: bool = False, extension: str | Transfer = REEVALUATION) -> AlphaResult:
     """α_L(Φ, τ; L0) at each length, from θ* alone (no training).  ``geometry``: ``l2`` (θ*, the
     default), ``linf`` or ``l1`` (θ*_q and its optimal face: α_L becomes an interval).  With
-    ``limit``, α♯_L too (ℓ2 only: the second-order term is derived for gradient descent)."""
+    ``limit``, α♯_L too (ℓ2 only: the second-order term is derived for gradient descent).
+    ``extension``: how θ meets the longer grid (``none``: plain re-evaluation; ``pi``, ``ntk``, ``yarn``,
+    ``factors:FILE``: :mod:`posreal.theory.extension`)."""
     geometry = parse_geometry(geometry)
     if limit and geometry is not Geometry.L2:
         raise bad_value("geometry with limit=True", geometry.value,
@@ -199,7 +204,11 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
     cell = Cell.parse(pe, task, train_length)
     arith = arithmetic(mode, tol)
     arith.accept(cell.pe)
-    op = parse_transfer(transfer)
+    op = parse_extension(extension)
+    op.accept(cell.pe, cell.train_length)
+    if limit and op is not REEVALUATION:
+        raise bad_value("extension with limit=True", str(op),
+                        "none (α♯ is derived for plain re-evaluation; under an extension use α_L)")
     lengths = cell.check_lengths(lengths, exact=arith.exact_selection)
     if limit and lengths[-1] > MAX_LIMIT_LENGTH:
         raise bad_value("length", lengths[-1], f"lengths up to {MAX_LIMIT_LENGTH} with the limit α♯")
@@ -231,15 +240,13 @@ def _interval_alpha(result: IntervalAlphaResult, arith: Arithmetic) -> IntervalA
         return result
     from posreal.theory.faces import select_in_geometry
     cell = result.cell
-    if result.transfer is not REEVALUATION:
-        raise bad_value("transfer with geometry", result.geometry.value, "l2 for transfers other than none")
     gsel = select_in_geometry(cell.pe, cell.task, cell.train_length, result.geometry, exact=arith.exact_selection)
     result.geometry_selection = gsel
     if gsel.theta is None:
         return result
     decider, theta = arith.parameters(gsel.theta, gsel.exact_theta)
     result.outcomes = {L: _decide(cell, decider, theta, L, result.transfer) for L in result.lengths}
-    result.intervals = interval_outcomes(gsel, result.lengths, arith.tol)
+    result.intervals = interval_outcomes(gsel, result.lengths, arith.tol, op=result.transfer)
     if decider.mode is Mode.CERTIFIED and gsel.face is not None and gsel.face.point:
         for L, rows in result.intervals.items():
             certified = result.outcomes[L].status                                  # (m,)

@@ -26,15 +26,18 @@ min(i - j, D) with D = L0 - 1 by default (a simplification of T5's buckets, Raff
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from posreal.theory.errors import SpecError, bad_value, quote
 from posreal.theory.kernels import BilinearKernel, DenseKernel, Kernel, KeyIndex, ProfileKernel, dot
+
+if TYPE_CHECKING:
+    from posreal.theory.extension import FrequencyRescaling
 
 OFFSET = KeyIndex.OFFSET      # key index k = i - j
 POSITION = KeyIndex.POSITION  # key index k = j
@@ -176,6 +179,12 @@ class Encoding:
     def dual(self) -> Encoding:
         """The shear ψ_S(i, j) = ψ(i, i - j), in normal form (the shear of a shear is the PE)."""
         return DualOf(self)
+
+    def extended(self, rescaling: FrequencyRescaling, train_length: int) -> Encoding:
+        """The features a length extension evaluates on the longer grid (:mod:`posreal.theory.extension`)."""
+        raise SpecError(f"invalid extension {rescaling.method.value!r} for PE {str(self)!r}; accepted: rope, "
+                        "abscol, abssin and their duals (any extension), alibi (pi); bucketed and table PEs "
+                        "have no frequencies or positions to rescale")
 
     # -- the kernel of θ on the L-grid (no validation here: callers validate at their boundary)
     def kernel(self, theta: np.ndarray, length: int, train_length: int) -> Kernel:
@@ -359,8 +368,10 @@ class Bucket(ProfileEncoding):
 
 @dataclass(frozen=True)
 class ALiBi(ProfileEncoding):
-    """ψ(δ) = [-δ]: one learned slope of either sign (Press et al. 2022, with a free slope)."""
+    """ψ(δ) = [-δ·c]: one learned slope of either sign (Press et al. 2022, with a free slope).
+    c = 1, or the position scale 1/s of an interpolated grid (``pi``: a positive rescaling)."""
 
+    position_scale: Fraction = Fraction(1)
     kind = RELATIVE
     index = OFFSET
     rational = True
@@ -369,16 +380,21 @@ class ALiBi(ProfileEncoding):
         return 1
 
     def features(self, keys, train_length):
-        return -np.asarray(keys, dtype=float)[:, None]  # (m, 1)
+        return -float(self.position_scale) * np.asarray(keys, dtype=float)[:, None]  # (m, 1)
 
     def exact_features(self, keys, train_length):
-        return [(Fraction(-k),) for k in keys]
+        return [(-self.position_scale * k,) for k in keys]
 
     def feature_ids(self, length, train_length):
         return np.arange(length)
 
     def profile(self, theta, length, train_length):
-        return -float(theta[0]) * np.arange(length, dtype=float)
+        return -float(theta[0]) * float(self.position_scale) * np.arange(length, dtype=float)
+
+    def extended(self, rescaling, train_length):
+        if rescaling.method.value != "pi":
+            return Encoding.extended(self, rescaling, train_length)
+        return replace(self, position_scale=self.position_scale / rescaling.scale)
 
     def __str__(self):
         return "alibi"
@@ -389,20 +405,52 @@ def frequencies(d: int, base: float) -> np.ndarray:
     return np.power(float(base), -2.0 * np.arange(d // 2) / d)
 
 
-def sinusoid(x: np.ndarray, d: int, base: float, sin_first: bool) -> np.ndarray:
-    """[sin ω x] ++ [cos ω x] (sin_first) or [cos ω x] ++ [sin ω x]: (m,) -> (m, d)."""
-    angles = np.asarray(x, dtype=float)[:, None] * frequencies(d, base)[None, :]  # (m, d/2)
+def sinusoid_at(x: np.ndarray, omega: np.ndarray, sin_first: bool) -> np.ndarray:
+    """[sin ω x] ++ [cos ω x] (sin_first) or [cos ω x] ++ [sin ω x]: (m,), (d/2,) -> (m, d)."""
+    angles = np.asarray(x, dtype=float)[:, None] * omega[None, :]  # (m, d/2)
     parts = (np.sin(angles), np.cos(angles)) if sin_first else (np.cos(angles), np.sin(angles))
     return np.concatenate(parts, axis=1)
 
 
-def interval_sinusoid(iv: Any, x: int, d: int, base: float, sin_first: bool) -> list:
-    """Enclosures of :func:`sinusoid` at one integer x, with ω_f = exp(-(2f/d) log base): d intervals."""
+def sinusoid(x: np.ndarray, d: int, base: float, sin_first: bool) -> np.ndarray:
+    """:func:`sinusoid_at` with the registry frequencies ω_f = base^(-2f/d): (m,) -> (m, d)."""
+    return sinusoid_at(x, frequencies(d, base), sin_first)
+
+
+def interval_frequencies(iv: Any, d: int, base: float) -> list:
+    """Enclosures of ω_f = exp(-(2f/d) log base), f = 0..d/2-1: d/2 intervals."""
     log_base = iv.log(iv.mpf(float(base)))
-    angles = [iv.exp(-(iv.mpf(2 * f) / d) * log_base) * x for f in range(d // 2)]
+    return [iv.exp(-(iv.mpf(2 * f) / d) * log_base) for f in range(d // 2)]
+
+
+def interval_sinusoid(iv: Any, x: int, omega: list, sin_first: bool) -> list:
+    """Enclosures of :func:`sinusoid_at` at one integer x from enclosures of ω: d intervals."""
+    angles = [w * x for w in omega]
     sins = [iv.sin(a) for a in angles]
     coss = [iv.cos(a) for a in angles]
     return sins + coss if sin_first else coss + sins
+
+
+class Rescalable:
+    """Mixin of the sinusoidal PEs: frequencies ω_f = base^(-2f/d), or their images ω_f / λ_f under a
+    length extension (``rescaling``)."""
+
+    d: int
+    base: float
+    rescaling: FrequencyRescaling | None
+
+    def omegas(self) -> np.ndarray:
+        """The frequencies the features use: (d/2,)."""
+        omega = frequencies(self.d, self.base)
+        return omega if self.rescaling is None else self.rescaling.floats(omega)
+
+    def interval_omegas(self, iv: Any) -> list:
+        omega = interval_frequencies(iv, self.d, self.base)
+        return omega if self.rescaling is None else self.rescaling.intervals(iv, omega)
+
+    def extended(self, rescaling, train_length):
+        rescaling.check_width(self.d // 2)
+        return replace(self, rescaling=rescaling)   # type: ignore[type-var]
 
 
 def format_base(base: float) -> str:
@@ -410,13 +458,14 @@ def format_base(base: float) -> str:
 
 
 @dataclass(frozen=True)
-class Sinusoidal(ProfileEncoding):
+class Sinusoidal(Rescalable, ProfileEncoding):
     """``rope:d`` (relative: [cos ωδ] ++ [sin ωδ]) or ``abscol:d`` (column: φ(j) = [sin ωj] ++ [cos ωj])."""
 
     name: str
     d: int
     base: float = DEFAULT_BASE
     base_given: bool = False
+    rescaling: FrequencyRescaling | None = None   # a length extension's frequencies (None: the registry's)
 
     @property
     def kind(self):
@@ -430,10 +479,11 @@ class Sinusoidal(ProfileEncoding):
         return self.d
 
     def features(self, keys, train_length):
-        return sinusoid(keys, self.d, self.base, sin_first=self.name != "rope")
+        return sinusoid_at(keys, self.omegas(), sin_first=self.name != "rope")
 
     def interval_index_features(self, row, keys, train_length, iv):
-        return [interval_sinusoid(iv, k, self.d, self.base, sin_first=self.name != "rope") for k in keys]
+        omega = self.interval_omegas(iv)
+        return [interval_sinusoid(iv, k, omega, sin_first=self.name != "rope") for k in keys]
 
     def __str__(self):
         return f"{self.name}:{self.d}" + (f":{format_base(self.base)}" if self.base_given else "")
@@ -441,13 +491,14 @@ class Sinusoidal(ProfileEncoding):
 
 # --------------------------------------------------------------------------- bilinear
 @dataclass(frozen=True)
-class AbsSin(Encoding):
+class AbsSin(Rescalable, Encoding):
     """``abssin:d``: ψ(i, j) = vec(φ(i) φ(k)ᵀ) with φ(x) = [sin ωx] ++ [cos ωx]; θ is the
     matrix W (d×d, row-major) and κ(i, j) = φ(i)ᵀ W φ(k).  k = j; the shear gives k = i - j."""
 
     d: int
     base: float = DEFAULT_BASE
     base_given: bool = False
+    rescaling: FrequencyRescaling | None = None   # a length extension's frequencies (None: the registry's)
     kind = BILINEAR
     index = POSITION
     kernel_form = KernelForm.BILINEAR
@@ -456,7 +507,7 @@ class AbsSin(Encoding):
         return self.d * self.d
 
     def phi(self, x: np.ndarray) -> np.ndarray:
-        return sinusoid(x, self.d, self.base, sin_first=True)  # (m, d)
+        return sinusoid_at(x, self.omegas(), sin_first=True)  # (m, d)
 
     def index_features(self, rows, keys, train_length):
         left, right = self.phi(rows), self.phi(keys)  # (m, d), (m, d)
@@ -479,10 +530,11 @@ class AbsSin(Encoding):
         return float(np.abs(self.phi(np.arange(length))).max(initial=0.0)) ** 2
 
     def interval_index_features(self, row, keys, train_length, iv):
-        left = interval_sinusoid(iv, row, self.d, self.base, sin_first=True)
+        omega = self.interval_omegas(iv)
+        left = interval_sinusoid(iv, row, omega, sin_first=True)
         out = []
         for k in keys:
-            right = interval_sinusoid(iv, k, self.d, self.base, sin_first=True)
+            right = interval_sinusoid(iv, k, omega, sin_first=True)
             out.append([a * b for a in left for b in right])
         return out
 
@@ -518,6 +570,9 @@ class DualOf(Encoding):
 
     def dual(self) -> Encoding:
         return self.base
+
+    def extended(self, rescaling, train_length):
+        return DualOf(self.base.extended(rescaling, train_length))
 
     def dim(self, train_length):
         return self.base.dim(train_length)

@@ -53,6 +53,7 @@ from posreal.theory.norm_programs import Geometry
 from posreal.theory.kernels import target_keys
 from posreal.theory.realization import (FAILED, REALIZED, UNDECIDED, classify_exact, exact_margins, float_margins,
                                         structural_ties)
+from posreal.theory.transfer import REEVALUATION, Transfer
 from posreal.theory.warm_lp import LP_TOL, FaceLP, _highs_api
 
 MAX_FACE_LPS = 20_000   # LP budget of one interval computation (warm-started LPs, about 1-3 ms each); rows left
@@ -146,10 +147,11 @@ class _TrainingBound:
     Rows z_k are found by their rounded values; a wrong or missed match only costs a bound, never soundness,
     as the bound is computed from v itself."""
 
-    def __init__(self, gsel: GeometrySelection):
+    def __init__(self, gsel: GeometrySelection, pe: Encoding | None = None):
         assert gsel.value is not None and gsel.theta is not None   # built for realizable selections only
         z = gsel.selection.constraints                               # (m, p)
-        self.pe, self.L0, self.z = gsel.pe, gsel.train_length, z
+        self.pe = gsel.pe if pe is None else pe                      # the L-grid's features (a transfer's)
+        self.L0, self.z = gsel.train_length, z
         self.unit = max(1.0, float(np.abs(z).max(initial=0.0)))
         self.index: dict[bytes, int] = {}
         for k in range(z.shape[0] - 1, -1, -1):
@@ -338,9 +340,12 @@ class _Block:
                 self.every[n] = FAILED
 
 
-def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = MAX_FACE_LPS) -> IntervalOutcomes:
-    """Every/some status of each row of R_length over the face (float), with bounds first (see :class:`_Block`)."""
-    pe, task, L0, face = gsel.pe, gsel.task, gsel.train_length, gsel.face
+def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = MAX_FACE_LPS,
+               op: Transfer = REEVALUATION) -> IntervalOutcomes:
+    """Every/some status of each row of R_length over the face (float), with bounds first (see :class:`_Block`);
+    the L-grid's features are those of the transfer ``op``."""
+    task, L0, face = gsel.task, gsel.train_length, gsel.face
+    pe = op.at_length(gsel.pe, length, L0)
     assert face is not None and gsel.theta is not None
     rows, targets = task.rows_and_targets(length)
     ties = structural_ties(pe, rows, targets, length, L0)
@@ -352,7 +357,7 @@ def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = M
     some = np.zeros(rows.size, dtype=np.int8)
     block = max(1, ROW_BLOCK_ENTRIES // max(1, length * max(d, 1)))
     cols = np.arange(length)
-    training = _TrainingBound(gsel) if gsel.selection.constraints.shape[0] else None
+    training = _TrainingBound(gsel, pe) if gsel.selection.constraints.shape[0] else None
     face.lp_limit = max(face.lp_limit, budget)
     for start in range(0, rows.size, block):
         r, kt = rows[start:start + block], keys[start:start + block]   # (b,)
@@ -371,9 +376,11 @@ def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = M
     return IntervalOutcomes(length, rows, targets, every, some, ties)
 
 
-def _point_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = 0) -> IntervalOutcomes:
+def _point_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = 0,
+                op: Transfer = REEVALUATION) -> IntervalOutcomes:
     """A point face: every = some = the outcome of θ*_q itself (exact in ℚ when certified)."""
-    pe, task, L0 = gsel.pe, gsel.task, gsel.train_length
+    task, L0 = gsel.task, gsel.train_length
+    pe = op.at_length(gsel.pe, length, L0)
     rows, targets = task.rows_and_targets(length)
     ties = structural_ties(pe, rows, targets, length, L0)
     if gsel.exact_theta is not None and gsel.face is not None and gsel.face.exact_point:
@@ -389,9 +396,12 @@ def _point_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = 
 
 
 def interval_outcomes(gsel: GeometrySelection, lengths: Sequence[int], tol: float = LP_TOL,
-                      max_lps: int | None = None) -> dict[int, IntervalOutcomes]:
-    """Every/some row outcomes at each length for a realizable ℓ∞ / ℓ1 selection.  For tasks whose
-    rows do not depend on n, one pass at the largest length serves every length (causal rows).
+                      max_lps: int | None = None, op: Transfer = REEVALUATION) -> dict[int, IntervalOutcomes]:
+    """Every/some row outcomes at each length for a realizable ℓ∞ / ℓ1 selection, the L-grid's features
+    being those of the transfer ``op``.  Under plain re-evaluation and for tasks whose rows do not
+    depend on n, one pass at the largest length serves every length (causal rows); a length extension
+    changes the features with L, so each length is its own pass (the face's cache of rival minima,
+    keyed by key indices, is emptied between them).
     At most ``max_lps`` row LPs are solved (default :data:`MAX_FACE_LPS` warm-started ones, or
     :data:`COLD_FACE_LPS` without HiGHS' Python API); rows that would need more are undecided."""
     if gsel.geometry is Geometry.L2 or not gsel.realizable or gsel.face is None:
@@ -405,7 +415,12 @@ def interval_outcomes(gsel: GeometrySelection, lengths: Sequence[int], tol: floa
         max_lps = MAX_FACE_LPS if _highs_api() else COLD_FACE_LPS
     budget = gsel.face.lp_count + max_lps
     gsel.face.lp_limit = budget
-    if not gsel.task.rows_depend_on_length:
+    if op is REEVALUATION and not gsel.task.rows_depend_on_length:
         full = one(gsel, lengths[-1], tol, budget)
         return {L: full.prefix(L) for L in lengths}
-    return {L: one(gsel, L, tol, budget) for L in lengths}
+    out = {}
+    for L in lengths:
+        if op is not REEVALUATION:
+            gsel.face.cache.clear()
+        out[L] = one(gsel, L, tol, budget, op)
+    return out

@@ -33,6 +33,9 @@ class Transfer:
 
     name: str
 
+    def accept(self, pe: Encoding, train_length: int) -> None:
+        """Refuse a PE this transfer cannot act on (plain re-evaluation acts on every PE)."""
+
     def at_length(self, pe: Encoding, length: int, train_length: int) -> Encoding:
         """The encoding whose features T_L^σ evaluates on the ``length``-grid (plain re-evaluation: ``pe``)."""
         return pe

@@ -1,0 +1,186 @@
+"""Length-extension methods as transfer operators T_L^σ (definitions.md#length-extension).
+
+Main definitions:
+
+* θ is selected at L0 with the plain features; at an evaluation length L with s = L / L0 > 1 an
+  extension σ rescales each frequency ω_f = base^(-2f/d) of a sinusoidal PE to ω_f / λ_f(s)
+  (:class:`FrequencyRescaling`).  For s ≤ 1 every σ is the identity;
+* ``pi`` (position interpolation; Chen, Wong, Chen & Tian 2023): λ_f = s, i.e. positions m → m / s;
+* ``ntk`` (NTK-aware scaling, as described in Peng et al. 2023): base → base · s^(d/(d-2)),
+  i.e. λ_f = s^(2f/(d-2)) (d = 2: the one frequency f = 0 keeps λ = 1);
+* ``yarn`` (Peng, Quesnelle, Fan & Shippole, ICLR 2024, "NTK-by-parts" with its defaults α = 1, β = 32):
+  r_f = L0 ω_f / 2π, γ_f = clip((r_f − α)/(β − α), 0, 1), ω'_f = (1 − γ_f) ω_f / s + γ_f ω_f.  Its
+  attention temperature multiplies the kernel by the positive scalar 0.1 ln s + 1 (:func:`yarn_temperature`,
+  the paper's √(1/t)), which changes no realized row: α_L^yarn does not depend on it;
+* ``factors:FILE``: λ_f given per frequency (a JSON list of positive numbers or rational strings "p/q"),
+  for searched methods such as LongRoPE (Ding et al. 2024);
+* which PEs accept which method is the encoding's business (``Encoding.extended``): ``rope``,
+  ``abscol``, ``abssin`` and their shears rescale frequencies; ``alibi`` accepts ``pi`` (a positive
+  rescaling of -(i - j): no row changes); bucketed and table PEs have nothing to rescale and refuse.
+
+Every rescaled frequency is also enclosed in interval arithmetic (:meth:`FrequencyRescaling.intervals`),
+so certified mode decides rows of T_L^σ θ rigorously.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from posreal.theory import resources
+from posreal.theory.encodings import Encoding
+from posreal.theory.errors import SpecError, bad_value, quote
+from posreal.theory.transfer import REEVALUATION, Transfer
+
+YARN_ALPHA = 1.0    # ramp start (YaRN's α): wavelengths longer than L0 / α are interpolated fully
+YARN_BETA = 32.0    # ramp end (YaRN's β): wavelengths shorter than L0 / β are extrapolated
+MAX_FACTORS = 4096  # entries of a factors file
+EXTENSION_FORMS = "none, pi, ntk, yarn, factors:FILE (a JSON list of one positive factor per frequency)"
+
+
+class ExtensionMethod(StrEnum):
+    """The length-extension methods."""
+
+    NONE = "none"
+    PI = "pi"
+    NTK = "ntk"
+    YARN = "yarn"
+    FACTORS = "factors"
+
+
+def yarn_temperature(scale: float) -> float:
+    """YaRN's logit multiplier √(1/t) = 0.1 ln s + 1 (s ≥ 1): a positive scalar on the kernel."""
+    return 0.1 * math.log(max(float(scale), 1.0)) + 1.0
+
+
+@dataclass(frozen=True)
+class FrequencyRescaling:
+    """ω_f → ω'_f = ω_f / λ_f(s) at one evaluation length: s = length / train_length > 1."""
+
+    method: ExtensionMethod
+    length: int
+    train_length: int
+    factors: tuple[Fraction, ...] = ()     # λ_f of a factors file
+
+    @property
+    def scale(self) -> Fraction:
+        return Fraction(self.length, self.train_length)
+
+    def check_width(self, half: int) -> None:
+        """A factors file must give one factor per frequency (d/2 of them)."""
+        if self.method is ExtensionMethod.FACTORS and len(self.factors) != half:
+            raise SpecError(f"invalid factors for a PE with {half} frequencies: the file gives {len(self.factors)}; "
+                            f"accepted: a JSON list of {half} positive factors")
+
+    def floats(self, omega: np.ndarray) -> np.ndarray:
+        """ω' from ω = base^(-2f/d), f = 0..d/2-1: (d/2,) -> (d/2,)."""
+        s = float(self.scale)
+        half = omega.size
+        if self.method is ExtensionMethod.PI:
+            return omega / s
+        if self.method is ExtensionMethod.NTK:
+            f = np.arange(half)
+            exponent = 2.0 * f / (2 * half - 2) if half > 1 else np.zeros(half)    # 2f / (d - 2)
+            return omega / np.power(s, exponent)
+        if self.method is ExtensionMethod.YARN:
+            r = self.train_length * omega / (2.0 * np.pi)                         # (d/2,) periods within L0
+            gamma = np.clip((r - YARN_ALPHA) / (YARN_BETA - YARN_ALPHA), 0.0, 1.0)
+            return (1.0 - gamma) * omega / s + gamma * omega
+        self.check_width(half)
+        return omega / np.array([float(x) for x in self.factors])
+
+    def intervals(self, iv: Any, omega: list) -> list:
+        """Enclosures of ω' from enclosures of ω (mpmath's ``iv`` context): d/2 intervals."""
+        s = iv.mpf(self.length) / self.train_length
+        half = len(omega)
+        if self.method is ExtensionMethod.PI:
+            return [w / s for w in omega]
+        if self.method is ExtensionMethod.NTK:
+            log_s = iv.log(s)
+            return [w * iv.exp(-(iv.mpf(2 * f) / (2 * half - 2)) * log_s) if half > 1 else w
+                    for f, w in enumerate(omega)]
+        if self.method is ExtensionMethod.YARN:
+            out = []
+            for w in omega:
+                t = (self.train_length * w / (2 * iv.pi) - YARN_ALPHA) / (YARN_BETA - YARN_ALPHA)
+                gamma = iv.mpf([min(max(float(t.a), 0.0), 1.0), min(max(float(t.b), 0.0), 1.0)])   # clip is monotone
+                out.append((1 - gamma) * w / s + gamma * w)
+            return out
+        self.check_width(half)
+        return [w * iv.mpf(x.denominator) / iv.mpf(x.numerator) for w, x in zip(omega, self.factors)]
+
+
+@dataclass(frozen=True)
+class Extension(Transfer):
+    """T_L^σ: θ selected at L0, evaluated on the L-grid with the frequencies rescaled by σ."""
+
+    method: ExtensionMethod = ExtensionMethod.PI
+    factors: tuple[Fraction, ...] = ()
+
+    def rescaling(self, length: int, train_length: int) -> FrequencyRescaling:
+        return FrequencyRescaling(self.method, length, train_length, self.factors)
+
+    def accept(self, pe: Encoding, train_length: int) -> None:
+        """Refuse a PE this extension cannot act on, before any work (a one-line error)."""
+        pe.extended(self.rescaling(2 * train_length, train_length), train_length)
+
+    def at_length(self, pe: Encoding, length: int, train_length: int) -> Encoding:
+        if length <= train_length:
+            return pe
+        return pe.extended(self.rescaling(length, train_length), train_length)
+
+
+def read_factors(path: str) -> tuple[Fraction, ...]:
+    """λ_f from a factors file: a JSON list of positive numbers or rational strings "p/q"."""
+    what = "factors file"
+    text = resources.read_text(path, what)
+    doc = resources.load_json(text, f"{what} {quote(path)}", accepted="a JSON list of positive factors")
+    if not isinstance(doc, list) or not doc or len(doc) > MAX_FACTORS:
+        raise SpecError(f"invalid {what} {quote(path)}: not a non-empty JSON list of at most {MAX_FACTORS} "
+                        "entries; accepted: a JSON list of positive factors, one per frequency")
+    out = []
+    for k, x in enumerate(doc):
+        value = _factor(x)
+        if value is None or value <= 0:
+            raise SpecError(f"invalid {what} {quote(path)}: entry [{k}] is {quote(x)}; accepted: positive "
+                            "numbers or rational strings such as \"3/2\"")
+        out.append(value)
+    return tuple(out)
+
+
+def _factor(x: Any) -> Fraction | None:
+    if isinstance(x, bool):
+        return None
+    if isinstance(x, (int, float)):
+        return Fraction(x)                      # a float is an exact binary rational
+    if isinstance(x, str) and len(x) <= 64:
+        try:
+            return Fraction(x)
+        except (ValueError, ZeroDivisionError):
+            return None
+    return None
+
+
+def parse_extension(spec: str | Transfer) -> Transfer:
+    """The transfer operator of an extension spec: ``none`` (plain re-evaluation), ``pi``, ``ntk``,
+    ``yarn`` or ``factors:FILE``; a :class:`~posreal.theory.transfer.Transfer` is returned as it is."""
+    if isinstance(spec, Transfer):
+        return spec
+    if not isinstance(spec, str) or len(spec) > 4096:
+        raise bad_value("extension", spec, EXTENSION_FORMS)
+    if spec == "none":
+        return REEVALUATION
+    if spec in ("pi", "ntk", "yarn"):
+        return Extension(spec, ExtensionMethod(spec))
+    if spec.startswith("factors:") and len(spec) > len("factors:"):
+        return Extension(spec, ExtensionMethod.FACTORS, read_factors(spec[len("factors:"):]))
+    raise bad_value("extension", spec, EXTENSION_FORMS)
+
+
+EXTENSIONS = ("none", "pi", "ntk", "yarn")
+"""The named extensions (``--extension all`` runs these)."""
