@@ -1,5 +1,5 @@
-"""Shared helpers of the mutation-kill tests: read a shipped certificate, re-seal an edited one, and
-the one-line message of an expected error."""
+"""Shared test helpers: read a shipped certificate, re-seal an edited one, and the one-line message of
+an expected error (a SpecError unless another error class is given)."""
 
 from __future__ import annotations
 
