@@ -1,10 +1,15 @@
 """Certificates: every shipped certificate replays; edited, corrupted and malformed files are refused;
-the fractions-only verifier and its exact model agree with ``theory`` and stay independent of it."""
+the fractions-only verifier and its exact model agree with ``theory`` and stay independent of it; certificate
+files are read and written as UTF-8 JSON, with one-line errors for what cannot be read or written."""
 
 from __future__ import annotations
 
 import copy
+import errno
 import json
+import locale
+import os
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -17,14 +22,16 @@ from hypothesis import strategies as st
 
 from posreal.counterexamples.verifier import exact_model as em
 from posreal.counterexamples.verifier import qla
-from certificate_edits import in_span
-from posreal.counterexamples.certificate_writer import dumps, seal
-from posreal.counterexamples.verifier.certificate import digest
+from posreal.counterexamples.certificate_writer import check_output_directory, check_output_file, dumps, seal, write
+from posreal.counterexamples.verifier.certificate import digest, load
 from posreal.counterexamples.verifier.verify import NOT_CHECKABLE, REFUTED, VERIFIED, verify_document
 from posreal.cli import main
+from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.theory import parse_pe, parse_task, register_pe, unregister_pe
+from posreal.theory.errors import SpecError
 from posreal.theory.rational import rank as sympy_rank
 from posreal.theory.defaults import REGISTRY_TASKS
+from certificate_edits import certificate as _certificate, message as _message
 
 ROOT = Path(__file__).resolve().parents[1]
 CERT_DIR = ROOT / "counterexamples" / "certificates"
@@ -283,4 +290,57 @@ def test_fraction_rank_agrees_with_sympy_rank(rows):
     fr = [[Fraction(x) for x in r] for r in rows]
     assert qla.rank(fr) == sympy_rank(fr, 3)
     v = [Fraction(1), Fraction(-2), Fraction(3)]
-    assert in_span(v, fr) == (sympy_rank(fr + [v], 3) == sympy_rank(fr, 3))
+    assert (qla.rank(fr + [v]) == qla.rank(fr)) == (sympy_rank(fr + [v], 3) == sympy_rank(fr, 3))
+
+
+# --------------------------------------------------------------------- reading and writing certificate files
+# Exists because a mutant survived: load's error for a non-object top level was unchecked.
+def test_load_refuses_a_non_object_top_level_naming_the_file_and_what_is_accepted(tmp_path):
+    """A certificate file whose top level is a JSON list is a one-line error naming the file, the
+    type found and what is accepted."""
+    path = tmp_path / "list.json"
+    path.write_text("[1, 2]", encoding="utf-8")
+    message = _message(lambda: load(path), CertificateError)
+    assert "list.json" in message and "top level is list;" in message
+    assert "accepted: a JSON object" in message
+
+
+# Exists because a mutant survived: certificate files could follow the locale.
+def test_certificate_file_is_utf8_whatever_the_locale(tmp_path):
+    document = {"explanation": "θ* · α_L — ψ(i, j)"}
+    saved = locale.setlocale(locale.LC_CTYPE)
+    try:
+        locale.setlocale(locale.LC_CTYPE, "C")                 # an ASCII locale: the default encoding cannot write θ
+        write(document, tmp_path / "c.json")
+    finally:
+        locale.setlocale(locale.LC_CTYPE, saved)
+    assert json.loads((tmp_path / "c.json").read_bytes().decode("utf-8")) == document
+
+
+# Exists because a mutant survived: writing into a missing directory was never refused.
+def test_writing_a_certificate_into_a_missing_directory_is_a_one_line_error(tmp_path):
+    """The error names the path, the OS reason and what is accepted."""
+    path = tmp_path / "missing" / "c.json"
+    expected = (f"cannot write certificate file {str(path)!r}: {os.strerror(errno.ENOENT)}; "
+                "accepted: a writable file path in an existing directory")
+    with pytest.raises(CertificateError, match=f"^{re.escape(expected)}$"):
+        write(_certificate("static_alibi_position_0.json"), path)
+    assert not path.parent.exists()
+
+
+# Exists because a mutant survived: check_output_file could return another value than the path.
+def test_check_output_file_returns_the_path_it_was_given(tmp_path):
+    """A writable output file path is returned as that path (not the description of what it is)."""
+    target = tmp_path / "verdicts.json"
+    assert check_output_file(target) == target
+    assert check_output_file(str(target), "verdict file") == target
+
+
+# Exists because a mutant survived: check_output_directory could return another value than the path.
+def test_output_directory_is_returned_as_given(tmp_path):
+    new = tmp_path / "out" / "certs"
+    assert check_output_directory(new) == new                  # a directory that can be created
+    assert check_output_directory(str(tmp_path)) == tmp_path   # an existing one
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(SpecError, match="it exists and is not a directory"):
+        check_output_directory(tmp_path / "file")

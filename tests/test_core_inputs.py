@@ -6,6 +6,7 @@ import pytest
 
 from posreal.theory import SpecError, compute_alpha, gradient_descent, register_pe, select, transfer
 from posreal.theory.alpha import alpha_sweep
+from certificate_edits import message as _message
 
 
 @pytest.mark.parametrize("kwargs, needle", [
@@ -62,3 +63,27 @@ def test_feasible_but_ill_conditioned_cell_is_realizable():
 def test_not_realizable_needs_a_certificate():
     sel = select("relbias", "reverse", 16)
     assert sel.status == "not realizable" and "Farkas" in sel.reason and not sel.undecided
+
+
+# --------------------------------------------------------------------------- one-line errors across the API
+# Exists because a mutant survived: these one-line errors could name another argument or drop what is accepted.
+def test_errors_name_the_argument_and_what_is_accepted():
+    from posreal.theory.pe_specs import parse_learned
+    from posreal.theory.tables import register_pe
+    from posreal.theory.expressivity import content_task
+    from posreal.theory.resources import parse_number
+    from posreal.theory.steepest import steepest_descent
+
+    for rows in ([[float("nan")]], [[1.0], [float("inf")]]):
+        assert _message(lambda rows=rows: register_pe("bad", rows, kind="relative")) == \
+            "invalid feature table 'bad'; accepted: finite numbers"
+
+    assert _message(lambda: steepest_descent("relbias", "offset:1", 4, "linf", steps=0)) == \
+        "invalid steps 0; accepted: an integer >= 1"
+
+    assert _message(lambda: parse_learned(5)) == "invalid learned PE 5; accepted: learned:d with an integer d >= 1"
+    assert _message(lambda: content_task("bogus", 8, 4)).startswith("invalid task 'bogus'; accepted: ")
+    assert _message(lambda: parse_number("-1", "tau", 0, 10, low_open=False)) == \
+        "invalid tau '-1'; accepted: a number >= 0 and <= 10"
+    assert _message(lambda: parse_number("0", "tau", 0, 10)) == "invalid tau '0'; accepted: a number > 0 and <= 10"
+    assert parse_number("0", "tau", 0, 10, low_open=False) == 0.0 and parse_number("10", "tau", 0, 10) == 10.0

@@ -8,8 +8,10 @@ every malformed file is refused with ``invalid feature table file PATH: PROBLEM;
 from __future__ import annotations
 
 import json
+import os
 from fractions import Fraction as F
 from pathlib import Path
+from typing import Any
 
 import pytest
 from posreal.theory.pe_specs import parse_pe
@@ -128,3 +130,57 @@ def test_unreadable_and_malformed_files_are_refused(tmp_path):
 def test_table_document_writes_rationals_as_strings():
     assert table_document("relative", [[1, F(-1, 3)], [0.5, 2]]) == \
         {"kind": "relative", "rows": [["1/1", "-1/3"], [0.5, "2/1"]]}
+
+
+# --------------------------------------------------------------------------- table files that cannot be read
+# Exists because a mutant survived: a table file nested too deeply was never refused.
+def test_table_file_nested_too_deeply_says_so(tmp_path):
+    """A table file whose JSON nests deeper than any input file may (64) is refused with its depth."""
+    from posreal.theory.tables import load_table
+
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
+    with pytest.raises(SpecError) as err:
+        load_table(str(path))
+    assert str(err.value) == (f"malformed feature table file {str(path)!r}: JSON nested 200000 levels deep; "
+                              "accepted: at most 64")
+
+
+# Exists because a mutant survived: a table file that is not JSON could lose the parser's message.
+def test_a_file_that_is_not_json_is_refused_with_the_parser_message(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text('{"kind": "relative", "rows": [[0], [1]')
+    with pytest.raises(json.JSONDecodeError) as parsed:
+        json.loads(path.read_text())
+    with pytest.raises(SpecError) as err:
+        load_table(str(path))
+    assert f": not JSON ({parsed.value.msg} at line {parsed.value.lineno}); accepted: " in str(err.value)
+    assert parsed.value.msg in str(err.value)
+
+
+# Exists because a mutant survived: a table file grown after its size check could be cut and read.
+def test_table_file_grown_past_the_limit_after_its_size_was_checked_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tables.read_text reads one byte beyond the limit to see a file that is larger when read than its
+    size said (it grew in between): such a file is refused, not cut to MAX_TABLE_BYTES + 1 bytes (a
+    JSON table padded with blanks would otherwise be accepted above the limit)."""
+    from posreal.theory import tables
+
+    path = tmp_path / "grows.json"
+    body = json.dumps({"kind": "relative", "rows": [[1]]})
+    path.write_text(body)
+    real_stat = os.stat
+
+    def stat_then_grow(name: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        info = real_stat(name, *args, **kwargs)
+        if isinstance(name, str) and name == str(path):
+            with open(path, "a") as handle:
+                handle.write(" " * (tables.MAX_TABLE_BYTES + 1 - len(body)))
+        return info
+
+    monkeypatch.setattr(tables.os, "stat", stat_then_grow)
+    with pytest.raises(SpecError) as err:
+        tables.read_text(str(path))
+    assert str(err.value) == (f"invalid feature table file {str(path)!r}: it grew past the limit of "
+                              f"{tables.MAX_TABLE_BYTES} bytes while being read; accepted: {tables.FORM}")
+    assert path.stat().st_size == tables.MAX_TABLE_BYTES + 1

@@ -1,9 +1,11 @@
 """Selection in the ℓ∞ and ℓ1 geometries: the α interval, its exact certificates, the CLI, bad input,
-and the ℓ2 output unchanged."""
+and the ℓ2 output unchanged; cells without constraints or without an exact certificate, an ℓ1 optimal
+face derived by hand, and the α documents of intervals."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -11,25 +13,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from posreal.theory.alpha import compute_alpha, row_outcomes
+from posreal.theory.alpha import AlphaResult, compute_alpha, row_outcomes
 from posreal.theory.defaults import GEOMETRIES, LENGTHS, REGISTRY_TASKS
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError, SpecError
-from posreal.theory.geometry import (
-    Geometry,
-    LPCertificate,
-    interval_outcomes,
-    norm_program,
-    parse_geometry,
-    select_in_geometry,
-    solve_program,
-    verify_lp_exact,
-)
+from posreal.theory.realization import FAILED
+from posreal.theory.norm_programs import (Geometry, LPCertificate, norm_program, parse_geometry, solve_program,
+                                          verify_lp_exact)
+from posreal.theory.face_rows import IntervalOutcomes, interval_outcomes
+from posreal.theory.faces import select_in_geometry
 from posreal.theory.realization import REALIZED
 from posreal.theory.tasks import parse_task
 from scipy.optimize import linprog
 
 from posreal.cli import main
+from posreal.theory import face_rows, faces
+from posreal.theory.selection import select
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "tests" / "data" / "alpha_l2_reference.json"
@@ -251,3 +250,203 @@ def test_a_cell_not_realizable_at_l0_reports_the_geometry_asked_for(geometry):
     l2 = compute_alpha("nope", "offset:1", train_length=8, lengths=[16]).to_json()
     assert l2["geometry"] == "l2" and {k: v for k, v in doc.items() if k != "geometry"} == \
         {k: v for k, v in l2.items() if k != "geometry"}
+
+
+def _l1_relbias_position_0():
+    """relbias · position:0 at L0 = 4 (p = 4, one-hot offsets): the constraints are θ_i - θ_k ≥ 1 for
+    0 ≤ k < i ≤ 3, so an optimum is θ = (a - 1, a, a + 1, a + 2), and ‖θ‖₁ = 4 for every a ∈ [-1, 0]
+    (minimal for the median crossing zero): the ℓ1 optimal face is a segment."""
+    from posreal.theory.faces import select_in_geometry
+
+    return select_in_geometry("relbias", "position:0", 4, "l1")
+
+
+# -------------------------------------------------- cells without constraints and without exact certificates
+# Exists because a mutant survived: a cell without training constraints was never selected in ℓ1 or ℓ∞.
+@pytest.mark.parametrize("geometry", ["l1", "linf"])
+def test_unconstrained_cell_has_the_zero_point_face(geometry):
+    """relbias at L0 = 1: p = 1, the only row has one key, so there is no constraint and θ*_q = 0.
+    The face is that point: no direction (d = 0), and its box [lo, hi] has d = 0 entries."""
+    gsel = select_in_geometry("relbias", "position:0", 1, geometry)
+    assert gsel.selection.constraints.shape == (0, 1)
+    assert list(gsel.theta) == [0.0] and gsel.value == 0.0
+    assert gsel.exact_theta == [Fraction(0)]
+    face = gsel.face
+    assert face.point and face.exact_point
+    assert face.directions.shape == (1, 0)
+    assert face.lo.shape == face.hi.shape == (0,) == face.r.shape
+
+
+# Exists because a mutant survived: the empty face data of a cell without training differences was unchecked.
+def test_a_cell_without_training_differences_selects_zero():
+    """At L0 = 1 the only row of offset:0 has one key: no training difference, so θ = 0 is the unique optimum,
+    its face the point 0 (in ℚ for the rational relbias:2, p = 3) with an empty box."""
+    gsel = faces.select_in_geometry("relbias:2", "offset:0", 1, "linf")
+    assert gsel.selection.constraints.shape == (0, 3)
+    assert gsel.theta.tolist() == [0.0] * 3 and gsel.value == 0.0
+    assert gsel.exact_theta == [Fraction(0)] * 3
+    face = gsel.face
+    assert face is not None and face.theta0.tolist() == [0.0] * 3
+    assert face.directions.shape == (3, 0) and face.r.shape == face.lo.shape == face.hi.shape == (0,)
+    assert face.bounds == [] and face.point and face.exact_point
+
+
+# Exists because a mutant survived: the exact point face of a cell without constraints was unchecked.
+def test_cell_without_constraints_is_the_point_zero():
+    gsel = select_in_geometry("alibi", "position:0", 1, Geometry.LINF)
+    assert gsel.selection.constraints.shape[0] == 0
+    assert gsel.face is not None and gsel.face.point and gsel.face.exact_point and gsel.face.dimension == 0
+    assert gsel.exact_theta == [Fraction(0)] and gsel.value == 0.0
+
+
+# Exists because a mutant survived: a rational cell without an exact LP certificate could give no reason.
+def test_a_rational_cell_without_an_exact_certificate_says_so(monkeypatch):
+    """When no exact LP certificate is found for a rational PE, the float answer is kept and the reason given."""
+    monkeypatch.setattr(faces, "exact_certificate", lambda *args: None)
+    gsel = faces.select_in_geometry("alibi", "offset:0", 2, "linf")
+    assert gsel.theta is not None and not gsel.exact and gsel.exact_theta is None
+    assert gsel.reason == "exact LP certificate not found (float answer)"
+    assert gsel.summary()["reason"] == "exact LP certificate not found (float answer)"
+
+
+# Exists because a mutant survived: the reason of a missing exact LP certificate was unchecked.
+def test_missing_exact_certificate_is_the_reason(monkeypatch):
+    monkeypatch.setattr(faces, "exact_certificate", lambda *args: None)
+    gsel = select_in_geometry("alibi", "position:0", 2, Geometry.LINF)
+    assert gsel.selection.constraints.shape[0] > 0 and gsel.certificate is None
+    assert gsel.reason == "exact LP certificate not found (float answer)"
+    assert gsel.summary()["reason"] == "exact LP certificate not found (float answer)"
+
+
+# --------------------------------------------------------------- the ℓ1 optimal face of relbias · position:0
+# Exists because a mutant survived: no ℓ1 optimal face was checked against one derived by hand.
+def test_l1_optimal_face_of_a_rational_cell_is_the_segment_by_hand():
+    gsel = _l1_relbias_position_0()
+    assert gsel.exact and gsel.value == 4.0
+    assert gsel.summary()["face"] == "face" and gsel.summary()["face_dimension"] == 1
+    face = gsel.face
+    ends = sorted(tuple(np.round(face.theta0 + face.directions[:, 0] * w, 9)) for w in (face.lo[0], face.hi[0]))
+    assert ends == [(-2.0, -1.0, 0.0, 1.0), (-1.0, 0.0, 1.0, 2.0)]   # a = -1 and a = 0
+    assert gsel.exact_theta in ([Fraction(-2), Fraction(-1), Fraction(0), Fraction(1)],
+                                [Fraction(-1), Fraction(0), Fraction(1), Fraction(2)])   # a vertex, in ℚ
+
+
+# Exists because a mutant survived: the LP certificate document's fields were unchecked.
+def test_lp_certificate_document_spells_the_exact_optimum():
+    gsel = _l1_relbias_position_0()
+    doc = gsel.certificate.to_json()
+    assert (doc["format"], doc["version"], doc["value"]) == ("posreal-lp-optimality", 1, "4/1")
+    assert doc["primal"][:4] == [f"{x.numerator}/{x.denominator}" for x in gsel.exact_theta]
+    assert list(doc["dual"]) == sorted(doc["dual"], key=int) and all(Fraction(v) > 0 for v in doc["dual"].values())
+
+
+# Exists because a mutant survived: a face without its bounding box was never decided.
+def test_a_face_without_its_bounding_box_gives_the_same_rows(monkeypatch):
+    """Faces of more than MAX_BOX_DIRECTIONS directions get no box (infinite bounds, no probes); the box
+    only saves LPs, so the every/some outcomes are those of the boxed face."""
+    from posreal.theory import face_rows, faces
+
+    boxed = _l1_relbias_position_0()
+    with_box = face_rows.interval_outcomes(boxed, [8, 16])
+    monkeypatch.setattr(faces, "MAX_BOX_DIRECTIONS", 0)
+    unboxed = _l1_relbias_position_0()
+    face = unboxed.face
+    assert not face.point and face.dimension == 1
+    assert np.all(face.lo == -np.inf) and np.all(face.hi == np.inf) and face.probes.shape == (0, 1)
+    without = face_rows.interval_outcomes(unboxed, [8, 16])
+    for L in (8, 16):
+        assert without[L].every.tolist() == with_box[L].every.tolist()
+        assert without[L].some.tolist() == with_box[L].some.tolist()
+        assert without[L].interval == with_box[L].interval
+
+
+# Exists because a mutant survived: the dtype of the row outcomes over a non-point face was unchecked.
+def test_face_rows_are_int8_like_point_rows():
+    """``IntervalOutcomes.every`` / ``some`` are (m,) int8 (its fields): also over a face that is not a
+    point — relbias·position:0 at L0 = 4 in ℓ1, whose optimal face is the segment θ = (a - 1, a, a + 1,
+    a + 2), a ∈ [-1, 0]."""
+    gsel = select_in_geometry("relbias", "position:0", 4, "l1")
+    assert gsel.face is not None and not gsel.face.point
+    out = interval_outcomes(gsel, [8])[8]
+    assert out.every.dtype == np.int8 and out.some.dtype == np.int8
+    assert set(out.some.tolist()) <= {-1, 0, 1}
+
+
+# ------------------------------------------------------------------------- interval outcomes and α documents
+# Exists because a mutant survived: a face that is a point only in float could be decided as if exact.
+def test_a_float_point_face_is_not_decided_in_exact_arithmetic():
+    """relbias:2·offset:0 at L0 = 4 in ℓ∞: z ∈ {e1 - e2, e1 - e3}, θ* = (1/2, -1/2, -1/2) is the unique
+    optimum (θ1 - θ2 ≥ 1 needs t ≥ 1/2), but its optimal duals are y_{e1-e2} + y_{e1-e3} = 1/2 (with the
+    norm rows fixed by them), and a vertex dual has a support of rank 3 < 4 = n: the certificate is exact,
+    the face is a point only by the float box.  Its rows are then decided in float (``exact`` False);
+    every row i ≥ 1 has margin θ1 - θ2 = 1 on every rival."""
+    gsel = faces.select_in_geometry("relbias:2", "offset:0", 4, "linf")
+    assert gsel.exact_theta == [Fraction(1, 2), Fraction(-1, 2), Fraction(-1, 2)]
+    assert gsel.face is not None and gsel.face.point and not gsel.face.exact_point
+    out = face_rows.interval_outcomes(gsel, [8])[8]
+    assert out.exact is False
+    assert list(out.every[1:]) == [1] * 7 and list(out.some[1:]) == [1] * 7
+
+
+# Exists because a mutant survived: the keys of IntervalOutcomes.counts() were unchecked.
+def test_interval_outcome_counts_use_their_documented_keys():
+    """``counts()`` reports rows realized by every optimum under the key ``realized``."""
+    from posreal.theory.face_rows import IntervalOutcomes
+
+    # every = (1, 0, -1, 1), some = (1, 1, -1, 0): realized by every θ: rows 0, 3; by some θ: rows 0, 1;
+    # failed (some == -1): row 2; undecided in either: rows 1 (every) and 3 (some); one tie: row 2
+    out = IntervalOutcomes(8, np.arange(4), np.zeros(4, dtype=int), np.array([1, 0, -1, 1], dtype=np.int8),
+                           np.array([1, 1, -1, 0], dtype=np.int8), np.array([False, False, True, False]))
+    assert out.counts() == {"realized": 2, "realized_by_some": 2, "failed": 1, "undecided": 2, "total": 4,
+                            "structural_ties": 1}
+
+
+# Exists because a mutant survived: alpha_exact of an exact interval could be its high end.
+def test_alpha_exact_of_an_interval_is_its_low_end():
+    result = compute_alpha("alibi", "position:0", 2, (2, 4), "exact", geometry="l1")
+    assert result.intervals[4].exact
+    # replace the outcomes at L = 4 by exact ones whose every (α^lo) and some (α^hi) differ
+    old = result.intervals[4]
+    m = old.rows.size
+    every = np.full(m, FAILED, dtype=np.int8)
+    some = np.full(m, REALIZED, dtype=np.int8)
+    every[0] = REALIZED
+    result.intervals[4] = IntervalOutcomes(4, old.rows, old.targets, every, some, old.ties, exact=True)
+    doc = result.to_json()
+    lo, hi = Fraction(1, m), Fraction(1)
+    assert lo != hi
+    assert doc["alpha_exact"]["4"] == str(lo) and doc["alpha_interval_exact"]["4"] == [str(lo), str(hi)]
+    assert Fraction(result.alpha(4)).limit_denominator(m) == lo      # alpha is the low end too
+
+
+# Exists because a mutant survived: ℓ∞ rows in certified mode could be labelled with another mode.
+def test_linf_rows_in_certified_mode_are_labelled_certified():
+    """In ℓ∞ with mode certified, the rows under θ*_q are decided (and labelled) in certified mode."""
+    from posreal.theory.alpha import compute_alpha
+    result = compute_alpha("relbias:2", "offset:0", train_length=4, lengths=[8], mode="certified", geometry="linf")
+    assert result.realizable
+    assert result.outcomes[8].mode == "certified"
+
+
+# Exists because a mutant survived: an ℓ∞ result without a geometry selection was never written.
+def test_linf_result_without_a_geometry_selection_reports_the_l2_selection():
+    """``geometry_selection`` defaults to None; ``to_json`` then falls back to the ℓ2 selection's summary
+    whatever the geometry (nope·offset:1 is not realizable: a structural tie at row 1)."""
+    sel = select("nope", "offset:1", 4)
+    assert not sel.realizable
+    result = AlphaResult(parse_pe("nope"), parse_task("offset:1"), 4, "float", sel, (8,), geometry=Geometry.LINF)
+    doc = result.to_json()
+    assert doc["selected"] == sel.summary()
+    assert doc["geometry"] == "linf" and doc["rows"] == {} and doc["alpha"] == {"8": None}
+
+
+# Exists because a mutant survived: the length at which a bad geometry is cut in its error was unchecked.
+def test_a_bad_geometry_of_80_characters_is_shown_in_full():
+    """repr of 78 letters is 80 characters: shown whole; 79 letters (81): cut to 77 characters + '...'."""
+    fits, long = "x" * 78, "y" * 79
+    accepted = ", ".join(g.value for g in Geometry)
+    with pytest.raises(SpecError, match=f"^{re.escape(f'invalid geometry {fits!r}; accepted: {accepted}')}$"):
+        parse_geometry(fits)
+    cut = repr(long)[:77] + "..."
+    with pytest.raises(SpecError, match=f"^{re.escape(f'invalid geometry {cut}; accepted: {accepted}')}$"):
+        parse_geometry(long)

@@ -1,5 +1,6 @@
-"""α♯_L (the predicted limit of gradient descent), the log-time gradient flow, their CLI, their use in
-certificates and in the conjecture search, and the checks of the claim conjecture-limit."""
+"""α♯_L (the predicted limit of gradient descent) and its prediction context, the log-time gradient flow
+(against exact and finite-difference references), their CLI, their use in certificates and in the
+conjecture search, and the checks of the claim conjecture-limit."""
 
 from __future__ import annotations
 
@@ -9,25 +10,48 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
+import scipy.integrate
 from scipy.integrate import solve_ivp
+from scipy.optimize import brentq
 
 from posreal.checks.base import COUNTEREXAMPLE, PASSED, PROVED
 from posreal.checks.limit_checks import Tally, compare_case, certificate_cases, wrong_multiplicities
 from posreal.cli import build_parser, main
 from posreal.counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
 from posreal.counterexamples.verifier.verify import VERIFIED, verify_file
-from posreal.theory import compute_alpha, parse_pe, parse_task, select
+from posreal.theory import compute_alpha, limit, parse_pe, parse_task, select
 from posreal.theory.errors import SpecError
-from posreal.theory.flow import (DRIFT_TOL, Agreement, FlowVerdict, compare, flow_verdict, row_flow_verdict,
-                                 tie_flow)
-from posreal.theory.limit import (LimitVerdict, UndecidedReason, limit_interval, open_tie_limit, predict,
-                                  prediction_context)
+from posreal.theory.flow import (
+    DRIFT_TOL,
+    Agreement,
+    FlowEvidence,
+    FlowVerdict,
+    _LogTimeField,
+    compare,
+    flow_verdict,
+    integrate,
+    row_flow_verdict,
+    tie_flow,
+)
+from posreal.theory.limit import (
+    LimitVerdict,
+    Prediction,
+    UndecidedReason,
+    limit_interval,
+    open_tie_limit,
+    predict,
+    predict_in,
+    prediction_context,
+)
 from posreal.theory.sampling import instance, registered
+from posreal.theory.selection import Optimum, Selection
 from posreal.theory.statements import REFUTED, statement
 from posreal.theory.ties import classify
+from posreal.theory.training import training_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 CERTS = ROOT / "counterexamples" / "certificates"
@@ -330,3 +354,261 @@ def test_a_counterexample_to_conjecture_prime_is_certified_without_certify(tmp_p
     doc = json.loads(capsys.readouterr().out)
     assert code == 1 and doc["certificates"]
     assert all(Path(p).parent == tmp_path and Path(p).is_file() for p in doc["certificates"])
+
+
+# --------------------------------------------------------------------------- α♯ through compute_alpha
+# Exists because a mutant survived: the refusal of α♯ in ℓ1/ℓ∞ could drop what is accepted.
+def test_the_limit_with_another_geometry_is_refused_in_one_line():
+    with pytest.raises(SpecError, match=r"^invalid geometry with limit=True 'linf'; accepted: l2 \(α♯ needs the "
+                                        r"second-order term of gradient descent, derived for ℓ2 only\)$"):
+        compute_alpha("alibi", "offset:0", 8, (16,), geometry="linf", limit=True)
+
+
+# Exists because a mutant survived: the prediction context could be rebuilt at every length.
+def test_the_limit_prediction_context_is_built_once_per_cell(monkeypatch):
+    """The context (support, multipliers, multiplicities of θ*) depends on the cell only: ``compute_alpha``
+    builds it once and hands it to ``limit_interval`` at every length."""
+    calls = []
+    original = limit.prediction_context
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(limit, "prediction_context", counting)
+    result = compute_alpha("alibi", "position:0", 8, (16, 40), "exact", limit=True)
+    assert sorted(result.limits) == [16, 40]
+    assert len(calls) == 1
+
+
+# ----------------------------------------------------------------------- the prediction context and its rows
+# Exists because a mutant survived: the context of a selection without θ* was never built.
+def test_prediction_context_without_exact_theta_is_empty():
+    """No θ* at all (the selection was never realized): no support, so no λ_s and no n_s either."""
+    from posreal.checks.limit_checks import wrong_multiplicities
+    from posreal.theory.pe_specs import parse_pe
+    from posreal.theory.limit import prediction_context
+    from posreal.theory.tasks import parse_task
+
+    pe, task = parse_pe("relbias"), parse_task("offset:0")
+    sel = Selection(pe, task, 4, np.zeros((0, 4)), np.zeros((0, 3), dtype=int))
+    ctx = prediction_context(pe, task, sel)
+    assert ctx.failure == "no exact θ* (KKT certificate in ℚ)"
+    assert (ctx.constraints, ctx.support, ctx.multipliers, ctx.multiplicities) == ([], [], [], [])
+    assert wrong_multiplicities(ctx).multiplicities == []
+
+
+# Exists because a mutant survived: the reason for a direction outside the support's span was unchecked.
+def test_direction_outside_the_support_span_has_a_readable_reason():
+    """With constraints e_0, e_1 and support {e_0}, v = e_1 is not in the support's span: the reason is given."""
+    from posreal.theory.limit import PredictionContext, predict_in
+
+    ctx = PredictionContext([(Fraction(1), Fraction(0)), (Fraction(0), Fraction(1))], [0], [Fraction(1)], [1])
+    assert predict_in(ctx, [Fraction(0), Fraction(1)]) == "v's projection on col Zᵀ is not in the span of the support"
+
+
+# Exists because a mutant survived: a prediction's support was unchecked.
+def test_prediction_reports_its_support() -> None:
+    """The prediction's support is the constraint indices with λ > 0 (re-derived from the exact
+    optimum), in the order of its coefficients."""
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        sel = select(pe, task, LOG2_TIE.train_length)
+        (row,) = classify(pe, task, sel, LOG2_TIE.length).open_rows
+        ctx = prediction_context(pe, task, sel)
+    opt = sel.exact_optimum
+    assert opt is not None
+    support = tuple(sorted(k for k, lam in opt.multipliers.items() if lam > 0))
+    out = predict_in(ctx, row.rivals[0].direction)
+    assert isinstance(out, Prediction)
+    assert out.support == support and len(out.support) == len(out.coefficients) == 2
+
+
+# Exists because a mutant survived: the name of a failed independence hypothesis was unchecked.
+def test_dependent_support_is_named_as_the_failed_hypothesis() -> None:
+    """A KKT point with a dependent support: z = e_0, e_1 and (e_0 + e_1)/2 all tight at θ* = (1, 1, 0),
+    with θ* = ½ e_0 + ½ e_1 + 1 · (e_0 + e_1)/2 (every λ > 0).  The independence hypothesis fails, and
+    that reason is what every prediction returns."""
+    half = Fraction(1, 2)
+    zq = [(Fraction(1), Fraction(0), Fraction(0)), (Fraction(0), Fraction(1), Fraction(0)),
+          (half, half, Fraction(0))]
+    lam = {0: half, 1: half, 2: Fraction(1)}
+    theta = [Fraction(1), Fraction(1), Fraction(0)]
+    assert all(sum(lam[k] * zq[k][c] for k in lam) == theta[c] for c in range(3))   # stationarity
+    assert all(sum(a * b for a, b in zip(z, theta)) == 1 for z in zq)                 # every constraint tight
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        sel = Selection(pe, task, LOG2_TIE.train_length, np.array(zq, dtype=float), np.zeros((3, 3), dtype=int))
+        sel.realize(Optimum(np.array([1.0, 1.0, 0.0]), np.array([0.5, 0.5, 1.0]), theta, lam))
+        sel.exact_constraints = zq
+        ctx = prediction_context(pe, task, sel)
+    assert ctx.support == [0, 1, 2]
+    assert ctx.failure == "dependent support vectors"
+    assert predict_in(ctx, (Fraction(1), Fraction(-1), Fraction(0))) == "dependent support vectors"
+
+
+# Exists because a mutant survived: α♯ could lose its length or an open tie's target.
+def test_the_limit_interval_keeps_its_length_and_the_open_tie_its_target():
+    length = LOG2_TIE.length
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        sel = select(pe, task, LOG2_TIE.train_length)
+        sharp = limit_interval(pe, task, sel, length)
+        cls = classify(pe, task, sel, length)
+    assert sharp.length == length
+    open_rows = {r.row: r.target for r in cls.open_rows}
+    tied = [r for r in sharp.rows if r.cls == "open_tie"]
+    assert tied and all(r.verdict is not LimitVerdict.LOST for r in tied)
+    for r in tied:
+        assert r.target == open_rows[r.row] and isinstance(r.target, int)
+        assert r.to_json()["target"] == open_rows[r.row]
+
+
+# Exists because a mutant survived: α♯ could drop the class of a float-undecided row.
+def test_float_undecided_row_keeps_its_class_in_the_limit() -> None:
+    """The designed log-2 tie under a float θ* (no exact certificate) is an ``undecided`` row; α♯
+    leaves it undecided (not exact) and keeps its class, also in the JSON."""
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        sel = select(pe, task, LOG2_TIE.train_length, exact=False)
+        sharp = limit_interval(pe, task, sel, LOG2_TIE.length)
+    (row,) = sharp.rows
+    assert (row.row, row.target, row.cls) == (3, 3, "undecided")
+    assert row.verdict is LimitVerdict.UNDECIDED and row.reason is UndecidedReason.NOT_EXACT
+    doc = row.to_json()
+    assert doc["class"] == "undecided" and doc["reason"] == UndecidedReason.NOT_EXACT.value
+
+
+# --------------------------------------------------------------------------- the log-time gradient flow
+# Exists because a mutant survived: the flow was never compared with an exact solution at tight tolerances.
+def test_flow_follows_the_exact_two_key_flow():
+    """alibi·position:0 at L0 = 2: row 1 has ψ(1, 0) = -1 (target) and ψ(1, 1) = 0 (row 0 has one key and
+    no gradient), so ℓ(θ) = log(1 + e^θ) and dθ/dt = -σ(θ).  With u = -θ: (1 + e^u) du = dt, u(0) = 0, so
+    u + e^u = t + 1 = e^τ + 1 in log-time τ = log t.  At RTOL = ATOL = 1e-10 the recorded path is within
+    1e-7 of it (the solver's default rtol, 1e-3, is off by about 1e-3)."""
+    path = integrate(parse_pe("alibi"), parse_task("position:0"), 2, [[1.0]], tau_max=10.0)
+    assert path.success and path.taus[-1] == 10.0 and path.taus.size > 2
+    for tau, theta in zip(path.taus, path.thetas):
+        u = brentq(lambda v, tau=tau: v + np.exp(v) - np.exp(tau) - 1.0, 0.0, tau + 1.0, xtol=1e-14, rtol=1e-15)
+        assert abs(-theta[0] - u) < 1e-7, (tau, theta, u)
+
+
+# Exists because a mutant survived: the flow could build its training grid at another length than L0.
+def test_flow_of_relbias_without_d_is_the_flow_of_relbias_l0_minus_1():
+    """``relbias`` takes D = L0 - 1 when not given (``Bucket``), so its training grid at L0 = 3 has the
+    features of ``relbias:2`` and the two flows are the same path (p = 3)."""
+    task = parse_task("position:0")
+    implicit = integrate(parse_pe("relbias"), task, 3, [[1.0, -1.0, 0.0]], tau_max=1.0)
+    explicit = integrate(parse_pe("relbias:2"), task, 3, [[1.0, -1.0, 0.0]], tau_max=1.0)
+    assert implicit.success and explicit.success
+    assert implicit.thetas.shape == explicit.thetas.shape and implicit.thetas.shape[1] == 3
+    assert np.array_equal(implicit.taus, explicit.taus)
+    assert np.array_equal(implicit.thetas, explicit.thetas)
+
+
+# Exists because a mutant survived: the first, ordinary-time segment could be integrated with another method.
+def test_flow_integrates_every_segment_with_lsoda(monkeypatch):
+    methods = []
+    real = scipy.integrate.solve_ivp
+
+    def spy(*args, **kwargs):
+        methods.append(kwargs.get("method", "RK45"))                 # solve_ivp's default method is RK45
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scipy.integrate, "solve_ivp", spy)
+    path = integrate(parse_pe("alibi"), parse_task("position:0"), 2, [[1.0]], tau_max=1.0)
+    assert path.success and len(methods) >= 2 and set(methods) == {"LSODA"}
+
+
+# Exists because a mutant survived: integrate could return None when a chunk's solver fails.
+def test_integrate_returns_its_path_when_a_chunk_fails(monkeypatch):
+    """After a failed chunk the loop stops (``break``) and the path so far is returned with success
+    False (a ``return`` there would return None)."""
+    import scipy.integrate
+
+    from posreal.theory import flow
+    from posreal.theory.pe_specs import parse_pe
+    from posreal.theory.tasks import parse_task
+
+    real = scipy.integrate.solve_ivp
+    calls = []
+
+    def solver(*args, **kwargs):
+        calls.append(args[1])
+        if len(calls) == 1:                       # the ordinary-time start: the real solver
+            return real(*args, **kwargs)
+        return SimpleNamespace(success=False)     # every log-time chunk fails
+
+    monkeypatch.setattr(scipy.integrate, "solve_ivp", solver)
+    path = flow.integrate(parse_pe("alibi"), parse_task("copy"), 4, [[1.0]], tau_max=50.0)
+    assert isinstance(path, flow.FlowPath)
+    assert path.success is False
+    assert path.taus.tolist() == [0.0] and path.thetas.shape == (1, 1)
+    assert len(calls) == 2
+
+
+# Exists because a mutant survived: the start phase's Jacobian was never called.
+def test_integrate_start_phase_jacobian_is_callable():
+    """alibi · copy at L0 = 20 makes LSODA switch to its stiff method in the ordinary-time start, so it
+    calls the Jacobian there; a broken one raises TypeError."""
+    from posreal.theory import flow
+    from posreal.theory.pe_specs import parse_pe
+    from posreal.theory.tasks import parse_task
+
+    calls = []
+    real_jac = flow._LogTimeField.jac
+
+    def spy(self, tau, theta):
+        calls.append(tau)
+        return real_jac(self, tau, theta)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(flow._LogTimeField, "jac", spy)
+    try:
+        path = flow.integrate(parse_pe("alibi"), parse_task("copy"), 20, [], tau_max=0.0)
+    finally:
+        mp.undo()
+    assert path.success and path.taus.tolist() == [0.0]
+    assert calls and all(t == 0.0 for t in calls)     # the start phase used the Jacobian at τ = 0
+
+
+# Exists because a mutant survived: a sign flip in the Jacobian's covariance term went unnoticed.
+@pytest.mark.parametrize("pe, task, tau", [("relbias", "position:0", 0.0), ("alibi", "offset:1", 1.5),
+                                           ("rope:4", "copy", 0.7)])
+def test_log_time_field_jacobian_is_the_derivative_of_the_field(pe: str, task: str, tau: float) -> None:
+    """A sign flip in the covariance term (Σ W d dᵀ + e^{-τ}(Σ W d)(Σ W d)ᵀ) leaves LSODA converging (a
+    Jacobian only steers its Newton steps) but is not the Jacobian: central finite differences see it."""
+    field = _LogTimeField(training_grid(pe, task, 6, 6))
+    p = field.d.shape[2]
+    theta = np.random.default_rng(3).normal(size=p)                 # (p,)
+    h = 1e-6
+    numeric = np.empty((p, p))                                      # (p, p): column q = ∂rhs/∂θ_q
+    for q in range(p):
+        e = np.zeros(p)
+        e[q] = h
+        numeric[:, q] = (field.rhs(tau, theta + e) - field.rhs(tau, theta - e)) / (2 * h)
+    analytic = field.jac(tau, theta)
+    scale = np.abs(numeric).max()
+    assert scale > 1e-3                                             # a field that actually moves
+    np.testing.assert_allclose(analytic, numeric, rtol=0, atol=1e-6 * scale)
+
+
+# Exists because a mutant survived: the tie flow's verdict could be read from an earlier point.
+def test_tie_flow_verdict_is_read_from_the_last_point(monkeypatch):
+    """The verdict belongs to the flow's final value (the one reported), not an earlier point."""
+    from posreal.theory import flow
+
+    # ⟨θ, v⟩ = θ for v = (1): -0.5 at τ = 100, then 0.5 at τ = 200; the drift over the last
+    # STRETCH = 50 compares τ = 200 with itself (no point in [150, 200)), so it is 0
+    path = flow.FlowPath(np.array([0.0, 100.0, 200.0]), np.array([[0.0], [-0.5], [0.5]]), True)
+    monkeypatch.setattr(flow, "integrate", lambda *args: path)
+    (ev,) = flow.tie_flow(None, None, 4, [[1.0]])
+    assert (ev.tau, ev.value, ev.drift) == (200.0, 0.5, 0.0)
+    assert ev.verdict is flow.FlowVerdict.WINS
+
+
+# Exists because a mutant survived: the rounding of τ in flow evidence was unchecked.
+def test_flow_evidence_reports_tau_to_six_decimals():
+    doc = FlowEvidence(1.23456789, 0.5, 1e-9, FlowVerdict.WINS).to_json()
+    assert doc["tau"] == 1.234568
+    assert doc["value"] == 0.5 and doc["verdict"] == "wins"

@@ -122,33 +122,3 @@ def test_the_decoys_are_importable_where_posreal_is_not_involved(installed):
     proc = subprocess.run([str(installed["python"]), "-c", "import theory"], cwd=installed["work"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0 and "decoy theory.py" in proc.stderr
-
-
-PACKAGE_FOLDERS = {"posreal": "posreal", "theory": "posreal/theory", "checks": "posreal/checks",
-                   "counterexamples": "posreal/counterexamples", "experiment": "posreal/experiment"}
-
-
-def _expected_wheel_files() -> list[str]:
-    """What the wheel must hold, read off the source tree: every module of the package folders (the
-    symlinks posreal/theory -> ../theory and so on resolved), the typing marker and the certificates."""
-    out = []
-    for folder, installed_as in PACKAGE_FOLDERS.items():
-        base = ROOT / folder
-        for path in base.rglob("*"):
-            rel = path.relative_to(base).as_posix()
-            if path.is_symlink() or "__pycache__" in rel or not path.is_file():
-                continue
-            certificate = folder == "counterexamples" and rel.startswith("certificates/") and rel.endswith(".json")
-            if path.suffix == ".py" or rel == "py.typed" or certificate:
-                out.append(f"{installed_as}/{rel}")
-    return sorted(out)
-
-
-def test_the_wheel_holds_exactly_the_package_folders(installed):
-    """The symlink layout changes nothing in the wheel: its files are those of the package folders."""
-    import zipfile
-    with zipfile.ZipFile(installed["wheel"]) as wheel:
-        files = sorted(n for n in wheel.namelist() if ".dist-info/" not in n)
-    expected = _expected_wheel_files()
-    assert files == expected
-    assert not any(n.startswith(("posreal/tests", "posreal/docs", "posreal/benchmarks")) for n in files)

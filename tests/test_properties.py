@@ -131,7 +131,8 @@ def test_the_iterate_itself_is_slow_on_the_found_cases():
     import numpy as np
     from posreal.checks.geometry_checks import _margins
     from posreal.theory.tables import build_table
-    from posreal.theory.geometry import Geometry, select_in_geometry
+    from posreal.theory.norm_programs import Geometry
+    from posreal.theory.faces import select_in_geometry
     from posreal.theory.steepest import steepest_descent
     from posreal.theory.tasks import parse_task
 
@@ -176,7 +177,8 @@ def test_fixed_step_sign_descent_can_lock_into_a_cycle_and_diminishing_steps_do_
     import numpy as np
     from posreal.checks.geometry_checks import MIN_COSINE, descent_body
     from posreal.theory.tables import build_table
-    from posreal.theory.geometry import Geometry, select_in_geometry
+    from posreal.theory.norm_programs import Geometry
+    from posreal.theory.faces import select_in_geometry
     from posreal.theory.steepest import DEFAULT_SIGN_STEP, direction, stable_gradient, steepest_descent
     from posreal.theory.tasks import parse_task
     from posreal.theory.training import training_grid

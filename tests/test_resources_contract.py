@@ -32,9 +32,10 @@ import json
 import os
 import re
 
+import numpy as np
 import pytest
 from posreal.theory import resources
-from posreal.theory.errors import SpecError
+from posreal.theory.errors import SpecError, quote
 from posreal.theory.resources import (
     Budget,
     Estimate,
@@ -62,6 +63,7 @@ from posreal.theory.resources import (
     strip_duals,
     training_pairs,
 )
+from certificate_edits import message as _message
 
 KIB, MIB, GIB, TIB = 2 ** 10, 2 ** 20, 2 ** 30, 2 ** 40
 SIZE_ACCEPTED = "a size such as 512M, 4G or 2GiB (bytes if no unit), at most 1024T"
@@ -765,3 +767,152 @@ def test_load_json_recursion_error_is_one_line():
 def test_load_json_values():
     assert load_json('{"a": [1, 2.5, "x]", null, true, false], "b": {}}', "doc") == \
         {"a": [1, 2.5, "x]", None, True, False], "b": {}}
+
+
+# -------------------------------------------------------- parsers and formatting: boundaries found unguarded
+# Exists because a mutant survived: parse_int's refusals could drop what is accepted.
+@pytest.mark.parametrize("text", [7, "1x", "9"])
+def test_parse_int_error_says_what_is_accepted(text):
+    """Each refusal (not a string, not digits, out of range) says which integers are accepted."""
+    from posreal.theory.resources import parse_int
+
+    with pytest.raises(SpecError) as err:
+        parse_int(text, "count", 0, 5)
+    assert str(err.value).startswith("invalid count ")
+    assert str(err.value).endswith("; accepted: an integer from 0 to 5 (ASCII digits)")
+
+
+# Exists because a mutant survived: parse_number could drop the text it cannot read.
+def test_parse_number_quotes_text_it_cannot_read():
+    from posreal.theory.resources import parse_number
+
+    with pytest.raises(SpecError, match=r"^invalid tolerance 'abc'; accepted: a number > 0 and <= 1$"):
+        parse_number("abc", "tolerance", 0, 1)
+
+
+# Exists because a mutant survived: parse_number could accept '_' separators and non-ASCII digits.
+@pytest.mark.parametrize("text", ["1_0", "\u0663"])     # float() reads both: 10.0, and the Arabic-Indic digit 3
+def test_parse_number_refuses_separators_and_non_ascii_digits(text):
+    from posreal.theory.resources import parse_number
+
+    assert 0 < float(text) <= 100
+    with pytest.raises(SpecError, match=r"^invalid step size " + re.escape(repr(text))
+                       + r"; accepted: a number > 0 and <= 100$"):
+        parse_number(text, "step size", 0, 100)
+
+
+# Exists because a mutant survived: parse_size at 1 byte and at 0 was unchecked.
+def test_parse_size_accepts_one_byte_and_refuses_zero():
+    """The documented range is (0, 2**50] bytes: 1 is its smallest size."""
+    from posreal.theory.resources import parse_size
+
+    assert parse_size("1") == 1
+    assert parse_size("1B") == 1
+    with pytest.raises(SpecError, match=r"^invalid memory size '0'; accepted: a size such as"):
+        parse_size("0")
+
+
+# Exists because a mutant survived: the unit written for sizes in KiB was unchecked.
+def test_human_names_kibibytes():
+    """2048 B = 2 · 2¹⁰ B and 1536 B = 1.5 · 2¹⁰ B, below 2²⁰: written in KiB."""
+    assert human(2048) == "2 KiB"
+    assert human(1536) == "1.5 KiB"
+
+
+# Exists because a mutant survived: max_work could ignore POSREAL_MAX_WORK or drop its name.
+def test_max_work_reads_its_environment_variable(monkeypatch):
+    from posreal.theory.resources import WORK_ENV, max_work
+
+    monkeypatch.setenv(WORK_ENV, "2500")
+    assert max_work() == 2500
+    monkeypatch.setenv(WORK_ENV, "0")                                 # at least one operation
+    with pytest.raises(SpecError, match=rf"^invalid environment variable {WORK_ENV} '0'; accepted: a number >= 1 "):
+        max_work()
+
+
+# --------------------------------------------------------------------------- estimates by hand
+# Exists because a mutant survived: cell_estimate's formulas were unchecked.
+def test_cell_estimate_formulas_by_hand():
+    from posreal.theory.resources import cell_estimate
+
+    # dense, float: selection 4·pairs·p·8 = 4·5·3·8 = 480; transfer L²(8 + 2·8) = 400·24 = 9600
+    est = cell_estimate("c", 3, "dense", 5, [10, 20])
+    assert est.memory == 480 + 9600 and est.what == "c: the transfer to L = 20"
+    # dense, exact: a Fraction is 160 bytes: 4·5·3·160 = 9600; 400·(160 + 16) = 70400
+    assert cell_estimate("c", 3, "dense", 5, [20], exact=True).memory == 9600 + 70400
+    # bilinear, p = 16 (width 4): 4·L·4·8 + 256·L·3·8 at L = 10, selection 4·5·16·8
+    assert cell_estimate("c", 16, "bilinear", 5, [10]).memory == 2560 + 1280 + 61440
+    # profile, p = 1: L·(1 + 16)·8 = 1360 at L = 10; selection 4·5·1·8 = 160
+    assert cell_estimate("c", 1, "profile", 5, [10]).memory == 160 + 1360
+    # no lengths: no transfer, the selection is the largest part
+    est = cell_estimate("c", 3, "dense", 5, [])
+    assert est.memory == 480 and est.what == "c: the selection's 5 training differences × p = 3"
+
+
+# Exists because a mutant survived: learned_estimate's work formula was unchecked.
+def test_learned_estimate_work_by_hand():
+    """work = 6·steps·(L0 d² + L0² d) + 2·samples·Σ_L (L d² + L² d)."""
+    from posreal.theory.resources import learned_estimate
+
+    # d = 2, L0 = 4, steps = 1: 6·(16 + 32) = 288; samples = 3, L = 8: 2·3·(32 + 128) = 960
+    assert learned_estimate("x", 2, 4, [8], 1, 3).work == 288 + 960
+
+
+# Exists because a mutant survived: learned_estimate's memory formula was unchecked.
+def test_learned_estimate_memory_follows_its_formula():
+    """d = 2, L0 = 4, lengths (8,): largest L = 8; W-sized (d, d) ×4, (L, d) ×4 and (L, L) ×3 float64 arrays:
+    8 · (4·4 + 4·8·2 + 3·64) = 8 · 272 = 2176 bytes — at least the three (L, L) kernels' real size."""
+    from posreal.theory.resources import learned_estimate
+
+    est = learned_estimate("cell", 2, 4, [8], 1, 1)
+    assert est.memory == 2176
+    assert est.memory >= 3 * np.zeros((8, 8)).nbytes
+
+
+# --------------------------------------------------------------------------- files and JSON
+# Exists because a mutant survived: check_output_file could mention a suffix when none is required.
+def test_output_file_errors_say_the_suffix_only_when_there_is_one(tmp_path):
+    from posreal.theory.resources import check_output_file
+
+    assert _message(lambda: check_output_file(str(tmp_path))).endswith(
+        ": it is a directory; accepted: a writable file path in an existing directory")
+    assert _message(lambda: check_output_file(str(tmp_path / "x.txt"), "plot", ".png")).endswith(
+        "; accepted: a writable file path in an existing directory, ending in .png")
+
+
+# Exists because a mutant survived: check_output_directory could name another path than the blocking file.
+def test_output_directory_under_a_file_names_the_file(tmp_path):
+    """out/sub with ``out`` a regular file: the nearest existing ancestor is ``out``, not a directory."""
+    from posreal.theory.resources import check_output_directory
+
+    blocker = tmp_path / "out"
+    blocker.write_text("")
+    text = str(blocker / "sub")
+    message = (f"invalid output directory {quote(text)}: {quote(str(blocker))} is not a directory; "
+               "accepted: a writable directory (created if missing)")
+    with pytest.raises(SpecError, match=r"^" + re.escape(message) + r"$"):
+        check_output_directory(text)
+
+
+# Exists because a mutant survived: read_text could check another size limit than the one given.
+def test_read_text_checks_the_size_limit_it_is_given(tmp_path):
+    """A 20-byte file with max_bytes = 10 is refused by the file check, which names its size and the limit."""
+    from posreal.theory.resources import read_text
+
+    path = tmp_path / "doc.json"
+    path.write_bytes(b"x" * 20)
+    assert read_text(str(path), "input", 20) == "x" * 20
+    with pytest.raises(SpecError, match=r": 20 B; accepted: a file of at most 10 B$"):
+        read_text(str(path), "input", 10)
+
+
+# Exists because a mutant survived: json_depth could miscount closing brackets.
+def test_json_depth_steps_back_one_level_per_closing_bracket():
+    """[ [ [ ] , [ [ ] ] ] ]: depths 1, 2, 3, back to 2, then 3, 4: the deepest level is 4."""
+    from posreal.theory.resources import json_depth, load_json
+
+    text = "[[[],[[]]]]"
+    assert json_depth(text) == 4
+    assert load_json(text, "doc", max_depth=4) == [[[], [[]]]]
+    with pytest.raises(SpecError, match=r"JSON nested 4 levels deep; accepted: at most 3$"):
+        load_json(text, "doc", max_depth=3)

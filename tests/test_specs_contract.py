@@ -36,7 +36,9 @@ from posreal.theory.pe_specs import LEARNED_API, LearnedAbsolute, PE_FORMS, pars
 from posreal.theory.encodings import MAX_BLOCKED_LENGTH, MAX_PROFILE_LENGTH
 from posreal.theory.tables import build_table, register_pe, unregister_pe
 from posreal.theory.errors import SpecError
+from posreal.theory.tables import parse_document
 from posreal.theory.tasks import TASK_FORMS, parse_task
+from certificate_edits import message as _message
 
 BILLION = 10 ** 9
 FORM = ('a JSON object {"kind": "relative" | "column" | "general", "rows": [...]} whose entries are '
@@ -444,3 +446,155 @@ def test_table_byte_limit(tmp_path: Path, monkeypatch):
     refused(lambda: parse_pe(f"table:{beyond}"),
             f"invalid feature table file {str(beyond)!r}: {tables.MAX_TABLE_BYTES + 1} bytes is more than "
             f"the limit of {tables.MAX_TABLE_BYTES}; accepted: {FORM}")
+
+
+# ------------------------------------------------------------------ PE specs: one-line errors and boundaries
+# Exists because a mutant survived: PE spec errors could drop the spec they refuse.
+def test_pe_spec_errors_quote_the_spec():
+    from posreal.theory.pe_specs import PE_FORMS
+    from posreal.theory.tables import register_pe
+    from posreal.theory.resources import MAX_SPEC_INT
+
+    assert _message(lambda: parse_pe("relbias:x")) == \
+        f"invalid PE 'relbias:x'; accepted: {PE_FORMS}; integer parameters in ASCII digits"
+    assert _message(lambda: parse_pe("rope:0")) == \
+        f"invalid PE 'rope:0'; accepted: {PE_FORMS}; integer parameters from 2 to {MAX_SPEC_INT}"
+    assert _message(lambda: parse_pe("dual:learned:16")) == \
+        "invalid PE 'dual:learned:16'; accepted: the shear dual:P of a linear PE P (learned:d is not linear)"
+    assert _message(lambda: register_pe("relbias", [[0], [1]])) == \
+        "invalid PE name 'relbias'; accepted: an identifier that is not a registry name"
+
+
+# Exists because a mutant survived: a learned PE object could be named by its repr in parse_pe's error.
+def test_learned_pe_object_is_named_by_its_spec():
+    """A learned PE passed as an object to ``parse_pe`` is named by its spec string in the error."""
+    from posreal.theory.pe_specs import parse_learned, parse_pe
+    message = _message(lambda: parse_pe(parse_learned("learned:3")))
+    assert message.startswith("invalid PE 'learned:3'; accepted: a linear PE here")
+
+
+# Exists because a mutant survived: a sinusoid base of exactly 1 could be accepted.
+def test_sinusoid_base_must_exceed_one():
+    assert parse_pe("rope:4:1.5").dim(16) == 4
+    assert _message(lambda: parse_pe("rope:4:1")) == "invalid PE 'rope:4:1': base '1' must be a number > 1"
+
+
+# Exists because a mutant survived: bucket PEs at train length 1 and 0 were unchecked.
+def test_bucket_pe_boundary_at_train_length_one():
+    assert parse_pe("relbias").dim(1) == 1 and parse_pe("colbias").dim(1) == 1    # D = L0 - 1 = 0: one bucket
+    assert _message(lambda: parse_pe("relbias").dim(0)) == "invalid train length 0; accepted: an integer >= 1"
+
+
+# Exists because a mutant survived: check_length at the PE's limit was not checked on both sides.
+def test_length_beyond_the_pe_limit_names_the_limit():
+    pe = parse_pe("relbias")
+    limit = pe.max_length(16)
+    pe.check_length(limit, 16)
+    assert _message(lambda: pe.check_length(limit + 1, 16)) == (
+        f"invalid length {limit + 1} for PE 'relbias'; accepted: lengths up to {limit} "
+        "(larger grids do not fit in memory/time)")
+
+
+# Exists because a mutant survived: the error for a bad learned:d was unchecked.
+def test_bad_learned_spec_message():
+    with pytest.raises(SpecError) as err:
+        parse_learned("learned:0")
+    assert str(err.value).startswith("invalid learned PE 'learned:0'; accepted: learned:d with d in ASCII digits")
+
+
+# Exists because a mutant survived: learned:1 could be refused.
+def test_learned_one_is_a_valid_learned_pe():
+    """d = 1 is the least accepted width (1 <= d)."""
+    from posreal.theory.pe_specs import parse_learned
+
+    assert parse_learned("learned:1").d == 1
+    with pytest.raises(SpecError):
+        parse_learned("learned:0")
+
+
+# --------------------------------------------------------------------------- task specs
+# Exists because a mutant survived: an unknown task's one-line error was unchecked.
+@pytest.mark.parametrize("spec", ["shuffle", "dual:shuffle", "offset"])
+def test_unknown_task_error(spec):
+    with pytest.raises(SpecError) as err:
+        parse_task(spec)
+    assert str(err.value) == f"invalid task '{spec}'; accepted: {TASK_FORMS}"
+
+
+# Exists because a mutant survived: a bad task parameter could be refused without naming the task.
+def test_bad_task_parameter_names_the_task_argument():
+    """A non-digit offset is refused as an invalid *task* (the argument is named)."""
+    from posreal.theory.tasks import parse_task
+
+    with pytest.raises(SpecError) as err:
+        parse_task("offset:x")
+    assert str(err.value).startswith("invalid task ") and "offset:x" in str(err.value)
+
+
+# Exists because a mutant survived: a task spec that is not a string was never refused.
+def test_a_task_that_is_not_a_string_is_refused_naming_the_task():
+    with pytest.raises(SpecError) as err:
+        parse_task(7)
+    assert str(err.value) == f"invalid task 7; accepted: {TASK_FORMS}"
+
+
+# ------------------------------------------------------------ feature tables: build_table and parse_document
+# Exists because a mutant survived: build_table's error for a bad kind was unchecked.
+def test_bad_table_kind_is_named():
+    message = _message(lambda: build_table("t", [[1]], "diagonal"))
+    assert message == "invalid table kind 'diagonal'; accepted: relative, column, general"
+
+
+# Exists because a mutant survived: build_table's error for a bad shape could drop what is accepted.
+def test_bad_table_shape_names_the_accepted_shapes():
+    """A 1-D table has shape (2,), refused with the accepted shapes spelled out."""
+    message = _message(lambda: build_table("t", [1, 2]))
+    assert message == ("invalid feature table shape (2,); accepted: (N, p) for relative/column tables, "
+                       "(N, N, p) for general ones, N >= 1, p >= 1")
+
+
+# Exists because a mutant survived: the shape reported for blocks numpy cannot stack was unchecked.
+def test_a_table_numpy_cannot_stack_is_refused_as_shape_zero() -> None:
+    """Blocks numpy cannot stack into one array (np.asarray raises ValueError) are reported with the shape
+    (0,) — no table at all — not (1,)."""
+    from posreal.theory.tables import build_table
+    from posreal.theory.errors import SpecError
+
+    ragged = [np.zeros((2, 2)), np.zeros((2, 3))]
+    with pytest.raises(SpecError) as err:
+        build_table("t", ragged)
+    assert str(err.value) == ("invalid feature table shape (0,); accepted: (N, p) for relative/column tables, "
+                              "(N, N, p) for general ones, N >= 1, p >= 1")
+
+
+# Exists because a mutant survived: build_table's error for a bad entry could drop what is accepted.
+def test_bad_table_entry_names_the_accepted_entries():
+    message = _message(lambda: build_table("t", [[1, None]]))
+    assert message == ("invalid feature table entry [0][1] None; accepted: int, Fraction, float numbers or rational "
+                       "strings 'p/q'")
+
+
+# Exists because a mutant survived: relative and column tables could count fewer entries than they hold.
+def test_relative_table_counts_every_entry(monkeypatch):
+    """With the limit at 4 entries: two rows of width 2 (4 entries) pass, a third row (6) is refused."""
+    from posreal.theory import tables
+
+    monkeypatch.setattr(tables, "MAX_TABLE_ENTRIES", 4)
+    assert tables.parse_document({"kind": "relative", "rows": [[1, 2], [3, 4]]}, "t.json") == \
+        ("relative", [[1, 2], [3, 4]])
+    with pytest.raises(SpecError, match=r"^invalid feature table file 't.json': more than 4 entries; "):
+        tables.parse_document({"kind": "column", "rows": [[1, 2], [3, 4], [5, 6]]}, "t.json")
+
+
+# Exists because a mutant survived: the length at which a table error cuts a quoted value was unchecked.
+def test_table_error_cuts_a_quoted_value_at_80_characters():
+    """repr of a 79-character kind has 81 characters: cut to its first 79 and "…" (80); a 78-character
+    kind (repr of 80) is shown whole."""
+    long, fits = "k" * 79, "k" * 78
+    tail = "is not one of relative, column, general; accepted: " + FORM
+    with pytest.raises(SpecError) as err:
+        parse_document({"kind": long, "rows": [[1]]}, "t.json")
+    assert str(err.value) == "invalid feature table file 't.json': kind '" + "k" * 78 + "… " + tail
+    with pytest.raises(SpecError) as err:
+        parse_document({"kind": fits, "rows": [[1]]}, "t.json")
+    assert str(err.value) == "invalid feature table file 't.json': kind '" + fits + "' " + tail

@@ -1,4 +1,4 @@
-"""The statements of theory/statements.py: results, stable ids, one-line errors."""
+"""The statements of theory/statements.py: results, stable ids, their JSON form, one-line errors."""
 
 import json
 from pathlib import Path
@@ -71,3 +71,15 @@ def test_check_json_shows_the_section(monkeypatch, capsys):
     doc = json.loads(capsys.readouterr().out)
     assert code == 0
     assert doc["claims"][0]["section"] == "definitions.md#theorem-2"
+
+
+# --------------------------------------------------------------------------- documents
+# Exists because a mutant survived: a statement's JSON keys were unchecked.
+def test_statement_json_keys():
+    from posreal.theory.statements import Statement
+
+    s = Statement("t9", "Name", "theorem", "definitions.md#geometry", ("h1",), "c", (("θ", "parameters"),),
+                  ("smt",), "n")
+    assert s.to_json() == {"id": "t9", "name": "Name", "status": "theorem", "section": "definitions.md#geometry",
+                           "hypotheses": ["h1"], "conclusion": "c", "symbols": {"θ": "parameters"},
+                           "checks": ["smt"], "notes": "n"}

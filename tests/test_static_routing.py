@@ -1,18 +1,21 @@
 """Static routing bound β (posreal.theory.expressivity): exact enumeration against an independent
 brute force and closed forms, Monte Carlo reproducibility and accuracy, the controls, bad
-input, and the enumeration check of claim ``expressivity``."""
+input, and the enumeration check of claim ``expressivity``; the content tasks themselves (boundaries,
+visibility, names, exact carries of the adder) and the β documents."""
 
 import itertools
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from posreal.checks.base import COUNTEREXAMPLE, PASSED
 from posreal.checks.smt.static_routing import beta_check
 from posreal.theory.errors import SpecError
-from posreal.theory.expressivity import static_routing_bound
+from posreal.theory.expressivity import MAX_ENUMERATION, content_task, static_routing_bound
 from posreal.theory.defaults import REGISTRY_TASKS
 from posreal.theory.tasks import parse_task
+from certificate_edits import message as _message
 
 
 def brute_beta(F, n, V, visible):
@@ -121,3 +124,122 @@ def test_method_is_typed_and_auto_resolves_by_input_count() -> None:
     for bad in ("MONTE-CARLO", None, ["auto"]):
         with pytest.raises(SpecError, match=r"^invalid method .*; accepted: auto, enumeration, monte-carlo$"):
             static_routing_bound("sort", 3, 2, method=bad)
+
+
+# --------------------------------------------------------------------------- content tasks
+# Exists because a mutant survived: content_task at length 1, vocabulary 2 and its refusals was unchecked.
+def test_content_task_boundaries():
+    assert content_task("sort", 1, 2).rows == (0,)
+    with pytest.raises(SpecError, match="invalid length 0"):
+        content_task("sort", 0, 2)
+    with pytest.raises(SpecError, match="invalid vocabulary size 1"):
+        content_task("sort", 3, 1)
+    with pytest.raises(SpecError, match="invalid visibility 'some'"):
+        content_task("sort", 3, 2, visible="some")
+    with pytest.raises(SpecError, match="invalid length for addition 3"):
+        content_task("addition", 3, 2)
+
+
+# Exists because a mutant survived: the default and explicit visibility of content tasks was unchecked.
+@pytest.mark.parametrize("spec, default_visible", [("sort", 4), ("addition", 4), ("permutation", 4),
+                                                   ("successor", 2), ("offset:1", 2)])
+def test_content_task_visibility(spec, default_visible):
+    # on row 1 of a length-4 input: "all" sees the 4 positions, "causal" sees positions 0 and 1
+    assert list(content_task(spec, 4, 2).visible(1)) == list(range(default_visible))
+    assert list(content_task(spec, 4, 2, visible="all").visible(1)) == [0, 1, 2, 3]
+    assert list(content_task(spec, 4, 2, visible="causal").visible(1)) == [0, 1]
+
+
+# Exists because a mutant survived: the successor task's name was unchecked.
+def test_the_successor_task_is_named():
+    """successor: F(x)_i = (x_i + 1) mod V, named ``successor`` (the name reported as ``task``)."""
+    task = content_task("successor", 3, 2)
+    assert task.name == "successor"
+    assert task.fn(np.array([[0, 1, 1]])).tolist() == [[1, 0, 0]]
+    assert static_routing_bound("successor", 2, 2).task == "successor"
+
+
+# Exists because a mutant survived: the sort task's name was unchecked.
+def test_sort_task_is_named_sort():
+    """The task's name is its spec."""
+    from posreal.theory.expressivity import content_task, static_routing_bound
+
+    assert content_task("sort", 3, 2).name == "sort"
+    assert static_routing_bound("sort", 3, 2).task == "sort"
+
+
+# Exists because a mutant survived: the adder's carries could be computed in float.
+def test_adder_carries_exactly_for_a_large_base():
+    from posreal.theory.expressivity import _adder
+
+    # one digit per number in base 2**60: (2**60 - 1) + (2**60 - 1) = 1·2**60 + (2**60 - 2); float carries would round
+    base = 2 ** 60
+    assert _adder(1, base)(np.array([[base - 1, base - 1]], dtype=np.int64)).tolist() == [[base - 2, 1]]
+
+
+# ----------------------------------------------------------------------- β by enumeration and by Monte Carlo
+# Exists because a mutant survived: β of the successor task was not checked by hand.
+def test_successor_beta_by_hand():
+    # F(x)_i = x_i + 1 mod 2 on two bits: P[x_i = F(x)_i] = 0, P[x_j = F(x)_i] = 1/2 for j ≠ i.
+    causal = static_routing_bound("successor", 2, 2)
+    assert causal.method == "enumeration" and causal.beta == [Fraction(0), Fraction(1, 2)]
+    assert static_routing_bound("successor", 2, 2, visible="all").beta == [Fraction(1, 2), Fraction(1, 2)]
+
+
+# Exists because a mutant survived: the JSON form of enumerated and sampled β was unchecked.
+def test_enumerated_beta_is_written_as_rationals_and_sampled_beta_as_floats():
+    exact = static_routing_bound("successor", 2, 2).to_json()
+    assert exact["beta"] == ["0/1", "1/2"] and exact["method"] == "enumeration" and exact["stderr"] is None
+    sampled = static_routing_bound("successor", 2, 2, method="monte-carlo", samples=400, seed=1).to_json()
+    assert all(isinstance(b, float) for b in sampled["beta"]) and sampled["samples"] == 400
+
+
+# Exists because a mutant survived: the result's vocabulary and its argmax key could be lost.
+def test_static_routing_keeps_vocab_and_argmax_key():
+    result = static_routing_bound("sort", 2, 3, method="enumeration")
+    assert result.vocab == 3
+    doc = result.to_json()
+    assert doc["vocab"] == 3 and doc["argmax"] == result.argmax and "ARGMAX" not in doc
+    assert len(doc["argmax"]) == len(doc["rows"]) == 2
+
+
+# Exists because a mutant survived: the Monte Carlo result's vocabulary was unchecked.
+def test_monte_carlo_bound_reports_its_vocabulary() -> None:
+    """The Monte Carlo result carries the vocabulary it sampled from (not None)."""
+    result = static_routing_bound("copy", 6, 3, method="monte-carlo", samples=200, seed=1)
+    assert result.method == "monte-carlo" and result.vocab == 3
+    assert result.to_json()["vocab"] == 3
+
+
+# Exists because a mutant survived: Monte Carlo with no samples was never refused.
+def test_monte_carlo_without_samples_is_refused_in_one_line():
+    with pytest.raises(SpecError, match=r"^invalid samples 0; accepted: an integer >= 1$"):
+        static_routing_bound("successor", 3, 2, method="monte-carlo", samples=0)
+
+
+# Exists because a mutant survived: the error for a bad method could drop the method.
+def test_static_routing_bound_names_the_refused_method() -> None:
+    """The message quotes the method given."""
+    text = _message(lambda: static_routing_bound("successor", 2, 2, method="exhaustive"))
+    assert text == "invalid method 'exhaustive'; accepted: auto, enumeration, monte-carlo"
+
+
+# Exists because a mutant survived: enumeration exactly at MAX_ENUMERATION could be refused.
+@pytest.mark.parametrize("method", ["auto", "enumeration"])
+def test_enumeration_bound_is_inclusive(method: str) -> None:
+    """V^n = MAX_ENUMERATION (1024² = 2^20) is enumerated.
+    successor, causal rows 0 and 1: row 0 sees only x_0 ≠ x_0 + 1, so β_0 = 0; row 1 sees x_0 = x_1 + 1
+    (mod V) with probability 1/V, so β_1 = 1/1024, at position 0."""
+    assert 1024 ** 2 == MAX_ENUMERATION
+    out = static_routing_bound("successor", 2, 1024, method=method)
+    assert out.method == "enumeration"
+    assert out.beta == [Fraction(0), Fraction(1, 1024)] and out.argmax == [0, 0]
+
+
+# Exists because a mutant survived: enumeration one input past MAX_ENUMERATION was never refused.
+def test_enumeration_refuses_one_more_input_than_the_bound() -> None:
+    size = 1025 ** 2
+    assert size > MAX_ENUMERATION
+    text = _message(lambda: static_routing_bound("successor", 2, 1025, method="enumeration"))
+    assert text == (f"invalid enumeration size vocab**length {size}; "
+                    f"accepted: at most {MAX_ENUMERATION} (use monte-carlo)")

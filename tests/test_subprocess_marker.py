@@ -1,6 +1,6 @@
 """Every test that starts another process carries the ``subprocess`` marker.
 
-The mutation run (``benchmarks/mutation.py``, ``[tool.mutmut]`` in pyproject.toml) deselects
+The mutation run (``benchmarks/mutation/mutation.py``, ``[tool.mutmut]`` in pyproject.toml) deselects
 ``-m subprocess``: a child ``python -m posreal`` (or a spawned pool worker) does not load mutmut's
 trampolined sources, so such a test cannot judge a mutant and breaks mutmut's stats pass.  The plain
 ``pytest`` run still runs these tests.

@@ -24,18 +24,19 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import re
 from collections import OrderedDict
 from collections.abc import Callable
 from fractions import Fraction as F
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from posreal.counterexamples.verifier import exact_model as em
 from posreal.counterexamples.verifier import qla, schema
-from certificate_edits import in_span, transpose
 from posreal.counterexamples.verifier import verify as verifier
 from posreal.counterexamples.certificate_writer import seal
 from posreal.counterexamples.verifier.certificate import load, unq, unqvec
@@ -47,9 +48,12 @@ from posreal.counterexamples.verifier.verify import (
     Verdict,
     overall,
     planned_work,
+    verify_certificate,
     verify_document,
     verify_file,
 )
+from posreal.theory.errors import quote
+from certificate_edits import certificate as _certificate, message as _message, resealed as _resealed
 
 CERT_DIR = Path(__file__).resolve().parents[1] / "counterexamples" / "certificates"
 # alibi, position:0, L0 = 4, L = 8, row 4, target 0; θ* = (-1), support [1, 0, 1] with λ = 1
@@ -822,17 +826,8 @@ def test_echelon_eliminates_below_each_pivot_in_order() -> None:
 ])
 def test_rank_of_small_rational_matrices(rows: list, rank: int) -> None:
     assert qla.rank(rows) == rank
-    assert qla.rank(transpose(rows)) == (rank if rows and rows[0] else 0)
-
-
-def test_in_span_and_transpose() -> None:
-    assert in_span([0, 0], []) and not in_span([0, 1], []) and in_span([], [])
-    assert in_span([2, 4], [[1, 2]]) and not in_span([1, 1], [[1, 0]])
-    assert in_span([1, 1], [[1, 0], [0, 1]]) and in_span([0, 0], [[1, 2]])
-    assert in_span([F(1, 2), 1, F(3, 2)], [[1, 2, 3], [0, 0, 0]])
-    assert not in_span([0, 0, 1], [[1, 2, 3], [2, 4, 6]])
-    assert transpose([[1, 2, 3], [4, 5, 6]]) == [[1, 4], [2, 5], [3, 6]]
-    assert transpose([]) == [] and transpose([[1], [2]]) == [[1, 2]]
+    transposed = [list(column) for column in zip(*rows)]
+    assert qla.rank(transposed) == (rank if rows and rows[0] else 0)
 
 
 # ===================================================================== exact_model
@@ -945,3 +940,372 @@ def test_training_pairs_differences_and_dot() -> None:
     assert em.difference("nope", 2, 2, 0, 3) == ()
     assert em.dot((F(1, 2), F(3)), (F(4), F(-1, 3))) == F(1) and em.dot((), ()) == 0
     assert type(em.dot((), ())) is F
+
+
+def _designed_open_tie() -> dict:
+    # offset:0 at L0 = 3 on the relative table f(0) = 0, f(1) = -e1, f(2) = -e2: the training differences
+    # are z(1,1,0) = f(0) - f(1) = e1, z(2,2,0) = f(0) - f(2) = e2, z(2,2,1) = e1; θ* = (1, 1, 0).
+    doc = copy.deepcopy(_certificate("open_tie_designed_log2.json"))
+    assert doc["claims"]["selected"]["theta"] == ["1/1", "1/1", "0/1"]
+    return doc
+
+
+# --------------------------------------------------------------------------- verdicts name their checks
+# Exists because a mutant survived: the names of the checks a verdict passed were unchecked.
+@pytest.mark.parametrize("name, named_checks", [
+    ("static_alibi_position_0.json", ["θ* = Σ λ z (stationarity)", "rank Ψ_i = 1", "rank [Ψ_i | e_t] = 2",
+                                      "e_t ∉ col Ψ_i", "the row is realized (margin > 0)"]),
+    ("dynamic_cxc0x130_reverse.json", ["row margin under T_L θ* is 0", "v ∉ col Zᵀ", "θ_1 = -η ∇ℓ(0)",
+                                       "η = 1/β, β = Σ_i max_j ‖ψ(i,j)‖²", "θ_1 ∈ col Zᵀ"]),
+    ("open_tie_designed_log2.json", ["row margin under T_L θ* is 0", "α_L = 3/4",
+                                     "digest matches the content (no edit after sealing)"]),
+])
+def test_verdict_names_the_checks_it_passed(name, named_checks):
+    verdict = verify_document(_certificate(name), name)[0]
+    assert verdict.verdict == VERIFIED and not verdict.failures
+    for check in named_checks:
+        assert check in verdict.checked
+
+
+# Exists because a mutant survived: a verdict could lose the certificate's name.
+def test_verdict_carries_the_certificate_name():
+    """The verdict names the certificate it is about (the name the caller gave)."""
+    verdict = verify_certificate(_certificate("dynamic_cxc0x130_reverse.json"), "my-certificate")
+    assert verdict.verdict == VERIFIED
+    assert verdict.name == "my-certificate"
+    assert verdict.to_json()["name"] == "my-certificate"
+
+
+# Exists because a mutant survived: a verdict without float evidence could carry the evidence note.
+def test_a_verdict_without_evidence_has_no_notes():
+    """The note on float evidence is added only when the certificate carries evidence."""
+    plain = _certificate("static_alibi_position_0.json")
+    assert "evidence" not in plain
+    verdict = verify_certificate(plain)
+    assert verdict.verdict == VERIFIED and verdict.notes == []
+    with_evidence = _certificate("dynamic_cxc0x130_reverse.json")
+    assert with_evidence.get("evidence")
+    assert verify_certificate(with_evidence).notes == [
+        "float evidence (log-time gradient flow) is reported, not verified"]
+
+
+# Exists because a mutant survived: typed could refuse an OrderedDict as a JSON object.
+def test_a_json_object_read_as_an_ordered_dict_is_an_object():
+    """``typed`` checks the JSON type: an ``OrderedDict`` (``json.load(object_pairs_hook=OrderedDict)``)
+    is an object, so a certificate read that way verifies exactly as the plain one."""
+    assert schema.typed(OrderedDict(a=1), dict, "instance") == {"a": 1}
+    text = (CERT_DIR / "static_alibi_position_0.json").read_text(encoding="utf-8")
+    ordered = json.loads(text, object_pairs_hook=OrderedDict)
+    assert isinstance(ordered["instance"], OrderedDict)
+    assert verify_certificate(ordered).verdict == VERIFIED
+
+
+# Exists because a mutant survived: planned_work's entry and elimination counts were unchecked.
+def test_planned_work_counts_entries_and_elimination_steps():
+    """planned_work = (2p(pairs + keys), 2(pairs + 2)·p·min(pairs + 2, p)) with pairs = Σ_{i ∈ R_L0} i
+    training pairs and keys = Σ_{i ∈ R_L} (i + 1) kernel entries.  alibi (p = 1), offset:0 (rows 0..n-1),
+    L0 = 4, L = 8: pairs = 0+1+2+3 = 6, keys = 1+2+...+8 = 36, so entries = 2·(6+36) = 84 and
+    elimination = 2·8·1·1 = 16.  relbias:2 (p = 3) at the same sizes: entries = 6·42 = 252, elimination
+    = 2·8·3·3 = 144."""
+    assert len(em.training_pairs("offset:0", 4)) == 6
+    assert planned_work("alibi", "offset:0", 4, 8, {}) == (84, 16)
+    assert planned_work("relbias:2", "offset:0", 4, 8, {}) == (252, 144)
+
+
+# --------------------------------------------------------------------- edge cases of the grid and the claims
+# Exists because a mutant survived: a task that scores no row at L was never verified.
+def test_open_tie_on_a_task_with_no_scored_row_has_the_vacuous_alpha_one():
+    """position:5 scores no row on the 4-grid: α_4 = 1 (no row fails), as everywhere in the project; the
+    certificate is refuted by its checks (the row is not scored), never reported malformed by a crash."""
+    doc = json.loads((CERT_DIR / "open_tie_designed_log2.json").read_text(encoding="utf-8"))
+    doc = copy.deepcopy(doc)
+    doc["instance"]["task"] = "position:5"
+    for rival in doc["claims"]["rivals"]:
+        rival.pop("prediction")
+    doc["claims"].pop("predicted_wins")
+    doc["claims"]["alpha"] = "1/1"
+    (verdict,) = verify_document(_resealed(doc))
+    assert verdict.verdict == REFUTED
+    assert "row 3 is scored at L=4 with target 3" in verdict.failures
+    assert "α_L = 1" in verdict.checked                        # the claimed vacuous α is re-derived
+    doc["claims"]["alpha"] = "3/4"
+    (verdict,) = verify_document(_resealed(doc))
+    assert "α_L = 1" in verdict.failures
+
+
+# Exists because a mutant survived: a static certificate of a width-0 PE was never verified.
+def test_static_certificate_of_a_zero_dimensional_pe_has_rank_zero_features():
+    # nope: Ψ_i has no columns, so rank Ψ_i = 0 and rank [Ψ_i | e_t] = 1; θ* = () cannot realize the row
+    doc = _certificate("static_alibi_position_0.json")
+    doc["instance"]["pe"] = "nope"
+    doc["claims"].update({"selected": {"theta": [], "support": []}, "margin": "0/1",
+                          "rank_features": 0, "rank_augmented": 1})
+    verdict = verify_document(_resealed(doc))[0]
+    assert verdict.verdict == REFUTED
+    assert {"rank Ψ_i = 0", "rank [Ψ_i | e_t] = 1", "e_t ∉ col Ψ_i"} <= set(verdict.checked)
+    assert "the row is realized (margin > 0)" in verdict.failures
+
+
+# Exists because a mutant survived: the row limit of the L-grid was not checked on both sides.
+def test_row_on_the_last_line_of_the_grid_is_the_limit():
+    doc = _certificate("static_alibi_position_0.json")             # L0 = 4, L = 8, row 4, target 0
+    doc["instance"]["row"] = 8                                      # row L is outside the L-grid
+    with pytest.raises(CertificateError, match=r"row 8, target 0 outside the L=8 grid"):
+        verify_document(_resealed(doc))
+    doc["instance"]["row"] = 7                                      # row L - 1 is on it
+    assert verify_document(_resealed(doc))[0].verdict in (VERIFIED, REFUTED)
+
+
+# Exists because a mutant survived: L = L0 was not shown to be accepted (and L < L0 refused).
+def test_a_certificate_may_claim_the_training_length_itself():
+    doc = _certificate("static_alibi_position_0.json")
+    doc["instance"].update({"length": 4, "row": 3})                 # L = L0 = 4 is accepted
+    assert verify_document(_resealed(doc))[0].verdict in (VERIFIED, REFUTED)
+    doc["instance"].update({"length": 3, "row": 2})                 # L < L0 is malformed
+    with pytest.raises(CertificateError, match=r"lengths L0=4, L=3; accepted: 1 <= L0 <= L <= "):
+        verify_document(_resealed(doc))
+
+
+# Exists because a mutant survived: a support pair off the L0-grid could be reported as an unchecked claim.
+def test_a_support_pair_outside_the_training_pairs_is_reported_as_such():
+    """static alibi·position:0 at L0 = 4 with a second support entry [9, 0, 1] (row 9 is not on the
+    L0-grid): θ* = 1·z(1,0,1) still holds, so the only failures are that pair, reported as not a training
+    pair at L0 (its ``pair`` claim covered by that check), and its ``lambda``, which no check reads."""
+    doc = _certificate("static_alibi_position_0.json")
+    doc["claims"]["selected"]["support"].append({"pair": [9, 0, 1], "lambda": "1/1"})
+    verdict = verify_certificate(_resealed(doc))
+    assert verdict.verdict == REFUTED
+    assert verdict.failures == ["support pair [9, 0, 1] is a training pair at L0",
+                                "claim selected.support.1.lambda is not re-derived by any check"]
+
+
+# Exists because a mutant survived: strict complementarity could accept a product of exactly 1.
+def test_strict_complementarity_fails_for_an_off_support_difference_with_product_one():
+    """Dropping z = e2 from the support leaves it off the support with ⟨θ*, e2⟩ = 1 exactly: strict
+    complementarity (⟨θ*, z⟩ > 1 off the support) must fail, not pass."""
+    doc = _designed_open_tie()
+    doc["claims"]["selected"]["support"] = doc["claims"]["selected"]["support"][:1]   # keep pair [1, 1, 0]
+    pred = doc["claims"]["rivals"][0]["prediction"]
+    pred["coefficients"], pred["multiplicities"] = pred["coefficients"][:1], pred["multiplicities"][:1]
+    verdict = verify_certificate(_resealed(doc))
+    what = "claims.rivals[0].prediction: strict complementarity (⟨θ*, z⟩ > 1 off the support)"
+    assert what in verdict.failures and what not in verdict.checked
+
+
+# Exists because a mutant survived: the prediction's sign could use another denominator than the common one.
+def test_prediction_sign_uses_the_common_denominator_of_the_coefficients():
+    """The sign of Σ c_s log(n_s/λ_s) is exact: with n = (2, 1), λ = (1, 1) and c = (1/4, 1/3) it is
+    sign(1/4 · log 2 + 1/3 · log 1) = +1 (the exponents need the common denominator 12, not the last
+    coefficient's 3, which would round 1/4 · 3 down to 0)."""
+    doc = _designed_open_tie()
+    pred = doc["claims"]["rivals"][0]["prediction"]
+    assert pred["multiplicities"] == [2, 1]
+    assert [s["lambda"] for s in doc["claims"]["selected"]["support"]] == ["1/1", "1/1"]
+    pred["coefficients"] = ["1/4", "1/3"]
+    pred["sign"] = 1
+    verdict = verify_certificate(_resealed(doc))
+    what = "claims.rivals[0].prediction: sign of the predicted limit is 1"
+    assert what in verdict.checked and what not in verdict.failures
+
+
+# ------------------------------------------------------ malformed certificates are named at their JSON paths
+# Exists because a mutant survived: malformed claims could be reported at another path.
+@pytest.mark.parametrize("name, edit, message", [
+    ("static_alibi_position_0.json", lambda c: c.pop("selected"), "malformed certificate: claims lacks selected"),
+    ("dynamic_cxc0x130_reverse.json", lambda c: c.pop("margin"), "malformed certificate: claims lacks margin"),
+    ("dynamic_cxc0x130_reverse.json", lambda c: c.update(step_size="x"), "invalid rational 'x' at claims.step_size"),
+    ("open_tie_designed_log2.json", lambda c: c.update(alpha="3/0"), "invalid rational '3/0' at claims.alpha"),
+    ("open_tie_designed_log2.json", lambda c: c.update(margin=0), "malformed certificate: claims.margin = 0"),
+])
+def test_malformed_claims_are_named_in_the_error(name, edit, message):
+    doc = _certificate(name)
+    edit(doc["claims"])
+    with pytest.raises(CertificateError) as err:
+        verify_document(_resealed(doc))
+    assert str(err.value).startswith(message)
+
+
+# Exists because a mutant survived: a malformed instance could be reported at another path.
+@pytest.mark.parametrize("edit, message", [
+    (lambda i: i.pop("length"), "malformed certificate: instance lacks length"),
+    (lambda i: i.update(train_length="3"), "malformed certificate: instance.train_length = '3'"),
+    (lambda i: i["tables"]["cxc0x130"].pop("kind"), "malformed certificate: tables.cxc0x130 lacks kind"),
+    (lambda i: i["tables"]["cxc0x130"].update(kind="diagonal"),
+     "malformed certificate: tables.cxc0x130.kind = 'diagonal'; accepted: relative, column, general"),
+])
+def test_malformed_instance_is_named_in_the_error(edit, message):
+    doc = _certificate("dynamic_cxc0x130_reverse.json")
+    edit(doc["instance"])
+    with pytest.raises(CertificateError) as err:
+        verify_document(_resealed(doc))
+    assert str(err.value).startswith(message)
+
+
+# Exists because a mutant survived: a malformed vector could be reported elsewhere.
+def test_certificate_vector_errors_name_the_place():
+    doc = _certificate("dynamic_cxc0x130_reverse.json")            # embeds the column table cxc0x130
+    doc["instance"]["tables"]["cxc0x130"]["rows"][2] = "1/1"         # a row that is not a vector
+    with pytest.raises(CertificateError) as err:
+        verify_document(_resealed(doc))
+    assert str(err.value) == "invalid vector '1/1' at tables.cxc0x130[2]; accepted: a list of 'p/q' strings"
+
+
+# Exists because a mutant survived: a malformed row could be reported elsewhere.
+def test_malformed_row_is_reported_at_instance_row():
+    """A row that is not an integer is reported at ``instance.row`` (the field's real path)."""
+    doc = copy.deepcopy(_certificate("static_alibi_position_0.json"))
+    doc["instance"]["row"] = "4"
+    message = _message(lambda: verify_document(_resealed(doc)), CertificateError)
+    assert "instance.row" in message and "XX" not in message
+
+
+# Exists because a mutant survived: a malformed length could be reported elsewhere.
+def test_malformed_length_is_reported_at_instance_length():
+    """A length that is not an integer is reported at ``instance.length`` (the field's real path)."""
+    doc = copy.deepcopy(_certificate("static_alibi_position_0.json"))
+    doc["instance"]["length"] = "8"
+    message = _message(lambda: verify_document(_resealed(doc)), CertificateError)
+    assert "instance.length = '8'" in message and "XX" not in message
+    assert "accepted: an integer" in message
+
+
+# Exists because a mutant survived: a malformed dynamic margin could be reported elsewhere.
+def test_malformed_margin_of_a_dynamic_certificate_is_reported_at_claims_margin():
+    """A dynamic certificate's margin that is not a rational string is reported at ``claims.margin``."""
+    doc = copy.deepcopy(_certificate("dynamic_cxc0x130_reverse.json"))
+    doc["claims"]["margin"] = "abc"
+    message = _message(lambda: verify_document(_resealed(doc)), CertificateError)
+    assert "at claims.margin;" in message
+
+
+# Exists because a mutant survived: a support pair of the wrong JSON type could be reported elsewhere.
+def test_a_support_pair_that_is_not_a_list_is_named_at_its_path():
+    """``claims.selected.support[n].pair`` must be a JSON list [i, t, j]; a string there is reported at that path."""
+    doc = copy.deepcopy(_certificate("static_alibi_position_0.json"))
+    doc["claims"]["selected"]["support"][0]["pair"] = "x"
+    expected = r"^malformed certificate: claims\.selected\.support\[0\]\.pair = 'x'; accepted: a list$"
+    with pytest.raises(CertificateError, match=expected):
+        verify_document(_resealed(doc))
+
+
+# Exists because a mutant survived: a rank of differences of the wrong JSON type could be reported elsewhere.
+def test_a_rank_of_differences_that_is_not_an_integer_is_named_at_its_path():
+    """A dynamic certificate's ``claims.rank_differences`` must be a JSON integer; "2" is reported there."""
+    doc = copy.deepcopy(_certificate("dynamic_cxc0x130_reverse.json"))
+    doc["claims"]["rank_differences"] = "2"
+    with pytest.raises(CertificateError,
+                       match=r"^malformed certificate: claims\.rank_differences = '2'; accepted: an integer$"):
+        verify_document(_resealed(doc))
+
+
+# Exists because a mutant survived: a step size of the wrong JSON type could be reported elsewhere.
+def test_a_step_size_of_the_wrong_json_type_is_named_at_its_path():
+    doc = _certificate("dynamic_dual_cxg0x1355_reverse.json")
+    doc["claims"]["step_size"] = 3
+    expected = "malformed certificate: claims.step_size = 3; accepted: a string"
+    with pytest.raises(CertificateError, match=f"^{re.escape(expected)}$"):
+        verify_certificate(_resealed(doc))
+
+
+# Exists because a mutant survived: a rank of the wrong JSON type could be reported elsewhere.
+def test_a_rank_of_the_wrong_json_type_is_named_at_its_path():
+    doc = _certificate("static_alibi_position_0.json")
+    doc["claims"]["rank_augmented"] = "2"
+    expected = "malformed certificate: claims.rank_augmented = '2'; accepted: an integer"
+    with pytest.raises(CertificateError, match=f"^{re.escape(expected)}$"):
+        verify_certificate(_resealed(doc))
+
+
+# Exists because a mutant survived: a general table row with too few cells was never refused.
+def test_a_general_table_row_with_too_few_cells_is_refused():
+    """Row i of a general table holds ψ(i, j) for j ≤ i: row 2 cut to one cell is refused (i + 1 = 3 > 1)."""
+    doc = _certificate("dynamic_dual_cxg0x1355_reverse.json")
+    table = doc["instance"]["tables"]["cxg0x1355"]
+    assert table["kind"] == "general"
+    short = copy.deepcopy(doc)
+    short["instance"]["tables"]["cxg0x1355"]["rows"][2] = table["rows"][2][:1]
+    expected = "malformed certificate: tables.cxg0x1355: row i of a general table needs i + 1 cells"
+    with pytest.raises(CertificateError, match=f"^{re.escape(expected)}$"):
+        verify_certificate(_resealed(short))
+
+
+# Exists because a mutant survived: a missing claims.selected could be reported under another name.
+def test_missing_selected_claim_names_claims_selected():
+    """The missing key is reported as ``claims.selected``."""
+    with pytest.raises(CertificateError) as err:
+        verifier._check_selected(None, {}, verifier._Check())  # type: ignore[arg-type]
+    assert str(err.value) == "malformed certificate: missing claims.selected"
+
+
+# Exists because a mutant survived: a missing claims.selected.support could be reported under another name.
+def test_selected_claim_without_support_names_claims_selected_support() -> None:
+    """The missing key is reported as ``claims.selected.support``."""
+    claims = {"selected": {"theta": ["1/1"]}}
+    with pytest.raises(CertificateError) as err:
+        verifier._check_selected(None, claims, verifier._Check())  # type: ignore[arg-type]
+    assert str(err.value) == "malformed certificate: missing claims.selected.support"
+
+
+# Exists because a mutant survived: the error for an unknown field could drop the field.
+def test_unknown_field_error_names_the_field():
+    """An unknown field in a certificate object is named in the error, with the accepted fields."""
+    message = _message(lambda: schema.keys({"row": 1, "rowz": 2}, {"row"}, set(), "instance"), CertificateError)
+    assert "'rowz'" in message and "in instance" in message and "accepted: row" in message
+
+
+# ------------------------------------------------------------------------- the exact model and its PE errors
+def test_feature_is_psi_of_the_row_at_every_key():
+    """ψ(i, j) of the exact model; for alibi ψ(i, j) = -(i - j), so row 2 is [(-2,), (-1,), (0,)]."""
+    assert [em.feature("alibi", 2, j, 4) for j in range(3)] == [(F(-2),), (F(-1),), (F(0),)]
+    # relbias:1 at L0 = 4 is the one-hot of min(i - j, 1) in width 2
+    assert [em.feature("relbias:1", 2, j, 4) for j in range(3)] == [(F(0), F(1)), (F(0), F(1)), (F(1), F(0))]
+
+
+# Exists because a mutant survived: dot could truncate to the shorter vector.
+def test_dot_refuses_vectors_of_different_widths():
+    assert em.dot((F(1), F(2)), (F(3), F(-1, 2))) == F(2)
+    with pytest.raises(ValueError):
+        em.dot((F(1), F(2)), (F(1),))                            # never truncated to the shorter vector
+
+
+# Exists because a mutant survived: _gradient_at_zero could truncate features wider than the dimension.
+def test_gradient_at_zero_refuses_features_narrower_than_the_dimension():
+    """zip(..., strict=True) refuses a ψ of width 2 against a claimed dimension 1 (a zip that is not
+    strict would silently truncate the gradient to width 1)."""
+    inst = SimpleNamespace(task="copy", L0=2, dim=lambda: 1, psi=lambda i, j: (F(i - j), F(j)))
+    with pytest.raises(ValueError):
+        verifier._gradient_at_zero(inst)  # type: ignore[arg-type]
+
+
+# Exists because a mutant survived: an instance without tables could be malformed.
+def test_instance_without_tables_has_none():
+    """An absent ``tables`` key means no tables, not a malformed null."""
+    assert verifier._tables({}) == {}
+    assert verifier._tables({"pe": "alibi"}) == {}
+
+
+# Exists because a mutant survived: the exact model's errors could name another argument than the PE.
+def test_model_errors_name_the_pe():
+    assert _message(lambda: em.dimension("dual:" * 65 + "nope", 4), CertificateError).startswith("invalid PE '")
+    assert _message(lambda: em.dimension(5, 4), CertificateError) == (
+        "invalid PE 5; accepted: nope, relbias[:D], colbias[:D], alibi, dual:PE, or the name of an embedded table")
+
+
+# Exists because a mutant survived: feature's error could name another argument.
+def test_feature_error_names_the_pe_argument():
+    """The error for a non-string PE says ``invalid PE``."""
+    with pytest.raises(CertificateError) as err:
+        em.feature(123, 0, 0, 4)  # type: ignore[arg-type]
+    assert str(err.value) == f"invalid PE {quote(123)}; accepted: {em.PE_FORMS}"
+
+
+# Exists because a mutant survived: the error for too many dual: prefixes could drop the PE forms.
+def test_too_deep_dual_pe_error_lists_the_pe_forms() -> None:
+    """The first reader of the instance's PE (the table-size check) refuses 65 nested ``dual:``
+    prefixes with the accepted PE forms, not ``None``."""
+    doc = _certificate("dynamic_cxc0x130_reverse.json")
+    pe = "dual:" * (em.MAX_DUAL_DEPTH + 1) + doc["instance"]["pe"]
+    doc["instance"]["pe"] = pe
+    text = _message(lambda: verify_document(_resealed(doc)), CertificateError)
+    assert text == (f"invalid PE {quote(pe)}; accepted: {em.PE_FORMS}, with at most {em.MAX_DUAL_DEPTH} "
+                    "nested dual: prefixes")

@@ -3,7 +3,9 @@
 Covered modules: ``posreal.theory.*`` and the certificate verifier
 ``posreal.counterexamples.verifier.*``.  Not part of CI; run from the repository root::
 
-    python benchmarks/mutation.py --seed 1 --sample 200 --workdir /tmp/mut-seed1 --report benchmarks/mutation-report.md
+    python benchmarks/mutation/mutation.py --seed 1 --sample 200 --workdir /tmp/mut-seed1 --report /tmp/mut-seed1.md
+
+A run's figures go into the table of ``benchmarks/mutation/mutation-summary.md``; its report is not kept.
 
 What it does:
 
@@ -19,7 +21,7 @@ What it does:
    mutant is judged by the fast tests (``-m "not slow and not subprocess"``, without the whole-repository
    test files: docs build, packaging, README, start-up, fuzz; see ``[tool.mutmut]``) that
    execute the mutated function, as recorded by mutmut's own stats pass.
-5. **Score.** Survivors listed in ``benchmarks/mutation-equivalent.md`` (matched by mutant name *and*
+5. **Score.** Survivors listed in ``benchmarks/mutation/mutation-equivalent.md`` (matched by mutant name *and*
    by the changed source text, so an edit that renumbers mutants voids an entry) are equivalent and leave the
    denominator; score = killed / (killed + survived), where "survived" includes mutants that no
    selected test executes.  Prints the score and every non-equivalent survivor with its diff.
@@ -49,8 +51,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-EQUIVALENT_LIST = ROOT / "benchmarks" / "mutation-equivalent.md"
+ROOT = Path(__file__).resolve().parents[2]
+EQUIVALENT_LIST = ROOT / "benchmarks" / "mutation" / "mutation-equivalent.md"
 SUBPACKAGES = ("theory", "checks", "counterexamples", "experiment")
 STAGE_MARKER = ".posreal-mutation-stage"
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache")
@@ -159,7 +161,8 @@ def stage(workdir: Path) -> None:
     (workdir / "docs").mkdir()
     shutil.copy2(ROOT / "docs" / "definitions.md", workdir / "docs" / "definitions.md")
     shutil.copy2(ROOT / "pyproject.toml", workdir / "pyproject.toml")
-    (workdir / STAGE_MARKER).write_text(f"staged by benchmarks/mutation.py\ncommit: {git_commit()}\n", encoding="utf-8")
+    (workdir / STAGE_MARKER).write_text(f"staged by benchmarks/mutation/mutation.py\ncommit: {git_commit()}\n",
+                                        encoding="utf-8")
 
 
 def one_core_env() -> dict[str, str]:
@@ -330,7 +333,7 @@ def render(report: Report) -> str:
         "",
         (f"- date: {dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}; "
          f"sources staged from commit: {report.commit}; tests from commit: {report.tests_commit}"),
-        f"- tool: mutmut {report.versions.get('mutmut')} (run by `benchmarks/mutation.py`, one worker); "
+        f"- tool: mutmut {report.versions.get('mutmut')} (run by `benchmarks/mutation/mutation.py`, one worker); "
         + ", ".join(f"{k} {v}" for k, v in report.versions.items() if k != "mutmut"),
         "- covered modules: `posreal.theory.*`, `posreal.counterexamples.verifier.*`",
         (f"- tests: `pytest -x {test_selection()}` (pyproject `[tool.mutmut]`), only the tests that execute the "
@@ -356,7 +359,7 @@ def render(report: Report) -> str:
     ]
     survivors = [m for m in report.mutants if m.status in (Status.SURVIVED, Status.NO_TESTS, Status.OTHER)]
     lines += [f"- `{m.name}` ({m.status.value}): `{m.old}` → `{m.new}`" for m in survivors] or ["none"]
-    lines += ["", "## Equivalent (from `benchmarks/mutation-equivalent.md`)", ""]
+    lines += ["", "## Equivalent (from `benchmarks/mutation/mutation-equivalent.md`)", ""]
     equivalent = [m for m in report.mutants if m.status is Status.EQUIVALENT]
     lines += [f"- `{m.name}`: `{m.old}` → `{m.new}` — {m.reason}" for m in equivalent] or ["none"]
     return "\n".join(lines) + "\n"

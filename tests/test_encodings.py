@@ -1,0 +1,111 @@
+"""Positional encodings' features (posreal.theory.encodings): profiles compute each key once and in
+chunks, sinusoids of object arrays, a shear before its base is set, and integer grid positions.
+
+(Spec strings and their one-line errors are in tests/test_specs_contract.py.)
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from posreal.theory.encodings import ALiBi, DualOf, OFFSET, ProfileEncoding, RELATIVE, integer_positions, sinusoid
+from posreal.theory.pe_specs import parse_pe
+from posreal.theory.errors import SpecError
+
+
+class _CountingProfile(ProfileEncoding):
+    """f(k) = k·1 in width p (as a read-only broadcast view); records the keys of each features call."""
+
+    kind = RELATIVE
+    index = OFFSET
+
+    def __init__(self, p: int):
+        self.p = p
+        self.calls: list[list[int]] = []
+
+    def dim(self, train_length):
+        return self.p
+
+    def features(self, keys, train_length):
+        self.calls.append(np.asarray(keys).tolist())
+        return np.broadcast_to(np.asarray(keys, dtype=float)[:, None], (len(keys), self.p))
+
+
+# --------------------------------------------------------------------------- features of a PE
+# Exists because a mutant survived: a profile could compute a key's features twice.
+def test_profile_computes_each_key_once():
+    """With p = 1 the chunk size 2²² exceeds L = 5: one call with keys 0..4; v(k) = ⟨θ, f(k)⟩ = 3k."""
+    pe = _CountingProfile(1)
+    out = pe.profile(np.array([3.0]), 5, 4)
+    assert pe.calls == [[0, 1, 2, 3, 4]]
+    assert out.tolist() == [0.0, 3.0, 6.0, 9.0, 12.0]
+
+
+# Exists because a mutant survived: the chunks of a profile's keys were unchecked.
+def test_profile_chunks_the_keys_without_overlap():
+    """With p = 2²⁰ the chunk size is 2²² / 2²⁰ = 4 keys: L = 10 splits into 0..3, 4..7, 8..9;
+    θ = 1 gives v(k) = k·p."""
+    p = 2 ** 20
+    pe = _CountingProfile(p)
+    out = pe.profile(np.ones(p), 10, 4)
+    assert pe.calls == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+    assert out.tolist() == [float(k * p) for k in range(10)]
+
+
+# Exists because a mutant survived: sinusoid was never given an object array of Python ints.
+def test_sinusoid_accepts_an_object_array_of_ints():
+    x = np.array([0, 1, 3], dtype=object)
+    got = sinusoid(x, 4, 100.0, sin_first=True)
+    omega = np.array([1.0, 100.0 ** -0.5])                            # base^(-2f/d), f = 0, 1
+    xs = np.array([0.0, 1.0, 3.0])[:, None] * omega[None, :]
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, np.concatenate([np.sin(xs), np.cos(xs)], axis=1), rtol=0, atol=1e-15)
+
+
+# Exists because a mutant survived: DualOf's attributes before its base is set (as when unpickling) were unchecked.
+def test_a_dual_without_its_base_raises_attribute_error_naming_base():
+    """Before ``__init__`` sets ``base`` (``copy``/``pickle`` build the object first), every delegated
+    attribute raises AttributeError('base') instead of recursing; a copy is then equal to the original."""
+    bare = DualOf.__new__(DualOf)
+    with pytest.raises(AttributeError, match=r"^base$"):
+        _ = bare.base
+    with pytest.raises(AttributeError, match=r"^base$"):
+        _ = bare.features
+    dual = DualOf(ALiBi())
+    assert copy.copy(dual) == dual and str(copy.deepcopy(dual)) == "dual:alibi"
+
+
+# --------------------------------------------------------------------------- integer positions
+# Exists because a mutant survived: the dtype of key positions was unchecked (1.5 was cut to key 1).
+@pytest.mark.parametrize("spec", ["rope:4", "dual:rope:4", "abssin:2", "colbias"])
+def test_pair_features_refuses_a_fractional_key_position(spec: str) -> None:
+    """The original cast ``j = 1.5`` to key 1; a fractional position is now a named error, for the
+    query as for the key, and whole-number floats still mean the same positions as ints."""
+    pe = parse_pe(spec)
+    with pytest.raises(SpecError, match=r"^invalid key positions \[1\.5\]: not all whole numbers; "
+                                        r"accepted: integer grid positions$"):
+        pe.pair_features(np.array([3]), np.array([1.5]), 4)
+    with pytest.raises(SpecError, match=r"^invalid query positions \[2\.5\]"):
+        pe.pair_features(np.array([2.5]), np.array([1]), 4)
+    i, j = np.array([3, 3, 2]), np.array([0, 1, 2])
+    np.testing.assert_array_equal(pe.pair_features(i.astype(float), j.astype(float), 4),
+                                  pe.pair_features(i, j, 4))                       # (3, p)
+    assert pe.pair_features(np.array([], float), np.array([], float), 4).shape[0] == 0
+
+
+# Exists because a mutant survived: the dtype of key positions was unchecked (1.5 was cut to key 1).
+@pytest.mark.parametrize("bad", [[np.nan], [np.inf], [1e30], [2.0 ** 63], ["a"], [0.5] * 9])
+def test_integer_positions_refuses_what_int64_cannot_hold_exactly(bad: list[object]) -> None:
+    with pytest.raises(SpecError, match="^invalid key positions .*: not all whole numbers"):
+        integer_positions(np.array(bad), "key")
+
+
+# Exists because a mutant survived: the dtype of key positions was unchecked (1.5 was cut to key 1).
+def test_integer_positions_passes_integers_through() -> None:
+    ints = np.array([0, 5, 2 ** 40])
+    assert integer_positions(ints, "key") is ints                                 # no copy on the hot path
+    np.testing.assert_array_equal(integer_positions(np.array([1, 2], dtype=object), "key"), [1, 2])
+    np.testing.assert_array_equal(integer_positions(np.array([3.0, -1.0]), "key"), [3, -1])
+    assert integer_positions(np.array([3.0]), "key").dtype == np.int64

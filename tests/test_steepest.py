@@ -1,0 +1,40 @@
+"""Steepest descent in a norm (posreal.theory.steepest): the default ℓ2 step, the stable gradient and
+bad input.  (Its alignment with the ℓ1/ℓ∞ witnesses is in tests/test_geometry.py.)"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from posreal.theory.errors import SpecError
+from posreal.theory.steepest import stable_gradient, steepest_descent
+from posreal.theory.training import training_grid
+
+
+# Exists because a mutant survived: ℓ2 steepest descent's default step 1/β was unchecked.
+def test_steepest_descent_l2_default_step_is_one_over_beta():
+    """Without a step size, ℓ2 steepest descent steps 1/β (β: the grid's smoothness)."""
+    from posreal.theory.steepest import steepest_descent
+    from posreal.theory.training import training_grid
+
+    beta = training_grid("relbias", "offset:1", 4, 4).smoothness()
+    default = steepest_descent("relbias", "offset:1", 4, "l2", steps=1)
+    explicit = steepest_descent("relbias", "offset:1", 4, "l2", steps=1, step_size=1.0 / beta)
+    assert np.any(default != 0)
+    assert np.array_equal(default, explicit)
+
+
+# Exists because a mutant survived: the stable gradient could normalize attention other than per row.
+def test_stable_gradient_is_the_loss_gradient():
+    """Σ_i Σ_j a_ij (ψ(i,j) - ψ(i,t_i)) = Σ_i (E_a[ψ] - ψ(i,t_i)) since each row's attention sums to 1."""
+    grid = training_grid("rope:8", "offset:1", 10, 10)
+    theta = np.random.default_rng(0).normal(size=grid.features.shape[2])
+    _, grad = grid.loss_and_grad(theta)
+    assert np.abs(grad).max() > 1e-3
+    assert stable_gradient(grid, theta) == pytest.approx(grad, rel=1e-9, abs=1e-9)
+
+
+# Exists because a mutant survived: steepest descent's error for a bad step size was unchecked.
+def test_steepest_descent_bad_step_size_message():
+    with pytest.raises(SpecError) as err:
+        steepest_descent("relbias", "position:0", 4, "l2", steps=1, step_size=-1.0)
+    assert str(err.value) == "invalid step size -1.0; accepted: a finite number > 0"
