@@ -1,0 +1,46 @@
+"""Golden outputs: every command of ``tests/golden/make_golden.py``, re-run in-process, prints the
+stored document byte for byte (after the one normalizer, which blanks timings and tool versions)
+and exits with the stored code.  Regenerate with ``python tests/golden/make_golden.py``; see
+``tests/golden/README.md``."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from posreal.cli import main
+
+HERE = Path(__file__).resolve().parent
+_spec = importlib.util.spec_from_file_location("make_golden", HERE / "golden" / "make_golden.py")
+golden = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(golden)
+
+STORED = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(golden.DATA.glob("*.json"))]
+
+
+def test_stored_set_is_the_command_list():
+    """Every command of make_golden.py has a stored output, and nothing else is stored."""
+    assert sorted((c["id"], c["argv"], c["slow"]) for c in golden.commands()) == \
+        sorted((d["id"], d["argv"], d["slow"]) for d in STORED)
+
+
+def test_normalizer_blanks_only_timings_and_versions():
+    text = ('{\n  "instances_per_second": 55.53,\n  "seconds": 1.5e-05,\n  "seed": 0,\n  "versions": {\n'
+            '    "numpy": "2.4.6"\n  },\n  "note": "\\"seconds\\": 3"\n}\n')
+    assert golden.normalize(text) == ('{\n  "instances_per_second": "<normalized>",\n  "seconds": "<normalized>",\n'
+                                      '  "seed": 0,\n  "versions": "<normalized>",\n  "note": "\\"seconds\\": 3"\n}\n')
+
+
+@pytest.mark.parametrize("stored", [pytest.param(d, id=d["id"], marks=[pytest.mark.slow] if d["slow"] else [])
+                                    for d in STORED])
+def test_cli_output_is_golden(stored, capsys, monkeypatch):
+    monkeypatch.chdir(golden.ROOT)
+    golden.fresh_z3()
+    code = main(list(stored["argv"]))
+    out, err = capsys.readouterr()
+    assert golden.normalize(out) == "\n".join(stored["stdout"])
+    assert golden.normalize(err.split("\n", 1)[0]) == stored["stderr_first_line"]
+    assert code == stored["exit_code"]
