@@ -11,7 +11,8 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from posreal.theory.alpha import MODES, alpha_sweep, compute_alpha, row_outcomes
+from posreal.theory.alpha import alpha_sweep, compute_alpha, row_outcomes
+from posreal.theory.arithmetic import MODE_FORMS
 from posreal.theory.cell import check_train_length
 from posreal.theory.tables import build_table
 from posreal.theory.pe_specs import parse_pe
@@ -35,22 +36,21 @@ def test_check_train_length_boundary():
 
 # Exists because a mutant survived: exact mode's largest length was not checked on both sides.
 def test_exact_mode_length_limit_at_the_boundary():
-    from posreal.theory.cell import MAX_EXACT_LENGTH, check_lengths
-    from posreal.theory.pe_specs import parse_pe
+    from posreal.theory.cell import MAX_EXACT_LENGTH, Cell
 
-    pe = parse_pe("relbias")
-    assert check_lengths([MAX_EXACT_LENGTH], 16, pe, "exact") == [MAX_EXACT_LENGTH]
-    assert _message(lambda: check_lengths([MAX_EXACT_LENGTH + 1], 16, pe, "exact")) == (
+    cell = Cell.parse("relbias", "offset:1", 16)
+    assert cell.check_lengths([MAX_EXACT_LENGTH], exact=True) == [MAX_EXACT_LENGTH]
+    assert _message(lambda: cell.check_lengths([MAX_EXACT_LENGTH + 1], exact=True)) == (
         f"invalid length {MAX_EXACT_LENGTH + 1}; accepted: lengths up to {MAX_EXACT_LENGTH} in exact mode "
         "(use float or --certified)")
-    assert check_lengths([MAX_EXACT_LENGTH + 1], 16, pe, "float") == [MAX_EXACT_LENGTH + 1]
+    assert cell.check_lengths([MAX_EXACT_LENGTH + 1], exact=False) == [MAX_EXACT_LENGTH + 1]
 
 
 # Exists because a mutant survived: compute_alpha's error for a bad mode could drop the value.
 def test_bad_mode_is_named_with_its_value():
     with pytest.raises(SpecError) as err:
         compute_alpha("alibi", "position:0", 2, (2,), mode="bogus")
-    assert str(err.value) == "invalid mode 'bogus'; accepted: " + ", ".join(MODES)
+    assert str(err.value) == "invalid mode 'bogus'; accepted: " + MODE_FORMS
 
 
 # Exists because a mutant survived: row_outcomes' error for an unknown mode could fail to list the modes.
@@ -59,7 +59,7 @@ def test_row_outcomes_refuses_an_unknown_mode_listing_the_modes() -> None:
     instead of the SpecError)."""
     text = _message(lambda: row_outcomes("relbias", "offset:1", [0.0] * 4, 8, 4, mode="fast"))
     assert text == "invalid mode 'fast'; accepted: float, exact, certified"
-    assert ", ".join(MODES) == "float, exact, certified"
+    assert MODE_FORMS == "float, exact, certified"
 
 
 # Exists because a mutant survived: the exact-mode refusal of an irrational PE could drop what is accepted.
@@ -229,9 +229,9 @@ def test_undecided_cell_reports_realizable_as_null(monkeypatch: pytest.MonkeyPat
     assert doc["selected"]["status"] == "undecided"
 
 
-# Exists because a mutant survived: estimate_cell could plan a PE's cell with another kernel's formula.
+# Exists because a mutant survived: the cell's estimate could plan a PE's cell with another kernel's formula.
 def test_estimate_cell_picks_the_kernel_of_the_pe():
-    from posreal.theory.alpha import estimate_cell
+    from posreal.theory.cell import Cell
     from posreal.theory.pe_specs import parse_pe
     from posreal.theory.tables import register_pe, unregister_pe
     from posreal.theory.resources import cell_estimate
@@ -241,12 +241,58 @@ def test_estimate_cell_picks_the_kernel_of_the_pe():
     for spec, kernel in [("relbias", "profile"), ("rope:4", "profile"), ("abssin:4", "bilinear"),
                          ("dual:abssin:4", "bilinear")]:
         pe = parse_pe(spec)
-        assert estimate_cell(pe, task, 8, [16, 32], False) == \
-            cell_estimate(f"{spec} · offset:1", pe.dim(8), kernel, 28, [16, 32], False), spec
+        assert Cell(pe, task, 8).estimate([16, 32], False) == \
+            cell_estimate(f"{pe} · offset:1", pe.dim(8), kernel, 28, [16, 32], False), spec
     register_pe("gen2", [[[(i + j) % 2] for j in range(32)] for i in range(32)], kind="general")   # (N, N, p = 1)
     try:
         pe = parse_pe("gen2")
-        assert estimate_cell(pe, task, 8, [16, 32], False) == \
+        assert Cell(pe, task, 8).estimate([16, 32], False) == \
             cell_estimate("gen2 · offset:1", 1, "dense", 28, [16, 32], False)
     finally:
         unregister_pe("gen2")
+
+
+# -------------------------------------------------------------------------- which arithmetic decided the rows
+@pytest.fixture
+def face_table():
+    """A relative table whose ℓ∞ optimum is a segment: the one constraint θ1 ≥ 1 leaves |θ2| ≤ 1 free."""
+    from posreal.theory.tables import register_pe, unregister_pe
+    register_pe("segment_face", [[1, 0], [0, 0], [0, 1]], kind="relative")
+    yield "segment_face"
+    unregister_pe("segment_face")
+
+
+def test_certified_interval_on_a_larger_face_says_its_rows_were_decided_in_float(face_table):
+    """Certified mode cannot certify LP decisions over a face of dimension ≥ 1: it says so, per length."""
+    doc = compute_alpha(face_table, "offset:0", 2, [3], "certified", geometry="linf").to_json()
+    assert doc["selected"]["face"] == "face" and doc["mode"] == "certified"
+    assert doc["decided_in"] == {"3": "float"}
+    float_doc = compute_alpha(face_table, "offset:0", 2, [3], "float", geometry="linf").to_json()
+    assert "decided_in" not in float_doc                       # control: float mode decides in float, as asked
+    assert float_doc["alpha_interval"] == doc["alpha_interval"]
+
+
+def test_certified_interval_on_a_point_face_is_the_certified_rows_of_theta_q():
+    result = compute_alpha("rope:16", "position:0", 16, [32, 64], "certified", geometry="linf")
+    assert result.geometry_selection is not None and result.geometry_selection.face.point
+    for L in (32, 64):
+        rows = result.intervals[L]
+        assert rows.certified and rows.decided_in.value == "certified"
+        assert np.array_equal(rows.every, result.outcomes[L].status) and np.array_equal(rows.some, rows.every)
+    assert "decided_in" not in result.to_json()
+
+
+def test_exact_mode_without_an_exact_face_reports_float_rows_and_no_exact_alpha():
+    """relbias·offset:1 under ℓ∞: the optimal point has no exact certificate of being a point, so the
+    interval's rows are LP/float decisions; the mode asked for stays "exact" and ``decided_in`` says float."""
+    doc = compute_alpha("relbias", "offset:1", 16, [32], "exact", geometry="linf").to_json()
+    assert doc["mode"] == "exact" and doc["decided_in"] == {"32": "float"} and "alpha_exact" not in doc
+    exact_doc = compute_alpha("relbias", "position:0", 16, [32], "exact", geometry="linf").to_json()
+    assert "decided_in" not in exact_doc and exact_doc["alpha_exact"] == {"32": "1/2"}   # control: decided in ℚ
+
+
+def test_the_mode_asked_for_is_never_rewritten():
+    from posreal.theory.arithmetic import Mode
+    for mode in Mode:
+        pe = "relbias" if mode is Mode.EXACT else "rope:16"
+        assert compute_alpha(pe, "offset:1", 16, [32], mode).mode is mode
