@@ -8,16 +8,10 @@ import pytest
 from mpmath import mp
 
 from posreal.theory import parse_pe, parse_task
-from posreal.theory.certified import (
-    UNIT_ROUNDOFF,
-    float_error_bound,
-    interval_index_features,
-    interval_margin,
-    max_abs_feature,
-)
+from mpmath import iv
+
+from posreal.theory.certified import UNIT_ROUNDOFF, float_error_bound, interval_margin
 from posreal.theory.alpha import row_outcomes
-from posreal.theory.pe_specs import parse_learned
-from certificate_edits import message as _message
 
 
 def test_borderline_row_decided_by_intervals():
@@ -64,14 +58,13 @@ def test_error_bound_uses_the_largest_feature_of_the_grid():
 # Exists because a mutant survived: the enclosures of a rational table's features were unchecked.
 def test_interval_features_of_a_rational_table_enclose_its_fractions():
     import mpmath
-    from posreal.theory.certified import interval_index_features
     from posreal.theory.pe_specs import parse_pe
     from posreal.theory.tables import register_pe, unregister_pe
 
     rows = [["1/3", "0"], ["-2/3", "1"], ["1/7", "-5/3"]]
     register_pe("thirds", rows, kind="relative")
     try:
-        out = interval_index_features(parse_pe("thirds"), 2, [0, 1, 2], 3)
+        out = parse_pe("thirds").interval_index_features(2, [0, 1, 2], 3, iv)
     finally:
         unregister_pe("thirds")
     assert len(out) == 3
@@ -89,7 +82,7 @@ def test_abssin_interval_features_enclose_the_products():
     """abssin:2: ω = 1, φ(x) = (sin x, cos x), ψ(i, k) = vec(φ(i) φ(k)ᵀ) =
     (sin i sin k, sin i cos k, cos i sin k, cos i cos k); the enclosures at row 3, keys 1 and 2 contain
     these products and are tight (at mpmath's working precision)."""
-    feats = interval_index_features(parse_pe("abssin:2"), 3, [1, 2], 4)
+    feats = parse_pe("abssin:2").interval_index_features(3, [1, 2], 4, iv)
     assert len(feats) == 2
     for k, cells in zip((1, 2), feats):
         expected = [math.sin(3) * math.sin(k), math.sin(3) * math.cos(k),
@@ -128,12 +121,11 @@ def test_interval_margin_reads_features_at_the_training_length() -> None:
 # Exists because a mutant survived: max|ψ| of the empty grid was unchecked.
 def test_largest_feature_of_an_empty_grid_is_zero():
     """Every kind of PE answers 0 for the empty grid (as the table and AbsSin branches do with initial=0)."""
-    from posreal.theory.certified import max_abs_feature
     from posreal.theory.pe_specs import parse_pe
 
     for spec in ("rope:4", "abscol:4", "abssin:4", "relbias", "alibi"):
-        assert max_abs_feature(parse_pe(spec), 0, 3) == 0.0, spec
-    assert max_abs_feature(parse_pe("rope:4"), 5, 3) == 1.0    # cos 0 = 1 at position 0
+        assert parse_pe(spec).max_abs_feature(0, 3) == 0.0, spec
+    assert parse_pe("rope:4").max_abs_feature(5, 3) == 1.0    # cos 0 = 1 at position 0
 
 
 # Exists because a mutant survived: abssin's max|ψ| was unchecked.
@@ -141,7 +133,7 @@ def test_largest_feature_of_an_empty_grid_is_zero():
 def test_abssin_max_feature_is_the_square_of_max_phi(length):
     """|ψ(i, k)| = |φ(i)_a φ(k)_b| ≤ max|φ|², and φ(0) = (sin 0, cos 0) = (0, 1) with |sin|, |cos| ≤ 1:
     max|ψ| = 1 on any grid (the bound 2·max|φ| would be 2)."""
-    assert max_abs_feature(parse_pe("abssin:2"), length, 4) == 1.0
+    assert parse_pe("abssin:2").max_abs_feature(length, 4) == 1.0
 
 
 # Exists because a mutant survived: the float error bound's formula was unchecked.
@@ -154,9 +146,3 @@ def test_float_error_bound_is_twice_eight_p_plus_l_u_norm_max_feature():
     assert float_error_bound(theta, 2, 14, 0.25) == 2.0 ** -44
 
 
-# Exists because a mutant survived: the refusal of a learned PE in certified mode could drop the PE.
-def test_certified_bound_of_a_learned_pe_names_the_pe():
-    """A PE certified mode cannot bound (a learned PE) is named by its spec in the error."""
-    message = _message(lambda: max_abs_feature(parse_learned("learned:3"), 8, 4))
-    assert message == ("invalid PE 'learned:3' for certified mode; accepted: registry PEs, feature tables "
-                       "and their duals")
