@@ -17,7 +17,7 @@ import numpy as np
 
 from posreal.theory import alpha_sweep, compute_alpha, parse_pe, parse_task, select
 from posreal.theory.defaults import REGISTRY_PES
-from posreal.theory.transfer import naive_kernel_matrix
+from posreal.theory.transfer_operator import naive_kernel_matrix
 from posreal.theory.realization import classify_float, structural_ties
 from posreal.theory.defaults import REGISTRY_TASKS
 from posreal.theory.alpha import row_outcomes

@@ -46,7 +46,7 @@ from posreal.theory.defaults import REGISTRY_TASKS, TRAIN_LENGTH
 from posreal.theory.tables import build_table
 from posreal.theory.errors import PosrealError
 from posreal.theory.faces import select_in_geometry
-from posreal.theory.transfer import transfer
+from posreal.theory.transfer_operator import transfer
 from posreal.theory.norm_programs import Geometry, LPCertificate, norm_program, solve_program, verify_lp_exact
 from posreal.theory.realization import float_margins
 from posreal.theory.steepest import steepest_descent

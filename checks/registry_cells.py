@@ -36,7 +36,7 @@ from posreal.checks.base import FAILED, PASSED, CheckResult, Control, Registered
 from posreal.checks.geometry_checks import GEOMETRY_REGISTRY_CHECKS
 from posreal.theory.defaults import REGISTRY_PES
 from posreal.theory.pe_specs import dual_pe, parse_pe
-from posreal.theory.transfer import naive_kernel_matrix, transfer
+from posreal.theory.transfer_operator import naive_kernel_matrix, transfer
 from posreal.theory.realization import DEFAULT_TOL, REALIZED
 from posreal.theory.defaults import REGISTRY_TASKS
 from posreal.theory.tasks import dual_task, parse_task

@@ -3,7 +3,7 @@
 Main checks (definitions.md#theorem-1; statement id ``theorem1``):
 
 * :func:`check_training_rise` — on cells with α_L = 1 (every row has γ_i(T_L θ*) > 0), the trained
-  head's attention on the target, evaluated at L with :func:`posreal.theory.transfer.transfer`, rises toward 1
+  head's attention on the target, evaluated at L with :func:`posreal.theory.transfer_operator.transfer`, rises toward 1
   along :func:`posreal.theory.training.gradient_descent` (min and mean over rows non-decreasing over the
   recorded iterates, final mean above the first).  Control: the same criterion on rows with
   γ_i < 0 of a cell where they eventually fall must be refuted.

@@ -28,7 +28,7 @@ from fractions import Fraction
 
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError
-from posreal.theory.transfer import exact_transfer
+from posreal.theory.transfer_operator import exact_transfer
 from posreal.theory.provenance import versions
 from posreal.theory.rational import dot, rank
 from posreal.theory.realization import REALIZED, classify_exact, exact_margins, structural_ties

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from posreal.theory.transfer import naive_kernel_matrix
+from posreal.theory.transfer_operator import naive_kernel_matrix
 from posreal.theory.realization import DEFAULT_TOL
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from posreal.theory.encodings import Encoding, NoPE
 from posreal.theory.tables import TableEncoding, build_table
 from posreal.theory.pe_specs import parse_pe
-from posreal.theory.transfer import exact_transfer
+from posreal.theory.transfer_operator import exact_transfer
 
 
 class _CheckedGeneral(Encoding):
@@ -40,7 +40,7 @@ class _CheckedGeneral(Encoding):
 # Exists because a mutant survived: the float transfer of a general table was never compared with the definition.
 def test_general_table_transfer_in_float_equals_the_definition():
     from posreal.theory.tables import register_pe, unregister_pe
-    from posreal.theory.transfer import naive_kernel_matrix, transfer
+    from posreal.theory.transfer_operator import naive_kernel_matrix, transfer
 
     triangle = [[[1, 0]], [[0, 2], [1, 1]], [[3, 0], [0, -1], [2, 2]], [[1, 1], [0, 0], [-2, 1], [1, -3]]]
     rows = [row + [[0, 0]] * (4 - len(row)) for row in triangle]              # (4, 4, 2): ψ(i, j), j > i unused
@@ -62,7 +62,7 @@ def test_transfer_of_a_general_table_and_of_its_dual_matches_the_definition() ->
     naive T_L θ = ⟨θ, ψ(i, j)⟩ of their PE, entry by entry."""
     from posreal.theory.encodings import OFFSET, POSITION
     from posreal.theory.pe_specs import dual_pe
-    from posreal.theory.transfer import naive_kernel_matrix, transfer
+    from posreal.theory.transfer_operator import naive_kernel_matrix, transfer
 
     rows = [[[1, 0], [0, 0], [0, 0], [0, 0]], [[0, 2], [1, 1], [0, 0], [0, 0]],
             [[3, 1], [0, -1], [2, 2], [0, 0]], [[1, 1], [2, 0], [0, 3], [1, -2]]]     # (N, N, p) = (4, 4, 2)
@@ -90,7 +90,7 @@ def test_to_domain_keeps_denominators():
 def test_exact_transfer_of_a_general_table_has_the_asked_length():
     """T_L θ of a general rational table is an L-grid kernel: its length and row i (i + 1 values) by hand."""
     from posreal.theory.tables import register_pe, unregister_pe
-    from posreal.theory.transfer import exact_transfer
+    from posreal.theory.transfer_operator import exact_transfer
 
     triangle = [[[1, 0]], [[0, 2], [1, 1]], [[3, 0], [0, -1], [2, 2]]]
     register_pe("mk2b_general", [row + [[0, 0]] * (3 - len(row)) for row in triangle], "general")

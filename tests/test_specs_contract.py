@@ -235,7 +235,7 @@ def test_exact_mode_refuses_irrational_features():
 
 def test_exact_transfer_refuses_an_irrational_pe_naming_the_spec_given():
     """T_L θ and θ* in ℚ of a shear of an irrational PE are refused naming the shear, not its base."""
-    from posreal.theory.transfer import exact_transfer
+    from posreal.theory.transfer_operator import exact_transfer
     from posreal.theory.selection import select
 
     msg = ("PE {!r} has irrational features; exact mode accepts "

@@ -88,7 +88,7 @@ def test_exact_and_float_transfer_refuse_a_theta_of_another_width_alike(pe, widt
     with the same one-line error, and both accept the right width."""
     from fractions import Fraction
 
-    from posreal.theory.transfer import exact_transfer, transfer
+    from posreal.theory.transfer_operator import exact_transfer, transfer
 
     if pe.startswith("table:"):                 # a general table of width 2 on 4 positions, integer entries
         path = tmp_path / "g.json"

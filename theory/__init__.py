@@ -19,9 +19,9 @@ _EXPORTS = {
     "is_learned": "pe_specs", "parse_learned": "pe_specs",
     "LearnedInterval": "underdetermination", "learned_alpha_interval": "underdetermination",
     "unregister_pe": "tables", "load_table": "tables",
-    "Cell": "cell", "Mode": "arithmetic", "Transfer": "transfer", "IntervalAlphaResult": "alpha",
+    "Cell": "cell", "Mode": "arithmetic", "Transfer": "transfer_operator", "IntervalAlphaResult": "alpha",
     "PosrealError": "errors", "SpecError": "errors",
-    "exact_transfer": "transfer", "naive_kernel_matrix": "transfer", "transfer": "transfer",
+    "exact_transfer": "transfer_operator", "naive_kernel_matrix": "transfer_operator", "transfer": "transfer_operator",
     "Selection": "selection", "select": "selection",
     "dual_task": "tasks", "parse_task": "tasks",
     "gradient_descent": "training",
@@ -49,13 +49,13 @@ if TYPE_CHECKING:
     from posreal.theory.alpha import AlphaResult, IntervalAlphaResult, alpha_sweep, compute_alpha, row_outcomes
     from posreal.theory.arithmetic import Mode
     from posreal.theory.cell import Cell
-    from posreal.theory.transfer import Transfer
+    from posreal.theory.transfer_operator import Transfer
     from posreal.theory.limit import limit_interval
     from posreal.theory.pe_specs import dual_pe, is_learned, parse_learned, parse_pe
     from posreal.theory.tables import register_pe, unregister_pe
     from posreal.theory.tables import load_table
     from posreal.theory.errors import PosrealError, SpecError
-    from posreal.theory.transfer import exact_transfer, naive_kernel_matrix, transfer
+    from posreal.theory.transfer_operator import exact_transfer, naive_kernel_matrix, transfer
     from posreal.theory.selection import Selection, select
     from posreal.theory.tasks import dual_task, parse_task
     from posreal.theory.training import gradient_descent

@@ -3,7 +3,7 @@
 Main definitions (definitions.md#transfer-coefficient):
 
 * α_L = |{i ∈ R_L : T_L θ* realizes row i}| / |R_L| ∈ [0, 1], with θ* the selected parameters at
-  L0 (:mod:`posreal.theory.selection`) and T_L a transfer operator (:mod:`posreal.theory.transfer`);
+  L0 (:mod:`posreal.theory.selection`) and T_L a transfer operator (:mod:`posreal.theory.transfer_operator`);
 * the four axes of an answer, each one object built once: the cell (:class:`~posreal.theory.cell.Cell`),
   the arithmetic (:mod:`posreal.theory.arithmetic`: float, exact, certified), the geometry of the
   selection and the transfer;
@@ -42,7 +42,7 @@ from posreal.theory.resources import require
 from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import Task
 from posreal.theory.extension import parse_extension
-from posreal.theory.transfer import REEVALUATION, Transfer, check_theta_width
+from posreal.theory.transfer_operator import REEVALUATION, Transfer, check_theta_width
 
 MAX_LIMIT_LENGTH = 4096      # α♯ classifies every tied row key by key (O(L) per row)
 

@@ -5,7 +5,7 @@ Main definitions:
 * :func:`softmax_rows` — softmax over the last axis, masked (-inf) entries get weight 0;
 * :func:`transferred_attention` — the attention at length L of a head trained at L0 with
   positional parameters θ: A = softmax over the causal mask (j ≤ i) of the transferred scores
-  T_L θ (:func:`posreal.theory.transfer.transfer`), on the scored rows R_L.  Positional only, so
+  T_L θ (:func:`posreal.theory.transfer_operator.transfer`), on the scored rows R_L.  Positional only, so
   one A serves every sequence of length L.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from posreal.theory.encodings import Encoding
-from posreal.theory.transfer import transfer
+from posreal.theory.transfer_operator import transfer
 
 
 def softmax_rows(logits: np.ndarray) -> np.ndarray:

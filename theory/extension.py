@@ -35,7 +35,7 @@ import numpy as np
 from posreal.theory import resources
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import SpecError, bad_value, quote
-from posreal.theory.transfer import REEVALUATION, Transfer
+from posreal.theory.transfer_operator import REEVALUATION, Transfer
 
 YARN_ALPHA = 1.0    # ramp start (YaRN's α): wavelengths longer than L0 / α are interpolated fully
 YARN_BETA = 32.0    # ramp end (YaRN's β): wavelengths shorter than L0 / β are extrapolated
@@ -168,7 +168,7 @@ def _factor(x: Any) -> Fraction | None:
 
 def parse_extension(spec: str | Transfer) -> Transfer:
     """The transfer operator of an extension spec: ``none`` (plain re-evaluation), ``pi``, ``ntk``,
-    ``yarn`` or ``factors:FILE``; a :class:`~posreal.theory.transfer.Transfer` is returned as it is."""
+    ``yarn`` or ``factors:FILE``; a :class:`~posreal.theory.transfer_operator.Transfer` is returned as it is."""
     if isinstance(spec, Transfer):
         return spec
     if not isinstance(spec, str) or len(spec) > 4096:

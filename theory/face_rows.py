@@ -47,13 +47,13 @@ import numpy as np
 from posreal.theory.encodings import Encoding, is_profile
 from posreal.theory.errors import SpecError
 from posreal.theory.faces import Face, GeometrySelection, box_min
-from posreal.theory.transfer import exact_transfer, transfer
+from posreal.theory.transfer_operator import exact_transfer, transfer
 from posreal.theory.arithmetic import Mode
 from posreal.theory.norm_programs import Geometry
 from posreal.theory.kernels import target_keys
 from posreal.theory.realization import (FAILED, REALIZED, UNDECIDED, classify_exact, exact_margins, float_margins,
                                         structural_ties)
-from posreal.theory.transfer import REEVALUATION, Transfer
+from posreal.theory.transfer_operator import REEVALUATION, Transfer
 from posreal.theory.warm_lp import LP_TOL, FaceLP, _highs_api
 
 MAX_FACE_LPS = 20_000   # LP budget of one interval computation (warm-started LPs, about 1-3 ms each); rows left

@@ -18,7 +18,7 @@ Main definitions (definitions.md#transfer-operator, definitions.md#realization-a
 
 Which kernel a PE builds is the encoding's business (``Encoding.kernel`` in
 :mod:`posreal.theory.encodings`); how θ meets the longer grid is the transfer's
-(:mod:`posreal.theory.transfer`).  This module imports neither.
+(:mod:`posreal.theory.transfer_operator`).  This module imports neither.
 """
 
 from __future__ import annotations

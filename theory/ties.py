@@ -28,7 +28,7 @@ import numpy as np
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import SpecError
 from posreal.theory.kernels import Kernel
-from posreal.theory.transfer import exact_transfer, transfer
+from posreal.theory.transfer_operator import exact_transfer, transfer
 from posreal.theory.realization import (DEFAULT_TOL, FAILED, REALIZED, classify_exact, classify_float, exact_margins,
                                         float_margins, structural_ties)
 from posreal.theory.kernels import target_keys
