@@ -47,7 +47,7 @@ from posreal.theory.tables import build_table
 from posreal.theory.errors import PosrealError
 from posreal.theory.faces import select_in_geometry
 from posreal.theory.transfer_operator import transfer
-from posreal.theory.norm_programs import Geometry, LPCertificate, norm_program, solve_program, verify_lp_exact
+from posreal.theory.norm_programs import Geometry, LPOptimality, norm_program, solve_program, verify_lp_exact
 from posreal.theory.realization import float_margins
 from posreal.theory.steepest import steepest_descent
 from posreal.theory.tasks import parse_task
@@ -108,15 +108,15 @@ def descent_control(case: dict) -> None:
 
 
 # --------------------------------------------------------------------------- exact LP certificates
-def _perturbed(cert: LPCertificate) -> list[LPCertificate]:
+def _perturbed(cert: LPOptimality) -> list[LPOptimality]:
     """Two broken copies: one dual value doubled, one θ entry moved by 1/7."""
     out = []
     if cert.dual:
         k = min(cert.dual)
-        out.append(LPCertificate(cert.primal, {**cert.dual, k: 2 * cert.dual[k]}, cert.value))
+        out.append(LPOptimality(cert.primal, {**cert.dual, k: 2 * cert.dual[k]}, cert.value))
     moved = list(cert.primal)
     moved[0] += Fraction(1, 7)
-    out.append(LPCertificate(moved, cert.dual, cert.value))
+    out.append(LPOptimality(moved, cert.dual, cert.value))
     return out
 
 
@@ -137,14 +137,14 @@ def check_exact_registry() -> CheckResult:
                             except PosrealError:
                                 pass
                         continue
-                    if gsel.certificate is None or gsel.program is None:
+                    if gsel.optimality is None or gsel.program is None:
                         problems.append(f"{pe}·{task} {geometry.value}: no exact certificate")
                         continue
-                    if verify_lp_exact(gsel.program, gsel.certificate):
+                    if verify_lp_exact(gsel.program, gsel.optimality):
                         verified += 1
                     else:
                         problems.append(f"{pe}·{task} {geometry.value}: certificate refused")
-                    broken = _perturbed(gsel.certificate)
+                    broken = _perturbed(gsel.optimality)
                     if any(verify_lp_exact(gsel.program, b) for b in broken):
                         problems.append(f"{pe}·{task} {geometry.value}: a perturbed certificate was accepted")
                     else:

@@ -33,7 +33,7 @@ PARAMS = ("U", "W_V", "W_O", "theta")
 
 
 @dataclass
-class Geometry:
+class LengthGrid:
     """Pair features of the scored rows of one grid, by key position j (not key index)."""
 
     length: int
@@ -43,7 +43,7 @@ class Geometry:
     mask: np.ndarray      # (m, n) bool, j ≤ i
 
 
-def geometry(pe: Encoding, task: Task, length: int, train_length: int) -> Geometry:
+def geometry(pe: Encoding, task: Task, length: int, train_length: int) -> LengthGrid:
     """Dense ψ(i, j) for the scored rows of the ``length``-grid (small grids: the training grid)."""
     rows, targets = task.rows_and_targets(length)
     p = pe.dim(train_length)
@@ -51,7 +51,7 @@ def geometry(pe: Encoding, task: Task, length: int, train_length: int) -> Geomet
     r_idx, j_idx = np.nonzero(mask)
     feats = np.zeros((rows.size, length, p))                    # (m, n, p)
     feats[r_idx, j_idx] = pe.pair_features(rows[r_idx], j_idx, train_length)
-    return Geometry(length, rows, targets, feats, mask)
+    return LengthGrid(length, rows, targets, feats, mask)
 
 
 def init_params(V: int, d: int, p: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -64,7 +64,7 @@ def init_params(V: int, d: int, p: int, rng: np.random.Generator) -> dict[str, n
     }
 
 
-def attention(geom: Geometry, theta: np.ndarray) -> np.ndarray:
+def attention(geom: LengthGrid, theta: np.ndarray) -> np.ndarray:
     """A = softmax over j ≤ i of ⟨θ, ψ(i, j)⟩ on the scored rows: (m, n)."""
     kappa = np.where(geom.mask, geom.features @ theta, -np.inf)  # (m, n)
     return softmax_rows(kappa)
@@ -94,13 +94,13 @@ def _cross_entropy(Z: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]:
     return loss, G / (B * m)
 
 
-def _theta_grad(geom: Geometry, A: np.ndarray, dA: np.ndarray) -> np.ndarray:
+def _theta_grad(geom: LengthGrid, A: np.ndarray, dA: np.ndarray) -> np.ndarray:
     """Back through A = softmax(Fθ): (m, n), (m, n) -> (p,)."""
     dK = A * (dA - np.sum(dA * A, axis=1, keepdims=True))        # (m, n), zero off the mask
     return np.tensordot(dK, geom.features, axes=([0, 1], [0, 1]))  # (p,)
 
 
-def loss_and_grads(params: dict[str, np.ndarray], geom: Geometry,
+def loss_and_grads(params: dict[str, np.ndarray], geom: LengthGrid,
                    x: np.ndarray) -> tuple[float, dict[str, np.ndarray]]:
     """Loss on a batch x (B, n) and the gradient of every parameter (same shapes as params)."""
     B, n = x.shape
@@ -126,7 +126,7 @@ def loss_and_grads(params: dict[str, np.ndarray], geom: Geometry,
     return loss, grads
 
 
-def naive_loss_and_grads(params: dict[str, np.ndarray], geom: Geometry,
+def naive_loss_and_grads(params: dict[str, np.ndarray], geom: LengthGrid,
                          x: np.ndarray) -> tuple[float, dict[str, np.ndarray]]:
     """The same loss and gradients, straightforwardly: attention and the literal value path
     h = A U[x] W_V recomputed and back-propagated separately for every sequence."""

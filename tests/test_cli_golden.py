@@ -38,7 +38,6 @@ def test_normalizer_blanks_only_timings_and_versions():
                                     for d in STORED])
 def test_cli_output_is_golden(stored, capsys, monkeypatch):
     monkeypatch.chdir(golden.ROOT)
-    golden.fresh_z3()
     code = main(list(stored["argv"]))
     out, err = capsys.readouterr()
     assert golden.normalize(out) == "\n".join(stored["stdout"])

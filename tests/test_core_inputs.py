@@ -56,7 +56,7 @@ def test_feasible_but_ill_conditioned_cell_is_realizable():
     """rope:2:2 · offset:1 at L0 = 64 has ‖θ*‖ ≈ 850 and λ up to ~1e5: a feasible θ proves
     realizability; the optimality residuals are judged relative to their scale."""
     sel = select("rope:2:2", "offset:1", 64)
-    assert sel.status == "realizable" and sel.certificate["optimal"]
+    assert sel.status == "realizable" and sel.evidence["optimal"]
     assert np.min(sel.constraints @ sel.theta) >= 1 - 1e-6
 
 

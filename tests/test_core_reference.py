@@ -81,7 +81,7 @@ def test_exact_certificates_verify_and_modes_agree(pe, task):
 def test_float_kkt_and_certified_agree(pe, task):
     sel = select(pe, task, TRAIN_LENGTH)
     if sel.realizable:
-        cert = sel.certificate
+        cert = sel.evidence
         assert cert["primal_min_slack"] >= -1e-6 and cert["dual_min"] >= 0
         assert cert["stationarity"] <= 1e-6 and cert["complementarity"] <= 1e-6
     certified = compute_alpha(pe, task, TRAIN_LENGTH, LENGTHS, mode="certified")

@@ -13,12 +13,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from posreal.theory.alpha import AlphaResult, compute_alpha, row_outcomes
+from posreal.theory.alpha import IntervalAlphaResult, compute_alpha, row_outcomes
+from posreal.theory.arithmetic import Mode
+from posreal.theory.cell import Cell
 from posreal.theory.defaults import GEOMETRIES, LENGTHS, REGISTRY_TASKS
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError, SpecError
 from posreal.theory.realization import FAILED
-from posreal.theory.norm_programs import (Geometry, LPCertificate, norm_program, parse_geometry, solve_program,
+from posreal.theory.norm_programs import (Geometry, LPOptimality, norm_program, parse_geometry, solve_program,
                                           verify_lp_exact)
 from posreal.theory.face_rows import IntervalOutcomes, interval_outcomes
 from posreal.theory.faces import select_in_geometry
@@ -153,16 +155,16 @@ def test_exact_certificates_verify_and_perturbed_ones_are_refused(pe, geometry):
         gsel = select_in_geometry(pe, task, 16, geometry, exact=True)
         if not gsel.realizable:
             continue
-        assert gsel.certificate is not None and gsel.program is not None, task
-        assert verify_lp_exact(gsel.program, gsel.certificate)
-        cert = gsel.certificate
+        assert gsel.optimality is not None and gsel.program is not None, task
+        assert verify_lp_exact(gsel.program, gsel.optimality)
+        cert = gsel.optimality
         k = min(cert.dual)
-        assert not verify_lp_exact(gsel.program, LPCertificate(cert.primal, {**cert.dual, k: 2 * cert.dual[k]},
+        assert not verify_lp_exact(gsel.program, LPOptimality(cert.primal, {**cert.dual, k: 2 * cert.dual[k]},
                                                                cert.value))
         moved = list(cert.primal)
         moved[0] += Fraction(1, 7)
-        assert not verify_lp_exact(gsel.program, LPCertificate(moved, cert.dual, cert.value))
-        assert not verify_lp_exact(gsel.program, LPCertificate(cert.primal, cert.dual, cert.value + 1))
+        assert not verify_lp_exact(gsel.program, LPOptimality(moved, cert.dual, cert.value))
+        assert not verify_lp_exact(gsel.program, LPOptimality(cert.primal, cert.dual, cert.value + 1))
         checked += 1
     assert checked > 0
 
@@ -302,7 +304,7 @@ def test_cell_without_constraints_is_the_point_zero():
 # Exists because a mutant survived: a rational cell without an exact LP certificate could give no reason.
 def test_a_rational_cell_without_an_exact_certificate_says_so(monkeypatch):
     """When no exact LP certificate is found for a rational PE, the float answer is kept and the reason given."""
-    monkeypatch.setattr(faces, "exact_certificate", lambda *args: None)
+    monkeypatch.setattr(faces, "exact_lp_optimality", lambda *args: None)
     gsel = faces.select_in_geometry("alibi", "offset:0", 2, "linf")
     assert gsel.theta is not None and not gsel.exact and gsel.exact_theta is None
     assert gsel.reason == "exact LP certificate not found (float answer)"
@@ -311,9 +313,9 @@ def test_a_rational_cell_without_an_exact_certificate_says_so(monkeypatch):
 
 # Exists because a mutant survived: the reason of a missing exact LP certificate was unchecked.
 def test_missing_exact_certificate_is_the_reason(monkeypatch):
-    monkeypatch.setattr(faces, "exact_certificate", lambda *args: None)
+    monkeypatch.setattr(faces, "exact_lp_optimality", lambda *args: None)
     gsel = select_in_geometry("alibi", "position:0", 2, Geometry.LINF)
-    assert gsel.selection.constraints.shape[0] > 0 and gsel.certificate is None
+    assert gsel.selection.constraints.shape[0] > 0 and gsel.optimality is None
     assert gsel.reason == "exact LP certificate not found (float answer)"
     assert gsel.summary()["reason"] == "exact LP certificate not found (float answer)"
 
@@ -334,7 +336,7 @@ def test_l1_optimal_face_of_a_rational_cell_is_the_segment_by_hand():
 # Exists because a mutant survived: the LP certificate document's fields were unchecked.
 def test_lp_certificate_document_spells_the_exact_optimum():
     gsel = _l1_relbias_position_0()
-    doc = gsel.certificate.to_json()
+    doc = gsel.optimality.to_json()
     assert (doc["format"], doc["version"], doc["value"]) == ("posreal-lp-optimality", 1, "4/1")
     assert doc["primal"][:4] == [f"{x.numerator}/{x.denominator}" for x in gsel.exact_theta]
     assert list(doc["dual"]) == sorted(doc["dual"], key=int) and all(Fraction(v) > 0 for v in doc["dual"].values())
@@ -434,7 +436,7 @@ def test_linf_result_without_a_geometry_selection_reports_the_l2_selection():
     whatever the geometry (nope·offset:1 is not realizable: a structural tie at row 1)."""
     sel = select("nope", "offset:1", 4)
     assert not sel.realizable
-    result = AlphaResult(parse_pe("nope"), parse_task("offset:1"), 4, "float", sel, (8,), geometry=Geometry.LINF)
+    result = IntervalAlphaResult(Cell.parse("nope", "offset:1", 4), Mode.FLOAT, sel, (8,), geometry=Geometry.LINF)
     doc = result.to_json()
     assert doc["selected"] == sel.summary()
     assert doc["geometry"] == "linf" and doc["rows"] == {} and doc["alpha"] == {"8": None}

@@ -11,7 +11,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 from posreal.theory import norm_programs
-from posreal.theory.norm_programs import (Geometry, LPCertificate, exact_certificate, exact_norm_program, norm_program,
+from posreal.theory.norm_programs import (Geometry, LPOptimality, exact_lp_optimality, exact_norm_program, norm_program,
                                           verify_lp_exact)
 
 
@@ -63,9 +63,9 @@ def test_exact_lp_check_refuses_dual_rows_outside_the_program():
     program = exact_norm_program([(F(1),)], 1, Geometry.L1)
     assert program.A == ((1, 0), (-1, 1), (1, 1)) and program.b == (1, 0, 0) and program.c == (0, 1)
     primal = [F(1), F(1)]
-    assert verify_lp_exact(program, LPCertificate(primal, {0: F(1), 1: F(1)}, F(1)))
-    assert not verify_lp_exact(program, LPCertificate(primal, {0: F(1), 1: F(1), 3: F(0)}, F(1)))
-    assert not verify_lp_exact(program, LPCertificate(primal, {0: F(1), 1: F(1), -1: F(0)}, F(1)))
+    assert verify_lp_exact(program, LPOptimality(primal, {0: F(1), 1: F(1)}, F(1)))
+    assert not verify_lp_exact(program, LPOptimality(primal, {0: F(1), 1: F(1), 3: F(0)}, F(1)))
+    assert not verify_lp_exact(program, LPOptimality(primal, {0: F(1), 1: F(1), -1: F(0)}, F(1)))
 
 
 # Exists because a mutant survived: the value of the empty exact program could be the int 0.
@@ -74,7 +74,7 @@ def test_exact_certificate_of_the_empty_program_is_a_fraction() -> None:
     is Fraction(0) (``sum`` without the start would give the int 0)."""
     program = exact_norm_program([], 0, Geometry.L1)
     lp = norm_program(np.zeros((0, 0)), Geometry.L1)
-    cert = exact_certificate(program, lp, np.zeros(0), np.zeros(0))
+    cert = exact_lp_optimality(program, lp, np.zeros(0), np.zeros(0))
     assert cert is not None and cert.primal == [] and cert.dual == {}
     assert type(cert.value) is F and cert.value == 0
     assert verify_lp_exact(program, cert)

@@ -11,7 +11,7 @@ import pytest
 from posreal.checks.base import GOOD_VERDICTS
 from posreal.checks.properties import FALSIFIED, run_property
 from posreal.checks.registry_cells import check_duality_registry
-from posreal.theory import alpha as alpha_module
+from posreal.theory import arithmetic as arithmetic_module
 from posreal.theory import realization, tasks, training
 
 
@@ -33,7 +33,7 @@ def _fails(result) -> bool:
 
 def test_nonstrict_realization_is_caught(monkeypatch):
     assert not _fails(run_property("theorem2_rows", max_examples=40, control_examples=50))
-    for module in (realization, alpha_module):
+    for module in (realization, arithmetic_module):
         monkeypatch.setattr(module, "classify_float", _nonstrict_float)
         monkeypatch.setattr(module, "classify_exact", _nonstrict_exact)
     mutant = run_property("theorem2_rows", max_examples=40, control_examples=50)

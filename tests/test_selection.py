@@ -49,7 +49,7 @@ def _hand_selection(constraints, theta=None, multipliers=None, farkas=None) -> S
         float_theta = np.zeros(p) if exact_theta is None else np.array([float(x) for x in exact_theta])
         sel.realize(Optimum(float_theta, lam, exact_theta, exact_lam))
     if farkas is not None:
-        sel.certificate = {"farkas_exact": True, "farkas": {k: F(v) for k, v in farkas.items()}}
+        sel.evidence = {"farkas_exact": True, "farkas": {k: F(v) for k, v in farkas.items()}}
     return sel
 
 
@@ -121,7 +121,7 @@ def test_kkt_verifier_refuses_a_tampered_real_certificate():
 # Exists because a mutant survived: verify_farkas_exact was never run on a correct certificate of a real cell.
 def test_farkas_verifier_accepts_the_certificate_of_a_not_realizable_cell():
     sel = select("relbias", "reverse", 16, exact=True)
-    assert sel.status == "not realizable" and sel.certificate["farkas_exact"]
+    assert sel.status == "not realizable" and sel.evidence["farkas_exact"]
     assert verify_farkas_exact(sel)
 
 
@@ -146,7 +146,7 @@ def test_farkas_verifier_refuses_data_that_breaks_one_condition(constraints, wei
 # Exists because a mutant survived: verify_farkas_exact was not shown to refuse a float or missing certificate.
 def test_farkas_verifier_refuses_missing_or_float_certificates():
     sel = select("relbias", "reverse", 16, exact=True)
-    sel.certificate["farkas_exact"] = False
+    sel.evidence["farkas_exact"] = False
     assert not verify_farkas_exact(sel)
     sel = select("relbias", "reverse", 16, exact=True)
     sel.exact_constraints = None
@@ -181,7 +181,7 @@ def test_exact_selection_without_exact_certificates_keeps_only_what_q_confirms(m
     assert feasible.status == "realizable" and feasible.exact_theta is None and not feasible.exact
     assert feasible.reason == ("exact KKT certificate not found: realizable in ℚ (the float θ has Zθ > 0 "
                                "exactly, so a multiple of it satisfies Zθ ≥ 1), θ* only approximately")
-    assert feasible.certificate["feasible_exact"] is True
+    assert feasible.evidence["feasible_exact"] is True
     assert np.allclose(feasible.theta, [-0.25, 0.75, -0.25, -0.25])
     infeasible = select("relbias", "reverse", 16, exact=True)
     assert infeasible.status == "undecided" and infeasible.optimum is None and not infeasible.exact
@@ -208,14 +208,14 @@ def test_exact_fallback_refuses_a_float_theta_that_fails_in_q(monkeypatch):
     assert float_only.realizable                         # what the float search alone says
     done = selection_module._finish_without_certificate(misstated(), zq, u, rho, 2)
     assert done.status == "not realizable" and done.optimum is None and done.exact
-    assert done.certificate == {"farkas_exact": True, "farkas": {0: F(1, 2), 1: F(1, 2)}}
+    assert done.evidence == {"farkas_exact": True, "farkas": {0: F(1, 2), 1: F(1, 2)}}
     assert verify_farkas_exact(done)
     monkeypatch.setattr(selection_module, "_scaled_farkas", lambda zq, p: None)
     undecided = selection_module._finish_without_certificate(misstated(), zq, u, rho, 2)
     assert undecided.status == "undecided" and undecided.optimum is None
     assert undecided.reason.startswith("undecided: no exact certificate found (KKT or Farkas); "
                                        "the float search says realizable")
-    assert "feasible_exact" not in undecided.certificate
+    assert "feasible_exact" not in undecided.evidence
 
 
 # Exists because a mutant survived: the Farkas search on rows scaled by powers of two was never needed.
@@ -232,7 +232,7 @@ def test_exact_mode_finds_a_farkas_certificate_that_float_rows_lose():
     assert sel.exact_constraints == [(tiny,), (F(-1),)] and sel.constraints.tolist() == [[0.0], [-1.0]]
     assert sel.status == "not realizable" and sel.exact
     assert sel.reason.endswith("(Farkas certificate, exact in ℚ, found on the rows scaled by powers of two)")
-    u = sel.certificate["farkas"]
+    u = sel.evidence["farkas"]
     assert u[0] / u[1] == 2 ** 1100 and sum(u.values()) == 1
     assert verify_farkas_exact(sel)
 
@@ -288,7 +288,7 @@ def test_exact_selection_of_a_constraint_with_a_large_norm():
     empty active set."""
     pe = build_table("big", [[10 ** 7], [0]], "relative")
     sel = select(pe, "offset:0", 2)
-    assert sel.realizable and sel.certificate == {"kkt_exact": True}
+    assert sel.realizable and sel.evidence == {"kkt_exact": True}
     assert sel.exact_theta == [F(1, 10 ** 7)]
     assert sel.exact_optimum is not None and sel.exact_optimum.multipliers == {0: F(1, 10 ** 14)}
 
@@ -338,7 +338,7 @@ def test_float_farkas_certificate_names_its_residual():
     residual ‖Zᵀu‖ is exactly 0."""
     sel = select("alibi", "offset:1", 3, exact=False)
     assert not sel.realizable and not sel.undecided
-    assert sel.certificate == {"farkas_residual": 0.0, "farkas_exact": False}
+    assert sel.evidence == {"farkas_residual": 0.0, "farkas_exact": False}
 
 
 # Exists because a mutant survived: the float KKT primal residual min(0, min slack) was unchecked.
@@ -350,8 +350,8 @@ def test_primal_residual_is_zero_when_every_margin_holds():
     for pe, task, L0 in (("rope:4", "copy", 4), ("rope:16", "position:0", 16), ("abssin:4", "reverse", 4)):
         sel = select(pe, task, L0, exact=False)
         slack = sel.constraints @ sel.theta - 1.0
-        assert sel.realizable and sel.certificate["primal_min_slack"] == min(0.0, float(slack.min())), pe
-        assert sel.certificate["primal_min_slack"] <= 0.0 and sel.certificate["dual_min"] <= 0.0
+        assert sel.realizable and sel.evidence["primal_min_slack"] == min(0.0, float(slack.min())), pe
+        assert sel.evidence["primal_min_slack"] <= 0.0 and sel.evidence["dual_min"] <= 0.0
 
 
 # Exists because a mutant survived: the float KKT stationarity residual's scale max(1, ‖θ‖) was unchecked.

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from posreal.checks.base import CheckResult, Control, Verdict
-from posreal.counterexamples.verifier.verify import Outcome, Verdict as CertificateVerdict, overall
+from posreal.counterexamples.verifier.verify import Outcome, CertificateReport as CertificateVerdict, overall
 from posreal.theory import PosrealError, compute_alpha, learned_alpha_interval, parse_pe, select, transfer
 from posreal.theory.kernels import BilinearKernel, DenseKernel, ProfileKernel
 from posreal.theory.transfer_operator import exact_transfer

@@ -45,7 +45,7 @@ from posreal.counterexamples.verifier.verify import (
     NOT_CHECKABLE,
     REFUTED,
     VERIFIED,
-    Verdict,
+    CertificateReport,
     overall,
     planned_work,
     verify_certificate,
@@ -119,7 +119,7 @@ def _refusal(doc: dict, name: str = "c") -> str:
     return str(err.value)
 
 
-def _one(doc: dict) -> Verdict:
+def _one(doc: dict) -> CertificateReport:
     (verdict,) = verify_document(doc, "c")
     return verdict
 
@@ -510,15 +510,15 @@ def test_bundles_name_each_certificate_and_bound_their_size(monkeypatch: pytest.
 
 
 def test_overall_outcome_ranks_refuted_over_not_checkable_over_verified() -> None:
-    def verdicts(*outcomes: Any) -> list[Verdict]:
-        return [Verdict(o, f"v{n}") for n, o in enumerate(outcomes)]
+    def verdicts(*outcomes: Any) -> list[CertificateReport]:
+        return [CertificateReport(o, f"v{n}") for n, o in enumerate(outcomes)]
 
     assert overall([]) == VERIFIED
     assert overall(verdicts(VERIFIED, VERIFIED)) == VERIFIED
     assert overall(verdicts(VERIFIED, NOT_CHECKABLE)) == NOT_CHECKABLE
     assert overall(verdicts(NOT_CHECKABLE, REFUTED, VERIFIED)) == REFUTED
     assert verifier.EXIT_CODES == {VERIFIED: 0, REFUTED: 1, NOT_CHECKABLE: 3}
-    assert Verdict(REFUTED, "n", ["f"], ["c"], ["x"]).to_json() == {
+    assert CertificateReport(REFUTED, "n", ["f"], ["c"], ["x"]).to_json() == {
         "verdict": "refuted", "name": "n", "failures": ["f"], "checked": ["c"], "notes": ["x"]}
 
 

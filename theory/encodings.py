@@ -166,7 +166,7 @@ class Encoding:
     def max_length(self, train_length: int) -> int:
         return MAX_BLOCKED_LENGTH
 
-    def length_limit_reason(self) -> str:
+    def length_bound_reason(self) -> str:
         """Why lengths above :meth:`max_length` are refused (one clause of the error message)."""
         return "larger grids do not fit in memory/time"
 
@@ -174,7 +174,7 @@ class Encoding:
         limit = self.max_length(train_length)
         if length > limit:
             raise SpecError(f"invalid length {length!r} for PE {str(self)!r}; accepted: "
-                            f"lengths up to {limit} ({self.length_limit_reason()})")
+                            f"lengths up to {limit} ({self.length_bound_reason()})")
 
     def dual(self) -> Encoding:
         """The shear ψ_S(i, j) = ψ(i, i - j), in normal form (the shear of a shear is the PE)."""
@@ -586,8 +586,8 @@ class DualOf(Encoding):
     def max_length(self, train_length):
         return self.base.max_length(train_length)
 
-    def length_limit_reason(self) -> str:
-        return self.base.length_limit_reason()
+    def length_bound_reason(self) -> str:
+        return self.base.length_bound_reason()
 
     def kernel(self, theta, length, train_length):
         return self.base.kernel(theta, length, train_length).flipped()

@@ -268,7 +268,7 @@ class _Block:
                 if key not in face.cache:
                     if float(g0[n, k] + face.dual_bounds(a[n, k][None, :])[0]) > scale[n]:
                         continue              # an earlier LP's dual already proves this rival's margin positive
-                    if face.lp_count >= face.lp_limit:
+                    if face.lp_count >= face.lp_budget:
                         doubt[n, k] = True    # LP budget spent: say so, never guess
                         continue
                     face.cache[key], w = face.minimize(a[n, k])
@@ -320,7 +320,7 @@ class _Block:
                 if float(g0[n, k] - face.dual_bounds(-a[n, k][None, :])[0]) < -scale[n]:
                     self.some[n] = FAILED
                     break
-                if face.lp_count >= face.lp_limit:
+                if face.lp_count >= face.lp_budget:
                     break
                 value, w = face.minimize(-a[n, k])                     # -(max over F of a_kᵀw)
                 if w is not None:
@@ -330,7 +330,7 @@ class _Block:
                     break
             if self.some[n] == UNDECIDED and self.best[n] > scale[n]:
                 self.some[n] = REALIZED
-            if self.some[n] == UNDECIDED and face.lp_count < face.lp_limit:
+            if self.some[n] == UNDECIDED and face.lp_count < face.lp_budget:
                 value, w = _max_min_over_face(face, g0[n, mask], a[n, mask])
                 self.some[n] = _classify(value, scale[n])
                 if w is not None:
@@ -358,7 +358,7 @@ def _face_rows(gsel: GeometrySelection, length: int, tol: float, budget: int = M
     block = max(1, ROW_BLOCK_ENTRIES // max(1, length * max(d, 1)))
     cols = np.arange(length)
     training = _TrainingBound(gsel, pe) if gsel.selection.constraints.shape[0] else None
-    face.lp_limit = max(face.lp_limit, budget)
+    face.lp_budget = max(face.lp_budget, budget)
     for start in range(0, rows.size, block):
         r, kt = rows[start:start + block], keys[start:start + block]   # (b,)
         idx = np.arange(r.size)
@@ -414,7 +414,7 @@ def interval_outcomes(gsel: GeometrySelection, lengths: Sequence[int], tol: floa
     if max_lps is None:
         max_lps = MAX_FACE_LPS if _highs_api() else COLD_FACE_LPS
     budget = gsel.face.lp_count + max_lps
-    gsel.face.lp_limit = budget
+    gsel.face.lp_budget = budget
     if op is REEVALUATION and not gsel.task.rows_depend_on_length:
         full = one(gsel, lengths[-1], tol, budget)
         return {L: full.prefix(L) for L in lengths}

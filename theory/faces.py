@@ -5,7 +5,7 @@ Main definitions and results (docs, Definitions page, definitions.md#geometry):
 * :func:`select_in_geometry` — the :class:`GeometrySelection` of a cell: the optimal value, a
   representative optimal θ (the LP of :mod:`posreal.theory.norm_programs`), the status (that of the ℓ2
   selection: Zθ ≥ 1 is feasible or not whatever the norm, so realizability at L0 does not depend on q),
-  and for rational PEs an exact certificate (:class:`posreal.theory.norm_programs.LPCertificate`);
+  and for rational PEs an exact certificate (:class:`posreal.theory.norm_programs.LPOptimality`);
 * :class:`Face` — the optimal face F_q, in reduced coordinates θ = θ₀ + N w (see below), built by
   :func:`optimal_face`; it keeps a box [lo, hi] ⊇ F in w-coordinates, the points of F met so far
   (probes: the box vertices and LP optima), the duals of earlier LPs (weak-duality bounds,
@@ -40,9 +40,9 @@ from posreal.theory.norm_programs import (
     ExactProgram,
     Geometry,
     LinearProgram,
-    LPCertificate,
+    LPOptimality,
     _solve_linf,
-    exact_certificate,
+    exact_lp_optimality,
     exact_norm_program,
     norm_program,
     parse_geometry,
@@ -82,7 +82,7 @@ class Face:
     solver: DualFaceLP | None = field(default=None, repr=False)   # the warm-started model of F (first use)
     maxmin: FaceLP | None = field(default=None, repr=False)   # F × {s ≤ 1} in (w, s), for max-min LPs (first use)
     boxed: bool = True        # lo, hi come from LPs (False: infinite for now, see ensure_box)
-    lp_limit: int = 0         # lp_count at which the current interval computation stops solving LPs
+    lp_budget: int = 0         # lp_count at which the current interval computation stops solving LPs
 
     def ensure_box(self) -> bool:
         """Compute the box now if it was skipped (2d warm-started LPs, not charged to the LP budget); True
@@ -92,7 +92,7 @@ class Face:
             return False
         lo, hi, probes, count = _box(self.A_red, self.r, self.solver)
         self.lp_count += count
-        self.lp_limit += count
+        self.lp_budget += count
         self.A_red, self.r = _prune(self.A_red, self.r, lo, hi)
         self.lo, self.hi, self.solver, self.maxmin, self.boxed = lo, hi, None, None, True
         for w in probes:
@@ -232,8 +232,8 @@ class GeometrySelection:
     theta: np.ndarray | None                   # (p,) a representative optimal θ
     value: float | None = None                 # ‖θ*_q‖_q, the LP optimum (ℓ2: ‖θ*‖₂)
     exact_theta: list[Fraction] | None = None  # (p,) in ℚ when certified
-    certificate: LPCertificate | None = None   # verified exact LP certificate (rational PEs)
-    program: ExactProgram | None = None        # the exact LP the certificate is for
+    optimality: LPOptimality | None = None    # verified exact LP optimality data (rational PEs)
+    program: ExactProgram | None = None        # the exact LP the optimality data are for
     face: Face | None = None                   # the optimal face (ℓ∞, ℓ1)
     reason: str = ""
 
@@ -260,7 +260,7 @@ class GeometrySelection:
 
     @property
     def exact(self) -> bool:
-        return self.certificate is not None
+        return self.optimality is not None
 
     def summary(self) -> dict:
         """The ``selected`` block of the JSON document (ℓ2: the selection's own summary)."""
@@ -313,9 +313,9 @@ def select_in_geometry(pe, task, train_length: int = 16, geometry: str | Geometr
     exact_point = False
     if sel.exact_constraints is not None:
         program = exact_norm_program(sel.exact_constraints, p, geometry)
-        cert = exact_certificate(program, lp, x, y)
+        cert = exact_lp_optimality(program, lp, x, y)
         if cert is not None:
-            out.certificate, out.program = cert, program
+            out.optimality, out.program = cert, program
             out.exact_theta = cert.primal[:p]
             out.theta, out.value = np.array([float(v) for v in out.exact_theta]), float(cert.value)
             x = np.array([float(v) for v in cert.primal])

@@ -16,8 +16,8 @@ Main definitions and results (docs, Definitions page, definitions.md#geometry):
   :func:`posreal.theory.faces.select_in_geometry`'s).  On a face that is not a point the representative
   θ is the vertex the solver used ends at (not a canonical point of the face: the α interval does not
   depend on it, the experiment's witness cosines do);
-* :func:`exact_norm_program` — the same LP in ℚ for rational PEs, and :func:`exact_certificate`, which
-  rounds HiGHS' solution to ℚ on its active set: an exact certificate (:class:`LPCertificate`, checked
+* :func:`exact_norm_program` — the same LP in ℚ for rational PEs, and :func:`exact_lp_optimality`, which
+  rounds HiGHS' solution to ℚ on its active set: an exact certificate (:class:`LPOptimality`, checked
   by :func:`verify_lp_exact`: primal and dual feasibility, equal objective values, complementary
   slackness, all in ℚ).
 
@@ -137,7 +137,7 @@ def exact_norm_program(zq: Sequence[Sequence[Fraction]], p: int, geometry: Geome
 
 
 @dataclass
-class LPCertificate:
+class LPOptimality:
     """An exact optimality certificate: primal x, dual y (on its support) and the common value."""
 
     primal: list[Fraction]          # (n,) x = (θ, t) or (θ, s)
@@ -163,7 +163,7 @@ def _products(rows: Sequence[Sequence[Fraction]], x: Sequence[Fraction]) -> list
     return [Fraction(int(s), D * den) for s in N.dot(a)]
 
 
-def verify_lp_exact(program: ExactProgram, cert: LPCertificate) -> bool:
+def verify_lp_exact(program: ExactProgram, cert: LPOptimality) -> bool:
     """Re-derive optimality in ℚ from the data alone: A x ≥ b, y ≥ 0, Aᵀy = c, cᵀx = bᵀy = value,
     and y_k (A_k x - b_k) = 0 (implied by the equal values, checked anyway)."""
     A, b, c, x, y = program.A, program.b, program.c, cert.primal, cert.dual
@@ -279,8 +279,8 @@ def _bounded_solution(api, h, p: int, bound: float) -> tuple[np.ndarray, np.ndar
     return x, y, t
 
 
-def exact_certificate(program: ExactProgram, lp: LinearProgram, x: np.ndarray,
-                      y: np.ndarray) -> LPCertificate | None:
+def exact_lp_optimality(program: ExactProgram, lp: LinearProgram, x: np.ndarray,
+                      y: np.ndarray) -> LPOptimality | None:
     """Round HiGHS' solution to ℚ on its active set and re-solve exactly.
 
     Basis: n independent active rows, dual support first; x_B solves A_B x = b_B and y_B solves
@@ -303,5 +303,5 @@ def exact_certificate(program: ExactProgram, lp: LinearProgram, x: np.ndarray,
     if yb is None:
         return None
     value = sum((ci * xi for ci, xi in zip(program.c, xq)), Fraction(0))
-    cert = LPCertificate(xq, {k: v for k, v in zip(basis, yb) if v != 0}, value)
+    cert = LPOptimality(xq, {k: v for k, v in zip(basis, yb) if v != 0}, value)
     return cert if verify_lp_exact(program, cert) else None

@@ -202,11 +202,11 @@ class Estimate:
 def require(estimate: Estimate) -> None:
     """Refuse ``estimate`` if it exceeds the budget (a one-line ResourceError, exit code 2)."""
     limit = budget()
-    work_limit = max_work()
-    if estimate.work > work_limit:
+    work_budget = max_work()
+    if estimate.work > work_budget:
         raise ResourceError(
             f"refused: {estimate.what} would need about {estimate.work:.2g} floating-point operations, above the "
-            f"budget of {work_limit:.2g}; accepted: smaller arguments, or raise the budget with {WORK_ENV}=N")
+            f"budget of {work_budget:.2g}; accepted: smaller arguments, or raise the budget with {WORK_ENV}=N")
     if estimate.memory > limit.memory:
         raise ResourceError(
             f"refused: {estimate.what} would need about {human(estimate.memory)} of memory, above the budget "

@@ -113,7 +113,7 @@ class Selection:
     status: SelectionStatus = SelectionStatus.NOT_REALIZABLE
     optimum: Optimum | None = None
     reason: str = ""
-    certificate: dict = field(default_factory=dict)
+    evidence: dict = field(default_factory=dict)   # KKT or Farkas data behind the status (exactness flags)
     exact_constraints: list[tuple] | None = None
 
     def realize(self, optimum: Optimum) -> None:
@@ -172,7 +172,7 @@ class Selection:
 
     @property
     def exact(self) -> bool:
-        return self.exact_theta is not None or self.certificate.get("farkas_exact", False)
+        return self.exact_theta is not None or self.evidence.get("farkas_exact", False)
 
     def summary(self) -> dict:
         return {"norm": self.norm, "support": len(self.support), "constraints": int(self.constraints.shape[0]),
@@ -387,7 +387,7 @@ def _finish_float(sel: Selection, z: np.ndarray, u: np.ndarray, rho: float) -> S
         if _primal_feasible(cert):
             cert["optimal"] = _float_kkt_ok(cert)
             sel.realize(Optimum(theta, lam))
-            sel.certificate = cert
+            sel.evidence = cert
             if not cert["optimal"]:
                 sel.reason = "θ is feasible (Zθ ≥ 1) but its KKT residuals exceed tolerance: θ* only approximately"
             return sel
@@ -406,7 +406,7 @@ def _finish_float(sel: Selection, z: np.ndarray, u: np.ndarray, rho: float) -> S
                       f"‖Zᵀu‖ = {residual:.3g} against rows of size {size:.3g} (accepted: at most "
                       f"{FARKAS_REL_TOL:g} of it)")
         return sel
-    sel.certificate = {"farkas_residual": float(np.linalg.norm(combined)), "farkas_exact": False}
+    sel.evidence = {"farkas_residual": float(np.linalg.norm(combined)), "farkas_exact": False}
     sel.reason = "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, float)"
     return sel
 
@@ -420,13 +420,13 @@ def _finish_exact(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float, p:
             for k, v in lam.items():
                 multipliers[k] = float(v)
             sel.realize(Optimum(np.array([float(x) for x in theta]), multipliers, theta, lam))
-            sel.certificate = {"kkt_exact": True}
+            sel.evidence = {"kkt_exact": True}
             return sel
     farkas = _farkas(sel.constraints)
     if farkas is not None:
         cert = _exact_farkas(zq, farkas, p)
         if cert is not None:
-            sel.certificate = {"farkas_exact": True, "farkas": cert}
+            sel.evidence = {"farkas_exact": True, "farkas": cert}
             sel.reason = "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, exact in ℚ)"
             return sel
     return _finish_without_certificate(sel, zq, u, rho, p)
@@ -443,14 +443,14 @@ def _finish_without_certificate(sel: Selection, zq: list[tuple], u: np.ndarray, 
     _finish_float(sel, sel.constraints, u, rho)
     said = sel.status.value + (f" ({sel.reason})" if sel.reason else "")
     if sel.realizable and all(x > 0 for x in _exact_products(zq, [Fraction(float(x)) for x in sel.theta])):
-        sel.certificate["feasible_exact"] = True
+        sel.evidence["feasible_exact"] = True
         sel.reason = ("exact KKT certificate not found: realizable in ℚ (the float θ has Zθ > 0 exactly, "
                       "so a multiple of it satisfies Zθ ≥ 1), θ* only approximately")
         return sel
     rescued = _scaled_farkas(zq, p)
     if rescued is not None:
         sel.status, sel.optimum = SelectionStatus.NOT_REALIZABLE, None
-        sel.certificate = {"farkas_exact": True, "farkas": rescued}
+        sel.evidence = {"farkas_exact": True, "farkas": rescued}
         sel.reason = ("infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, exact in ℚ, "
                       "found on the rows scaled by powers of two)")
         return sel
@@ -479,7 +479,7 @@ def verify_kkt_exact(sel: Selection) -> bool:
 
 def verify_farkas_exact(sel: Selection) -> bool:
     """Re-check the exact infeasibility certificate: u ≥ 0, Zᵀu = 0, Σu = 1."""
-    cert = sel.certificate.get("farkas") if sel.certificate.get("farkas_exact") else None
+    cert = sel.evidence.get("farkas") if sel.evidence.get("farkas_exact") else None
     if cert is None or sel.exact_constraints is None:
         return False
     zq = sel.exact_constraints

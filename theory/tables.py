@@ -170,7 +170,7 @@ class TableEncoding(Encoding):
     def max_length(self, train_length):
         return self.size
 
-    def length_limit_reason(self) -> str:
+    def length_bound_reason(self) -> str:
         return f"the feature table defines ψ on {self.size} positions only"
 
     def max_abs_feature(self, length, train_length):

@@ -129,9 +129,9 @@ def kernel_class(kernel: str | None, pe: str | None, length: int, train_length: 
 
 
 # ------------------------------------------------------------------ the query
-def _linear(params: Sequence[z3.ArithRef], coeffs: Coeffs) -> z3.ArithRef:
-    terms = [z3.RealVal(c) * params[k] for k, c in sorted(coeffs.items())]
-    return z3.Sum(terms) if terms else z3.RealVal(0)
+def _linear(params: Sequence[z3.ArithRef], coeffs: Coeffs, ctx: z3.Context | None = None) -> z3.ArithRef:
+    terms = [z3.RealVal(c, ctx) * params[k] for k, c in sorted(coeffs.items())]
+    return z3.Sum(terms) if terms else z3.RealVal(0, ctx)
 
 
 def _difference(a: Coeffs, b: Coeffs) -> Coeffs:
@@ -141,8 +141,8 @@ def _difference(a: Coeffs, b: Coeffs) -> Coeffs:
     return {k: c for k, c in out.items() if c != 0}
 
 
-def row_constraint(cls: KernelClass, params, i: int, t: int) -> z3.BoolRef:
-    """κ(i, t) > κ(i, j) for every other key j ≤ i (False on a structural tie)."""
+def row_constraint(cls: KernelClass, params, i: int, t: int, ctx: z3.Context | None = None) -> z3.BoolRef:
+    """κ(i, t) > κ(i, j) for every other key j ≤ i (False on a structural tie); terms in z3 context ``ctx``."""
     parts = []
     target = cls.coeffs(i, t)
     for j in range(i + 1):
@@ -150,9 +150,9 @@ def row_constraint(cls: KernelClass, params, i: int, t: int) -> z3.BoolRef:
             continue
         diff = _difference(target, cls.coeffs(i, j))
         if not diff:
-            return z3.BoolVal(False)   # structural tie: no kernel of the class realizes the row
-        parts.append(_linear(params, diff) > 0)
-    return z3.And(parts) if parts else z3.BoolVal(True)
+            return z3.BoolVal(False, ctx)   # structural tie: no kernel of the class realizes the row
+        parts.append(_linear(params, diff, ctx) > 0)
+    return z3.And(parts) if parts else z3.BoolVal(True, ctx)
 
 
 def _check_length(length: int) -> None:
@@ -175,10 +175,13 @@ def compute_ceiling(task: str | Task, length: int, kernel: str | None = None, pe
     if not rows:   # α*_n = |realized| / |R_n| is undefined, not 1
         raise SpecError(f"invalid task {str(task_obj)!r} at length {length}: it scores no row (R_n is empty); "
                         "accepted: a task and length with at least one scored row, e.g. position:p with p < length")
-    params = [z3.Real(f"w{k}") for k in range(cls.size)]
-    cons = [row_constraint(cls, params, i, t) for i, t in zip(rows, targets)]
-    flags = [z3.Bool(f"row{i}") for i in rows]
-    opt = z3.Optimize()
+    # a z3 context of its own: which optimal model z3 returns (the witness) then does not depend on the
+    # queries this process solved before (in one shared context it does)
+    ctx = z3.Context()
+    params = [z3.Real(f"w{k}", ctx) for k in range(cls.size)]
+    cons = [row_constraint(cls, params, i, t, ctx) for i, t in zip(rows, targets)]
+    flags = [z3.Bool(f"row{i}", ctx) for i in rows]
+    opt = z3.Optimize(ctx=ctx)
     opt.set("timeout", max(1, int(timeout * 1000)))
     for flag, con in zip(flags, cons):
         opt.add(z3.Implies(flag, con))
@@ -201,7 +204,7 @@ def compute_ceiling(task: str | Task, length: int, kernel: str | None = None, pe
     if answer != z3.sat:   # timeout: the best model so far gives a lower bound only
         optimal, reason = UNKNOWN, f"optimizer stopped: {opt.reason_unknown()}; {k} rows is a lower bound"
     elif k < len(rows):
-        optimal, reason = prove_at_most(cons, flags, k, timeout)
+        optimal, reason = prove_at_most(cons, flags, k, timeout, ctx)
     claimed = sum(1 for f in flags if z3.is_true(model.eval(f, model_completion=True)))
     verified = claimed == k and all(z3.is_true(model.eval(c, model_completion=True)) for c, f in zip(cons, flags)
                                     if z3.is_true(model.eval(f, model_completion=True)))
@@ -222,9 +225,9 @@ def _best_model(opt: z3.Optimize) -> z3.ModelRef | None:
         return None
 
 
-def prove_at_most(cons, flags, k: int, timeout: float) -> tuple[Verdict, str]:
+def prove_at_most(cons, flags, k: int, timeout: float, ctx: z3.Context | None = None) -> tuple[Verdict, str]:
     """Certify that no kernel of the class realizes k + 1 rows (unsat) — optimality of k."""
-    solver = z3.Solver()
+    solver = z3.Solver(ctx=ctx)
     solver.set("timeout", max(1, int(timeout * 1000)))
     for flag, con in zip(flags, cons):
         solver.add(z3.Implies(flag, con))

@@ -37,23 +37,23 @@ class AlgebraicValue(ValueError):
 
 
 @dataclass
-class Outcome:
+class SolverAnswer:
     status: str                      # "sat" | "unsat" | "unknown"
     model: z3.ModelRef | None
     reason: str = ""
 
 
-def query(assertions: Sequence[z3.BoolRef], timeout: float = DEFAULT_TIMEOUT) -> Outcome:
+def query(assertions: Sequence[z3.BoolRef], timeout: float = DEFAULT_TIMEOUT) -> SolverAnswer:
     """One z3 query with a timeout (seconds)."""
     solver = z3.Solver()
     solver.set("timeout", max(1, int(timeout * 1000)))
     solver.add(*assertions)
     answer = solver.check()
     if answer == z3.unsat:
-        return Outcome("unsat", None)
+        return SolverAnswer("unsat", None)
     if answer == z3.sat:
-        return Outcome("sat", solver.model())
-    return Outcome("unknown", None, solver.reason_unknown() or "unknown")
+        return SolverAnswer("sat", solver.model())
+    return SolverAnswer("unknown", None, solver.reason_unknown() or "unknown")
 
 
 def to_fraction(value: z3.ExprRef) -> Fraction:

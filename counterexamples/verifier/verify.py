@@ -1,6 +1,6 @@
 """The certificate verifier: re-derives every exact claim with fractions only.
 
-Main function: :func:`verify_document` -> :class:`Verdict`, whose :class:`Outcome` is ``verified`` /
+Main function: :func:`verify_document` -> :class:`CertificateReport`, whose :class:`Outcome` is ``verified`` /
 ``refuted`` / ``not checkable``, and :func:`verify_file`.  It uses :mod:`posreal.counterexamples.verifier.exact_model`
 (tasks and rational features from their spec strings) and :mod:`posreal.counterexamples.verifier.qla`
 (Gaussian elimination in ℚ) — no numpy, no z3, no ``theory`` computation — so a certificate is
@@ -83,7 +83,7 @@ Path_ = tuple[Any, ...]
 
 
 @dataclass
-class Verdict:
+class CertificateReport:
     verdict: Outcome
     name: str
     failures: list[str] = field(default_factory=list)
@@ -434,7 +434,7 @@ _KIND_CHECKS: dict[str, Callable[[_Instance, dict, dict, _Check], None]] = {
     "static-colspan": _static, "dynamic-colspan": _dynamic, "open-tie": _open_tie}
 
 
-def verify_certificate(document: dict, name: str = "certificate") -> Verdict:
+def verify_certificate(document: dict, name: str = "certificate") -> CertificateReport:
     """Verify one certificate object; malformed input raises CertificateError."""
     if document.get("format") != FORMAT:
         raise CertificateError(f"malformed certificate {name}: format {quote(document.get('format'))}; "
@@ -456,9 +456,9 @@ def verify_certificate(document: dict, name: str = "certificate") -> Verdict:
         _KIND_CHECKS[kind](inst, instance, claims, check)
     except em.NotCheckable as err:
         if check.failures:   # a claim (or the digest) already failed: refuted, whatever was left unchecked
-            return Verdict(REFUTED, name, check.failures, check.checked,
+            return CertificateReport(REFUTED, name, check.failures, check.checked,
                            [f"the remaining claims were not checked: {err}"])
-        return Verdict(NOT_CHECKABLE, name, notes=[str(err)])
+        return CertificateReport(NOT_CHECKABLE, name, notes=[str(err)])
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as err:
         if isinstance(err, CertificateError):
             raise
@@ -467,10 +467,10 @@ def verify_certificate(document: dict, name: str = "certificate") -> Verdict:
         check(False, f"claim {'.'.join(map(str, path))} is not re-derived by any check")
     notes = ["float evidence (log-time gradient flow) is reported, not verified"] if document.get("evidence") else []
     verdict = VERIFIED if not check.failures else REFUTED
-    return Verdict(verdict, name, check.failures, check.checked, notes)
+    return CertificateReport(verdict, name, check.failures, check.checked, notes)
 
 
-def verify_document(document: dict, name: str = "certificate") -> list[Verdict]:
+def verify_document(document: dict, name: str = "certificate") -> list[CertificateReport]:
     """Verify a certificate or a bundle; returns one verdict per certificate."""
     if document.get("format") == BUNDLE_FORMAT:
         certs = _get(document, "certificates", list, "bundle")
@@ -480,7 +480,7 @@ def verify_document(document: dict, name: str = "certificate") -> list[Verdict]:
     return [verify_certificate(document, name)]
 
 
-def overall(verdicts: list[Verdict]) -> Outcome:
+def overall(verdicts: list[CertificateReport]) -> Outcome:
     kinds = {v.verdict for v in verdicts}
     if REFUTED in kinds:
         return REFUTED
@@ -489,5 +489,5 @@ def overall(verdicts: list[Verdict]) -> Outcome:
     return VERIFIED
 
 
-def verify_file(path: str | Path) -> list[Verdict]:
+def verify_file(path: str | Path) -> list[CertificateReport]:
     return verify_document(load(path), Path(path).name)

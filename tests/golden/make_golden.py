@@ -134,26 +134,12 @@ def commands() -> list[dict]:
     return out
 
 
-def fresh_z3() -> None:
-    """Start the next command with a new z3 main context, as a new process would.
-
-    z3's choice among optimal models (``ceiling``'s ``witness``) depends on the queries solved
-    before in the same context: run in one process, a ceiling's witness changes with the commands
-    run before it (5 to 6 of the 19 solved ceilings, depending on the order; only ``witness``
-    differed), whereas ``python -m posreal ceiling ...`` is reproducible run to run.  Dropping the
-    context before every command gives the fresh-process output in any order."""
-    z3 = sys.modules.get("z3")
-    if z3 is not None:
-        z3.z3._main_ctx = None
-
-
 def run(argv: list[str]) -> dict:
     """Run ``posreal ARGV`` in-process from the repository root; exit code, stdout, stderr."""
     from posreal.cli import main
     out, err = io.StringIO(), io.StringIO()
     cwd = os.getcwd()
     os.chdir(ROOT)
-    fresh_z3()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = main(list(argv))
