@@ -3,18 +3,18 @@
 Covered modules: ``posreal.theory.*`` and the certificate verifier
 ``posreal.counterexamples.verifier.*``.  Not part of CI; run from the repository root::
 
-    python benchmarks/mutation/mutation.py --seed 1 --sample 200 --workdir /tmp/mut-seed1 --report /tmp/mut-seed1.md
+    python benchmarks/mutation/mutation.py --seed 1 --sample 200 --report /tmp/mut-seed1.md
 
 A run's figures go into the table of ``benchmarks/mutation/mutation-summary.md``; its report is not kept.
 
 What it does:
 
-1. **Stage.** mutmut names a mutant after its file's path (``theory/alpha.py`` -> ``theory.alpha``)
-   and only activates it when that name equals the function's ``__module__``.  In this repository
-   ``theory/`` imports as ``posreal.theory`` (setuptools ``package-dir``), so the two differ.  The
-   runner therefore copies the sources into a scratch directory in the installed layout
-   (``posreal/theory``, ``posreal/counterexamples/verifier``, ...), together with ``tests/`` and
-   ``pyproject.toml`` (whose ``[tool.mutmut]`` section is written for that layout).
+1. **In place.** mutmut runs at the repository root, on the package as pip and mypy see it: the folders
+   ``theory/``, ``checks/``, ... are the subpackages ``posreal.theory``, ... through the committed symlinks
+   ``posreal/theory -> ../theory`` and so on, so mutmut's path-derived module names (``posreal/theory/alpha.py``
+   -> ``posreal.theory.alpha``) equal the import names.  ``[tool.mutmut]`` in ``pyproject.toml`` lists the
+   symlinked folders as source paths (mutmut does not follow symlinks below a source path); mutmut writes its
+   copy and the mutants to ``mutants/`` (ignored by git).
 2. **Generate** every mutant with mutmut (its own mutation operators) and list their names.
 3. **Sample** ``--sample`` of them with ``random.Random(--seed)`` from the sorted name list.
 4. **Run** ``mutmut run --max-children 1 NAMES...`` (one core; BLAS threads pinned to one): each
@@ -26,7 +26,7 @@ What it does:
    denominator; score = killed / (killed + survived), where "survived" includes mutants that no
    selected test executes.  Prints the score and every non-equivalent survivor with its diff.
 
-``--resume`` reuses the staged run (the sources must be unchanged) with the current tests and re-runs only
+``--resume`` reuses the run in ``mutants/`` (the sources must be unchanged) with the current tests and re-runs only
 the sampled mutants it did not kill — tests added after a run are judged without regenerating
 everything; the report says so.
 
@@ -45,7 +45,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from enum import Enum
@@ -53,12 +52,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 EQUIVALENT_LIST = ROOT / "benchmarks" / "mutation" / "mutation-equivalent.md"
-SUBPACKAGES = ("theory", "checks", "counterexamples", "experiment")
-STAGE_MARKER = ".posreal-mutation-stage"
+SOURCES = ("posreal", "theory", "checks", "counterexamples", "experiment")   # what a run's marker fingerprints
+MUTANTS = ROOT / "mutants"                       # mutmut's working copy (ignored by git)
+RUN_MARKER = MUTANTS / ".posreal-mutation-run"
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache")
 ENTRY = re.compile(r"^- `(?P<name>[^`]+)`: `(?P<old>[^`]*)` → `(?P<new>[^`]*)` — (?P<reason>.+)$")
 
-# Runs in the staged directory: mutmut's own generation step (copy sources, write every mutant).
+# Runs at the repository root: mutmut's own generation step (copy sources, write every mutant).
 GENERATE = """
 import os
 from mutmut.__main__ import create_mutants
@@ -143,26 +143,15 @@ def load_equivalents(path: Path = EQUIVALENT_LIST) -> list[Equivalent]:
     return out
 
 
-def stage(workdir: Path) -> None:
-    """Copy the sources into ``workdir`` in the installed package layout (see the module docstring)."""
-    if workdir.exists():
-        if not (workdir / STAGE_MARKER).is_file():
-            raise SystemExit(f"error: invalid --workdir {str(workdir)[:80]!r}: it exists and was not made by this "
-                             "script; accepted: a new directory or one this script staged before")
-        shutil.rmtree(workdir)
-    package = workdir / "posreal"
-    shutil.copytree(ROOT / "posreal", package, ignore=IGNORED)
-    for name in SUBPACKAGES:
-        shutil.copytree(ROOT / name, package / name, ignore=IGNORED)
-    shutil.copytree(ROOT / "tests", workdir / "tests", ignore=IGNORED)
-    # tests that read shipped certificates find them under the repository root
-    shutil.copytree(ROOT / "counterexamples" / "certificates", workdir / "counterexamples" / "certificates")
-    # the statements test reads the Definitions page's anchors
-    (workdir / "docs").mkdir()
-    shutil.copy2(ROOT / "docs" / "definitions.md", workdir / "docs" / "definitions.md")
-    shutil.copy2(ROOT / "pyproject.toml", workdir / "pyproject.toml")
-    (workdir / STAGE_MARKER).write_text(f"staged by benchmarks/mutation/mutation.py\ncommit: {git_commit()}\n",
-                                        encoding="utf-8")
+def source_fingerprint() -> str:
+    """SHA-256 over the package's Python sources (what ``--resume`` requires unchanged)."""
+    import hashlib
+    digest = hashlib.sha256()
+    for name in SOURCES:
+        for path in sorted((ROOT / name).rglob("*.py")):
+            if "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def one_core_env() -> dict[str, str]:
@@ -236,31 +225,22 @@ def git_commit() -> str:
 
 
 def staged_commit(workdir: Path) -> str:
-    """The commit the staged sources were copied from, as ``stage`` recorded it."""
-    for line in (workdir / STAGE_MARKER).read_text(encoding="utf-8").splitlines():
+    """The commit the mutants were generated from, as the run's marker recorded it."""
+    for line in RUN_MARKER.read_text(encoding="utf-8").splitlines():
         if line.startswith("commit: "):
             return line.removeprefix("commit: ")
-    return "unknown (staged by an older version of this script)"
+    return "unknown"
 
 
 def sources_unchanged(workdir: Path) -> bool:
-    """Whether the staged sources equal the repository's (the condition for ``--resume``)."""
-    pairs = [(ROOT / "posreal", workdir / "posreal")] + [(ROOT / n, workdir / "posreal" / n) for n in SUBPACKAGES]
-    for source, staged in pairs:
-        for path in source.rglob("*.py"):
-            if "__pycache__" in path.parts:
-                continue
-            copy = staged / path.relative_to(source)
-            if not copy.is_file() or copy.read_bytes() != path.read_bytes():
-                return False
-    return True
+    """Whether the sources equal those the mutants were generated from (the condition for ``--resume``)."""
+    return RUN_MARKER.is_file() and f"sources: {source_fingerprint()}" in RUN_MARKER.read_text(encoding="utf-8")
 
 
 def refresh_tests(workdir: Path) -> None:
-    """Replace the staged tests by the repository's (mutmut copies them on into ``mutants/``)."""
-    shutil.rmtree(workdir / "tests")
-    shutil.copytree(ROOT / "tests", workdir / "tests", ignore=IGNORED)
-    shutil.rmtree(workdir / "mutants" / "tests", ignore_errors=True)
+    """Replace mutmut's copy of the tests by the repository's."""
+    shutil.rmtree(MUTANTS / "tests", ignore_errors=True)
+    shutil.copytree(ROOT / "tests", MUTANTS / "tests", ignore=IGNORED)
 
 
 def run(seed: int, sample: int, workdir: Path, max_children: int, log: Path, resume: bool = False,
@@ -268,20 +248,21 @@ def run(seed: int, sample: int, workdir: Path, max_children: int, log: Path, res
     env = one_core_env()
     start = time.monotonic()
     if report_only:
-        if not (workdir / STAGE_MARKER).is_file() or not log.is_file():
-            raise SystemExit(f"error: invalid --report-only for {str(workdir)[:80]!r}: no finished run there; "
-                             "accepted: a --workdir this script ran mutmut in")
-        # the run's wall time: from staging to the last write of its log
-        start -= log.stat().st_mtime - (workdir / STAGE_MARKER).stat().st_mtime
+        if not RUN_MARKER.is_file() or not log.is_file():
+            raise SystemExit("error: invalid --report-only: no finished run in mutants/; accepted: after a run")
+        # the run's wall time: from generation to the last write of its log
+        start -= log.stat().st_mtime - RUN_MARKER.stat().st_mtime
     elif resume:
-        if not (workdir / STAGE_MARKER).is_file() or not sources_unchanged(workdir):
-            raise SystemExit(f"error: invalid --resume for {str(workdir)[:80]!r}: no staged run there, or the "
-                             "sources changed since; accepted: --resume after a run of the same sources")
+        if not sources_unchanged(workdir):
+            raise SystemExit("error: invalid --resume: no run in mutants/, or the sources changed since; "
+                             "accepted: --resume after a run of the same sources")
         refresh_tests(workdir)
     else:
-        stage(workdir)
+        shutil.rmtree(MUTANTS, ignore_errors=True)      # a fresh run: mutmut regenerates every mutant
         subprocess.run([sys.executable, "-c", GENERATE], cwd=workdir, env=env, check=True,
                        stdout=subprocess.DEVNULL)
+        RUN_MARKER.write_text(f"generated by benchmarks/mutation/mutation.py\ncommit: {git_commit()}\n"
+                              f"sources: {source_fingerprint()}\n", encoding="utf-8")
     names = generated_names(workdir)
     chosen = sorted(random.Random(seed).sample(names, min(sample, len(names))))
     todo = [] if report_only else chosen
@@ -369,16 +350,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
     parser.add_argument("--sample", type=int, default=250, help="number of mutants to run (default 250)")
-    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "posreal-mutation",
-                        help="scratch directory for the staged sources (replaced on each run)")
     parser.add_argument("--max-children", type=int, default=1, help="mutmut workers (default 1: one core)")
     parser.add_argument("--report", type=Path, help="also write the Markdown report here")
     parser.add_argument("--min-score", type=float, default=0.90, help="exit 1 below this score (default 0.90)")
     parser.add_argument("--resume", action="store_true",
-                        help="reuse the staged run in --workdir (same sources) with the current tests: "
+                        help="reuse the run in mutants/ (same sources) with the current tests: "
                              "re-run only the sampled mutants it did not kill")
     parser.add_argument("--report-only", action="store_true",
-                        help="run nothing: print (and write) the report of the run already in --workdir")
+                        help="run nothing: print (and write) the report of the run already in mutants/")
     args = parser.parse_args(argv)
     if args.resume and args.report_only:
         parser.error("invalid options: --resume with --report-only; accepted: at most one of them")
@@ -386,12 +365,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"invalid --sample {args.sample}; accepted: an integer >= 1")
     if args.max_children < 1:
         parser.error(f"invalid --max-children {args.max_children}; accepted: an integer >= 1")
-    workdir = args.workdir.resolve()
-    if workdir == ROOT or ROOT in workdir.parents:
-        parser.error(f"invalid --workdir {str(args.workdir)[:80]!r}: inside the repository; "
-                     "accepted: a directory outside it")
-    log = workdir / ("mutmut-resume.log" if args.resume else "mutmut.log")
-    report = run(args.seed, args.sample, workdir, args.max_children, log, args.resume, args.report_only)
+    log = MUTANTS / ("mutmut-resume.log" if args.resume else "mutmut.log")
+    report = run(args.seed, args.sample, ROOT, args.max_children, log, args.resume, args.report_only)
     text = render(report)
     print(text)
     for entry in report.unused_equivalents:
