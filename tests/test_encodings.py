@@ -10,7 +10,8 @@ import copy
 
 import numpy as np
 import pytest
-from posreal.theory.encodings import ALiBi, DualOf, OFFSET, ProfileEncoding, RELATIVE, integer_positions, sinusoid
+from posreal.theory.encodings import ALiBi, DualOf, OFFSET, ProfileEncoding, RELATIVE, integer_positions
+from posreal.theory.sinusoids import sinusoid
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
 
