@@ -70,10 +70,15 @@ def test_double_dual_relbias_answers_as_relbias_at_a_long_length(capsys):
     assert sheared == plain and plain["alpha"] == {"200000": 1.0}
 
 
-def test_the_estimate_of_a_dense_kernel_still_refuses(capsys):
-    """Negative control for the test above: a PE whose kernel really is dense is refused at that length."""
-    assert main(["--max-memory", "1G", "alpha", "--pe", "abssin:4", "--task", "offset:1", "--lengths", "200000"]) == 2
-    assert "invalid length" in capsys.readouterr().err or True
+def test_the_double_shear_is_planned_as_a_profile_not_as_a_dense_kernel():
+    """The defect this guards against: the estimate unwrapped one shear only and planned dual:relbias's
+    'kernel' of dual:dual:relbias as dense, (L, L) values, far over a 1 GiB budget at L = 200000."""
+    from posreal.theory.resources import cell_estimate
+    sheared, plain = Cell.parse("dual:dual:relbias", "offset:1", 16), Cell.parse("relbias", "offset:1", 16)
+    assert sheared.estimate([200000], False) == plain.estimate([200000], False)
+    assert plain.estimate([200000], False).memory < 2 ** 30
+    dense = cell_estimate(str(plain), 16, "dense", 120, [200000], False)      # control: what a dense plan costs
+    assert dense.memory > 2 ** 30
 
 
 def test_lengths_are_checked_against_the_cell():
