@@ -86,6 +86,14 @@ class Arithmetic:
         raise NotImplementedError
 
 
+def scored_rows(pe: Encoding, task: Task, length: int,
+                train_length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """R_length, its targets, their key indices and structural ties: four (m,) arrays."""
+    rows, targets = task.rows_and_targets(length)
+    keys = target_keys(pe.index, rows, targets)
+    return rows, targets, keys, pe.structural_ties(rows, keys, length, train_length)
+
+
 @dataclass(frozen=True)
 class FloatArithmetic(Arithmetic):
     """Float margins and the tolerance rule."""
@@ -95,9 +103,7 @@ class FloatArithmetic(Arithmetic):
         return Mode.FLOAT
 
     def decide(self, pe, task, theta, length, train_length):
-        rows, targets = task.rows_and_targets(length)                       # (m,), (m,)
-        keys = target_keys(pe.index, rows, targets)                          # (m,)
-        ties = pe.structural_ties(rows, keys, length, train_length)          # (m,)
+        rows, targets, keys, ties = scored_rows(pe, task, length, train_length)   # (m,) each
         vec = np.asarray(theta, dtype=float)                                 # (p,)
         margins, values = pe.kernel(vec, length, train_length).float_margins(rows, keys)
         status = classify_float(margins, values, ties, self.tol)
@@ -141,9 +147,7 @@ class ExactArithmetic(Arithmetic):
         return self, exact_theta
 
     def decide(self, pe, task, theta, length, train_length):
-        rows, targets = task.rows_and_targets(length)
-        keys = target_keys(pe.index, rows, targets)
-        ties = pe.structural_ties(rows, keys, length, train_length)
+        rows, targets, keys, ties = scored_rows(pe, task, length, train_length)   # (m,) each
         exact_theta = [x if isinstance(x, Fraction) else Fraction(x) for x in theta]   # a float is a binary rational
         margins, _ = pe.exact_kernel(exact_theta, length, train_length).exact_margins(rows, keys)
         return RowOutcomes(length, self.mode, rows, targets, margins, classify_exact(margins, ties), ties, self.tol)
