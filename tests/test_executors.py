@@ -84,6 +84,7 @@ def test_scheduler_without_distributed_says_what_to_install(argv, monkeypatch, c
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.subprocess   # would start a LocalCluster if the simulated absence failed
 def test_opening_dask_without_distributed_is_the_same_error(monkeypatch):
     spec = parse_scheduler("local:2")
     monkeypatch.setitem(sys.modules, "distributed", None)
