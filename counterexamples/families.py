@@ -124,7 +124,7 @@ def parse_family(text: str) -> TableFamily:
         raise bad(str(err).split(";")[0]) from None
     if not -MAX_ENTRY <= low < high <= MAX_ENTRY:
         raise bad(f"entries {low}..{high}")
-    tasks = TABLE_TASKS
+    tasks: tuple[str, ...] = TABLE_TASKS
     if len(parts) == 4:
         names = [t.strip() for t in parts[3].split(",", 64)]
         if not names or len(names) > 64 or len(set(names)) != len(names):

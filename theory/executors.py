@@ -190,7 +190,7 @@ def _report_versions() -> dict[str, str]:
 class InProcessExecutor(Executor):
     """An executor that computes each unit in the calling process when it is submitted."""
 
-    def submit(self, fn, /, *args, **kwargs):   # type: ignore[override]
+    def submit(self, fn, /, *args, **kwargs):
         future: Future = Future()
         try:
             future.set_result(fn(*args, **kwargs))
