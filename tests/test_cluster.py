@@ -33,7 +33,7 @@ VOLATILE = ("seconds", "timestamp")
 def cluster():
     """A LocalCluster of 2 single-threaded worker processes (each under a nanny that restarts it)."""
     import logging
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=logging.CRITICAL) as c, distributed.Client(c) as client:
         yield c, client
 

@@ -178,3 +178,16 @@ def test_pool_workers_with_other_versions_are_refused_before_computing(tmp_path)
         with pytest.raises(WorkerRefused, match="numpy"):
             list(pool.run(touch, [str(path)]))
     assert not path.exists()
+
+
+@pytest.mark.subprocess
+def test_the_module_imports_neither_numpy_nor_distributed():
+    """Shared by counterexamples/ and experiment/, the module stays light: standard library only."""
+    import subprocess
+    code = ("import sys, posreal.theory.executors as e; e.local(2); e.parse_scheduler('local:2'); "
+            "print(sorted(m for m in ('numpy', 'distributed', 'dask') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "[]"
+    probe = "import sys, posreal.theory.sampling; print('numpy' in sys.modules)"
+    control = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    assert control.stdout.strip() == "True"          # the reading can see numpy where it is imported
