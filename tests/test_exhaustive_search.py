@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 
 import pytest
 
@@ -157,3 +158,47 @@ def test_cli_exhaustive_usage_errors(argv, needle, capsys):
     assert main(["search", "conjecture", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and needle in err
+
+
+# --------------------------------------------------------------------------- the committed pass
+ROOT = Path(__file__).resolve().parents[1]
+COMMITTED = ROOT / "docs" / "data" / "search" / "relative-3x3-exhaustive.json"
+
+
+def test_the_committed_exhaustive_pass_is_complete_and_consistent():
+    doc = json.loads(COMMITTED.read_text())
+    family = parse_family(doc["family"])
+    summary = doc["summary"]
+    assert doc["complete"] and doc["size"] == family.size == doc["done"] == summary["instances"] >= 10 ** 5
+    assert doc["verdict"] == f"every instance of {family} evaluated"
+    assert sum(summary["status"].values()) == family.size
+    # offset:2 scores no row at L0 = 2, the only training length of N = 3 tables: one task in nine, every table
+    assert family.pairs == ((2, 3),) and summary["status"]["skipped"] == family.tables == 3 ** 9
+    # each instance was evaluated once over the runs, each run on Dask with workers of one environment
+    assert sum(r["evaluated"] for r in doc["runs"]) == family.size
+    hashes = set()
+    for run in doc["runs"]:
+        ex = run["executor"]
+        assert ex["executor"] == "dask" and ex["workers"] == 2
+        assert ex["units"] == sum(w["units"] for w in ex["per_worker"])
+        assert all(w["versions"] == ex["per_worker"][0]["versions"] for w in ex["per_worker"])
+        hashes |= {w["versions"]["posreal-source-sha256"] for w in ex["per_worker"]}
+    assert len(hashes) == 1
+    for hit in doc["hits"]:                      # any candidate or counterexample replays
+        assert evaluate(family.instance(hit["index"]), doc["tau_max"]).to_json() == hit
+    assert len(COMMITTED.read_bytes()) < 100_000                # summary and hits, not every record
+
+
+def test_the_cluster_page_states_the_committed_numbers():
+    doc = json.loads(COMMITTED.read_text())
+    page = (ROOT / "docs" / "cluster.md").read_text()
+    summary = doc["summary"]
+    rows = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in page.splitlines()
+            if line.startswith("| ") and line.count("|") == 3}
+    assert rows[f"every instance of {doc['family']} evaluated"] == str(doc["size"])
+    assert rows["not realizable at L0"] == str(summary["status"]["not realizable at L0"])
+    assert rows["classified (realizable at L0, every row of T_L θ* decided)"] == str(summary["status"]["classified"])
+    assert rows["skipped: `offset:2` scores no row at L0 = 2 (one task of nine, every table)"] == str(
+        summary["status"]["skipped"])
+    for cls, n in summary["failing_rows"].items():
+        assert rows[cls.replace("_", " ")] == str(n)
