@@ -255,3 +255,24 @@ def test_rope2_registry_float_tie_is_an_exact_tie():
     cls = classify(parse_pe("rope:2"), parse_task("offset:1"), sel, 16)
     tied = [r.row for r in cls.failing if r.cls == "undecided"]
     assert tied == list(range(8, 14)) and all(r.rivals[0].rival == r.row - 8 for r in cls.failing if r.row in tied)
+
+
+@pytest.mark.subprocess
+def test_a_process_pool_writes_the_records_of_one_process(tmp_path):
+    """--jobs 2: units of 3 indices on two spawned processes; the same record set as in process (the
+    lines may come in another order), the run line names the pool, and an exhaustive pass through
+    the pool has the same summary as in process."""
+    from posreal.counterexamples.families import parse_family
+    from posreal.counterexamples.search_runner import exhaustive
+    from posreal.theory.executors import local
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    search(seed=2, budget=24, out=one, tau_max=TAU)
+    run = search(seed=2, budget=24, out=two, tau_max=TAU, executor=local(2), chunk=3)
+    as_set = lambda path: {line for line in _instances(path)[1:]}
+    assert len(as_set(two)) == 24 and as_set(one) == as_set(two)
+    (line,) = _run_lines(two)
+    assert line["executor"]["executor"] == "processes" and line["executor"]["workers"] == 2
+    assert line["executor"]["units"] == 8 and run.executor == line["executor"]
+    family = parse_family("relative:3x1:-1..1:offset:1,copy")
+    pooled = exhaustive(family, tau_max=TAU, chunk=5, executor=local(2))
+    assert pooled.complete and pooled.summary == exhaustive(family, tau_max=TAU).summary
