@@ -14,29 +14,22 @@ Main functions (docs: Results › Conjecture; Definitions, "The predicted limit 
   other way.  Rows of irrational PEs that are tied within float tolerance (``undecided``) get the
   same evidence as *float ties* (α♯ leaves them undecided; a won one is a *float candidate*: the
   tie itself is not certified in ℚ);
-* :func:`search` — the seeded, resumable search: instance ``k`` of seed ``s`` is a function of
-  (s, k) (:mod:`posreal.theory.sampling`), results are appended to a JSONL file as they are
-  found (one header line with seed, parameters and tool versions, then one line per instance),
-  and ``resume`` skips indices already in the file;
 * :func:`summarize` — counts per class, verdict tallies and agreement, candidates and
-  counterexamples, from the file's records.
+  counterexamples, from the records.
+
+The seeded and exhaustive searches that run :func:`evaluate` on an executor and keep its records
+in a JSONL file are in :mod:`posreal.counterexamples.search_runner`.
 """
 
 from __future__ import annotations
 
-import json
-import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from pathlib import Path
 
-from posreal.theory import resources
 from posreal.theory.encodings import Encoding
 from posreal.theory.pe_specs import parse_pe
-from posreal.theory.errors import PosrealError, SpecError, quote
-from posreal.theory.provenance import versions
+from posreal.theory.errors import PosrealError
 from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import Task, parse_task
 
@@ -45,11 +38,8 @@ from posreal.theory.ties import CLASSES, FailingRow, classify
 from posreal.counterexamples.dynamics import predict_float
 from posreal.theory.flow import TAU_MAX, Agreement, FlowEvidence, FlowVerdict, compare, row_flow_verdict, tie_flow
 from posreal.theory.limit import LimitInterval, LimitRow, LimitVerdict, limit_rows, prediction_context
-from posreal.counterexamples.verifier.errors import CertificateError
-from posreal.theory.sampling import FAMILIES, Instance, instance, registered
+from posreal.theory.sampling import Instance, registered
 
-FILE_FORMAT = "posreal-conjecture-search"
-FILE_VERSION = 2
 _SELECTIONS: OrderedDict[tuple, Selection] = OrderedDict()
 _CACHE_SIZE = 64
 
@@ -216,146 +206,6 @@ def evaluate(inst: Instance, tau_max: float = TAU_MAX) -> SearchRecord:
                 for row in open_rows + float_rows]
         return replace(record, open_ties=tuple(ties[:len(open_rows)]), float_ties=tuple(ties[len(open_rows):]),
                        tau_max=tau_max)
-
-
-# --------------------------------------------------------------------------- the JSONL file
-def header(seed: int, families: tuple[str, ...], tau_max: float) -> dict:
-    return {"type": "header", "format": FILE_FORMAT, "version": FILE_VERSION, "seed": seed,
-            "families": list(families), "evidence": "log-time gradient flow", "tau_max": tau_max,
-            "versions": versions()}
-
-
-def read_results(path: Path) -> tuple[dict | None, dict[int, dict], int]:
-    """(header, records by index, byte length of the complete lines).  A partial last line (an
-    interrupted write) is ignored; any other malformed line is an error."""
-    if not path.exists():
-        return None, {}, 0
-    try:
-        resources.regular_file(str(path), "result file", resources.MAX_RECORDS_BYTES)   # never a device or FIFO
-        data = path.read_bytes()
-    except OSError as exc:
-        raise CertificateError(f"cannot read result file {str(path)!r}: {exc.strerror or exc}; "
-                               f"accepted: a {FILE_FORMAT} JSONL file") from None
-    lines = data.split(b"\n")
-    good = 0
-    head, records = None, {}
-    for n, raw in enumerate(lines):
-        if not raw.strip():
-            good += len(raw) + (1 if n < len(lines) - 1 else 0)
-            continue
-        try:
-            doc = resources.load_json(raw.decode("utf-8"), "result line")   # bounded depth and integers
-        except (UnicodeDecodeError, SpecError):
-            if n == len(lines) - 1:
-                break  # partial last line
-            raise CertificateError(f"malformed result file {quote(str(path))}: line {n + 1} is not UTF-8 JSON; "
-                                   f"accepted: a {FILE_FORMAT} JSONL file") from None
-        if n == len(lines) - 1:
-            break  # no trailing newline: treat as partial
-        good += len(raw) + 1
-        if n == 0:
-            if not isinstance(doc, dict) or doc.get("type") != "header" or doc.get("format") != FILE_FORMAT:
-                raise CertificateError(f"malformed result file {str(path)!r}: first line is not a "
-                                       f"{FILE_FORMAT} header")
-            head = doc
-        elif isinstance(doc, dict) and isinstance(doc.get("index"), int):
-            records[doc["index"]] = doc
-        else:
-            raise CertificateError(f"malformed result file {str(path)!r}: line {n + 1} has no instance index")
-    return head, records, good
-
-
-@dataclass
-class SearchRun:
-    """What one call of :func:`search` did (timings are here, never in the file)."""
-
-    path: Path | None
-    records: dict[int, dict] = field(default_factory=dict)
-    evaluated: int = 0
-    skipped_done: int = 0
-    elapsed: float = 0.0
-    evaluated_time: float = 0.0
-    seed: int = 0
-
-    @property
-    def throughput(self) -> float:
-        return self.evaluated / self.evaluated_time if self.evaluated_time > 0 else float("nan")
-
-
-def search(seed: int = 0, budget: int | None = None, seconds: float | None = None, out: str | Path | None = None,
-           resume: bool = False, families: tuple[str, ...] = FAMILIES, tau_max: float = TAU_MAX,
-           progress: Callable[[Iterator, int | None], Iterator] | None = None) -> SearchRun:
-    """Run the seeded search over indices 0, 1, 2, ... until ``budget`` indices are done or
-    ``seconds`` have passed; append records to ``out`` (JSONL) as they are found."""
-    if budget is None and seconds is None:
-        raise CertificateError("invalid search limits: give a budget (instances) or a time (seconds)")
-    for f in families:
-        if f not in FAMILIES:
-            raise CertificateError(f"invalid family {f!r}; accepted: {', '.join(FAMILIES)}")
-    path = Path(out) if out is not None else None
-    if isinstance(tau_max, bool) or not isinstance(tau_max, (int, float)) or not 0 < tau_max <= TAU_MAX:
-        raise CertificateError(f"invalid log-time {tau_max!r}; accepted: a number in (0, {TAU_MAX:g}]")
-    head = header(seed, tuple(families), float(tau_max))
-    run = SearchRun(path, seed=seed)
-    handle = None
-    if path is not None:
-        old_head, done, good = read_results(path)
-        if old_head is not None and not resume:
-            raise CertificateError(f"result file {str(path)!r} exists; accepted: --resume to continue it, "
-                                   "or a new --out file")
-        if old_head is None and path.exists() and path.read_bytes().strip():
-            raise CertificateError(f"result file {str(path)!r} exists and is not a {FILE_FORMAT} file; "
-                                   "accepted: a new --out file or one written by this search")
-        if old_head is not None:
-            for key in ("version", "seed", "families", "tau_max"):
-                if old_head.get(key) != head[key]:
-                    raise CertificateError(f"cannot resume {str(path)!r}: it was written with {key} = "
-                                           f"{old_head.get(key)!r}, this run has {head[key]!r}")
-            run.records = dict(done)
-        try:
-            if old_head is not None:
-                with open(path, "r+b") as fh:   # drop a partial last line
-                    fh.truncate(good)
-            handle = open(path, "a", encoding="utf-8")
-            if old_head is None:
-                handle.write(json.dumps(head, sort_keys=True) + "\n")
-                handle.flush()
-        except OSError as exc:
-            if handle is not None:
-                handle.close()
-            raise CertificateError(f"cannot write result file {str(path)!r}: {exc.strerror or exc}; "
-                                   "accepted: a writable file path in an existing directory") from None
-    start = time.perf_counter()
-
-    def indices() -> Iterator[int]:
-        k = 0
-        while budget is None or k < budget:
-            if seconds is not None and time.perf_counter() - start >= seconds:
-                return
-            yield k
-            k += 1
-
-    stream = indices()
-    if progress is not None:
-        stream = progress(stream, budget)
-    try:
-        for k in stream:
-            if k in run.records:
-                run.skipped_done += 1
-                continue
-            t0 = time.perf_counter()
-            record = evaluate(instance(seed, k, tuple(families)), float(tau_max)).to_json()
-            run.evaluated_time += time.perf_counter() - t0
-            run.evaluated += 1
-            run.records[k] = record
-            if handle is not None:
-                handle.write(json.dumps(record, sort_keys=True) + "\n")
-                handle.flush()
-    finally:
-        if handle is not None:
-            handle.close()
-        run.elapsed = time.perf_counter() - start
-    return run
 
 
 def summarize(records: dict[int, dict]) -> dict:

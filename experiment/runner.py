@@ -12,9 +12,10 @@ Main definitions:
   not depend on the batch it was trained in and a measurement is reproducible from its record;
 * :func:`run_grid` — run every model of a grid whose measurements are not yet in
   ``DIR/records.jsonl``; ``DIR/run.json`` holds the grid and recipes (a resumed run must use the
-  same ones) and, per run, its wall time, peak memory, load average and models per minute; with
-  ``jobs > 1`` batches are trained by a process pool (spawned, one BLAS thread each) while the
-  parent alone appends records.
+  same ones) and, per run, its wall time, peak memory, load average, models per minute and the
+  executor's provenance (kind, workers, each worker's versions); batches are the units of an
+  executor (:mod:`posreal.theory.executors`: this process, ``jobs > 1`` spawned processes with one
+  BLAS thread each, or Dask), and the client alone appends records.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import json
 import os
 import resource
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -43,6 +43,7 @@ from posreal.theory import resources
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB, EXPERIMENT_STEP_CACHE_MIB
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError, quote
+from posreal.theory.executors import ExecutorKind, ExecutorSpec, local, open_pool
 from posreal.theory.provenance import timestamp, versions
 from posreal.theory.tasks import parse_task
 
@@ -216,26 +217,6 @@ def _prepare(out: Path, grid: Grid, resume: bool) -> list[dict]:
     return records
 
 
-_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
-
-
-def _pool_map(batches: list[Batch], n: int) -> Iterator[list[dict]]:
-    """Results of ``run_batch`` over ``batches`` from ``n`` spawned processes, as they finish."""
-    import multiprocessing as mp
-    saved = {k: os.environ.get(k) for k in _BLAS_THREADS}
-    os.environ.update({k: "1" for k in _BLAS_THREADS})  # read by each child's numpy at import
-    try:
-        pool = mp.get_context("spawn").Pool(n)          # the children start here
-    finally:
-        for k, v in saved.items():                      # the parent keeps its own setting
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    with pool:
-        yield from pool.imap_unordered(run_batch, batches)
-
-
 def _cpu_seconds() -> float:
     """User + system CPU time of this process and of its finished children."""
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -250,51 +231,61 @@ def _peak_rss_mib() -> dict:
 
 
 def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
-             progress: Progress | None = None, memory_mib: int = EXPERIMENT_MEMORY_MIB) -> list[dict]:
+             progress: Progress | None = None, memory_mib: int = EXPERIMENT_MEMORY_MIB,
+             executor: ExecutorSpec | None = None) -> list[dict]:
     """Run the grid into ``out``; returns every record of the grid (earlier and new).
 
-    ``memory_mib`` is the budget of the whole run: each of the ``jobs`` workers trains batches
-    sized to ``memory_mib / jobs``."""
+    ``executor`` (default: ``jobs`` processes on this machine, this process for one) trains the
+    batches; ``memory_mib`` is the budget of the whole run: each of its workers trains batches
+    sized to ``memory_mib / workers``."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise SpecError(f"invalid jobs {jobs!r}; accepted: an integer >= 1")
     if isinstance(memory_mib, bool) or not isinstance(memory_mib, int) or memory_mib < 1:
         raise SpecError(f"invalid memory budget {memory_mib!r}; accepted: an integer number of MiB >= 1")
+    spec = executor or local(jobs)
     out = Path(out)
     existing = _prepare(out, grid, resume)
     done = {record_key(r) for r in existing}
     todo = [job for job in model_jobs(grid, predictions(grid))
             if any((*job_key(job), L) not in done for L in job.lengths)]
-    budget = memory_mib * MIB // jobs
-    batches = plan_batches(todo, budget)
-    workers = min(jobs, len(batches))
     started, t0, load0, cpu0 = timestamp(), time.perf_counter(), os.getloadavg(), _cpu_seconds()
-    stream = map(run_batch, batches) if workers <= 1 else _pool_map(batches, workers)
-    if progress is not None:
-        progress.start(len(todo))
-    new = []
-    try:
-        with (out / RECORDS).open("a") as fh:
-            for records in stream:
-                for r in records:
-                    if record_key(r) not in done:
-                        fh.write(json.dumps(r, sort_keys=True) + "\n")
-                        new.append(r)
-                fh.flush()
-                if progress is not None:
-                    progress.advance(len({(r["pe"], r["task"], r["seed"]) for r in records}))
-    finally:
+    batches: list[Batch] = []
+    requested = spec.jobs
+    if spec.kind is not ExecutorKind.DASK:
+        batches = plan_batches(todo, memory_mib * MIB // spec.jobs)
+        spec = local(max(1, min(spec.jobs, len(batches))))     # a pool no larger than the work
+    with open_pool(spec) as pool:
+        shares = requested if spec.kind is not ExecutorKind.DASK else pool.slots
+        if spec.kind is ExecutorKind.DASK:      # each Dask worker trains batches sized to its share of the budget
+            batches = plan_batches(todo, memory_mib * MIB // shares)
         if progress is not None:
-            progress.close()
+            progress.start(len(todo))
+        new = []
+        try:
+            with (out / RECORDS).open("a") as fh:
+                for _, records in pool.run(run_batch, batches):
+                    for r in records:
+                        if record_key(r) not in done:     # a batch computed twice is recorded once
+                            done.add(record_key(r))
+                            fh.write(json.dumps(r, sort_keys=True) + "\n")
+                            new.append(r)
+                    fh.flush()
+                    if progress is not None:
+                        progress.advance(len({(r["pe"], r["task"], r["seed"]) for r in records}))
+        finally:
+            if progress is not None:
+                progress.close()
+            report = pool.report.to_json()
     wall = time.perf_counter() - t0
     run_file = out / RUN_FILE
     meta = read_run_file(run_file)
     meta["runs"].append({
-        "started": started, "finished": timestamp(), "jobs": jobs, "models_trained": len(todo),
+        "started": started, "finished": timestamp(), "jobs": shares, "models_trained": len(todo),
         "batches": len(batches), "memory_budget_mib": memory_mib, "wall_seconds": round(wall, 2),
         "cpu_seconds": round(_cpu_seconds() - cpu0, 2),
         "models_per_minute": round(60 * len(todo) / wall, 2) if wall > 0 and todo else None,
         "peak_rss_mib": _peak_rss_mib(), "cpu_count": os.cpu_count(),
         "load_average": {"start": [round(x, 2) for x in load0], "end": [round(x, 2) for x in os.getloadavg()]},
-        "versions": versions()})
+        "executor": report, "versions": versions()})
     run_file.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
     return existing + new

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from posreal.theory.ties import classify
-from posreal.counterexamples.conjecture import evaluate, read_results, registered, search, summarize
+from posreal.counterexamples.conjecture import evaluate, registered, summarize
+from posreal.counterexamples.search_runner import read_results, search
 from posreal.counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
 from posreal.counterexamples.dynamics import WINS, limit_verdict, tie_margins
 from posreal.theory.limit import predict
@@ -106,19 +107,29 @@ def test_instance_stream_is_a_function_of_seed_and_index():
 
 
 def _instances(path) -> list[str]:
-    return path.read_text().splitlines()
+    """The header and record lines (the run lines, with their times, left out)."""
+    return [line for line in path.read_text().splitlines() if '"type": "run"' not in line]
+
+
+def _run_lines(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if '"type": "run"' in line]
 
 
 def test_same_seed_same_output(tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     search(seed=3, budget=24, out=a, tau_max=TAU)
     search(seed=3, budget=24, out=b, tau_max=TAU)
-    assert a.read_bytes() == b.read_bytes()
+    assert _instances(a) == _instances(b)
     head = json.loads(_instances(a)[0])
     assert head["seed"] == 3 and "numpy" in head["versions"]
     records = [json.loads(line) for line in _instances(a)[1:]]
     assert any(r.get("open_ties") or r.get("float_ties") for r in records), "no gradient descent compared"
     assert len(_instances(a)) == 25
+    (run,) = _run_lines(a)           # the provenance of the one run: this process computed every instance
+    assert run["evaluated"] == 24 and run["executor"]["executor"] == "in-process"
+    assert run["executor"]["per_worker"] == [{"name": "client", "units": 24, "versions": run["executor"]["per_worker"]
+                                              [0]["versions"]}]
+    assert run["executor"]["per_worker"][0]["versions"]["numpy"] == head["versions"]["numpy"]
 
 
 def test_resume_after_interruption_equals_uninterrupted(tmp_path):
@@ -129,11 +140,12 @@ def test_resume_after_interruption_equals_uninterrupted(tmp_path):
         fh.write(b'{"index": 9, "family": "rel')
     run = search(seed=4, budget=24, out=part, resume=True, tau_max=TAU)
     assert run.skipped_done == 9 and run.evaluated == 15
-    assert part.read_bytes() == full.read_bytes()
-    _, records, _ = read_results(part)
+    assert _instances(part) == _instances(full)
+    assert [r["evaluated"] for r in _run_lines(part)] == [9, 15]
+    records = read_results(part).records
     assert sorted(records) == list(range(24))
     assert any(r.get("open_ties") or r.get("float_ties") for r in records.values())
-    assert summarize(records) == summarize(read_results(full)[1])
+    assert summarize(records) == summarize(read_results(full).records)
 
 
 def test_resume_refuses_other_parameters(tmp_path, capsys):
@@ -216,7 +228,8 @@ def test_cli_conjecture_json(tmp_path, capsys):
     assert code == (1 if doc["summary"]["limit_counterexamples"] else 0)
     assert doc["seed"] == 0 and doc["summary"]["instances"] == 16 and "versions" in doc
     assert doc["instances_per_second"] > 0
-    assert len(out.read_text().splitlines()) == 17
+    assert len(out.read_text().splitlines()) == 18      # header, 16 records, the run line
+    assert doc["executor"]["executor"] == "in-process" and doc["executor"]["units"] == 16
 
 
 def test_cli_bad_family(capsys):
@@ -242,3 +255,24 @@ def test_rope2_registry_float_tie_is_an_exact_tie():
     cls = classify(parse_pe("rope:2"), parse_task("offset:1"), sel, 16)
     tied = [r.row for r in cls.failing if r.cls == "undecided"]
     assert tied == list(range(8, 14)) and all(r.rivals[0].rival == r.row - 8 for r in cls.failing if r.row in tied)
+
+
+@pytest.mark.subprocess
+def test_a_process_pool_writes_the_records_of_one_process(tmp_path):
+    """--jobs 2: units of 3 indices on two spawned processes; the same record set as in process (the
+    lines may come in another order), the run line names the pool, and an exhaustive pass through
+    the pool has the same summary as in process."""
+    from posreal.counterexamples.families import parse_family
+    from posreal.counterexamples.search_runner import exhaustive
+    from posreal.theory.executors import local
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    search(seed=2, budget=24, out=one, tau_max=TAU)
+    run = search(seed=2, budget=24, out=two, tau_max=TAU, executor=local(2), chunk=3)
+    as_set = lambda path: {line for line in _instances(path)[1:]}
+    assert len(as_set(two)) == 24 and as_set(one) == as_set(two)
+    (line,) = _run_lines(two)
+    assert line["executor"]["executor"] == "processes" and line["executor"]["workers"] == 2
+    assert line["executor"]["units"] == 8 and run.executor == line["executor"]
+    family = parse_family("relative:3x1:-1..1:offset:1,copy")
+    pooled = exhaustive(family, tau_max=TAU, chunk=5, executor=local(2))
+    assert pooled.complete and pooled.summary == exhaustive(family, tau_max=TAU).summary

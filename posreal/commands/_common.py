@@ -80,6 +80,29 @@ def bounded_float(low: float, high: float, what: str = "number") -> Callable[[st
     return parse
 
 
+def scheduler(text: str) -> Any:
+    """``--scheduler``: ``tcp://HOST:PORT`` or ``local:N`` (Dask; a one-line error naming the extra to
+    install when ``distributed`` is missing)."""
+    from posreal.theory.executors import parse_scheduler
+    return _as_type_error(lambda: parse_scheduler(text))
+
+
+def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N`` (processes on this machine) or ``--scheduler ADDRESS`` (Dask), one of them."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--jobs", type=jobs, default=1,
+                       help="worker processes on this machine (default 1: this process)")
+    group.add_argument("--scheduler", type=scheduler, default=None, metavar="ADDRESS",
+                       help="run the units on Dask: tcp://HOST:PORT of a running scheduler, or local:N for a "
+                            "LocalCluster of N processes (needs the 'cluster' extra: pip install -e '.[cluster]')")
+
+
+def executor_of(args: argparse.Namespace) -> Any:
+    """The :class:`~posreal.theory.executors.ExecutorSpec` of ``--jobs`` / ``--scheduler``."""
+    from posreal.theory.executors import local
+    return args.scheduler if args.scheduler is not None else local(args.jobs)
+
+
 def geometry_name(text: str) -> str:
     """``--geometry``: one of l2, linf, l1 (checked without loading numpy)."""
     from posreal.theory.defaults import GEOMETRIES

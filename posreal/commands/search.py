@@ -9,7 +9,10 @@
   to Conjecture′ (a row α♯ decides and the evidence decides the other way) is among the results,
   0 otherwise; such a counterexample is always written as a certificate.  Open ties that training
   wins against α_L (the original Conjecture is refuted) are listed as candidates and certified
-  with ``--certify DIR``; they do not change the exit code.
+  with ``--certify DIR``; they do not change the exit code.  ``--family SPEC --exhaustive``
+  evaluates every instance of a finite table family in index order instead of the sampled stream
+  and ends with "every instance of FAMILY evaluated" and its counts.  The units run in this
+  process, on ``--jobs N`` processes, or on Dask (``--scheduler``); the records are the same.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ import sys
 import time
 from pathlib import Path
 
-from posreal.commands._common import (bounded_float, emit_json, format_table, instances, output_directory, output_file,
-                                      positive_float, progress, seed, spec_list, steps, with_provenance)
+from posreal.commands._common import (add_executor_arguments, bounded_float, bounded_int, emit_json, executor_of,
+                                      format_table, instances, output_directory, output_file, positive_float,
+                                      seed, spec_list, steps, with_provenance)
 from posreal.theory.defaults import TAU_MAX
 
 
@@ -45,7 +49,7 @@ def add_parser(sub) -> None:
                                      "small integer feature tables) with tasks and lengths; classify every failing "
                                      "row of T_L θ*; decide open ties by α♯ and integrate the gradient flow in "
                                      "log-time on them; report candidates and counterexamples to Conjecture′.")
-    j.add_argument("--seed", type=seed, default=0, help="seed of the instance stream (default 0)")
+    j.add_argument("--seed", type=seed, default=None, help="seed of the instance stream (default 0)")
     limit = j.add_mutually_exclusive_group()
     limit.add_argument("--budget", type=instances, help="number of instances (indices 0..N-1; default 500)")
     limit.add_argument("--time", type=positive_float, metavar="SECONDS", help="run for this many seconds")
@@ -59,6 +63,16 @@ def add_parser(sub) -> None:
     j.add_argument("--certify", type=output_directory, metavar="DIR",
                    help="write an open-tie certificate for each candidate (an open tie training wins) into DIR; a "
                         "counterexample to Conjecture′ is always certified (into DIR, else next to --out, else here)")
+    j.add_argument("--family", type=family_spec, default=None, metavar="SPEC",
+                   help="with --exhaustive: a finite table family KIND:NxP:LOW..HIGH[:TASKS], e.g. "
+                        "relative:3x4:-2..2 (every table with entries in -2..2, every table task, every 2 <= L0 < L "
+                        "<= N)")
+    j.add_argument("--exhaustive", action="store_true",
+                   help="evaluate every instance of --family in index order (resumable; --time stops early)")
+    add_executor_arguments(j)
+    j.add_argument("--chunk", type=bounded_int(1, 10 ** 6, "chunk size"), default=None, metavar="N",
+                   help="instances per unit of work (default: 1 in this process, 8 sampled or 1000 exhaustive on "
+                        "workers)")
     j.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
     j.set_defaults(run=run_conjecture)
 
@@ -115,51 +129,98 @@ def run_colspan(args) -> int:
 log_time = bounded_float(0.0, TAU_MAX, "log-time τ")   # ``--tau-max``: (0, 600], e^τ within float range
 
 
-def run_conjecture(args) -> int:
-    from posreal.counterexamples.certificate_writer import check_output_directory, check_output_file, write
+def family_spec(text: str):
+    """``--family``: a finite table family (:func:`posreal.counterexamples.families.parse_family`)."""
+    import argparse
+
+    from posreal.counterexamples.families import parse_family
+    from posreal.theory.errors import PosrealError
+    try:
+        return parse_family(text)
+    except PosrealError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def bar_factory(quiet: bool):
+    """(total, done) -> a tqdm bar with rate and ETA over the whole stream or family (terminals only)."""
+    def make(total: int | None, done: int):
+        from posreal.counterexamples.search_runner import _NoBar
+        if quiet or not sys.stderr.isatty():
+            return _NoBar()
+        from tqdm import tqdm
+        return tqdm(total=total, initial=done, desc="instances", unit="inst", file=sys.stderr, leave=False,
+                    smoothing=0.05)
+    return make
+
+
+def _usage(args) -> None:
+    """Options that belong to one mode only: one-line errors before any work."""
+    from posreal.theory.errors import SpecError
+    if args.exhaustive and args.family is None:
+        raise SpecError("invalid --exhaustive without --family; accepted: --family KIND:NxP:LOW..HIGH --exhaustive")
+    if args.family is not None and not args.exhaustive:
+        raise SpecError("invalid --family without --exhaustive; accepted: --family SPEC --exhaustive (or --families "
+                        "for the sampled stream)")
+    if args.exhaustive:
+        for flag, value in (("--seed", args.seed), ("--families", args.families), ("--budget", args.budget)):
+            if value is not None:
+                raise SpecError(f"invalid {flag} with --exhaustive; accepted: --family SPEC --exhaustive with --time "
+                                "SECONDS to stop early and --resume to continue")
+
+
+def _certify(wanted, instance_of, name, directory, args) -> list[str]:
+    from posreal.counterexamples.certificate_writer import write
     from posreal.counterexamples.certify import open_tie_certificate
-    from posreal.counterexamples.conjecture import search, summarize
+    from posreal.counterexamples.verifier.errors import CertificateError
+    if not wanted:
+        return []
+    if directory is None:   # a counterexample to Conjecture′ is always certified: next to --out, else here
+        directory = Path(args.out).resolve().parent if args.out else Path.cwd()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CertificateError(f"invalid certificate directory {str(directory)!r}: {exc.strerror or exc}; "
+                               "accepted: a writable directory (created if missing)") from None
+    written = []
+    for index, row in sorted(wanted):
+        path = directory / f"open_tie_{name}_{index}_row{row}.json"
+        write(open_tie_certificate(instance_of(index), row, args.tau_max_value), path)
+        written.append(str(path))
+    return written
+
+
+def run_conjecture(args) -> int:
+    from posreal.counterexamples.certificate_writer import check_output_directory, check_output_file
+    from posreal.counterexamples.search_runner import search
+    from posreal.counterexamples.conjecture import summarize
     from posreal.counterexamples.verifier.errors import CertificateError
     from posreal.theory.sampling import FAMILIES, instance
 
+    _usage(args)
     if args.resume and not args.out:
         raise CertificateError("invalid --resume without --out; accepted: --resume --out FILE.jsonl")
     if args.out:
         check_output_file(args.out, "--out file")
     directory = check_output_directory(args.certify, "--certify directory") if args.certify else None
+    from posreal.theory.flow import TAU_MAX
+    tau_max = args.tau_max_value = TAU_MAX if args.tau_max is None else args.tau_max
+    bar = bar_factory(args.json)
+    if args.exhaustive:
+        return _run_exhaustive(args, directory, tau_max, bar)
+    args.seed = 0 if args.seed is None else args.seed
     families = tuple(args.families) if args.families else FAMILIES
     budget = args.budget if (args.budget or args.time) else 500
-    quiet = args.json
-
-    def bar(stream, total):
-        return progress(stream, total=total, desc="instances", quiet=quiet)
-
-    from posreal.theory.flow import TAU_MAX
-    tau_max = TAU_MAX if args.tau_max is None else args.tau_max
     run = search(seed=args.seed, budget=budget, seconds=args.time, out=args.out, resume=args.resume,
-                 families=families, tau_max=tau_max, progress=bar)
+                 families=families, tau_max=tau_max, progress=bar, executor=executor_of(args), chunk=args.chunk)
     summary = summarize(run.records)
     wanted = {(c["index"], c["row"]) for c in summary["limit_counterexamples"]}
     if directory is not None:
         wanted |= {(c["index"], c["row"]) for c in summary["candidates"]}
-    elif wanted:   # a counterexample to Conjecture′ is always certified: next to --out, else here
-        directory = Path(args.out).resolve().parent if args.out else Path.cwd()
-    certified = []
-    if wanted and directory is not None:
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise CertificateError(f"invalid certificate directory {str(directory)!r}: {exc.strerror or exc}; "
-                                   "accepted: a writable directory (created if missing)") from None
-        for index, row in sorted(wanted):
-            inst = instance(args.seed, index, families)
-            path = directory / f"open_tie_seed{args.seed}_{index}_row{row}.json"
-            write(open_tie_certificate(inst, row, tau_max), path)
-            certified.append(str(path))
+    certified = _certify(wanted, lambda k: instance(args.seed, k, families), f"seed{args.seed}", directory, args)
     document = {"seed": args.seed, "families": list(families), "tau_max": tau_max, "out": args.out,
                 "evaluated_this_run": run.evaluated, "skipped_already_done": run.skipped_done,
                 "seconds": round(run.elapsed, 3), "instances_per_second": round(run.throughput, 2),
-                "summary": summary, "certificates": certified}
+                "summary": summary, "certificates": certified, "executor": run.executor}
     code = 1 if summary["limit_counterexamples"] else 0
     if args.json:
         emit_json(with_provenance(document))
@@ -167,6 +228,46 @@ def run_conjecture(args) -> int:
     print(f"seed {args.seed}: {summary['instances']} instances in the results "
           f"({run.evaluated} evaluated now, {run.skipped_done} already done) in {run.elapsed:.1f} s — "
           f"{run.throughput:.1f} instances/s")
+    _print_summary(summary, run.records, tau_max)
+    for written in certified:
+        print(f"certificate: {written}", file=sys.stderr)
+    return code
+
+
+def _run_exhaustive(args, directory, tau_max, bar) -> int:
+    from posreal.counterexamples.search_runner import exhaustive
+    family = args.family
+    run = exhaustive(family, out=args.out, resume=args.resume, tau_max=tau_max, seconds=args.time, progress=bar,
+                     executor=executor_of(args), chunk=args.chunk)
+    summary = run.summary
+    counterexamples = summary["limit_counterexamples"] if summary else []
+    wanted = {(c["index"], c["row"]) for c in counterexamples}
+    if directory is not None and summary:
+        wanted |= {(c["index"], c["row"]) for c in summary["candidates"]}
+    slug = str(family).split(":")[0] + "_" + str(family).split(":")[1]
+    certified = _certify(wanted, family.instance, slug, directory, args)
+    verdict = (f"every instance of {family} evaluated" if run.complete else
+               f"{run.done} of {family.size} instances of {family} evaluated; --resume continues the pass")
+    document = {"family": str(family), "size": family.size, "done": run.done, "complete": run.complete,
+                "verdict": verdict, "tau_max": tau_max, "out": args.out, "evaluated_this_run": run.evaluated,
+                "seconds": round(run.elapsed, 3), "instances_per_second": round(run.throughput, 2),
+                "summary": summary, "hits": run.hits, "certificates": certified, "executor": run.executor,
+                "runs": run.runs}
+    code = 1 if counterexamples else 0
+    if args.json:
+        emit_json(with_provenance(document))
+        return code
+    print(f"{verdict}: {run.done} instances ({run.evaluated} evaluated now in {run.elapsed:.1f} s — "
+          f"{run.throughput:.1f} instances/s on {run.executor['workers']} {run.executor['executor']} worker(s))")
+    if summary:
+        _print_summary(summary, {h["index"]: h for h in run.hits}, tau_max)
+    for written in certified:
+        print(f"certificate: {written}", file=sys.stderr)
+    return code
+
+
+def _print_summary(summary: dict, records: dict, tau_max: float) -> None:
+    """The text report of a summary; ``records`` holds at least the records with open ties to list."""
     print("instances: " + ", ".join(f"{k} {n}" for k, n in sorted(summary["status"].items())))
     print(format_table(["failing-row class", "rows"], list(summary["failing_rows"].items())))
     ev, lim, agr = summary["open_tie_evidence"], summary["open_tie_limit_verdicts"], summary["open_tie_agreement"]
@@ -177,7 +278,6 @@ def run_conjecture(args) -> int:
     fv = summary["float_tie_evidence"]
     print(f"float near-ties (irrational PEs, tie not certified; α♯ undecided) under the gradient flow: "
           f"{fv['wins']} won, {fv['loses']} lost, {fv['undecided']} undecided")
-    records = run.records
     open_rows = [[k, records[k]["pe"], records[k]["task"], records[k]["train_length"], records[k]["length"], t["row"],
                   records[k]["alpha"], t["alpha_verdict"], t["limit_verdict"] + (f" ({t['limit_reason']})"
                                                                                 if t["limit_reason"] else ""),
@@ -201,6 +301,3 @@ def run_conjecture(args) -> int:
         rows = [[c["index"], c["pe"], c["task"], c["train_length"], c["length"], c["row"], c["limit_verdict"],
                  c["evidence_verdict"], f"{c['limit_estimate']:.4g}"] for c in summary["limit_counterexamples"]]
         print(format_table(["index", "pe", "task", "L0", "L", "row", "α♯", "flow", "lim tie margin (flow)"], rows))
-    for written in certified:
-        print(f"certificate: {written}", file=sys.stderr)
-    return code
