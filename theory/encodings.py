@@ -26,7 +26,7 @@ min(i - j, D) with D = L0 - 1 by default (a simplification of T5's buckets, Raff
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -35,6 +35,8 @@ import numpy as np
 
 from posreal.theory.errors import SpecError, bad_value, quote
 from posreal.theory.kernels import BilinearKernel, DenseKernel, Kernel, KeyIndex, ProfileKernel, dot
+from posreal.theory.sinusoids import (DEFAULT_BASE, Rescalable, format_base, frequencies,  # noqa: F401  (re-exported)
+                                      interval_sinusoid, sinusoid, sinusoid_at)
 
 if TYPE_CHECKING:
     from posreal.theory.extension import FrequencyRescaling
@@ -66,15 +68,15 @@ class KernelForm(StrEnum):
     PROFILE = "profile"     # one (L,) profile: relative and column PEs
     BILINEAR = "bilinear"   # Φ_L W Φ_Lᵀ, row-blocked
     DENSE = "dense"         # (L, L) values: general tables
+    BLOCKED = "blocked"     # ψ evaluated a block of rows at a time, never stored: general PEs given by a formula
 
 
-REGISTRY_NAMES = frozenset({"nope", "relbias", "alibi", "rope", "abssin", "abscol", "colbias", "dual", "learned",
-                            "table"})
+REGISTRY_NAMES = frozenset({"nope", "relbias", "clipped", "alibi", "slope", "rope", "abssin", "abscol", "colbias",
+                            "dual", "learned", "table", "t5", "xpos", "fire", "py"})
 """Names a user PE may not take (they are spec prefixes)."""
 
 MAX_PROFILE_LENGTH = 2 ** 24   # relative / column kernels: O(L) memory
 MAX_BLOCKED_LENGTH = 2 ** 15   # bilinear kernels: O(L^2 d) time, row-blocked memory
-DEFAULT_BASE = 10000.0
 
 
 def irrational(pe: object) -> SpecError:
@@ -128,6 +130,9 @@ class Encoding:
     :meth:`index_features` alone (general tables); 1-D and bilinear encodings override them."""
 
     kernel_form = KernelForm.DENSE
+    positive_scale = False
+    """True for a fixed bias with one learned scale (p = 1): θ ranges over (0, ∞) instead of ℝ
+    (definitions.md#fixed-bias).  The selection, the class ceiling and the trainer honour it."""
 
     @property
     def kind(self) -> PEKind:
@@ -183,8 +188,8 @@ class Encoding:
     def extended(self, rescaling: FrequencyRescaling, train_length: int) -> Encoding:
         """The features a length extension evaluates on the longer grid (:mod:`posreal.theory.extension`)."""
         raise SpecError(f"invalid extension {rescaling.method.value!r} for PE {str(self)!r}; accepted: rope, "
-                        "abscol, abssin and their duals (any extension), alibi (pi); bucketed and table PEs "
-                        "have no frequencies or positions to rescale")
+                        "abscol, abssin, xpos and their duals (any extension), slope and alibi-fixed (pi); "
+                        "bucketed, kerple, fire, table and function PEs have no frequencies or positions to rescale")
 
     # -- the kernel of θ on the L-grid (no validation here: callers validate at their boundary)
     def kernel(self, theta: np.ndarray, length: int, train_length: int) -> Kernel:
@@ -317,14 +322,47 @@ class NoPE(ProfileEncoding):
         return "nope"
 
 
+class OneHot(ProfileEncoding):
+    """One-hot of an integer bucket b(k) ∈ {0..p-1} of the key index: the features of every bucketed PE
+    (``clipped``/``colbias`` here, ``t5`` in :mod:`posreal.theory.published`).  Subclasses give
+    :meth:`buckets` and :meth:`dim`; two keys tie iff they share a bucket."""
+
+    rational = True
+
+    def buckets(self, keys: np.ndarray, train_length: int) -> np.ndarray:
+        """b(k): (m,) int -> (m,) int64 in 0..p-1."""
+        raise NotImplementedError
+
+    def features(self, keys, train_length):
+        keys = np.asarray(keys, dtype=np.int64)
+        out = np.zeros((keys.size, self.dim(train_length)))  # (m, p)
+        out[np.arange(keys.size), self.buckets(keys, train_length)] = 1.0
+        return out
+
+    def exact_features(self, keys, train_length):
+        p = self.dim(train_length)
+        one, zero = Fraction(1), Fraction(0)
+        ids = self.buckets(np.asarray(list(keys), dtype=np.int64), train_length).tolist()
+        return [tuple(one if b == c else zero for c in range(p)) for b in ids]
+
+    def feature_ids(self, length, train_length):
+        return self.buckets(np.arange(length), train_length)
+
+    def profile(self, theta, length, train_length):
+        return np.asarray(theta, dtype=float)[self.buckets(np.arange(length), train_length)]
+
+    def exact_profile(self, theta, length, train_length):
+        return [theta[b] for b in self.buckets(np.arange(length), train_length).tolist()]
+
+
 @dataclass(frozen=True)
-class Bucket(ProfileEncoding):
-    """One-hot of min(k, D): ``relbias`` (k = offset) or ``colbias`` (k = position).
+class Bucket(OneHot):
+    """One-hot of min(k, D): ``clipped`` (k = i - j; alias ``relbias``) or ``colbias`` (k = j).
     D = L0 - 1 when not given."""
 
     D: int | None = None
     index: KeyIndex = OFFSET
-    rational = True
+    alias: str | None = field(default=None, compare=False)   # the old spelling ``relbias``, printed as given
 
     @property
     def kind(self):
@@ -340,38 +378,22 @@ class Bucket(ProfileEncoding):
     def dim(self, train_length):
         return self.clip(train_length) + 1
 
-    def features(self, keys, train_length):
-        D = self.clip(train_length)
-        out = np.zeros((len(keys), D + 1))  # (m, D+1)
-        out[np.arange(len(keys)), np.minimum(np.asarray(keys), D)] = 1.0
-        return out
-
-    def exact_features(self, keys, train_length):
-        D = self.clip(train_length)
-        one, zero = Fraction(1), Fraction(0)
-        return [tuple(one if b == min(k, D) else zero for b in range(D + 1)) for k in keys]
-
-    def feature_ids(self, length, train_length):
-        return np.minimum(np.arange(length), self.clip(train_length))
-
-    def profile(self, theta, length, train_length):
-        return np.asarray(theta, dtype=float)[np.minimum(np.arange(length), self.clip(train_length))]
-
-    def exact_profile(self, theta, length, train_length):
-        D = self.clip(train_length)
-        return [theta[min(k, D)] for k in range(length)]
+    def buckets(self, keys, train_length):
+        return np.minimum(np.asarray(keys, dtype=np.int64), self.clip(train_length))
 
     def __str__(self):
-        name = "relbias" if self.index == OFFSET else "colbias"
+        name = self.alias or ("clipped" if self.index == OFFSET else "colbias")
         return name if self.D is None else f"{name}:{self.D}"
 
 
 @dataclass(frozen=True)
-class ALiBi(ProfileEncoding):
-    """ψ(δ) = [-δ·c]: one learned slope of either sign (Press et al. 2022, with a free slope).
-    c = 1, or the position scale 1/s of an interpolated grid (``pi``: a positive rescaling)."""
+class Slope(ProfileEncoding):
+    """``slope`` (alias ``alibi``): ψ(δ) = [-δ·c], one learned slope of either sign (ALiBi's linear bias
+    with a free slope; the published fixed slopes are ``alibi-fixed``).  c = 1, or the position scale 1/s
+    of an interpolated grid (``pi``: a positive rescaling)."""
 
     position_scale: Fraction = Fraction(1)
+    alias: str | None = field(default=None, compare=False)   # the old spelling ``alibi``, printed as given
     kind = RELATIVE
     index = OFFSET
     rational = True
@@ -379,17 +401,24 @@ class ALiBi(ProfileEncoding):
     def dim(self, train_length):
         return 1
 
+    def slope(self) -> Fraction | float:
+        """The fixed factor of -δ (1 here; a head's slope m_h for ``alibi-fixed``), times the position scale."""
+        return self.position_scale
+
     def features(self, keys, train_length):
-        return -float(self.position_scale) * np.asarray(keys, dtype=float)[:, None]  # (m, 1)
+        return -float(self.slope()) * np.asarray(keys, dtype=float)[:, None]  # (m, 1)
 
     def exact_features(self, keys, train_length):
-        return [(-self.position_scale * k,) for k in keys]
+        m = self.slope()
+        if not isinstance(m, Fraction):
+            raise irrational(self)
+        return [(-m * k,) for k in keys]
 
     def feature_ids(self, length, train_length):
         return np.arange(length)
 
     def profile(self, theta, length, train_length):
-        return -float(theta[0]) * float(self.position_scale) * np.arange(length, dtype=float)
+        return -float(theta[0]) * float(self.slope()) * np.arange(length, dtype=float)
 
     def extended(self, rescaling, train_length):
         if rescaling.method.value != "pi":
@@ -397,64 +426,10 @@ class ALiBi(ProfileEncoding):
         return replace(self, position_scale=self.position_scale / rescaling.scale)
 
     def __str__(self):
-        return "alibi"
+        return self.alias or "slope"
 
 
-def frequencies(d: int, base: float) -> np.ndarray:
-    """ω_f = base^(-2f/d), f = 0..d/2-1: (d/2,)."""
-    return np.power(float(base), -2.0 * np.arange(d // 2) / d)
-
-
-def sinusoid_at(x: np.ndarray, omega: np.ndarray, sin_first: bool) -> np.ndarray:
-    """[sin ω x] ++ [cos ω x] (sin_first) or [cos ω x] ++ [sin ω x]: (m,), (d/2,) -> (m, d)."""
-    angles = np.asarray(x, dtype=float)[:, None] * omega[None, :]  # (m, d/2)
-    parts = (np.sin(angles), np.cos(angles)) if sin_first else (np.cos(angles), np.sin(angles))
-    return np.concatenate(parts, axis=1)
-
-
-def sinusoid(x: np.ndarray, d: int, base: float, sin_first: bool) -> np.ndarray:
-    """:func:`sinusoid_at` with the registry frequencies ω_f = base^(-2f/d): (m,) -> (m, d)."""
-    return sinusoid_at(x, frequencies(d, base), sin_first)
-
-
-def interval_frequencies(iv: Any, d: int, base: float) -> list:
-    """Enclosures of ω_f = exp(-(2f/d) log base), f = 0..d/2-1: d/2 intervals."""
-    log_base = iv.log(iv.mpf(float(base)))
-    return [iv.exp(-(iv.mpf(2 * f) / d) * log_base) for f in range(d // 2)]
-
-
-def interval_sinusoid(iv: Any, x: int, omega: list, sin_first: bool) -> list:
-    """Enclosures of :func:`sinusoid_at` at one integer x from enclosures of ω: d intervals."""
-    angles = [w * x for w in omega]
-    sins = [iv.sin(a) for a in angles]
-    coss = [iv.cos(a) for a in angles]
-    return sins + coss if sin_first else coss + sins
-
-
-class Rescalable:
-    """Mixin of the sinusoidal PEs: frequencies ω_f = base^(-2f/d), or their images ω_f / λ_f under a
-    length extension (``rescaling``)."""
-
-    d: int
-    base: float
-    rescaling: FrequencyRescaling | None
-
-    def omegas(self) -> np.ndarray:
-        """The frequencies the features use: (d/2,)."""
-        omega = frequencies(self.d, self.base)
-        return omega if self.rescaling is None else self.rescaling.floats(omega)
-
-    def interval_omegas(self, iv: Any) -> list:
-        omega = interval_frequencies(iv, self.d, self.base)
-        return omega if self.rescaling is None else self.rescaling.intervals(iv, omega)
-
-    def extended(self, rescaling, train_length):
-        rescaling.check_width(self.d // 2)
-        return replace(self, rescaling=rescaling)   # type: ignore[type-var]
-
-
-def format_base(base: float) -> str:
-    return str(int(base)) if float(base).is_integer() else repr(float(base))
+ALiBi = Slope   # the class's earlier name
 
 
 @dataclass(frozen=True)
@@ -567,6 +542,10 @@ class DualOf(Encoding):
     @property
     def kernel_form(self) -> KernelForm:   # type: ignore[override]
         return self.base.kernel_form
+
+    @property
+    def positive_scale(self) -> bool:   # type: ignore[override]
+        return self.base.positive_scale
 
     def dual(self) -> Encoding:
         return self.base
