@@ -97,9 +97,8 @@ class FloatArithmetic(Arithmetic):
     def decide(self, pe, task, theta, length, train_length):
         rows, targets = task.rows_and_targets(length)                       # (m,), (m,)
         keys = target_keys(pe.index, rows, targets)                          # (m,)
-        ties = pe.structural_ties(rows, keys, length, train_length)          # (m,)
         vec = np.asarray(theta, dtype=float)                                 # (p,)
-        margins, values = pe.kernel(vec, length, train_length).float_margins(rows, keys)
+        margins, values, ties = pe.float_row_margins(vec, rows, keys, length, train_length)   # (m,) each
         status = classify_float(margins, values, ties, self.tol)
         return RowOutcomes(length, self.mode, rows, targets, margins, status, ties, self.tol)
 

@@ -77,27 +77,58 @@ class BlockedEncoding(Encoding):
         assert isinstance(floats, RowBlockKernel)
         return RowBlockKernel(length, self.index, floats.evaluate, floats.rows_per_block, exact_row)
 
-    def structural_ties(self, rows, keys, length, train_length):
-        """Rows whose target's features equal another key's, compared in float a block at a time; for
-        rational features the rows found are re-compared in ℚ (equal rationals have equal floats, so
-        float comparison misses no tie, it can only merge distinct rationals)."""
-        rows = np.asarray(rows, dtype=np.int64)
-        keys = np.asarray(keys, dtype=np.int64)
-        ties = np.zeros(rows.size, dtype=bool)
+    def _scored_blocks(self, rows: np.ndarray, keys: np.ndarray, length: int,
+                       train_length: int) -> Iterator[tuple[slice, np.ndarray, np.ndarray, np.ndarray]]:
+        """For each block of scored rows: (its slice of ``rows``, the pair's row position (P,), the pair's key
+        index (P,), the position of each row's target among the pairs (b,)), and ψ on the pairs (P, p)."""
         step = self.block_rows(length, train_length)
         for start in range(0, rows.size, step):
             block, target = rows[start:start + step], keys[start:start + step]   # (b,), (b,)
             local, k = causal_pairs(block)                                       # (P,), (P,)
-            feats = self.index_features(block[local], k, train_length)           # (P, p)
             first = np.cumsum(block + 1) - (block + 1)                           # (b,) where each row starts
-            same = np.all(feats == feats[first[local] + target[local]], axis=1) & (k != target[local])   # (P,)
-            ties[start:start + block.size] = np.bincount(local, weights=same, minlength=block.size) > 0
-        if self.rational:
-            for n in np.flatnonzero(ties):
-                i, kt = int(rows[n]), int(keys[n])
-                feats_q = self.exact_index_features([i] * (i + 1), list(range(i + 1)), train_length)
-                ties[n] = any(feats_q[c] == feats_q[kt] for c in range(i + 1) if c != kt)
+            feats = self.index_features(block[local], k, train_length)           # (P, p)
+            yield slice(start, start + block.size), local, k, first + target, feats
+
+    def _float_ties(self, local: np.ndarray, k: np.ndarray, at_target: np.ndarray, feats: np.ndarray) -> np.ndarray:
+        """Rows of a block whose target's features another key of the row shares, in float: (b,) bool."""
+        same = np.all(feats == feats[at_target[local]], axis=1) & (k != k[at_target[local]])   # (P,)
+        return np.bincount(local, weights=same, minlength=at_target.size) > 0
+
+    def _exact_ties(self, rows: np.ndarray, keys: np.ndarray, ties: np.ndarray, train_length: int) -> np.ndarray:
+        """Rational features: the float ties re-compared in ℚ (equal rationals have equal floats, so float
+        comparison misses no tie; it can only merge distinct rationals)."""
+        for n in np.flatnonzero(ties):
+            i, kt = int(rows[n]), int(keys[n])
+            feats_q = self.exact_index_features([i] * (i + 1), list(range(i + 1)), train_length)
+            ties[n] = any(feats_q[c] == feats_q[kt] for c in range(i + 1) if c != kt)
         return ties
+
+    def structural_ties(self, rows, keys, length, train_length):
+        rows = np.asarray(rows, dtype=np.int64)
+        keys = np.asarray(keys, dtype=np.int64)
+        ties = np.zeros(rows.size, dtype=bool)
+        for part, local, k, at_target, feats in self._scored_blocks(rows, keys, length, train_length):
+            ties[part] = self._float_ties(local, k, at_target, feats)
+        return self._exact_ties(rows, keys, ties, train_length) if self.rational else ties
+
+    def float_row_margins(self, theta, rows, keys, length, train_length):
+        """Margins, target values and structural ties from one evaluation of ψ per block of scored rows
+        (the values of a row are never scattered into an (L,) array: a segmented maximum over its pairs)."""
+        vec = np.asarray(theta, dtype=float)                                     # (p,)
+        rows = np.asarray(rows, dtype=np.int64)
+        keys = np.asarray(keys, dtype=np.int64)
+        margins, values = np.empty(rows.size), np.empty(rows.size)
+        ties = np.zeros(rows.size, dtype=bool)
+        for part, local, k, at_target, feats in self._scored_blocks(rows, keys, length, train_length):
+            v = feats @ vec                                                      # (P,) κ on the pairs
+            target = v[at_target]                                                # (b,)
+            v[at_target] = -np.inf
+            starts = at_target - (keys[part])                                    # (b,) first pair of each row
+            with np.errstate(invalid="ignore"):
+                margins[part] = target - np.maximum.reduceat(v, starts)          # one key: target - (-inf) = +inf
+            values[part] = target
+            ties[part] = self._float_ties(local, k, at_target, feats)
+        return margins, values, (self._exact_ties(rows, keys, ties, train_length) if self.rational else ties)
 
     def max_abs_feature(self, length, train_length):
         best = 0.0

@@ -2,11 +2,14 @@
 
 Main definitions:
 
-* the registry classes ``nope`` (:class:`NoPE`), ``relbias[:D]``/``colbias[:D]`` (:class:`Bucket`),
-  ``alibi`` (:class:`ALiBi`), ``rope:d[:base]``/``abscol:d[:base]`` (:class:`Sinusoidal`),
-  ``abssin:d[:base]`` (:class:`AbsSin`) and the shear ``dual:P`` (:class:`DualOf`,
-  ψ_S(i, j) = ψ(i, i-j), Proposition 4).  User feature tables are in :mod:`posreal.theory.tables`;
-  spec strings are parsed, once, by :mod:`posreal.theory.pe_specs`;
+* the base classes :class:`Encoding` (any ψ(i, j)), :class:`ProfileEncoding` (ψ of the key index
+  alone) and :class:`OneHot` (one-hot of a bucket of the key index);
+* the registry classes ``nope`` (:class:`NoPE`), ``clipped[:D]``/``colbias[:D]`` (:class:`Bucket`; the
+  older name ``relbias``), ``slope`` (:class:`Slope`; the older name ``alibi``) and the shear ``dual:P``
+  (:class:`DualOf`, ψ_S(i, j) = ψ(i, i-j), Proposition 4).  The sinusoidal PEs are in
+  :mod:`posreal.theory.sinusoids`, the published encodings (T5, fixed ALiBi, Kerple, xPos, FIRE) in
+  :mod:`posreal.theory.published`, user feature tables in :mod:`posreal.theory.tables`, user functions in
+  :mod:`posreal.theory.function_pe`; spec strings are parsed, once, by :mod:`posreal.theory.pe_specs`;
 * every encoding is read in *index form*: row i of the causal grid sees key index
   k ∈ {0..i}, where k = i - j for offset-indexed PEs (relative) and k = j for
   position-indexed ones (column, bilinear, tables).  The shear keeps the row values and flips
@@ -18,9 +21,8 @@ Main definitions:
   the shape of its kernel for memory planning (:attr:`Encoding.kernel_form`) and the shear
   (:meth:`Encoding.dual`).
 
-Frequencies of the sinusoidal PEs: ω_f = base^(-2f/d), f = 0..d/2-1, base 10000 by default
-(Vaswani et al. 2017; Su et al. 2021 for RoPE).  ``relbias`` is the clipped one-hot bucket
-min(i - j, D) with D = L0 - 1 by default (a simplification of T5's buckets, Raffel et al. 2020).
+``clipped`` is the one-hot bucket min(i - j, D) with D = L0 - 1 by default (an idealization of T5's
+buckets, Raffel et al. 2020; T5's own buckets are ``t5``).
 """
 
 from __future__ import annotations
@@ -34,9 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from posreal.theory.errors import SpecError, bad_value, quote
-from posreal.theory.kernels import BilinearKernel, DenseKernel, Kernel, KeyIndex, ProfileKernel, dot
-from posreal.theory.sinusoids import (DEFAULT_BASE, Rescalable, format_base, frequencies,  # noqa: F401  (re-exported)
-                                      interval_sinusoid, sinusoid, sinusoid_at)
+from posreal.theory.kernels import DenseKernel, Kernel, KeyIndex, ProfileKernel, dot
 
 if TYPE_CHECKING:
     from posreal.theory.extension import FrequencyRescaling
@@ -207,6 +207,14 @@ class Encoding:
             feats = self.exact_index_features([i] * (i + 1), list(range(i + 1)), train_length)
             out[i, : i + 1] = [dot(theta, f) for f in feats]
         return DenseKernel(length, self.index, out)
+
+    def float_row_margins(self, theta: np.ndarray, rows: np.ndarray, keys: np.ndarray, length: int,
+                          train_length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Margins γ_i, target values κ(i, t) and structural ties of the scored rows (target key indices
+        ``keys``) under T_L θ in float: (p,), (m,), (m,) -> (m,), (m,), (m,) bool."""
+        ties = self.structural_ties(rows, keys, length, train_length)
+        margins, values = self.kernel(theta, length, train_length).float_margins(rows, keys)
+        return margins, values, ties
 
     def structural_ties(self, rows: np.ndarray, keys: np.ndarray, length: int, train_length: int) -> np.ndarray:
         """Rows whose target key index has the features of another key of the row: (m,), (m,) -> (m,) bool.
@@ -432,91 +440,6 @@ class Slope(ProfileEncoding):
 ALiBi = Slope   # the class's earlier name
 
 
-@dataclass(frozen=True)
-class Sinusoidal(Rescalable, ProfileEncoding):
-    """``rope:d`` (relative: [cos ωδ] ++ [sin ωδ]) or ``abscol:d`` (column: φ(j) = [sin ωj] ++ [cos ωj])."""
-
-    name: str
-    d: int
-    base: float = DEFAULT_BASE
-    base_given: bool = False
-    rescaling: FrequencyRescaling | None = None   # a length extension's frequencies (None: the registry's)
-
-    @property
-    def kind(self):
-        return RELATIVE if self.name == "rope" else COLUMN
-
-    @property
-    def index(self):
-        return OFFSET if self.name == "rope" else POSITION
-
-    def dim(self, train_length):
-        return self.d
-
-    def features(self, keys, train_length):
-        return sinusoid_at(keys, self.omegas(), sin_first=self.name != "rope")
-
-    def interval_index_features(self, row, keys, train_length, iv):
-        omega = self.interval_omegas(iv)
-        return [interval_sinusoid(iv, k, omega, sin_first=self.name != "rope") for k in keys]
-
-    def __str__(self):
-        return f"{self.name}:{self.d}" + (f":{format_base(self.base)}" if self.base_given else "")
-
-
-# --------------------------------------------------------------------------- bilinear
-@dataclass(frozen=True)
-class AbsSin(Rescalable, Encoding):
-    """``abssin:d``: ψ(i, j) = vec(φ(i) φ(k)ᵀ) with φ(x) = [sin ωx] ++ [cos ωx]; θ is the
-    matrix W (d×d, row-major) and κ(i, j) = φ(i)ᵀ W φ(k).  k = j; the shear gives k = i - j."""
-
-    d: int
-    base: float = DEFAULT_BASE
-    base_given: bool = False
-    rescaling: FrequencyRescaling | None = None   # a length extension's frequencies (None: the registry's)
-    kind = BILINEAR
-    index = POSITION
-    kernel_form = KernelForm.BILINEAR
-
-    def dim(self, train_length):
-        return self.d * self.d
-
-    def phi(self, x: np.ndarray) -> np.ndarray:
-        return sinusoid_at(x, self.omegas(), sin_first=True)  # (m, d)
-
-    def index_features(self, rows, keys, train_length):
-        left, right = self.phi(rows), self.phi(keys)  # (m, d), (m, d)
-        return (left[:, :, None] * right[:, None, :]).reshape(len(left), self.d * self.d)  # (m, d*d)
-
-    def feature_ids(self, length: int, train_length: int) -> np.ndarray:
-        """Ids of the right factor φ(k) (ψ(i,k) = ψ(i,k') iff φ(k) = φ(k'), as φ(i) ≠ 0)."""
-        _, ids = np.unique(self.phi(np.arange(length)), axis=0, return_inverse=True)
-        return ids.reshape(-1).astype(np.int64)
-
-    def kernel(self, theta, length, train_length):
-        phi = self.phi(np.arange(length))   # (L, d)
-        W = theta.reshape(self.d, self.d)   # (d, d)
-        return BilinearKernel(length, self.index, phi @ W, phi)
-
-    def structural_ties(self, rows, keys, length, train_length):
-        return ties_from_ids(self.feature_ids(length, train_length), rows, keys)   # φ(i) ≠ 0: ids of φ(k) decide
-
-    def max_abs_feature(self, length, train_length):
-        return float(np.abs(self.phi(np.arange(length))).max(initial=0.0)) ** 2
-
-    def interval_index_features(self, row, keys, train_length, iv):
-        omega = self.interval_omegas(iv)
-        left = interval_sinusoid(iv, row, omega, sin_first=True)
-        out = []
-        for k in keys:
-            right = interval_sinusoid(iv, k, omega, sin_first=True)
-            out.append([a * b for a in left for b in right])
-        return out
-
-    def __str__(self):
-        return f"abssin:{self.d}" + (f":{format_base(self.base)}" if self.base_given else "")
-
-
 # --------------------------------------------------------------------------- the shear
 class DualOf(Encoding):
     """``dual:P``: the features of P with the key index flipped.  Always in shear normal form: the
@@ -576,6 +499,9 @@ class DualOf(Encoding):
 
     def structural_ties(self, rows, keys, length, train_length):
         return self.base.structural_ties(rows, keys, length, train_length)   # index-form features are the base's
+
+    def float_row_margins(self, theta, rows, keys, length, train_length):
+        return self.base.float_row_margins(theta, rows, keys, length, train_length)   # index form: the same values
 
     def max_abs_feature(self, length, train_length):
         return self.base.max_abs_feature(length, train_length)

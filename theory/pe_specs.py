@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from posreal.theory.encodings import (DEFAULT_BASE, OFFSET, POSITION, AbsSin, Bucket, Encoding, NoPE, Sinusoidal,
-                                      Slope)
+from posreal.theory.encodings import OFFSET, POSITION, Bucket, Encoding, NoPE, Slope
 from posreal.theory.published import (ALIBI_HEAD, ALIBI_HEADS, FIRE_KNOTS, MAX_FIRE_KNOTS, MAX_T5_BUCKETS,
                                       T5_BUCKETS, T5_MAX_DISTANCE, XPOS_SCALE, Fire, FixedALiBi, KerpleLog,
                                       T5Buckets, XPos)
 from posreal.theory.errors import SpecError, bad_value, quote
+from posreal.theory.sinusoids import DEFAULT_BASE, AbsSin, Sinusoidal
 from posreal.theory.resources import MAX_INT_DIGITS, MAX_SPEC_INT, check_spec, strip_duals
 from posreal.theory.tables import load_table, registered_pe
 
@@ -62,16 +62,16 @@ def _int_arg(text: str, spec: str, minimum: int) -> int:
     return value
 
 
-def _number(text: str, spec: str, what: str) -> float:
-    """A positive finite decimal parameter (ASCII, at most 40 characters)."""
+def _number(text: str, spec: str, what: str, low: float = 0.0) -> float:
+    """A finite decimal parameter > ``low`` (ASCII, at most 40 characters)."""
     try:
         value = float(text) if len(text) <= 40 and text.isascii() and "_" not in text else None
     except ValueError:
         value = None
     if value is None:
         raise bad_value("PE", spec, PE_FORMS)
-    if not np.isfinite(value) or value <= 0 or value > MAX_SPEC_INT:
-        raise SpecError(f"invalid PE {quote(spec)}: {what} {quote(text)} must be a number > 0 and <= {MAX_SPEC_INT}")
+    if not np.isfinite(value) or value <= low:
+        raise SpecError(f"invalid PE {quote(spec)}: {what} {quote(text)} must be a number > {low:g}")
     return value
 
 
@@ -83,10 +83,7 @@ def _sinusoid_args(args: list[str], spec: str) -> tuple[int, float, bool]:
         raise SpecError(f"invalid PE {quote(spec)}: width d={d} is odd; accepted: an even width d >= 2")
     if len(args) == 1:
         return d, DEFAULT_BASE, False
-    base = _number(args[1], spec, "base")
-    if base <= 1.0:
-        raise SpecError(f"invalid PE {quote(spec)}: base {quote(args[1])} must be a number > 1")
-    return d, base, True
+    return d, _number(args[1], spec, "base", low=1.0), True
 
 
 def _t5(args: list[str], spec: str) -> T5Buckets:
