@@ -44,7 +44,9 @@ class Grid:
         if len(shared) != 1:
             raise bad_value("recipes", names, "recipes with one training length and one threshold")
         for pe in self.pes:
-            parse_pe(pe)
+            if parse_pe(pe).positive_scale:   # the trainer's θ is free: it would train the free-slope PE instead
+                raise bad_value("PE of the experiment", pe, "a PE whose θ is free (the trainer does not keep the "
+                                "positive scale of a fixed bias such as alibi-fixed or kerple-log)")
         for task in self.tasks:
             parse_task(task)
         if self.seeds < 1:

@@ -219,13 +219,32 @@ def _prepare(out: Path, grid: Grid, resume: bool) -> list[dict]:
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
+def _user_pes(batches: list[Batch]) -> dict:
+    """The user PEs (feature tables, functions) the batches train, to register again in each spawned worker;
+    one that cannot be sent to another process (a lambda, a local function) is refused in one line."""
+    import pickle
+    from posreal.theory.tables import registered_pes
+    names = {job.pe for b in batches for job in b.jobs}
+    out = {name: pe for name, pe in registered_pes().items() if name in names}
+    for name, pe in out.items():
+        try:
+            pickle.dumps(pe)
+        except Exception as err:   # pickle raises several types for unpicklable objects
+            raise SpecError(f"invalid PE {name!r} for jobs > 1: it cannot be sent to a worker process "
+                            f"({type(err).__name__}); accepted: jobs = 1, or a function defined at module "
+                            "level") from None
+    return out
+
+
 def _pool_map(batches: list[Batch], n: int) -> Iterator[list[dict]]:
     """Results of ``run_batch`` over ``batches`` from ``n`` spawned processes, as they finish."""
     import multiprocessing as mp
+    from posreal.theory.tables import restore_registered
+    user = _user_pes(batches)
     saved = {k: os.environ.get(k) for k in _BLAS_THREADS}
     os.environ.update({k: "1" for k in _BLAS_THREADS})  # read by each child's numpy at import
     try:
-        pool = mp.get_context("spawn").Pool(n)          # the children start here
+        pool = mp.get_context("spawn").Pool(n, initializer=restore_registered, initargs=(user,))   # children start
     finally:
         for k, v in saved.items():                      # the parent keeps its own setting
             if v is None:
