@@ -118,8 +118,8 @@ class FunctionFeatures:
             row, col = (int(x) for x in np.argwhere(bad)[0])
             where = (f"pair (i, j) = ({int(args[0][row])}, {int(args[1][row])})" if self.table_kind is GENERAL
                      else f"{'offset' if self.table_kind is RELATIVE else 'key position'} {int(args[0][row])}")
-            raise SpecError(f"invalid PE {self.name!r}: its function returned {values[row, col]!r} (not finite) at "
-                            f"{where}, feature {col}; accepted: finite numbers")
+            raise SpecError(f"invalid PE {self.name!r}: its function returned {float(values[row, col])!r} (not "
+                            f"finite) at {where}, feature {col}; accepted: finite numbers")
         return values
 
     def fractions(self, *args: np.ndarray) -> list[tuple[Fraction, ...]]:
