@@ -294,3 +294,29 @@ def test_bad_published_specs_are_one_line_errors(spec, part):
     with pytest.raises(SpecError) as err:
         parse_pe(spec)
     assert part in str(err.value) and "\n" not in str(err.value)
+
+
+# --------------------------------------------------------------------------- certified mode: enclosures
+@pytest.mark.parametrize("spec,task", [("xpos:8", "offset:1"), ("kerple-log:0.5", "offset:0"),
+                                       ("alibi-fixed:3:1", "offset:0"), ("fire:4", "position:0"),
+                                       ("dual:xpos:8", "position:1")])
+def test_interval_margins_enclose_the_float_margins(spec, task):
+    """The enclosure of a row's margin from the interval features contains the float margin and is narrow;
+    an enclosure computed with the wrong row (the control) does not contain it."""
+    from posreal.theory.certified import interval_margin
+    from posreal.theory.kernels import target_keys
+    sel = select(spec, task, 16)
+    assert sel.realizable
+    pe, theta, L = sel.pe, sel.theta, 64
+    rows, targets = parse_task(task).rows_and_targets(L)
+    keys = target_keys(pe.index, rows, targets)
+    margins, _ = pe.kernel(theta, L, 16).float_margins(rows, keys)
+    for n in (0, rows.size // 2, rows.size - 1):
+        i, k = int(rows[n]), int(keys[n])
+        box = interval_margin(pe, theta, i, k, 16)
+        if box is None:                                          # one key: the margin is +∞
+            assert np.isinf(margins[n])
+            continue
+        assert float(box.a) - 1e-9 <= margins[n] <= float(box.b) + 1e-9 and float(box.b - box.a) < 1e-6
+    far = interval_margin(pe, theta, int(rows[-1]), 0 if int(keys[-1]) else 1, 16)
+    assert far is None or not (float(far.a) - 1e-9 <= margins[-1] <= float(far.b) + 1e-9)

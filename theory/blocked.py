@@ -78,7 +78,7 @@ class BlockedEncoding(Encoding):
         return RowBlockKernel(length, self.index, floats.evaluate, floats.rows_per_block, exact_row)
 
     def _scored_blocks(self, rows: np.ndarray, keys: np.ndarray, length: int,
-                       train_length: int) -> Iterator[tuple[slice, np.ndarray, np.ndarray, np.ndarray]]:
+                       train_length: int) -> Iterator[tuple[slice, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
         """For each block of scored rows: (its slice of ``rows``, the pair's row position (P,), the pair's key
         index (P,), the position of each row's target among the pairs (b,)), and ψ on the pairs (P, p)."""
         step = self.block_rows(length, train_length)

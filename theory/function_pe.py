@@ -132,15 +132,15 @@ class FunctionFeatures:
                             f"({quote(str(err))}); accepted: {_form(self.table_kind, self.width)}") from None
         if values.shape != (args[0].size, self.width):
             raise self._shape_error(values.shape, args)
-        rows = []
+        rows: list[tuple[Fraction, ...]] = []
         for n, row in enumerate(values.tolist()):
-            exact = tuple(_entry(x) for x in row)
-            if any(x is None for x in exact):
-                bad = next(x for x, e in zip(row, exact) if e is None)
-                raise SpecError(f"invalid PE {self.name!r} in exact mode: its function returned {quote(bad)} "
-                                f"({type(bad).__name__}) on {_inputs([a[n:n + 1] for a in args], self.table_kind)}; "
-                                "accepted: ints or fractions.Fraction entries (or float or certified mode)")
-            rows.append(exact)   # type: ignore[arg-type]
+            exact = [_entry(x) for x in row]
+            for x, e in zip(row, exact):
+                if e is None:
+                    raise SpecError(f"invalid PE {self.name!r} in exact mode: its function returned {quote(x)} "
+                                    f"({type(x).__name__}) on {_inputs([a[n:n + 1] for a in args], self.table_kind)}; "
+                                    "accepted: ints or fractions.Fraction entries (or float or certified mode)")
+            rows.append(tuple(e for e in exact if e is not None))
         return rows
 
 

@@ -45,7 +45,8 @@ _FREQ = Parameter("base", "base of the frequencies ω_f = base^(-2f/d), f = 0..d
 _WIDTH = Parameter("d", "width: an even number of features", "—")
 
 CATALOGUE: tuple[CatalogueEntry, ...] = (
-    CatalogueEntry("nope", "relative", "ψ(i, j) = () (p = 0): κ ≡ 0", (), "—", "yes", "—", "nope"),
+    CatalogueEntry("nope", "relative", "ψ(i, j) = () (p = 0): κ ≡ 0", (), "—", "yes",
+                   "no positional encoding (as in Kazemnejad et al. 2023, NeurIPS)", "nope"),
     CatalogueEntry(
         "clipped[:D]", "relative", "ψ(i, j) = one-hot of min(n, D)",
         (Parameter("D", "last bucket: offsets ≥ D share it", "L0 - 1"),), "θ ∈ ℝ^(D+1)", "yes",
@@ -84,7 +85,7 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         "Extrapolation', NeurIPS: the logarithmic variant -r₁ log(1 + r₂ n)", "kerple-log"),
     CatalogueEntry(
         "rope:d[:base]", "relative", "ψ(i, j) = [cos ω_f n]_f ++ [sin ω_f n]_f", (_WIDTH, _FREQ), "θ ∈ ℝ^d",
-        "no (certified mode)", "Su et al. 2021 (RoPE), reduced to its positional part", "rope:16"),
+        "no (certified mode)", "Su et al. 2021, 'RoFormer' (RoPE), reduced to its positional part", "rope:16"),
     CatalogueEntry(
         "xpos:d[:base[:scale]]", "relative",
         "ψ(i, j) = [ζ_f^(n/γ) cos ω_f n]_f ++ [ζ_f^(n/γ) sin ω_f n]_f with ζ_f = (2f + 0.4 d)/(1.4 d), γ = scale",
