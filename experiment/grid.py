@@ -4,8 +4,10 @@ Main definitions:
 
 * :class:`Grid` — recipes × PEs × tasks × seeds × (V, d) settings × evaluation lengths
   (multiples of L0); each :class:`~posreal.experiment.recipes.Recipe` is shared by every cell;
-* :data:`FULL` — 5 PEs × 7 tasks × 5 seeds × 5 (V, d) settings × 3 lengths = 2625 measurements
-  from 875 trained models per recipe; :data:`QUICK` — a few cells, one seed, one setting (tests, CI);
+* :data:`FULL` — 8 PEs × 7 tasks × 5 seeds × 5 (V, d) settings × 3 lengths = 4200 measurements
+  from 1400 trained models per recipe: the five idealized PEs of the committed run and the published
+  encodings whose θ is free (``t5``, ``xpos:16``, ``fire``; ``alibi-fixed`` and ``kerple-log`` have a
+  positive scale the trainer does not keep); :data:`QUICK` — a few cells, one seed, one setting (tests, CI);
 * :func:`model_jobs` — one :class:`ModelJob` per trained model (it yields one measurement per
   evaluation length); :func:`predictions` — α_L(Φ, τ; L0) per cell from
   :func:`posreal.theory.alpha.compute_alpha`, computed once before any training.
@@ -44,7 +46,9 @@ class Grid:
         if len(shared) != 1:
             raise bad_value("recipes", names, "recipes with one training length and one threshold")
         for pe in self.pes:
-            parse_pe(pe)
+            if parse_pe(pe).positive_scale:   # the trainer's θ is free: it would train the free-slope PE instead
+                raise bad_value("PE of the experiment", pe, "a PE whose θ is free (the trainer does not keep the "
+                                "positive scale of a fixed bias such as alibi-fixed or kerple-log)")
         for task in self.tasks:
             parse_task(task)
         if self.seeds < 1:
@@ -91,7 +95,7 @@ class Grid:
 
 FULL = Grid(
     name="full",
-    pes=("relbias", "alibi", "rope:16", "abscol:16", "abssin:16"),
+    pes=("relbias", "alibi", "rope:16", "abscol:16", "abssin:16", "t5", "xpos:16", "fire"),
     tasks=("offset:1", "offset:2", "position:0", "position:1", "copy", "middle", "half"),
     seeds=5,
     settings=((8, 16), (16, 32), (32, 64), (64, 64), STABILITY_SETTING),

@@ -20,12 +20,15 @@ Main definitions:
 
 from __future__ import annotations
 
+from functools import partial
+
 import json
 import os
 import resource
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -217,6 +220,31 @@ def _prepare(out: Path, grid: Grid, resume: bool) -> list[dict]:
     return records
 
 
+def _user_pes(jobs: list) -> dict:
+    """The user PEs (feature tables, functions) the jobs train, to register again in each worker process;
+    one that cannot be sent to another process (a lambda, a local function) is refused in one line."""
+    import pickle
+    from posreal.theory.tables import registered_pes
+    names = {job.pe for job in jobs}
+    out = {name: pe for name, pe in registered_pes().items() if name in names}
+    for name, pe in out.items():
+        try:
+            pickle.dumps(pe)
+        except Exception as err:   # pickle raises several types for unpicklable objects
+            raise SpecError(f"invalid PE {name!r} for jobs > 1: it cannot be sent to a worker process "
+                            f"({type(err).__name__}); accepted: jobs = 1, or a function defined at module "
+                            "level") from None
+    return out
+
+
+def _with_user_pes(user: dict, batch: Batch) -> list[dict]:
+    """``run_batch`` in a worker that first registers the user PEs the batch trains (spawned processes and
+    cluster workers do not share the client's registry)."""
+    from posreal.theory.tables import restore_registered
+    restore_registered(user)
+    return run_batch(batch)
+
+
 def _cpu_seconds() -> float:
     """User + system CPU time of this process and of its finished children."""
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -254,6 +282,10 @@ def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
     if spec.kind is not ExecutorKind.DASK:
         batches = plan_batches(todo, memory_mib * MIB // spec.jobs)
         spec = local(max(1, min(spec.jobs, len(batches))))     # a pool no larger than the work
+    work: Callable[[Batch], list[dict]] = run_batch
+    if spec.kind is not ExecutorKind.IN_PROCESS:     # other processes: register the user PEs there too
+        user = _user_pes(todo)
+        work = partial(_with_user_pes, user) if user else run_batch
     with open_pool(spec) as pool:
         shares = requested if spec.kind is not ExecutorKind.DASK else pool.slots
         if spec.kind is ExecutorKind.DASK:      # each Dask worker trains batches sized to its share of the budget
@@ -263,7 +295,7 @@ def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
         new = []
         try:
             with (out / RECORDS).open("a") as fh:
-                for _, records in pool.run(run_batch, batches):
+                for _, records in pool.run(work, batches):
                     for r in records:
                         if record_key(r) not in done:     # a batch computed twice is recorded once
                             done.add(record_key(r))

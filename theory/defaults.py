@@ -26,7 +26,16 @@ KERNEL_CLASSES = ("relative", "column")
 """Free kernel classes of the class ceiling."""
 
 REGISTRY_PES = ("nope", "relbias", "alibi", "rope:16", "abssin:16", "abscol:16", "colbias")
-"""The PEs of the taxonomy table (the registry with its default parameters)."""
+"""The project's idealized registry PEs with their default parameters (``relbias`` and ``alibi`` are the
+older names of ``clipped`` and ``slope``, kept here because the registry cells, their checks and stored
+results are spelled so)."""
+
+PUBLISHED_PES = ("t5", "alibi-fixed", "kerple-log", "xpos:16", "fire")
+"""The encodings practitioners use, as their papers define them, with their default parameters:
+T5's buckets, ALiBi's fixed slope, Kerple's logarithmic bias, xPos, FIRE over a fixed basis."""
+
+TAXONOMY_PES = REGISTRY_PES + PUBLISHED_PES
+"""The PEs of the taxonomy table (``posreal table`` and the docs' Taxonomy page): both kinds side by side."""
 
 REGISTRY_TASKS = ("offset:1", "offset:2", "position:0", "position:1", "copy", "middle", "reverse", "half")
 """The tasks of the taxonomy table."""

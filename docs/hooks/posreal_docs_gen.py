@@ -121,10 +121,10 @@ def fmt_seconds(value) -> str:
 # --------------------------------------------------------------------------- registries
 def gen_pe_registry(train_length: str = "16") -> str:
     """Every registry PE (and two shears, and learned:d), parsed and str()-ed by the code."""
-    from posreal.theory.defaults import REGISTRY_PES
+    from posreal.theory.defaults import TAXONOMY_PES
     from posreal.theory.pe_specs import is_learned, parse_learned, parse_pe
     L0 = int(train_length)
-    specs = list(REGISTRY_PES) + ["dual:rope:16", "dual:relbias", "learned:8"]
+    specs = list(TAXONOMY_PES) + ["clipped", "slope", "dual:rope:16", "dual:relbias", "dual:t5", "learned:8"]
     rows = []
     for spec in specs:
         parse = parse_learned if is_learned(spec) else parse_pe
@@ -142,7 +142,7 @@ def gen_pe_registry(train_length: str = "16") -> str:
         else:
             rows.append([f"`{spec}`", f"`{text}`", pe.kind, "—", "—", "—", first_line(type(pe).__doc__)])
     return table(["spec", "str(parse_pe(spec))", "kind", "key index k", f"p at L0 = {L0}", "exact mode",
-                  "docstring"], rows, "posreal.theory.pe_specs.parse_pe, posreal.theory.defaults.REGISTRY_PES")
+                  "docstring"], rows, "posreal.theory.pe_specs.parse_pe, posreal.theory.defaults.TAXONOMY_PES")
 
 
 def gen_task_registry(length: str = "8") -> str:
@@ -257,12 +257,12 @@ def gen_ceilings(length: str = "16", *tasks: str) -> str:
 @cached("taxonomy")
 def taxonomy_docs():
     from posreal.theory.taxonomy import taxonomy
-    from posreal.theory.defaults import REGISTRY_PES
+    from posreal.theory.defaults import TAXONOMY_PES
     from posreal.theory.defaults import REGISTRY_TASKS
     from posreal.theory.alpha import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH
     lengths = list(DEFAULT_LENGTHS)
     start = time.perf_counter()
-    docs = [row.to_json() for row in taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), DEFAULT_TRAIN_LENGTH, lengths)]
+    docs = [row.to_json() for row in taxonomy(list(TAXONOMY_PES), list(REGISTRY_TASKS), DEFAULT_TRAIN_LENGTH, lengths)]
     return docs, lengths, DEFAULT_TRAIN_LENGTH, time.perf_counter() - start
 
 
@@ -330,11 +330,11 @@ GEOMETRY_NAMES = ("l2", "linf", "l1")
 def taxonomy_geometry_docs():
     """The taxonomy in every geometry: geometry -> documents (the ℓ2 ones are the taxonomy's)."""
     from posreal.theory.taxonomy import taxonomy
-    from posreal.theory.defaults import LENGTHS, REGISTRY_PES, REGISTRY_TASKS, TRAIN_LENGTH
+    from posreal.theory.defaults import LENGTHS, REGISTRY_TASKS, TAXONOMY_PES, TRAIN_LENGTH
     start = time.perf_counter()
     out = {"l2": taxonomy_docs()[0]}
     for g in GEOMETRY_NAMES[1:]:
-        out[g] = [row.to_json() for row in taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), TRAIN_LENGTH,
+        out[g] = [row.to_json() for row in taxonomy(list(TAXONOMY_PES), list(REGISTRY_TASKS), TRAIN_LENGTH,
                                                     list(LENGTHS), geometry=g)]
     return out, list(LENGTHS), TRAIN_LENGTH, time.perf_counter() - start
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from posreal.theory import resources
-from posreal.theory.errors import PosrealError, quote
+from posreal.theory.errors import PosrealError, SpecError, quote
 from posreal.theory.provenance import versions
 
 T = TypeVar("T")
@@ -113,6 +113,38 @@ def geometry_name(text: str) -> str:
 
 
 positive_float = bounded_float(0.0, float(resources.MAX_SECONDS), "number of seconds")
+
+
+# ----------------------------------------------------------------------------- PEs given as Python functions
+FUNCTION_KINDS = ("relative", "column", "general")   # posreal.theory.function_pe.FUNCTION_KINDS, without numpy
+pe_width = bounded_int(1, 10 ** 6, "PE width")
+
+
+def add_function_pe_options(parser: argparse.ArgumentParser) -> None:
+    """``--pe-kind`` and ``--pe-width``: how to call a ``py:MODULE:FUNCTION`` PE."""
+    parser.add_argument("--pe-kind", choices=FUNCTION_KINDS, default=None,
+                        help="with a py:MODULE:FUNCTION PE: what the function takes — relative (offsets n = i - j), "
+                             "column (key positions j) or general (pairs i, j)")
+    parser.add_argument("--pe-width", type=pe_width, default=None, metavar="P",
+                        help="with a py:MODULE:FUNCTION PE: the number p of features it returns per offset or pair")
+
+
+def load_function_pes(specs: Iterable[str | None], kind: str | None, width: int | None) -> None:
+    """Import and register every ``py:MODULE:FUNCTION`` among ``specs`` (also under ``dual:``), so that the
+    spec parses; ``--pe-kind``/``--pe-width`` without such a PE, or such a PE without them, is refused."""
+    functions = [s for s in specs if isinstance(s, str) and resources.strip_duals(s.strip())[1].startswith("py:")]
+    if not functions:
+        if kind is not None or width is not None:
+            raise SpecError(f"invalid option {'--pe-kind' if kind is not None else '--pe-width'} without a "
+                            "py:MODULE:FUNCTION PE; accepted: --pe-kind and --pe-width with --pe py:MODULE:FUNCTION")
+        return
+    if kind is None or width is None:
+        raise SpecError(f"invalid PE {quote(functions[0])}: a py:MODULE:FUNCTION PE needs --pe-kind (relative, "
+                        "column or general) and --pe-width P (its number of features)")
+    from posreal.theory.function_pe import load_python_pe
+    from posreal.theory.tables import register_loaded
+    for spec in functions:
+        register_loaded(load_python_pe(resources.strip_duals(spec.strip())[1], kind, width))
 
 
 def memory_size(text: str) -> int:

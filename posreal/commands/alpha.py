@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from posreal.commands._common import (emit_json, format_table, geometry_name, int_list, samples, seed, train_length,
-                                      with_provenance)
+from posreal.commands._common import (add_function_pe_options, emit_json, format_table, geometry_name, int_list,
+                                      load_function_pes, samples, seed, train_length, with_provenance)
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
 from posreal.theory.errors import bad_value
@@ -14,7 +14,9 @@ def add_parser(sub) -> None:
                        description="Compute θ* at the train length and α_L = fraction of scored rows "
                                    "that T_L θ* realizes, at each length.")
     p.add_argument("--pe", required=True,
-                   help="PE spec, e.g. rope:16, relbias, dual:abscol:16, table:PATH (a JSON feature table)")
+                   help="PE spec, e.g. rope:16, t5, clipped, dual:abscol:16, table:PATH (a JSON feature table), "
+                        "py:MODULE:FUNCTION (with --pe-kind, --pe-width); 'posreal pes' lists them all")
+    add_function_pe_options(p)
     p.add_argument("--task", required=True, help="task spec, e.g. offset:1, copy, dual:middle")
     p.add_argument("--train-length", type=train_length, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
     p.add_argument("--lengths", type=int_list, default=list(DEFAULT_LENGTHS),
@@ -69,6 +71,7 @@ def run_learned(args) -> int:
 def run(args) -> int:
     from posreal.theory.alpha import compute_alpha
     from posreal.theory.pe_specs import is_learned
+    load_function_pes([args.pe], args.pe_kind, args.pe_width)
     if args.limit and (args.geometry or "l2") != "l2":
         raise bad_value("option --limit with geometry", args.geometry,
                         "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")

@@ -8,10 +8,10 @@ import io
 import os
 import sys
 
-from posreal.commands._common import (emit_json, format_table, geometry_name, int_list, plot_file, progress,
-                                      spec_list, train_length, with_provenance)
+from posreal.commands._common import (add_function_pe_options, emit_json, format_table, geometry_name, int_list,
+                                      load_function_pes, plot_file, progress, spec_list, train_length, with_provenance)
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
-from posreal.theory.defaults import REGISTRY_PES, REGISTRY_TASKS
+from posreal.theory.defaults import REGISTRY_TASKS, TAXONOMY_PES
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
 from posreal.theory.errors import SpecError
 from posreal.theory.taxonomy import taxonomy
@@ -19,9 +19,12 @@ from posreal.theory.taxonomy import taxonomy
 
 def add_parser(sub) -> None:
     p = sub.add_parser("table", help="α_L for every PE × task cell (the taxonomy)",
-                       description="α_L for every PE × task cell; defaults: every registry PE and task.")
-    p.add_argument("--pes", type=spec_list, default=list(REGISTRY_PES),
-                   help="comma-separated PE specs (registry, dual:, table:PATH)")
+                       description="α_L for every PE × task cell; defaults: every registry PE (the project's "
+                                   "idealized ones and the published ones) and every registry task.")
+    p.add_argument("--pes", type=spec_list, default=list(TAXONOMY_PES),
+                   help="comma-separated PE specs (registry, dual:, table:PATH, py:MODULE:FUNCTION); default: the "
+                        "project's idealized PEs and the published ones")
+    add_function_pe_options(p)
     p.add_argument("--tasks", type=spec_list, default=list(REGISTRY_TASKS), help="comma-separated task specs")
     p.add_argument("--train-length", type=train_length, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
     p.add_argument("--lengths", type=int_list, default=list(DEFAULT_LENGTHS), help="comma-separated lengths")
@@ -56,6 +59,7 @@ def run(args) -> int:
     if args.plot and not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
         raise SpecError(f"invalid plot file {args.plot!r}: its directory does not exist; accepted: a .png path "
                         "in an existing directory")
+    load_function_pes(args.pes, args.pe_kind, args.pe_width)
     lengths = sorted(set(args.lengths))
     quiet = args.format == "json"
     cells = taxonomy(args.pes, args.tasks, args.train_length, lengths, geometry=args.geometry,
