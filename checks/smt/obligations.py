@@ -12,10 +12,11 @@ Main definitions:
 * :class:`Obligation` — one query: its z3 terms (what z3 decides) and :meth:`Obligation.text`,
   the SMT-LIB 2 file (what cvc5 decides, and what ``posreal check --export-smtlib DIR`` writes);
 * :func:`smtlib_body` — z3's SMT-LIB printer (``Solver.to_smt2``) made reproducible: which subterms
-  it let-binds, in which order, and their names (``$x54``, ``?x184``) follow z3's internal term ids,
-  which depend on every term the process built before.  So the assertions are first translated
-  into a fresh z3 context (ids then follow the terms' own structure) and the let names renumbered
-  in order of first appearance (a renaming of bound names only);
+  it let-binds, in which order, and their names (``$x54``, ``?x184``) follow z3's internal term ids
+  and which terms are referenced elsewhere — both depend on every term the process built before.
+  So the assertions are first translated into a fresh z3 context (ids and references then follow
+  the terms' own structure) and the let names renumbered in order of first appearance (a renaming
+  of bound names only);
 * :func:`write_obligations` — the files, one per obligation, into a directory.
 
 The committed copies live in ``checks/obligations/``; a test regenerates them and compares, so a
