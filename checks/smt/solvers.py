@@ -141,8 +141,8 @@ class Cvc5Model:
     """cvc5's model behind z3's ``model.eval(term, model_completion=True)``: ground terms only.
 
     The term is printed by z3 as SMT-LIB, parsed by cvc5 with the obligation's own symbols, and its
-    value comes back as a z3 numeral or Boolean; a real value that is not rational is refused
-    (:class:`AlgebraicValue`)."""
+    value comes back as a z3 numeral or Boolean; any other value (a real that is not rational, an
+    element of an uninterpreted sort) is refused (:class:`AlgebraicValue`)."""
 
     def __init__(self, term_manager, solver, symbols) -> None:
         import cvc5
@@ -164,7 +164,8 @@ class Cvc5Model:
                 return z3.RealVal(q, ctx)
             if q.denominator == 1:
                 return z3.IntVal(int(q), ctx)
-        raise AlgebraicValue(f"cvc5 model value {val} of {expr.sexpr()[:80]} is not a rational number; refused")
+        raise AlgebraicValue(f"cvc5 model value {val} of {expr.sexpr()[:80]} is neither a rational number nor a "
+                             "Boolean; refused")
 
     def __repr__(self) -> str:
         return "<cvc5 model>"
