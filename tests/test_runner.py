@@ -72,7 +72,8 @@ def test_a_raising_check_is_a_failure():
 
 
 def test_missing_coverage_is_reported_unknown(monkeypatch):
-    monkeypatch.setattr(runner, "_smt_checks", lambda choice=None: ([], "posreal.checks.smt could not be imported: test"))
+    monkeypatch.setattr(runner, "_smt_checks",
+                        lambda choice=None: ([], "posreal.checks.smt could not be imported: test"))
     monkeypatch.setattr(runner, "_local_checks", lambda: [])
     report = run_claims(["theorem2"])[0]
     assert not report.ok

@@ -33,7 +33,7 @@ from typing import Any
 import z3
 
 from posreal.checks.base import (COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, Control, ObligationKind,
-                                 ObligationRecord, Solver, SolverChoice, SolverRun, SolverStatus, Verdict, timed)
+                                 ObligationRecord, Solver, SolverChoice, SolverStatus, Verdict, timed)
 from posreal.checks.smt.obligations import Obligation
 from posreal.checks.smt.solvers import AlgebraicValue, SolverAnswer, decide_cvc5, decide_z3
 
@@ -236,9 +236,9 @@ def run_proof(proof: SmtProof, choice: SolverChoice = SolverChoice.BOTH, check: 
         lines.append(text)
         lines.extend(proof.notes)
         if verdict in ONLY.values():
-            lines.append("rests on one solver: " + "; ".join(
-                f"{s.value} " + ("did not decide within its budget" if s in choice.solvers else "was not asked (--solver)")
-                for s in Solver if s not in used))
+            why = {True: "did not decide within its budget", False: "was not asked (--solver)"}
+            lines.append("rests on one solver: " + "; ".join(f"{s.value} {why[s in choice.solvers]}"
+                                                             for s in Solver if s not in used))
         solvers = {s: a.run(s) for s, a in final.items()}
         return CheckResult(claim=proof.claim, name=proof.name, method="smt", verdict=verdict,
                            negative_control=control, detail="; ".join(lines),

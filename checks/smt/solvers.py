@@ -65,6 +65,12 @@ def z3_command_line(timeout: float) -> str:
     return f"z3 -t:{_millis(timeout)} FILE"
 
 
+def _cvc5():
+    """The cvc5 module, loaded only when cvc5 is asked for (it ships no type information)."""
+    import cvc5  # type: ignore[import-untyped]
+    return cvc5
+
+
 def _millis(timeout: float) -> int:
     return max(1, int(timeout * 1000))
 
@@ -105,7 +111,7 @@ def decide_z3(assertions, timeout: float) -> SolverAnswer:
 
 def decide_cvc5(text: str, kind: ObligationKind, timeout: float, name: str = "obligation") -> SolverAnswer:
     """cvc5 on one SMT-LIB 2 obligation (its ``check-sat`` is ours: timed, with ``tlimit-per``)."""
-    import cvc5   # loaded only when cvc5 is asked for
+    cvc5 = _cvc5()
 
     tm = cvc5.TermManager()
     solver = cvc5.Solver(tm)
@@ -145,7 +151,7 @@ class Cvc5Model:
     element of an uninterpreted sort) is refused (:class:`AlgebraicValue`)."""
 
     def __init__(self, term_manager, solver, symbols) -> None:
-        import cvc5
+        cvc5 = _cvc5()
         self._keep = term_manager   # the terms live as long as their manager
         self._solver = solver
         self._parser = cvc5.InputParser(solver, symbols)
