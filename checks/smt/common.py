@@ -236,9 +236,9 @@ def run_proof(proof: SmtProof, choice: SolverChoice = SolverChoice.BOTH, check: 
         lines.append(text)
         lines.extend(proof.notes)
         if verdict in ONLY.values():
-            why = {True: "did not decide within its budget", False: "was not asked (--solver)"}
-            lines.append("rests on one solver: " + "; ".join(f"{s.value} {why[s in choice.solvers]}"
-                                                             for s in Solver if s not in used))
+            lines.append("rests on one solver: " + "; ".join(
+                f"{s.value} did not decide within its budget ({final[s].reason or final[s].status.value})"
+                if s in final else f"{s.value} was not asked (--solver)" for s in Solver if s not in used))
         solvers = {s: a.run(s) for s, a in final.items()}
         return CheckResult(claim=proof.claim, name=proof.name, method="smt", verdict=verdict,
                            negative_control=control, detail="; ".join(lines),
