@@ -32,7 +32,9 @@ def test_committed_obligations_are_what_the_code_generates(generated):
     _, out = generated
     made = {p.name: p.read_text(encoding="utf-8") for p in out.glob("*.smt2")}
     committed = {p.name: p.read_text(encoding="utf-8") for p in COMMITTED.glob("*.smt2")}
-    assert sorted(made) == sorted(committed), "regenerate: posreal check --export-smtlib checks/obligations"
+    missing, extra = sorted(set(made) - set(committed)), sorted(set(committed) - set(made))
+    assert not missing and not extra, (f"not committed: {missing}; no longer generated (delete them): {extra}; "
+                                       "regenerate with posreal check --export-smtlib checks/obligations")
     stale = [name for name in made if made[name] != committed[name]]
     assert not stale, f"stale committed obligations {stale}: run posreal check --export-smtlib checks/obligations"
 

@@ -39,8 +39,13 @@ def _answer(result, solver) -> str:
 def export(args) -> int:
     from posreal.checks.smt import all_obligations
     from posreal.checks.smt.obligations import write_obligations
+    from posreal.theory.errors import SpecError, quote
     wanted = [statement(cid).id for cid in args.ids] or None
-    written = write_obligations(all_obligations(wanted), args.export_smtlib)
+    try:
+        written = write_obligations(all_obligations(wanted), args.export_smtlib)
+    except OSError as err:   # checked writable before any work, but the disk can still fill or vanish
+        raise SpecError(f"cannot write SMT-LIB obligations into {quote(args.export_smtlib)}: "
+                        f"{err.strerror or err}; accepted: a writable directory (created if missing)") from None
     if args.json:
         emit_json(with_provenance({"directory": str(args.export_smtlib), "files": [p.name for p in written]}))
     else:
