@@ -20,7 +20,7 @@ def _stub_smt(claims=("theorem2", "proposition4", "underdetermination", "express
         return RegisteredCheck(cid, method, f"stub {method}",
                                lambda: CheckResult(cid, f"stub {method}", method, "proved", "counterexample"))
     out = [make(cid, "smt") for cid in claims] + [make("expressivity", "enumeration")]
-    return lambda: (out, "")
+    return lambda choice=None: (out, "")
 
 
 def test_every_listed_method_has_a_registered_check():
@@ -72,7 +72,8 @@ def test_a_raising_check_is_a_failure():
 
 
 def test_missing_coverage_is_reported_unknown(monkeypatch):
-    monkeypatch.setattr(runner, "_smt_checks", lambda: ([], "posreal.checks.smt could not be imported: test"))
+    monkeypatch.setattr(runner, "_smt_checks",
+                        lambda choice=None: ([], "posreal.checks.smt could not be imported: test"))
     monkeypatch.setattr(runner, "_local_checks", lambda: [])
     report = run_claims(["theorem2"])[0]
     assert not report.ok
@@ -86,7 +87,7 @@ def test_skip_slow_lists_skipped_checks(monkeypatch):
                            lambda: CheckResult("theorem1", "fast one", "symbolic", PASSED, "counterexample"))
     prop = RegisteredCheck("theorem1", "property", "p",
                            lambda: CheckResult("theorem1", "p", "property", PASSED, "counterexample"))
-    monkeypatch.setattr(runner, "_smt_checks", lambda: ([], ""))
+    monkeypatch.setattr(runner, "_smt_checks", lambda choice=None: ([], ""))
     monkeypatch.setattr(runner, "_local_checks", lambda: [slow, fast, prop])
     report = run_claims(["theorem1"], skip_slow=True)[0]
     assert report.ok and report.skipped == ["training: slow one (slow)"]
@@ -114,7 +115,7 @@ def test_cli_exit_codes(capsys, monkeypatch):
     assert err.count("\n") == 0 and "'bogus'" in err
     bad = RegisteredCheck("theorem2", "property", "bad",
                           lambda: CheckResult("theorem2", "bad", "property", PASSED, "no counterexample"))
-    monkeypatch.setattr(runner, "_smt_checks", lambda: ([], ""))
+    monkeypatch.setattr(runner, "_smt_checks", lambda choice=None: ([], ""))
     monkeypatch.setattr(runner, "_local_checks", lambda: [bad])
     assert main(["check", "theorem2"]) == 1      # control without counterexample, and missing coverage
     out = capsys.readouterr().out

@@ -60,7 +60,7 @@ def test_check_json_shows_the_section(monkeypatch, capsys):
     from posreal.checks.base import CheckResult
     from posreal.cli import main
 
-    def one_check(ids=None, skip_slow=False, on_check=None):
+    def one_check(ids=None, skip_slow=False, on_check=None, solvers=None):
         report = runner.ClaimReport(statement("theorem2"))
         report.results.append(CheckResult(claim="theorem2", name="stand-in", method="registry", verdict="passed",
                                           negative_control=None))

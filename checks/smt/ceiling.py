@@ -14,8 +14,8 @@ Main definitions and results (definitions.md#class-ceiling):
   proof that no kernel does better; the witness (model values, rational only: algebraic
   values are refused) is re-counted in Python with Fractions, through theory's exact margins
   where the kernel has a theory form (profiles, rational PEs);
-* the check for claim ``expressivity``: the ceiling query with a negative control — the bound
-  "at most k - 1 rows" must be refuted by a model that Python re-verifies.
+* the check for claim ``expressivity`` lives in :mod:`posreal.checks.smt.ceiling_check` (where
+  cvc5 cross-checks the optimality of k).
 
 Lengths are bounded (≤ 64): the queries grow as n² rows × keys.
 """
@@ -30,7 +30,7 @@ from fractions import Fraction
 import numpy as np
 import z3
 
-from posreal.checks.base import FAILED, PROVED, UNKNOWN, CheckResult, Control, Verdict, timed
+from posreal.checks.base import FAILED, PROVED, UNKNOWN, Verdict
 from posreal.checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fraction
 from posreal.theory.encodings import Encoding
 from posreal.theory.pe_specs import parse_pe
@@ -271,39 +271,3 @@ def recount(cls: KernelClass, witness: list[Fraction], task: Task, length: int, 
         if all(vals[t] > vals[j] for j in range(i + 1) if j != t):
             out.append(i)
     return out
-
-
-# ------------------------------------------------------------------ the check (claim "expressivity")
-def ceiling_check(task: str, length: int, kernel: str | None = None, pe: str | None = None,
-                  train_length: int = DEFAULT_TRAIN_LENGTH,
-                  timeout: float = DEFAULT_TIMEOUT) -> Callable[[], CheckResult]:
-    """A check: the ceiling k/m is optimal (k+1 rows unsat) and attained (witness re-counted in ℚ).
-    Negative control: the weakened bound "at most k - 1 rows" must be refuted by the witness."""
-    label = kernel or pe
-
-    def body() -> CheckResult:
-        try:
-            c = compute_ceiling(task, length, kernel, pe, train_length, timeout)
-        except AlgebraicValue as err:
-            return CheckResult("expressivity", f"ceiling of {label} on {task} at n = {length}", "smt", UNKNOWN,
-                               None, detail=str(err))
-        verdict = PROVED if (c.optimal == PROVED and c.verified) else (FAILED if c.optimal == FAILED else UNKNOWN)
-        control = Control.COUNTEREXAMPLE if (c.verified and c.realized >= 1) else Control.NO_COUNTEREXAMPLE
-        detail = (f"ceiling {c.realized}/{c.total} ({c.features}); optimality: {c.optimal}"
-                  + (f" ({c.reason})" if c.reason else "") + f"; witness re-counted in ℚ: rows {c.realized_rows}; "
-                  f"negative control (bound weakened to ≤ {c.realized - 1} rows): "
-                  + ("refuted by the witness" if control is Control.COUNTEREXAMPLE else "no witness row"))
-        return CheckResult("expressivity", f"class ceiling of {label} kernels on {task} at n = {length}", "smt",
-                           verdict, control, detail=detail, data=c.to_json())
-
-    def check() -> CheckResult:
-        return timed(body)
-    check.__name__ = check.__qualname__ = f"ceiling[{label}·{task}·n={length}]"
-    return check
-
-
-REFERENCE_CELLS = (("copy", 16), ("middle", 16), ("reverse", 16), ("position:1", 16))
-
-
-def checks() -> list[Callable[[], CheckResult]]:
-    return [ceiling_check(task, n, kernel="relative") for task, n in REFERENCE_CELLS]

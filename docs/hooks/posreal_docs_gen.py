@@ -437,6 +437,16 @@ def _control(result) -> str:
     return str(c) if result.ok else f"**{str(c).upper()}** (expected counterexample)"
 
 
+def _solver(result, solver: str) -> str:
+    """One SMT solver's answer on the proof obligation and its time, as the runner's JSON has them ("—": none)."""
+    run = result.to_json().get("solvers", {}).get(solver)
+    if run is None:
+        return "—"
+    answer = str(run["answer"])
+    shown = answer if answer == "unsat" else f"**{answer}**"
+    return f"{shown} ({fmt_seconds(run['seconds'])})"
+
+
 def gen_checks(claim_id: str) -> str:
     claims, source, seconds = claims_report()
     if claim_id not in claims:
@@ -448,12 +458,13 @@ def gen_checks(claim_id: str) -> str:
     rows = []
     for r in report.results:
         detail = str(r.detail or "")
-        rows.append([md_escape(r.name), r.method, _verdict(r), _control(r), fmt_seconds(r.seconds),
-                     detail[:160] + ("…" if len(detail) > 160 else "")])
+        rows.append([md_escape(r.name), r.method, _verdict(r), _solver(r, "z3"), _solver(r, "cvc5"), _control(r),
+                     fmt_seconds(r.seconds), detail[:160] + ("…" if len(detail) > 160 else "")])
     ok = sum(r.ok for r in report.results)
     head = (f"**Latest verdicts** — {ok} of {len(report.results)} checks good "
-            f"(verdict proved/passed and, where there is one, the negative control refuted as it must be).\n\n")
-    out = head + table(["check", "method", "verdict", "negative control", "time", "detail"], rows,
+            f"(verdict proved/passed and, where there is one, the negative control refuted as it must be; "
+            f"an SMT proof is *proved* only when z3 and cvc5 both answer unsat).\n\n")
+    out = head + table(["check", "method", "verdict", "z3", "cvc5", "negative control", "time", "detail"], rows,
                        f"{source}, run once during this build ({seconds:.1f} s for every claim)")
     if report.skipped:
         out += ("\nSkipped in this build because they are marked slow (run them with `posreal check "
