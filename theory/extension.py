@@ -42,6 +42,7 @@ from posreal.theory.transfer_operator import REEVALUATION, Transfer
 YARN_ALPHA = 1.0    # ramp start (YaRN's α): wavelengths longer than L0 / α are interpolated fully
 YARN_BETA = 32.0    # ramp end (YaRN's β): wavelengths shorter than L0 / β are extrapolated
 MAX_FACTORS = 4096  # entries of a factors file
+MAX_FACTORS_BYTES = 2 ** 20   # a factors file: 4096 factors of up to 61 characters fit in 256 KiB
 MIN_FACTOR, MAX_FACTOR = Fraction(1, 10 ** 9), Fraction(10 ** 12)   # λ_f range: ω/λ and L·ω/λ stay finite floats
 _RATIONAL = re.compile(r"\s*[0-9]{1,30}(?:/[0-9]{1,30})?\s*")      # "p" or "p/q": no exponents (no 10**huge)
 EXTENSION_FORMS = "none, pi, ntk, yarn, factors:FILE (a JSON list of one positive factor per frequency)"
@@ -152,7 +153,7 @@ def read_factors(path: str) -> tuple[Fraction, ...]:
     what = "factors file"
     accepted = (f"a JSON list of 1 to {MAX_FACTORS} factors, one per frequency, each a number or a rational "
                 "string such as \"3/2\" between 1e-9 and 1e12")
-    text = resources.read_text(path, what)
+    text = resources.read_text(path, what, MAX_FACTORS_BYTES)
     doc = resources.load_json(text, f"{what} {quote(path)}", accepted=accepted)
     if not isinstance(doc, list) or not doc or len(doc) > MAX_FACTORS:
         shape = (f"a list of {len(doc)} entries" if isinstance(doc, list) else f"a JSON {type(doc).__name__}")
