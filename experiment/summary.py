@@ -258,6 +258,14 @@ def not_learned(records: list[dict], threshold: float) -> dict:
                       for k, v in by_cell.items()]}
 
 
+def attention_verdict(records: list[dict], witness: dict, threshold: float) -> dict:
+    """The 2×2 table with the attention verdict (the argmax on the target on ≥ threshold of the rows) in place of
+    the token verdict: what α_L counts, while token accuracy also needs the softmax to concentrate on the target."""
+    by_attention = witness_table([{**r, "token_accuracy": r["attention_accuracy"]} for r in records], witness,
+                                 threshold)
+    return {"table": by_attention["table"], "agreement_rate": by_attention["agreement_rate"]}
+
+
 def extension_records(records: list[dict], method: str) -> list[dict]:
     """The records measured under ``method``, with their accuracies and verdict replaced by those under it."""
     out = []
@@ -297,11 +305,7 @@ def extension_summary(records: list[dict], method: str, witnesses: dict, thresho
             continue
         table = witness_table(projected, witness, threshold)
         table.pop("cosine")      # the same θ as without extension: the cosines are the plain summary's
-        # the same table with the attention verdict (argmax on the target for ≥ threshold of the rows), which
-        # is what α_L counts; token accuracy also needs the softmax to concentrate on the target
-        by_attention = witness_table([{**r, "token_accuracy": r["attention_accuracy"]} for r in projected],
-                                     witness, threshold)
-        table["attention_verdict"] = {"table": by_attention["table"], "agreement_rate": by_attention["agreement_rate"]}
+        table["attention_verdict"] = attention_verdict(projected, witness, threshold)
         out["witnesses"][geometry] = table
         out["agreement"][geometry] = table["agreement_rate"]
     l2 = witnesses.get("l2")
@@ -326,6 +330,7 @@ def summarize_recipe(records: list[dict], witnesses: dict, threshold: float,
             out["agreement"][geometry] = None
             continue
         table = witness_table(records, witness, threshold)
+        table["attention_verdict"] = attention_verdict(records, witness, threshold)
         out["witnesses"][geometry] = table
         out["agreement"][geometry] = table["agreement_rate"]
     out["not_learned_at_train_length"] = not_learned(records, threshold)

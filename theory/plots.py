@@ -73,8 +73,8 @@ def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path
     plt.close(fig)
 
 
-EXTENSION_STYLES = {"none": ("k", "o-"), "pi": ("tab:blue", "s-"), "ntk": ("tab:orange", "^-"),
-                    "yarn": ("tab:green", "v-")}
+EXTENSION_STYLES = {"none": ("k", "o-", 1.1), "pi": ("tab:blue", "s-", 2.6), "ntk": ("tab:orange", "^--", 1.3),
+                    "yarn": ("tab:green", "v:", 1.6)}   # colour, style, width: pi wide so that an equal curve shows
 
 
 def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: str) -> None:
@@ -99,8 +99,9 @@ def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: 
             d = by_method[m][n]
             if not d.get("applicable", True) or not d.get("realizable"):
                 continue
-            colour, style = EXTENSION_STYLES.get(m, ("tab:gray", "x-"))
-            ax.plot(lengths, [d["alpha"][str(L)] for L in lengths], style, color=colour, ms=3, lw=1.1, label=m)
+            colour, style, width = EXTENSION_STYLES.get(m, ("tab:gray", "x-", 1.1))
+            ax.plot(lengths, [d["alpha"][str(L)] for L in lengths], style, color=colour, ms=3, lw=width, label=m,
+                    alpha=0.55 if m == "pi" else 1.0)
         ax.set_title(f"{first[n]['pe']} · {first[n]['task']}", fontsize=9)
         ax.set_xscale("log", base=2)
         ax.set_ylim(-0.05, 1.05)
@@ -111,11 +112,14 @@ def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: 
         ax.set_ylabel("α_L", fontsize=8)
     for ax in axes[-1, :]:
         ax.set_xlabel("L", fontsize=8)
-    handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, fontsize=8, loc="upper center", ncol=len(methods), frameon=False)
+    legend: dict = {}
+    for ax in axes.flat[:len(shown)]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            legend.setdefault(label, handle)
     train_length = next((d["train_length"] for docs in by_method.values() for d in docs if "train_length" in d), "?")
-    fig.suptitle(f"α_L under each length extension (train length {train_length})",
-                 fontsize=10, y=0.995)
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    fig.suptitle(f"α_L under each length extension (train length {train_length})", fontsize=10, y=0.995)
+    fig.legend(list(legend.values()), list(legend), fontsize=8, loc="upper center", ncol=len(legend), frameon=False,
+               bbox_to_anchor=(0.5, 0.975))
+    fig.tight_layout(rect=(0, 0, 1, 0.94))
     fig.savefig(path, dpi=110)
     plt.close(fig)
