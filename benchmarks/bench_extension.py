@@ -29,9 +29,9 @@ PE, TASK, TRAIN_LENGTH = "rope:16", "copy", 16
 METHODS = ("pi", "ntk", "yarn")
 
 
-def timed(fn):
+def timed(fn, *args, **kwargs):
     start = time.perf_counter()
-    out = fn()
+    out = fn(*args, **kwargs)
     return out, time.perf_counter() - start
 
 
@@ -65,25 +65,25 @@ def main(argv=None) -> int:
     select(PE, TASK, TRAIN_LENGTH)   # θ* once, outside every timing: both ways use it
     default = [32, 64, 128, 256]
     for method in METHODS:
-        fast, t_fast = timed(lambda: compute_alpha(PE, TASK, TRAIN_LENGTH, default, extension=method))
-        slow, t_slow = timed(lambda: naive_alpha(method, default))
+        fast, t_fast = timed(compute_alpha, PE, TASK, TRAIN_LENGTH, default, extension=method)
+        slow, t_slow = timed(naive_alpha, method, default)
         agree = all(abs(fast.alpha(L) - slow[L]) < 1e-12 for L in default)
         print(f"1. {method:4s} α at L = 32..256: {t_fast:.3f} s (target < 1 s); naive dense {t_slow:.3f} s; "
               f"ratio naive/fast {t_slow / t_fast:.1f}×; same α: {agree}")
     for method in METHODS:
-        fast, t_fast = timed(lambda: compute_alpha(PE, TASK, TRAIN_LENGTH, [long], extension=method))
+        fast, t_fast = timed(compute_alpha, PE, TASK, TRAIN_LENGTH, [long], extension=method)
         naive_times = {}
         for L in naive_sizes:
-            slow, naive_times[L] = timed(lambda: naive_alpha(method, [L]))
+            slow, naive_times[L] = timed(naive_alpha, method, [L])
             check = compute_alpha(PE, TASK, TRAIN_LENGTH, [L], extension=method).alpha(L)
             assert abs(check - slow[L]) < 1e-12, (method, L, check, slow[L])
         big = naive_sizes[-1]
         estimate = naive_times[big] * (long / big) ** 2
+        _, t_big = timed(compute_alpha, PE, TASK, TRAIN_LENGTH, [big], extension=method)
         print(f"2. {method:4s} α at L = {long}: {t_fast:.3f} s (target < 2 s), α = {fast.alpha(long):.4f}; naive "
               + ", ".join(f"{t:.2f} s at L = {L}" for L, t in naive_times.items())
               + f" → estimated {estimate:.0f} s at L = {long} (×(L/{big})²); ratio ≈ {estimate / t_fast:.0f}× "
-              f"(estimated); measured ratio at L = {big}: "
-              f"{naive_times[big] / timed(lambda: compute_alpha(PE, TASK, TRAIN_LENGTH, [big], extension=method))[1]:.0f}×")
+              f"(estimated); measured ratio at L = {big}: {naive_times[big] / t_big:.0f}×")
     return 0
 
 

@@ -278,7 +278,7 @@ def position0_control(case: dict) -> None:
 
 # --------------------------------------------------------------------------- (e), (f) NTK, YaRN: split and keep
 def keep_setup(case: dict) -> tuple[str, str, np.ndarray, Profile]:
-    name, d, base, L0 = case["pe"], case["d"], case["base"], case["L0"]
+    name, d, base = case["pe"], case["d"], case["base"]
     pe = pe_spec(name, d, base)
     c = case["c"]
     if name == "rope":
@@ -424,7 +424,7 @@ def extension_registry(against: str | None = None) -> dict:
                 # odd L: symmetric about L0/2 ⇒ every row past ⌊L/2⌋ ties
                 sym = float(np.max(np.abs(prof.a * np.sin(prof.omega * L0 / 2) - prof.b * np.cos(prof.omega * L0 / 2))))
                 if sym < 1e-9 * float(np.abs(sel.theta).max()):
-                    for L in (l for l in lengths if l % 2 == 1):
+                    for L in (n for n in lengths if n % 2 == 1):
                         out = compute_alpha(pe, task, L0, [L], extension="pi").outcomes[L]
                         late = [int(i) for i, st in zip(out.rows, out.status) if i > L // 2 and st == REALIZED]
                         compared.append((pe, task, L, "half, odd L"))

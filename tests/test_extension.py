@@ -14,7 +14,7 @@ from posreal.theory.attention import transferred_attention
 from posreal.theory.errors import SpecError
 from posreal.theory.extension import EXTENSIONS, parse_extension, read_factors, yarn_temperature
 from posreal.theory.pe_specs import parse_pe
-from posreal.theory.realization import DEFAULT_TOL, REALIZED
+from posreal.theory.realization import DEFAULT_TOL
 from posreal.theory.selection import select
 from posreal.theory.tasks import parse_task
 from posreal.theory.transfer_operator import REEVALUATION
@@ -98,7 +98,8 @@ def test_factors_equal_to_s_are_position_interpolation(tmp_path):
     path = tmp_path / "f.json"
     path.write_text("[4, 4, \"8/2\", 4.0]")
     by_file = compute_alpha(pe, task, L0, [L], extension=f"factors:{path}")
-    assert by_file.outcomes[L].status.tolist() == compute_alpha(pe, task, L0, [L], extension="pi").outcomes[L].status.tolist()
+    by_pi = compute_alpha(pe, task, L0, [L], extension="pi")
+    assert by_file.outcomes[L].status.tolist() == by_pi.outcomes[L].status.tolist()
     path.write_text("[1, 2, 3, 5]")
     sel = select(pe, task, L0)
     hand = _hand_status("rope", 8, 300.0, task, sel.theta, L, L0, "factors", [1, 2, 3, 5])

@@ -1,4 +1,5 @@
-"""``--extension`` on ``posreal alpha`` and ``posreal table`` (text, JSON, CSV, Markdown; errors as one line, exit 2)."""
+"""``--extension`` on ``posreal alpha`` and ``posreal table`` (text, JSON, CSV, Markdown; errors: one line,
+exit 2)."""
 
 import csv
 import io
@@ -135,7 +136,8 @@ def test_table_all_json(capsys):
     assert code == 0 and doc["extensions"] == list(EXTENSIONS)
     assert len(doc["cells"]) == len(EXTENSIONS) * 9
     by = {(c["extension"], c["pe"], c["task"]): c for c in doc["cells"]}
-    assert by[("ntk", "relbias", "copy")]["applicable"] is False and "bucketed" in by[("ntk", "relbias", "copy")]["reason"]
+    refused = by[("ntk", "relbias", "copy")]
+    assert refused["applicable"] is False and "bucketed" in refused["reason"]
     assert by[("pi", "alibi", "position:0")]["applicable"] is True
     assert by[("ntk", "alibi", "position:0")]["applicable"] is False
     for method in EXTENSIONS:       # each applicable cell is the alpha command's document under that method
@@ -155,7 +157,8 @@ def test_table_all_text_and_markdown(capsys):
     assert relbias.count("n/a / n/a") == 3                      # pi, ntk, yarn do not act on relbias
     assert "relbias (pi, ntk, yarn)" in out and "alibi (ntk, yarn)" in out
     code, out, _ = run(capsys, *ARGS, "--extension", "all", "--markdown")
-    assert code == 0 and out.splitlines()[0] == "| pe | kind | task | class | realizable at L0 | none | pi | ntk | yarn |"
+    header = "| pe | kind | task | class | realizable at L0 | none | pi | ntk | yarn |"
+    assert code == 0 and out.splitlines()[0] == header
     assert len(out.splitlines()) == 2 + 9
 
 

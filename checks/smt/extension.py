@@ -74,7 +74,8 @@ def pi_copy_even() -> SmtProof:
                 f"x = {fx(x_k)}; V = {({fx(p): str(v) for p, v in values.items()})}, elsewhere {rest}")
 
     return SmtProof(CLAIM, "PI, copy: L0, L even and V(L0/2) > V(x) on [0, L0) \\ {L0/2} ⇒ every row of R_L realized",
-                    [("quantified", grid + even + [peak, wrong]), ("instance at x_k", grid + even + [peak_at_key, wrong])],
+                    [("quantified", grid + even + [peak, wrong]),
+                     ("instance at x_k", grid + even + [peak_at_key, wrong])],
                     "L odd (the target ⌊L/2⌋·L0/L leaves L0/2)",
                     grid + [L0 % 2 == 0, L % 2 == 1, peak_at_key, wrong, L <= CONTROL_BOUND], verify,
                     hypotheses=grid + even + [peak, defined(lambda p: -z3.If(p >= half0, p - half0, half0 - p)),
@@ -128,7 +129,8 @@ def _fixed_offset(increasing: bool) -> SmtProof:
 
     kind = "increasing" if increasing else "decreasing"
     return SmtProof(CLAIM, f"PI, offset:c (c ≥ 1): V strictly {kind} on [0, (c+1)L0/L] ⇒ no row i ≥ c+1 is realized",
-                    [("quantified", grid + [mono, realized_row]), ("instance at the neighbour", grid + [mono_at, realized_at])],
+                    [("quantified", grid + [mono, realized_row]),
+                     ("instance at the neighbour", grid + [mono_at, realized_at])],
                     "monotonicity dropped", grid + [realized_row, L <= CONTROL_BOUND, L0 <= CONTROL_BOUND], verify,
                     hypotheses=grid + [mono, defined(lambda p: p if increasing else -p), L0 == 4, L == 8, c == 1])
 
@@ -161,7 +163,8 @@ def pi_position0_increasing() -> SmtProof:
                 f"L0 = {l0}, L = {length}: V increasing on 0..{l0 - 1}, yet row {row} (target at x = {fx(x_t)}) "
                 f"loses to key {key} at x = {fx(x_k)}: V = {({fx(p): str(v) for p, v in vals.items()})}")
 
-    return SmtProof(CLAIM, "PI, position:0 (relative): V strictly increasing on [0, L0) ⇒ every row realized at every L",
+    return SmtProof(CLAIM, "PI, position:0 (relative): V strictly increasing on [0, L0) ⇒ every row realized at "
+                           "every L",
                     [("quantified", grid + [increasing, fails]), ("instance at the keys", grid + [at_keys, fails])],
                     "V increasing on the integers 0..L0-1 only (what training sees)",
                     grid + [on_integers, fails, L <= CONTROL_BOUND, L0 <= CONTROL_BOUND], verify,

@@ -411,7 +411,8 @@ def _ext_alpha(doc: dict, L) -> str:
 
 
 def gen_extension_table() -> str:
-    """α_L of every registry cell realizable at L0 under every method side by side (``posreal table --extension all``)."""
+    """α_L of every registry cell realizable at L0 under every method side by side (as ``posreal table
+    --extension all``)."""
     from posreal.theory.defaults import LENGTHS
     by, L0, seconds = extension_docs(tuple(LENGTHS))
     methods = list(by)
@@ -491,8 +492,8 @@ def gen_extension_instances() -> str:
     for pe, task, L0, L, method, note in checks:
         out = compute_alpha(pe, task, L0, [L], extension=method).outcomes[L]
         c = out.counts()
-        rows.append([f"`{pe}` · `{task}`", L0, L, f"`{method}`", f"{c['realized']}/{c['total']} = {fmt_alpha(out.alpha)}",
-                     c["undecided"], note])
+        rows.append([f"`{pe}` · `{task}`", L0, L, f"`{method}`",
+                     f"{c['realized']}/{c['total']} = {fmt_alpha(out.alpha)}", c["undecided"], note])
     sel = select("rope:32", "copy", 32)
     th = np.asarray(sel.theta, dtype=float)
     omega = 10000.0 ** (-np.arange(16) / 16)
@@ -1322,7 +1323,8 @@ def _exp_extension_cells(s: dict) -> str:
         per = []
         for name in recipes:
             c = v.get(name)
-            per.append("—" if c is None else f"{c['token_accuracy']['mean']:.2f} / {c['attention_accuracy']['mean']:.2f} "
+            per.append("—" if c is None else
+                       f"{c['token_accuracy']['mean']:.2f} / {c['attention_accuracy']['mean']:.2f} "
                        f"({c['token_accuracy_without_extension']['mean']:.2f})")
         rows.append([f"`{m}`", f"`{pe}` · `{task}`", L, _interval(v["alpha"]), *per])
     return table(["extension", "cell", "L", "α_L^σ (ℓ2)", *[f"`{n}`: token / attention acc. (token acc. under T_L)"

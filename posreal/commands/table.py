@@ -10,6 +10,7 @@ import csv
 import io
 import os
 import sys
+from functools import partial
 
 from posreal.commands._common import (emit_json, format_table, geometry_name, int_list, plot_file, progress,
                                       spec_list, train_length, with_provenance)
@@ -160,6 +161,10 @@ def _print_rows(args, header: list, rows: list, preamble: str, note: str = "") -
             print(note)
 
 
+def _bar(cells: list, desc: str, quiet: bool):
+    return progress(cells, total=len(cells), desc=desc, quiet=quiet)
+
+
 def run_extensions(args) -> int:
     """``--extension``: the table under one method, or every named method side by side (``all``)."""
     from posreal.theory.extension import parse_extension
@@ -169,9 +174,9 @@ def run_extensions(args) -> int:
     operators = [parse_extension(m) for m in methods]          # an unknown method or a bad file: one line, here
     by_method: dict[str, list[dict]] = {}
     for m, op in zip(methods, operators):
+        bar = partial(_bar, desc=f"cells ({m})", quiet=quiet)
         cells = taxonomy(args.pes, args.tasks, args.train_length, lengths, geometry=args.geometry, extension=op,
-                         progress=lambda cells, m=m: progress(cells, total=len(cells), desc=f"cells ({m})",
-                                                              quiet=quiet))
+                         progress=bar)
         by_method[str(op)] = [cell.to_json() for cell in cells]
     if all(d.get("applicable") is False for docs in by_method.values() for d in docs):
         first = next(iter(by_method.values()))[0]
