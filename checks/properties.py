@@ -19,6 +19,10 @@ Main properties (definitions.md#results; the statement id is in brackets):
 * :data:`orthogonal_tie_persistence` [conjecture] — real gradient-descent runs
   (:func:`posreal.theory.training.gradient_descent`) from θ = 0: every L-grid difference v ⊥ col Zᵀ keeps
   ⟨θ_k, v⟩ = 0.  Control: start from θ_0 ∉ col Zᵀ.
+* :data:`extension_copy`, :data:`extension_offset`, :data:`extension_position0`, :data:`extension_keep`
+  [extension] — random smooth kernels of ``rope``/``abscol`` against the parts of the length-extension
+  statement (bodies and controls in :mod:`posreal.checks.extension_checks`, strategies in
+  :mod:`posreal.checks.extension_properties`).
 * :data:`limit_contains_flow_accuracy` [conjecture-limit] — random small integer feature tables
   (and the designed open tie): acc_L of θ(τ) at the end of the log-time gradient flow
   (:func:`posreal.theory.flow.integrate`, τ = 600) lies in α♯_L whenever the open ties' margins
@@ -52,7 +56,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
-from posreal.checks import geometry_checks
+from posreal.checks import extension_checks, extension_properties, geometry_checks
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
 from posreal.theory import realization
 from posreal.theory.pe_specs import dual_pe, parse_pe
@@ -518,6 +522,21 @@ PROPERTIES: dict[str, Property] = {p.name: p for p in (
     Property("limit_contains_flow_accuracy", "conjecture-limit", "random small integer tables: acc_L of the "
              "gradient flow at τ = 600 lies in α♯_L (when the open ties' margins settled)", limit_cases(),
              limit_body, limit_control, "α_L in place of α♯_L (second-order term dropped)"),
+    Property("extension_copy", "extension", "PI, copy: random kernels with their strict maximum at L0/2 keep every "
+             "row at even L; symmetric ones tie every row past ⌊L/2⌋ at odd L", extension_properties.copy_cases(),
+             extension_checks.copy_body, extension_checks.copy_control,
+             "the maximum moved between two integers (still realized at L0)"),
+    Property("extension_offset", "extension", "PI, fixed target index c ≥ 1: beyond L_c = (c+1)L0·M2/|V'(0)| only "
+             "row c survives, iff V'(0) > 0 (random and peaked kernels)", extension_properties.offset_cases(),
+             extension_checks.offset_body, extension_checks.offset_control,
+             "L just above L0 (threshold dropped), kernels realizing the task at L0"),
+    Property("extension_position0", "extension", "PI, position:0: a kernel strictly increasing on [0, L0] keeps every "
+             "row at every L", extension_properties.position0_cases(), extension_checks.position0_body,
+             extension_checks.position0_control, "increasing on the integers only (a wiggle on ω_0 = 1)"),
+    Property("extension_keep", "extension", "NTK, YaRN, PI, factors: the code's λ_f equal the formulas and split as "
+             "stated; θ on λ_f = 1 (λ_f = s) frequencies gives T_L's (PI's) rows; rows i < L0 with 2iΔ_σ < γ_i stay "
+             "realized", extension_properties.keep_cases(), extension_checks.keep_body,
+             extension_checks.keep_control, "the bound 2iΔ_σ weakened to iΔ_σ/8"),
 )}
 
 
@@ -536,6 +555,10 @@ underdetermination_completions = hypothesis_test(underdetermination_body, underd
 orthogonal_tie_persistence = hypothesis_test(tie_body, tie_cases())
 limit_contains_flow_accuracy = hypothesis_test(limit_body, limit_cases())
 steepest_descent_face = hypothesis_test(geometry_checks.descent_body, descent_cases())
+extension_copy = hypothesis_test(extension_checks.copy_body, extension_properties.copy_cases())
+extension_offset = hypothesis_test(extension_checks.offset_body, extension_properties.offset_cases())
+extension_position0 = hypothesis_test(extension_checks.position0_body, extension_properties.position0_cases())
+extension_keep = hypothesis_test(extension_checks.keep_body, extension_properties.keep_cases())
 
 
 FALSIFIED = "falsified"   # report prefix of a property whose own assertion failed on an example
@@ -595,4 +618,5 @@ def property_checks() -> list[RegisteredCheck]:
 
 __all__ = ["PROPERTIES", "Property", "run_property", "property_checks", "theorem1_bound", "theorem2_rows",
            "duality_margins", "underdetermination_completions", "orthogonal_tie_persistence",
-           "limit_contains_flow_accuracy", "steepest_descent_face"]
+           "limit_contains_flow_accuracy", "steepest_descent_face", "extension_copy", "extension_offset",
+           "extension_position0", "extension_keep"]

@@ -9,7 +9,9 @@ Main definitions:
   stays near a cache-sized working set;
 * :func:`run_batch` — train a batch and return one record per (model, evaluation length); a
   record is a pure function of its model (random streams seeded by the model's key), so it does
-  not depend on the batch it was trained in and a measurement is reproducible from its record;
+  not depend on the batch it was trained in and a measurement is reproducible from its record.
+  Its ``extensions`` field holds the same measurement under each length-extension method that acts
+  on the PE (same θ through T_L^σ, same sequences);
 * :func:`run_grid` — run every model of a grid whose measurements are not yet in
   ``DIR/records.jsonl``; ``DIR/run.json`` holds the grid and recipes (a resumed run must use the
   same ones) and, per run, its wall time, peak memory, load average, models per minute and the
@@ -40,8 +42,8 @@ from posreal.experiment.batched import (
     pe_dim,
     train_batch,
 )
-from posreal.experiment.grid import Grid, ModelJob, model_jobs, predictions
-from posreal.experiment.train import measure_model
+from posreal.experiment.grid import Grid, ModelJob, extension_operators, model_jobs, predictions
+from posreal.experiment.train import measure_extensions, measure_model
 from posreal.theory import resources
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB, EXPERIMENT_STEP_CACHE_MIB
 from posreal.theory.pe_specs import parse_pe
@@ -79,6 +81,7 @@ def job_key(job: ModelJob) -> tuple:
 class Batch:
     shape: BatchShape
     jobs: tuple[ModelJob, ...]
+    extensions: tuple[str, ...] = ()   # length extensions each model is also evaluated under
 
     @property
     def cost(self) -> int:
@@ -88,10 +91,10 @@ class Batch:
 
 
 def plan_batches(jobs: list[ModelJob], budget_bytes: int,
-                 cache_bytes: int = EXPERIMENT_STEP_CACHE_MIB * MIB) -> list[Batch]:
+                 cache_bytes: int = EXPERIMENT_STEP_CACHE_MIB * MIB, extensions: tuple[str, ...] = ()) -> list[Batch]:
     """Group ``jobs`` by (recipe, V, d, θ width) and split each group into batches of at most as
     many models as fit ``budget_bytes`` (memory) and ``cache_bytes`` (the working set of a step),
-    sizes as equal as possible; largest first."""
+    sizes as equal as possible; largest first.  Every batch carries ``extensions``."""
     groups: dict[BatchShape, list[ModelJob]] = {}
     for job in jobs:
         shape = BatchShape(job.vocab, job.width, pe_dim(job.pe, job.recipe.train_length), job.recipe)
@@ -103,12 +106,13 @@ def plan_batches(jobs: list[ModelJob], budget_bytes: int,
                   for budget in (budget_bytes, cache_bytes))
         parts = -(-len(members) // cap)
         size = -(-len(members) // parts)
-        out += [Batch(shape, tuple(members[i:i + size])) for i in range(0, len(members), size)]
+        out += [Batch(shape, tuple(members[i:i + size]), extensions) for i in range(0, len(members), size)]
     return sorted(out, key=lambda b: -b.cost)
 
 
 def run_batch(batch: Batch) -> list[dict]:
-    """Train the batch's models and measure each at L0 and at each of its lengths."""
+    """Train the batch's models and measure each at L0 and at each of its lengths (and under each of
+    the batch's length extensions that acts on its PE)."""
     start = time.perf_counter()
     shape, recipe = batch.shape, batch.shape.recipe
     members = [Member(j.pe, j.task, j.seed) for j in batch.jobs]
@@ -121,6 +125,8 @@ def run_batch(batch: Batch) -> list[dict]:
         params = {name: np.asarray(value[k], dtype=np.float64) for name, value in trained.params.items()}
         pe, task = parse_pe(job.pe), parse_task(job.task)
         measured = measure_model(pe, task, params, job.vocab, recipe, [L0, *job.lengths], job.key)
+        operators = extension_operators(batch.extensions, job.pe, L0)
+        extended = measure_extensions(pe, task, params, job.vocab, recipe, list(job.lengths), job.key, operators)
         theta = [float(t) for t in params["theta"]]
         for L, alpha in zip(job.lengths, job.alphas):
             token, attn = measured[L]
@@ -133,6 +139,9 @@ def run_batch(batch: Batch) -> list[dict]:
                 "train_token_accuracy": measured[L0][0], "train_attention_accuracy": measured[L0][1],
                 "final_loss": float(trained.final_loss[k]), "theta_norm": float(np.linalg.norm(params["theta"])),
                 "theta": theta, "recipe": recipe.to_json(),
+                "extensions": {name: {"token_accuracy": per_length[L][0], "attention_accuracy": per_length[L][1],
+                                      "generalizes": per_length[L][0] >= recipe.threshold}
+                               for name, per_length in extended.items()},
                 "seconds": seconds, "timestamp": timestamp(), "versions": tools,
             })
     return records
@@ -142,6 +151,7 @@ _RECORD_FIELDS: dict[str, type | tuple] = {
     "pe": str, "task": str, "vocab": int, "width": int, "seed": int, "length": int, "train_length": int,
     "realizable": bool, "alpha": (float, int, type(None)), "token_accuracy": (float, int),
     "attention_accuracy": (float, int), "recipe": dict, "seconds": (float, int)}
+_EXTENSION_FIELDS: dict[str, type | tuple] = {"token_accuracy": (float, int), "attention_accuracy": (float, int)}
 
 
 def _check_record(record: object, path: Path, line: int) -> dict:
@@ -156,6 +166,12 @@ def _check_record(record: object, path: Path, line: int) -> dict:
                             "'posreal experiment'")
     if not isinstance(record["recipe"].get("threshold"), (float, int)):
         raise SpecError(f"{where}: recipe.threshold is missing; accepted: records written by 'posreal experiment'")
+    extensions = record.get("extensions", {})          # absent in records written before length extensions
+    if not isinstance(extensions, dict) or not all(
+            isinstance(m, dict) and all(isinstance(m.get(k), kind) and not isinstance(m.get(k), bool)
+                                        for k, kind in _EXTENSION_FIELDS.items()) for m in extensions.values()):
+        raise SpecError(f"{where}: field 'extensions' is not an object of measurements per method; accepted: "
+                        "records written by 'posreal experiment'")
     return record
 
 
@@ -280,7 +296,7 @@ def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
     batches: list[Batch] = []
     requested = spec.jobs
     if spec.kind is not ExecutorKind.DASK:
-        batches = plan_batches(todo, memory_mib * MIB // spec.jobs)
+        batches = plan_batches(todo, memory_mib * MIB // spec.jobs, extensions=grid.extensions)
         spec = local(max(1, min(spec.jobs, len(batches))))     # a pool no larger than the work
     work: Callable[[Batch], list[dict]] = run_batch
     if spec.kind is not ExecutorKind.IN_PROCESS:     # other processes: register the user PEs there too
@@ -289,7 +305,7 @@ def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
     with open_pool(spec) as pool:
         shares = requested if spec.kind is not ExecutorKind.DASK else pool.slots
         if spec.kind is ExecutorKind.DASK:      # each Dask worker trains batches sized to its share of the budget
-            batches = plan_batches(todo, memory_mib * MIB // shares)
+            batches = plan_batches(todo, memory_mib * MIB // shares, extensions=grid.extensions)
         if progress is not None:
             progress.start(len(todo))
         new = []

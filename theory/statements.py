@@ -8,7 +8,8 @@ Main definitions:
   --json``), hypotheses, conclusion, the symbols it uses, and the check methods that cover it;
 * :data:`STATEMENTS` — ``theorem1``, ``theorem2``, ``proposition4``, ``underdetermination``,
   ``expressivity``, ``conjecture`` (refuted in its open case), ``conjecture-limit`` (Conjecture′,
-  its corrected form with α♯_L) (in that order);
+  its corrected form with α♯_L), ``geometry``, ``extension`` (what each length-extension method keeps)
+  (in that order);
 * :func:`statement` — look a result up by id (one-line :class:`SpecError` for an unknown id).
 
 Checks (``checks/``), tests, the CLI (``posreal check``) and the docs' claims table refer to a
@@ -219,6 +220,70 @@ STATEMENTS["geometry"] = Statement(
            "on every realizable rational registry cell and that the LP is infeasible exactly where the ℓ2 "
            "selection is. No SMT statement fits: the claim is about the limit of an iteration."),
 )
+
+STATEMENTS["extension"] = Statement(
+    id="extension",
+    name="Length extension (what position interpolation, NTK and YaRN keep)",
+    status=THEOREM,
+    section=f"{_SECTION}length-extension",
+    hypotheses=(
+        "Φ is rope:d[:base] (key index k = i - j) or abscol:d[:base] (k = j), or a shear of one; θ (θ* is selected "
+        "at L0 without extension) defines the continuous profile V(x) = Σ_f a_f cos ω_f x + b_f sin ω_f x on real x, "
+        "whose values at the integers are the kernel at L0; V_f is its frequency-f term",
+        "a length extension σ rescales ω_f to ω_f/λ_f(s), s = L/L0 > 1, so key index k of the L-grid carries "
+        "V^σ(k) = Σ_f V_f(k/λ_f(s)); under PI (λ_f = s) that is V(x_k), x_k = k·L0/L",
+        "by target key index: copy (rope) and middle (abscol) target k = ⌊L/2⌋; offset:c (rope) and position:c "
+        "(abscol) target k = c; position:p (rope) and offset:p (abscol) target k = i - p",
+    ),
+    conclusion=(
+        "(a) PI: row i of R_L is realized iff V(x_t) > V(x_k) for every other key k ≤ i — a finite set of rationals "
+        "x_k = k·L0/L in [0, L0); every rational x ∈ [0, L0) is a key of the last row at some even L. "
+        "(b) PI, copy/middle, L0 even: at every even L the target sits at x = L0/2, so every row of R_L is realized "
+        "at every even L ≥ L0 iff V(L0/2) > V(x) for every rational x ∈ [0, L0) other than L0/2 — a condition on V "
+        "between the integer offsets, which training never sees (it forces V'(L0/2) = 0); at odd L the target sits "
+        "at L0/2 - L0/2L and key ⌊L/2⌋+1 at L0/2 + L0/2L, so each row i > ⌊L/2⌋ needs "
+        "V(L0/2 - L0/2L) > V(L0/2 + L0/2L). "
+        "(c) PI, target index c ≥ 1 (fixed offsets of rope, fixed positions of abscol): if V' has one strict sign on "
+        "[0, (c+1)L0/L] — in particular once L > L_c = (c+1)·L0·M2/|V'(0)|, M2 = Σ_f ω_f²‖(a_f, b_f)‖ — no row "
+        "i ≥ c+1 is realized and row c is realized iff V'(0) > 0: α_L^pi = [V'(0) > 0]/(L - c) → 0. Target "
+        "index 0: realized on every row of every L iff V(0) > V(x) for every rational x ∈ (0, L0). "
+        "(d) PI, target index i - p (fixed positions of rope, fixed offsets of abscol): p = 0 is realized on every "
+        "row of every L iff V is strictly increasing on the rationals of [0, L0) (training sees only "
+        "V(0) < V(1) < … < V(L0-1)); for p ≥ 1 a realized row i > p has a local maximum of V in "
+        "((i-p-1)L0/L, (i-p+1)L0/L), so α_L^pi ≤ (1 + 2m)/(L - p) with m the number of local maxima of V in (0, L0). "
+        "(e) NTK and YaRN split the frequencies: NTK has λ_0 = 1 (ω_0 extrapolated: its term is the one of T_L) and "
+        "λ_{d/2-1} = s (interpolated as by PI), 1 < λ_f < s between (d ≥ 4); YaRN has λ_f = 1 iff "
+        "r_f = L0·ω_f/2π ≥ β = 32 and λ_f = s iff r_f ≤ α = 1, a ramp between — as r_f ≤ L0/2π, YaRN extrapolates "
+        "no frequency fully when L0 < 2πβ ≈ 201. If θ has weight only on frequencies with λ_f = 1, α^σ_L = α_L "
+        "(T_L); only on frequencies with λ_f = s, α^σ_L = α^pi_L. "
+        "(f) What the split keeps: for a task whose rows and targets do not depend on n, a row i < L0 that θ "
+        "realizes at L0 with margin γ_i stays realized under σ whenever 2i·Δ_σ(s) < γ_i, where "
+        "Δ_σ(s) = Σ_f ω_f‖(a_f, b_f)‖·|1 - 1/λ_f(s)|: an extrapolated frequency adds nothing, an interpolated one "
+        "ω_f‖(a_f, b_f)‖(1 - 1/s), so NTK, which leaves ω_0 alone, keeps the trained rows of fixed offsets that PI "
+        "(the largest Δ) can lose; growing tasks put their targets at k ≥ L/2 ≥ L0, where the extrapolated terms "
+        "are evaluated at offsets never trained, as under T_L"
+    ),
+    symbols=(("V", "continuous profile of θ, V(x) = ⟨θ, ψ(x)⟩ on real key index x"),
+             ("s", "L/L0"), ("λ_f(s)", "rescaling factor of frequency f: ω_f → ω_f/λ_f"),
+             ("x_k", "k·L0/L, the rescaled key index under PI"),
+             ("M2", "Σ_f ω_f²‖(a_f, b_f)‖, a bound on |V''|"), ("r_f", "L0·ω_f/2π, periods of ω_f within L0"),
+             ("Δ_σ(s)", "Σ_f ω_f‖(a_f, b_f)‖·|1 - 1/λ_f(s)|: how far σ moves V per unit of key index")),
+    checks=("smt", "property", "registry"),
+    notes=("Where each part breaks. (b) at odd L: θ* of rope:32 · copy at L0 = 32 is symmetric about 16 (its sine "
+           "terms about 16 vanish to rounding), so every row i > ⌊L/2⌋ ties at every odd L (α^pi_1023 = 1/512, "
+           "511 rows undecided in float, while α^pi_1024 = 1); with L0 odd the target ⌊L/2⌋·L0/L is never a "
+           "trained offset. (c) needs V'(0) ≠ 0 (otherwise the first non-zero derivative decides, with another "
+           "threshold): rope:32 · offset:1 at L0 = 32 has α^pi_1024 = 1/1023. (d) p = 0 holds for rope:16 · "
+           "position:0 (α^pi = 1 at every length, against 0.113 under T_L at L = 256). (e) and (f) bound only "
+           "rows below L0: rows at or above L0 see keys never trained — rope:32 · offset:8 under NTK at L = 1024 "
+           "keeps 0.155 while offset:1 keeps 1; YaRN at L0 = 16 moves ω_0 only 5 % of the way back toward "
+           "extrapolation, yet that alone loses copy (rope:16 · copy: α^pi_256 = 1, α^yarn_256 = 0.008). "
+           "α = 1 under PI also comes with small margins: near a smooth maximum the neighbouring keys are "
+           "L0/L apart, so the margins shrink like (L0/L)² and a trained head of finite norm attends to the "
+           "right key with a diffuse softmax. The bilinear abssin is outside (a)–(f). YaRN's temperature "
+           "multiplies the kernel by (0.1 ln s + 1)² > 0: it changes no realized row, only the sharpness."),
+)
+
 
 STATEMENT_IDS: tuple[str, ...] = tuple(STATEMENTS)
 

@@ -386,6 +386,131 @@ def gen_taxonomy_figure() -> str:
             + provenance("posreal.theory.plots.plot_taxonomy over posreal.theory.taxonomy.taxonomy"))
 
 
+# --------------------------------------------------------------------------- length extensions
+EXTENSION_FIGURE_LENGTHS = (32, 64, 128, 256, 512, 1024)
+
+
+@cached("extension-taxonomy")
+def extension_docs(lengths: tuple[int, ...]):
+    """method -> the taxonomy's cell documents under that length extension (every registry PE × task)."""
+    from posreal.theory.defaults import REGISTRY_PES, REGISTRY_TASKS, TRAIN_LENGTH
+    from posreal.theory.extension import EXTENSIONS
+    from posreal.theory.taxonomy import taxonomy
+    start = time.perf_counter()
+    out = {m: [row.to_json() for row in taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), TRAIN_LENGTH,
+                                                 list(lengths), extension=m)] for m in EXTENSIONS}
+    return out, TRAIN_LENGTH, time.perf_counter() - start
+
+
+def _ext_alpha(doc: dict, L) -> str:
+    if doc.get("applicable") is False:
+        return "n/a"
+    value = doc["alpha"].get(str(L))
+    undecided = doc["rows"].get(str(L), {}).get("undecided", 0) if doc["realizable"] else 0
+    return fmt_alpha(value) + (f" (+{undecided} u.)" if undecided else "")
+
+
+def gen_extension_table() -> str:
+    """α_L of every registry cell realizable at L0 under every method side by side (as ``posreal table
+    --extension all``)."""
+    from posreal.theory.defaults import LENGTHS
+    by, L0, seconds = extension_docs(tuple(LENGTHS))
+    methods = list(by)
+    rows = []
+    for n, d in enumerate(by["none"]):
+        if not d["realizable"]:
+            continue
+        rows.append([f"`{d['pe']}` · `{d['task']}`", d["task_class"],
+                     *[" / ".join(_ext_alpha(by[m][n], L) for L in LENGTHS) for m in methods]])
+    out = table(["cell", "task class", *[f"{m}: α at L = {' / '.join(map(str, LENGTHS))}" for m in methods]], rows,
+                f"posreal.theory.taxonomy.taxonomy(extension=...) over the registry (L0 = {L0}; {seconds:.1f} s; "
+                "the same numbers as `posreal table --extension all`)")
+    return out + ("\n*n/a*: the method does not act on the PE (bucketed PEs have no frequencies or positions to "
+                  "rescale; `alibi` takes `pi` only). *u.*: rows undecided in float (within tolerance).\n")
+
+
+def asset_extension() -> dict[str, bytes]:
+    from posreal.theory.plots import plot_extensions
+    by, _, _ = extension_docs(EXTENSION_FIGURE_LENGTHS)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "extension.png")
+        plot_extensions(by, list(EXTENSION_FIGURE_LENGTHS), path)
+        return {"generated/extension.png": Path(path).read_bytes()}
+
+
+def gen_extension_figure() -> str:
+    return ("![α_L against L under each length extension, per registry cell](generated/extension.png)\n\n"
+            + provenance("posreal.theory.plots.plot_extensions over posreal.theory.taxonomy.taxonomy(extension=...), "
+                         f"L = {', '.join(map(str, EXTENSION_FIGURE_LENGTHS))}"))
+
+
+def gen_alpha_extensions(pe: str, train_length: str, length: str, *tasks: str) -> str:
+    """α_L of one PE under every method for several tasks at one length, with the smallest margin of the rows
+    realized (how sharp an α = 1 is)."""
+    import numpy as np
+    from posreal.theory.alpha import compute_alpha
+    from posreal.theory.extension import EXTENSIONS
+    from posreal.theory.realization import REALIZED
+    if not tasks:
+        raise PluginError("alpha-extensions: name at least one task")
+    L0, L = int(train_length), int(length)
+    rows = []
+    for method in EXTENSIONS:
+        cells = []
+        for task in tasks:
+            result = compute_alpha(pe, task, L0, [L], extension=method)
+            if not result.realizable:
+                cells.append("n.r.")
+                continue
+            out = result.outcomes[L]
+            won = [float(g) for g, st in zip(out.margins, out.status) if st == REALIZED and np.isfinite(float(g))]
+            text = fmt_alpha(result.alpha(L)) + (f" (+{out.counts()['undecided']} u.)" if out.counts()["undecided"]
+                                                 else "")
+            cells.append(text + (f", min margin {min(won):.2g}" if won else ""))
+        rows.append([f"`{method}`", *cells])
+    return table(["method", *[f"`{t}`" for t in tasks]], rows,
+                 f"posreal.theory.compute_alpha({pe!r}, task, train_length={L0}, lengths=[{L}], extension=...)")
+
+
+def gen_extension_instances() -> str:
+    """The instances named in the statement's notes, computed now."""
+    import numpy as np
+    from posreal.theory.alpha import compute_alpha
+    from posreal.theory.selection import select
+    checks = [
+        ("rope:32", "copy", 32, 1023, "pi", "(b) odd L: a kernel symmetric about L0/2 ties every row past ⌊L/2⌋"),
+        ("rope:32", "copy", 32, 1024, "pi", "(b) even L: the target sits at x = 16, the maximum of V"),
+        ("rope:32", "offset:1", 32, 1024, "pi", "(c) beyond L_c only row c survives: 1/(L - c)"),
+        ("rope:16", "position:0", 16, 256, "pi", "(d) p = 0 with V increasing on [0, L0]"),
+        ("rope:16", "position:0", 16, 256, "none", "the same cell under T_L"),
+        ("rope:32", "offset:8", 32, 1024, "ntk", "(f) rows at or above L0 are not covered"),
+        ("rope:32", "offset:1", 32, 1024, "ntk", "the nearby fixed offset"),
+        ("rope:16", "copy", 16, 256, "pi", "copy under PI"),
+        ("rope:16", "copy", 16, 256, "yarn", "copy under YaRN at L0 = 16 (γ_0 ≈ 0.05)"),
+    ]
+    rows = []
+    for pe, task, L0, L, method, note in checks:
+        out = compute_alpha(pe, task, L0, [L], extension=method).outcomes[L]
+        c = out.counts()
+        rows.append([f"`{pe}` · `{task}`", L0, L, f"`{method}`",
+                     f"{c['realized']}/{c['total']} = {fmt_alpha(out.alpha)}", c["undecided"], note])
+    sel = select("rope:32", "copy", 32)
+    th = np.asarray(sel.theta, dtype=float)
+    omega = 10000.0 ** (-np.arange(16) / 16)
+    a, b = th[:16], th[16:]
+    A = a * np.cos(16 * omega) + b * np.sin(16 * omega)          # cosine coefficients about x = 16
+    B = -a * np.sin(16 * omega) + b * np.cos(16 * omega)         # sine coefficients about x = 16
+    mirror = float(np.sum(A * (1 - np.cos(16 * omega))))         # margin of the symmetric kernel against offset 0
+    out = table(["cell", "L0", "L", "method", "realized / |R_L| = α", "undecided", "part of the statement"], rows,
+                "posreal.theory.compute_alpha(..., extension=...), run during this build")
+    return out + (f"\nθ* of `rope:32` · `copy` at L0 = 32, written about x = 16, has sine coefficients at most "
+                  f"{float(np.abs(B).max()):.1e} and cosine coefficients up to {float(np.abs(A).max()):.2f}. Why: "
+                  "dropping the sine terms gives a kernel no longer than θ* that meets every training constraint "
+                  "whose offset 16 ± u has its mirror image among the offsets 0..31 (it averages the two), and the "
+                  f"one without a mirror, offset 0, with margin {mirror:.2f} ≥ 1 (in float); θ* is unique, so it is "
+                  "that symmetric kernel — which is why the odd lengths tie.\n")
+
+
 # --------------------------------------------------------------------------- claims and their checks
 def _cli_json(argv: list[str]):
     from posreal.cli import main
@@ -515,8 +640,12 @@ def _lookup_statement(claim_id: str):
     return statement(claim_id)   # one-line SpecError for an unknown id: a build error
 
 
-def gen_statement(claim_id: str) -> str:
-    """The statement object as declared in ``posreal.theory.statements`` (its ``to_json()``)."""
+def gen_statement(claim_id: str, where: str = "results") -> str:
+    """The statement object as declared in ``posreal.theory.statements`` (its ``to_json()``); ``where``:
+    ``results`` for a page in results/, ``top`` for a page beside the Definitions page (the link's prefix)."""
+    if where not in ("results", "top"):
+        raise PluginError(f"statement marker: unknown page position {where!r}; accepted: results, top")
+    up = "../" if where == "results" else ""
     s = _lookup_statement(claim_id)
     doc = s.to_json()
     missing = [k for k in ("name", "hypotheses", "conclusion") if not doc.get(k)]
@@ -525,7 +654,7 @@ def gen_statement(claim_id: str) -> str:
     ind = "    "
     out = [f'??? abstract "As declared in code: `posreal.theory.statements.statement({claim_id!r})`"',
            f"{ind}**{md_escape(doc['name'])}** — status: {doc.get('status', '—')}; canonical text: "
-           f"[`{doc['section']}`](../{doc['section']}) (statement markers sit on the pages in results/).", "",
+           f"[`{doc['section']}`]({up}{doc['section']}) (statement markers sit on the pages in results/).", "",
            f"{ind}*Hypotheses*", ""]
     out += [f"{ind}{n}. {md_escape(h)}" for n, h in enumerate(doc["hypotheses"], 1)]
     out += ["", f"{ind}*Conclusion*: {md_escape(doc['conclusion'])}", ""]
@@ -991,7 +1120,9 @@ def gen_experiment(part: str) -> str:
     fn = {"headline": _exp_headline, "recipes": _exp_recipes, "agreement": _exp_agreement,
           "separation": _exp_separation, "disagreements": _exp_disagreements, "ends-differ": _exp_ends_differ,
           "cosines": _exp_cosines, "convergence": _exp_convergence, "stability": _exp_stability,
-          "figures": _exp_figures}.get(part)
+          "figures": _exp_figures, "extension-agreement": _exp_extension_agreement,
+          "extension-cells": _exp_extension_cells,
+          "extension-disagreements": _exp_extension_disagreements}.get(part)
     if fn is None:
         raise PluginError(f"unknown experiment part {part!r}")
     return fn(_in_order(summary))
@@ -1152,6 +1283,87 @@ def _exp_stability(s: dict) -> str:
     return out + ("\n" + "\n".join(notes) + "\n" if notes else "")
 
 
+def _extensions(s: dict) -> list[str]:
+    """The length extensions the summary holds (none: a summary written before extensions: a build error)."""
+    found = list(dict.fromkeys(m for rs in s["recipes"].values() for m in rs.get("extensions", {})))
+    order = [m for m in s["grid"].get("extensions", []) if m in found]
+    found = order + [m for m in found if m not in order]          # the grid's order (the JSON is key-sorted)
+    if not found:
+        raise PluginError(f"{_rel(EXPERIMENT_SUMMARY)} holds no measurement under a length extension: regenerate it "
+                          "with `posreal experiment --full --recipe all` (every head is evaluated under pi, ntk, yarn)")
+    return found
+
+
+def _exp_extension_agreement(s: dict) -> str:
+    geoms = _geometries(s)
+    rows = []
+    for name, rs in s["recipes"].items():
+        plain = [f"{_pct(rs['witnesses'][g]['agreement_rate'])} ({rs['witnesses'][g]['agreeing']} of "
+                 f"{rs['witnesses'][g]['total']})" if g in rs["witnesses"] else "—" for g in geoms]
+        att = rs["witnesses"].get("l2", {}).get("attention_verdict", {})
+        rows.append([f"`{name}`", "none ($T_L$)", rs["measurements"], *plain, _pct(att.get("agreement_rate"))])
+        for m in _extensions(s):
+            e = rs["extensions"].get(m)
+            if e is None:
+                continue
+            cells = []
+            for g in geoms:
+                w = e["witnesses"].get(g)
+                cells.append("—" if w is None else
+                             f"{_pct(w['agreement_rate'])} ({w['agreeing']} of {w['total']})")
+            att = e["witnesses"].get("l2", {}).get("attention_verdict", {})
+            rows.append([f"`{name}`", f"`{m}`", e["measurements"], *cells, _pct(att.get("agreement_rate"))])
+    return table(["recipe", "extension", "measurements", *[f"agreement, α^σ,({WITNESS_LABELS.get(g, g)})"
+                                                          for g in geoms],
+                  "agreement with the attention verdict, α^σ,(ℓ2)"], rows, SUMMARY_SOURCE)
+
+
+def _exp_extension_cells(s: dict) -> str:
+    recipes = list(s["recipes"])
+    by: dict[tuple, dict] = {}
+    for name, rs in s["recipes"].items():
+        for m, e in rs.get("extensions", {}).items():
+            for c in e["cells"]:
+                key = (m, c["pe"], c["task"], c["length"])
+                by.setdefault(key, {"alpha": c["alpha"]})[name] = c
+    if not by:
+        raise PluginError("the summary has no per-cell measurement under an extension")
+    rank = {m: n for n, m in enumerate(_extensions(s))}
+    rows = []
+    for (m, pe, task, L), v in sorted(by.items(), key=lambda kv: (rank.get(kv[0][0], 99), *kv[0][1:])):
+        per = []
+        for name in recipes:
+            c = v.get(name)
+            per.append("—" if c is None else
+                       f"{c['token_accuracy']['mean']:.2f} / {c['attention_accuracy']['mean']:.2f} "
+                       f"({c['token_accuracy_without_extension']['mean']:.2f})")
+        rows.append([f"`{m}`", f"`{pe}` · `{task}`", L, _interval(v["alpha"]), *per])
+    return table(["extension", "cell", "L", "α_L^σ (ℓ2)", *[f"`{n}`: token / attention acc. (token acc. under T_L)"
+                                                            for n in recipes]], rows, SUMMARY_SOURCE)
+
+
+def _exp_extension_disagreements(s: dict) -> str:
+    rows = []
+    for name, rs in s["recipes"].items():
+        for m in _extensions(s):
+            e = rs.get("extensions", {}).get(m)
+            if e is None:
+                continue
+            for g in _geometries(s):
+                w = e["witnesses"].get(g)
+                if w is None:
+                    continue
+                for c in w["disagreeing_cells"]:
+                    kind = "α = 1, fails" if c["kind"] == "alpha_one_fails" else "α < 1, generalizes"
+                    rows.append([f"`{name}`", f"`{m}`", WITNESS_LABELS.get(g, g), f"`{c['pe']}` · `{c['task']}`",
+                                 c["length"], _interval(c["alpha"]), kind, c["disagreeing"],
+                                 _stat(c["token_accuracy"])])
+    if not rows:
+        return "**No disagreement** under any length extension.\n\n" + provenance(SUMMARY_SOURCE)
+    return table(["recipe", "extension", "witness", "cell", "L", "α_L^σ", "kind", "disagreeing measurements",
+                  "their token accuracy mean [min, max]"], rows, SUMMARY_SOURCE)
+
+
 @cached("experiment-figures")
 def experiment_figures():
     summary = experiment_summary()
@@ -1198,7 +1410,11 @@ GENERATORS = {
     "limit-tally": gen_limit_tally,
     "search": gen_search,
     "experiment": gen_experiment,
+    "extension-table": gen_extension_table,
+    "extension-figure": gen_extension_figure,
+    "alpha-extensions": gen_alpha_extensions,
+    "extension-instances": gen_extension_instances,
 }
 
 # Figure producers: each returns {src_uri: PNG bytes}; a source that cannot be read is a build error.
-ASSETS = (asset_taxonomy, asset_taxonomy_geometries, asset_experiment)
+ASSETS = (asset_taxonomy, asset_taxonomy_geometries, asset_experiment, asset_extension)

@@ -1,4 +1,5 @@
-"""``posreal alpha``: α_L of one (PE, task) cell at several lengths, from θ* alone."""
+"""``posreal alpha``: α_L of one (PE, task) cell at several lengths, from θ* alone (``--extension``: under
+a length-extension method, θ* still selected at L0 without it)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,10 @@ def add_parser(sub) -> None:
     p.add_argument("--geometry", type=geometry_name, default=None,
                    help="norm of the selection: l2 (θ*, gradient descent; default), linf (sign descent, Adam) "
                         "or l1 (coordinate descent); linf/l1 give α_L as an interval over the optimal face")
+    p.add_argument("--extension", default="none", metavar="METHOD",
+                   help="length extension at evaluation (θ* is selected at L0 without it): none (plain "
+                        "re-evaluation, the default), pi, ntk, yarn, or factors:FILE (a JSON list of one factor per "
+                        "frequency); for rope, abscol, abssin and their duals (alibi: pi)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--limit", action="store_true",
                    help="also α♯_L, the interval predicting lim acc_L(θ_k) for gradient descent (ℓ2 geometry only)")
@@ -75,24 +80,32 @@ def run(args) -> int:
     if args.limit and (args.geometry or "l2") != "l2":
         raise bad_value("option --limit with geometry", args.geometry,
                         "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")
+    if args.limit and args.extension != "none":
+        raise bad_value("option --limit with extension", args.extension,
+                        "none (α♯ is derived for plain re-evaluation; under an extension use α_L)")
     if is_learned(args.pe):
         if args.geometry is not None:
             raise bad_value("option --geometry for PE", args.pe, "a linear PE (learned:d has no selection: "
                             "its α is the Underdetermination interval)")
         if args.limit:
             raise bad_value("option --limit for PE", args.pe, "a linear PE (learned:d has an α interval already)")
+        if args.extension != "none":
+            raise bad_value("option --extension for PE", args.pe, "a linear PE with frequencies or positions to "
+                            "rescale (rope, abscol, abssin, their duals; alibi with pi)")
         return run_learned(args)
     for name in ("seed", "samples"):
         if getattr(args, name) is not None:
             raise bad_value(f"option --{name} for PE", args.pe, "learned:d (α of a linear PE has no randomness)")
     geometry = args.geometry or "l2"
     result = compute_alpha(args.pe, args.task, args.train_length, args.lengths, args.mode, geometry=geometry,
-                           limit=args.limit)
+                           limit=args.limit, extension=args.extension)
     document = result.to_json()
     if args.json:
         emit_json(with_provenance(document))
         return 0
     head = f"{document['pe']} · {document['task']} · L0 = {args.train_length} · mode {document['mode']}"
+    if "extension" in document:
+        head += f" · extension {document['extension']} (θ* selected at L0 without it)"
     if not result.realizable:
         print(f"{head}\n{result.selection.status} at L0: {result.selection.reason}")
         return 0

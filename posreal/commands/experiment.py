@@ -1,5 +1,6 @@
 """``posreal experiment``: train single-head models over a grid of (recipe, PE, task, seed, V, d)
-and confront every recipe with every witness α_L^(q), q ∈ {ℓ2, ℓ∞, ℓ1} (the docs' Experiment page).
+and confront every recipe with every witness α_L^(q), q ∈ {ℓ2, ℓ∞, ℓ1} (the docs' Experiment page),
+without and under each length extension (pi, ntk, yarn: the same heads evaluated through T_L^σ).
 
 Writes ``DIR/records.jsonl`` (one JSON line per measurement, appended as each batch of models
 finishes), ``DIR/run.json`` (grid, recipes, runs with wall time, peak memory and load),
@@ -97,6 +98,14 @@ def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
                          "—" if w["cosine"]["median"] is None else f"{w['cosine']['median']:.3f}"])
         print(format_table(["witness", "α=1 gen.", "α=1 fails", "α<1 gen.", "α<1 fails", "ends differ",
                             "agreement", "median cos(θ, θ*_q)"], rows))
+        ext = rs.get("extensions", {})
+        if ext:
+            geoms = list(rs["witnesses"])
+            rows = [["none (T_L)", *[_rate(rs["witnesses"][g]["agreement_rate"]) for g in geoms]]]
+            rows += [[f"{m} ({e['measurements']} measurements)",
+                      *[_rate(e["agreement"].get(g)) for g in geoms]] for m, e in ext.items()]
+            print("  agreement of α_L^σ = 1 with \"generalizes under σ\", per length extension σ:")
+            print(format_table(["extension", *geoms], rows))
         nc = rs["not_learned_at_train_length"]
         print(f"  not learned at L0 within budget: {nc['models']} of {nc['of']} realizable models")
         st = rs["stability"]
@@ -104,6 +113,10 @@ def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
             print(f"  stability at (V, d) = {tuple(st['reference'])}: {st['cell_verdicts_matching']}/"
                   f"{st['cell_verdicts_compared']} majority verdicts match the other settings")
     print(f"\nrecords, summary and figures in {out}/ ({', '.join(p.name for p in figures)})")
+
+
+def _rate(value: float | None) -> str:
+    return "—" if value is None else f"{value:.4f}"
 
 
 def run(args: argparse.Namespace) -> int:
