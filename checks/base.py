@@ -5,7 +5,8 @@ or randomized check found no violation), ``failed`` / ``counterexample`` (the cl
 refuted: a witness is in ``detail``), ``unknown`` (the solver gave up or timed out: a failure,
 with the solver's reason).  ``negative_control`` records what the same check said after one
 hypothesis was dropped or weakened: it must be ``counterexample`` for an SMT proof to count.
-Both are Enums (:class:`Verdict`, :class:`Control`) whose values are the JSON strings.
+Both are Enums (:class:`Verdict`, :class:`Control`) whose values are the JSON strings; reports print a
+control in words (:func:`control_words`: a control that is refuted "fails as it should").
 """
 
 from __future__ import annotations
@@ -36,6 +37,24 @@ class Control(StrEnum):
     REFUSED = "refused"                       # SMT: the control's model is not rational
     UNVERIFIED = "unverified"                 # SMT: sat, but the Python re-check of the model failed
     CRASHED = "crashed"                       # the control raised
+
+
+CONTROL_WORDS: dict[Control | None, str] = {
+    Control.COUNTEREXAMPLE: "fails as it should",
+    Control.NO_COUNTEREXAMPLE: "DID NOT FAIL (the check may be vacuous)",
+    Control.UNSAT: "DID NOT FAIL (the dropped hypothesis was not needed)",
+    Control.UNKNOWN: "UNKNOWN (the solver gave up)",
+    Control.REFUSED: "REFUSED (the control's model is not rational)",
+    Control.UNVERIFIED: "UNVERIFIED (the re-check of the control's model failed)",
+    Control.CRASHED: "CRASHED",
+    None: "none",
+}
+"""How reports read a control (``posreal check``, the docs, the pytest summary): the JSON keeps the Enum values."""
+
+
+def control_words(control: Control | None) -> str:
+    """``"control: fails as it should"`` reads right; ``"negative control: counterexample"`` read like a failure."""
+    return CONTROL_WORDS[control]
 
 
 PROVED, PASSED, FAILED, COUNTEREXAMPLE, UNKNOWN = (Verdict.PROVED, Verdict.PASSED, Verdict.FAILED,

@@ -11,7 +11,8 @@ Main definitions:
   is a failure with the exception in its detail; a method that the statement lists
   (:attr:`posreal.theory.statements.Statement.checks`) but for which no check ran is reported as ``unknown``
   (missing coverage is a failure, never silence); checks marked slow are skipped with
-  ``skip_slow=True`` and listed as skipped.
+  ``skip_slow=True`` and listed as skipped.  :attr:`ClaimReport.verdict` says it in words (a refuted statement
+  reads ``refuted``, never ``ok``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from posreal.checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck
-from posreal.theory.statements import STATEMENT_IDS, Statement, statement
+from posreal.theory.statements import CONJECTURE, REFUTED, STATEMENT_IDS, Statement, statement
 
 
 def _local_checks() -> list[RegisteredCheck]:
@@ -73,9 +74,18 @@ class ClaimReport:
     def ok(self) -> bool:
         return all(r.ok for r in self.results)
 
+    @property
+    def verdict(self) -> str:
+        """The claim's verdict in words: ``refuted`` for a statement the project refutes (its checks establish the
+        refutation), ``holds`` for a theorem, ``open: no counterexample`` for a conjecture whose checks found
+        none, and ``FAILED`` when any check is not good, whatever the status."""
+        if not self.ok:
+            return "FAILED"
+        return {REFUTED: "refuted", CONJECTURE: "open: no counterexample"}.get(self.statement.status, "holds")
+
     def to_json(self) -> dict:
         return {"id": self.statement.id, "name": self.statement.name, "status": self.statement.status,
-                "section": self.statement.section, "ok": self.ok,
+                "section": self.statement.section, "ok": self.ok, "verdict": self.verdict,
                 "checks": [r.to_json() for r in self.results], "skipped": self.skipped}
 
 

@@ -43,15 +43,23 @@ class TaxonomyRow:
 
 def taxonomy(pes: Sequence[str | Encoding], tasks: Sequence[str | Task], train_length: int,
              lengths: Iterable[int], geometry: str = "l2",
-             progress: Callable[[list[Cell]], Iterable[Cell]] | None = None) -> list[TaxonomyRow]:
+             progress: Callable[[list[Cell]], Iterable[Cell]] | None = None,
+             mode: str = "float", limit: bool = False) -> list[TaxonomyRow]:
     """α_L of every PE × task cell (PE-major).  ``progress`` wraps the list of cells (e.g. a
-    progress bar) and must yield them in order; the default iterates them plainly."""
+    progress bar) and must yield them in order; the default iterates them plainly.  ``mode`` and
+    ``limit`` are those of :func:`~posreal.theory.alpha.compute_alpha`; a PE the mode cannot decide
+    (an irrational PE in ``exact`` mode) is refused before any cell is computed."""
     from posreal.theory.alpha import compute_alpha
+    from posreal.theory.arithmetic import arithmetic
     from posreal.theory.pe_specs import parse_pe
     from posreal.theory.tasks import parse_task
     encodings = [parse_pe(p) for p in pes]
     parsed = [parse_task(t) for t in tasks]
+    arith = arithmetic(mode)
+    for pe in encodings:
+        arith.accept(pe)
     cells: list[Cell] = [(pe, task) for pe in encodings for task in parsed]
     lengths = list(lengths)
-    return [TaxonomyRow(compute_alpha(pe, task, train_length, lengths, geometry=geometry), pe.kind, task.task_class)
+    return [TaxonomyRow(compute_alpha(pe, task, train_length, lengths, mode, geometry=geometry, limit=limit),
+                        pe.kind, task.task_class)
             for pe, task in (progress(cells) if progress is not None else cells)]

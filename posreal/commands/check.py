@@ -1,9 +1,12 @@
 """``posreal check``: run every check of the requested claims and report method, verdict,
-negative-control result and time for each; exit 1 if any check fails."""
+negative-control result (in words: a control that is refuted "fails as it should") and time for each,
+under the claim's verdict (``holds``, ``refuted``, ``open: no counterexample``, ``FAILED``); exit 1 if
+any check fails."""
 
 from __future__ import annotations
 
 import sys
+import textwrap
 
 from posreal.commands._common import emit_json, format_table, with_provenance
 from posreal.theory.statements import STATEMENT_IDS, statement
@@ -17,6 +20,17 @@ def add_parser(sub) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument("--skip-slow", action="store_true", help="skip checks marked slow (listed as skipped)")
     p.set_defaults(run=run)
+
+
+CHECK_WIDTH = 70   # the check column wraps at word boundaries: a long label takes several lines, never cut
+
+
+def _check_rows(r) -> list[list[str]]:
+    """One check as table rows: its label wrapped onto continuation rows, the other columns on the first."""
+    from posreal.checks.base import control_words
+    lines = textwrap.wrap(r.name, CHECK_WIDTH, break_long_words=False, break_on_hyphens=False) or [""]
+    first = [r.method, lines[0], r.verdict.value, control_words(r.negative_control), f"{r.seconds:.2f}"]
+    return [first] + [["", line, "", "", ""] for line in lines[1:]]
 
 
 def run(args) -> int:
@@ -36,13 +50,12 @@ def run(args) -> int:
         return 0 if ok else 1
     for report in reports:
         st = report.statement
-        print(f"{st.id} — {st.name} [{st.status}] — {'ok' if report.ok else 'FAILED'}")
-        rows = [[r.method, r.name[:70], r.verdict, r.negative_control or "n/a", f"{r.seconds:.2f}"]
-                for r in report.results]
-        print(format_table(["method", "check", "verdict", "negative control", "seconds"], rows))
+        print(f"{st.id} — {st.name} [{st.status}] — {report.verdict}")
+        rows = [row for r in report.results for row in _check_rows(r)]
+        print(format_table(["method", "check", "verdict", "control", "seconds"], rows))
         for r in report.results:
             if not r.ok:
-                print(f"  ! {r.method}: {r.detail[:400]}")
+                print(f"  ! {r.method}: {textwrap.shorten(r.detail, 400, placeholder=' …')}")
         for s in report.skipped:
             print(f"  skipped: {s}")
         print()
