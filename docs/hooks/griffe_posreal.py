@@ -77,6 +77,8 @@ def docstring_to_markdown(text: str) -> str:
                 m += 1
             while block and not block[-1].strip():
                 block.pop()
+            while block and not block[0].strip():
+                block.pop(0)
             if block:
                 width = min(len(b) - len(b.lstrip()) for b in block if b.strip())
                 if stripped:

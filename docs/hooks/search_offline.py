@@ -106,11 +106,11 @@ def _convert(tex: str) -> str:
                 out.append(inner + ACCENTS[name] if len(inner) == 1 else inner)
             elif name in STRIP:
                 arg, n = _group(tex, n)
-                out.append(_convert(arg))
+                out.append(_convert(arg) + (_operator_space(tex, n) if name == "operatorname" else ""))
             elif name in SYMBOLS:
                 out.append(SYMBOLS[name])
             elif name in FUNCTIONS:
-                out.append(name)
+                out.append(name + _operator_space(tex, n))
             else:
                 out.append(name)
         elif ch in "^_":
@@ -127,10 +127,21 @@ def _convert(tex: str) -> str:
         elif ch == "~":
             out.append(" ")
             n += 1
+        elif ch in " \t\n":   # spaces in TeX math are insignificant; relations get theirs below
+            n += 1
         else:
             out.append(ch)
             n += 1
-    return re.sub(r"[ \t]{2,}", " ", "".join(out))
+    text = "".join(out)
+    text = re.sub(r"\s*([=<>≤≥≠≈∈∉⊆⊂→⇒⇔↦∼≡])\s*", r" \1 ", text)   # relations spaced, as MathJax spaces them
+    text = re.sub(r",(?=\S)", ", ", text)
+    return re.sub(r"[ \t]{2,}", " ", text)
+
+
+def _operator_space(tex: str, n: int) -> str:
+    """The space after an operator name (log, col, …) when a letter or a command follows it."""
+    rest = tex[n:].lstrip()
+    return " " if rest[:1].isalnum() or rest[:1] == "\\" else ""
 
 
 def _wrap(text: str) -> str:
