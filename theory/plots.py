@@ -1,14 +1,16 @@
 """Figures (matplotlib, Agg backend): α_L against L for the taxonomy.
 
 * :func:`plot_taxonomy` — one panel per PE, one curve per realizable task;
-* :func:`plot_geometries` — one panel per optimizer geometry, the α interval as a band.
+* :func:`plot_geometries` — one panel per PE, one curve per realizable task and geometry: the ℓ2 value,
+  and the [every, some] interval of ℓ∞ and ℓ1 as a vertical bar.
 
 Conventions shared by both (and read off by a person, so fixed here once):
 
 * one colour and one marker per task, the same in every panel (:func:`task_styles`); in
-  :func:`plot_geometries` one line style per PE;
-* curves that coincide stay visible: the earlier a task is in the list, the larger and more hollow its
-  marker and the wider its line, so a curve drawn on top of another leaves the one below showing;
+  :func:`plot_geometries` one line style and marker per geometry (:data:`GEOMETRY_STYLES`);
+* curves that coincide stay visible: each task's points sit slightly left or right of their length
+  (a dodge of a few hundredths of a doubling; L is discrete, so nothing is moved in value), and the
+  earlier a task is in the list the wider its line, so a line drawn on top leaves the one below showing;
 * every panel has both axis labels and the same axes; a panel with nothing to draw says so in its
   middle instead of inventing an axis of its own;
 * the legend sits outside every panel (constrained layout: never on a curve, never cut off).
@@ -28,8 +30,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
-LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)))
 Y_LIMITS = (-0.05, 1.05)
+DODGE = 0.05   # horizontal offset between tasks at one length, in doublings (log2 units)
+GEOMETRY_STYLES = {"l2": ("-", "o", "ℓ2 (θ*)"), "linf": ("--", "s", "ℓ∞ [every, some]"),
+                   "l1": (":", "^", "ℓ1 [every, some]")}
 
 
 @dataclass(frozen=True)
@@ -47,8 +51,13 @@ def task_styles(tasks: list[str]) -> dict[str, Style]:
     palette = plt.get_cmap("tab10" if len(tasks) <= 10 else "tab20")
     n = max(1, len(tasks) - 1)
     return {task: Style(matplotlib.colors.to_hex(palette(k % palette.N)), MARKERS[k % len(MARKERS)],
-                        size=7.5 - 4.0 * k / n, width=2.6 - 1.6 * k / n)
+                        size=6.0, width=3.0 - 2.0 * k / n)
             for k, task in enumerate(tasks)}
+
+
+def dodged(lengths: list[int], slot: float) -> list[float]:
+    """The lengths shifted by ``slot`` dodge steps (in doublings): side by side, never on top of each other."""
+    return [L * 2 ** (slot * DODGE) for L in lengths]
 
 
 def _length_axis(ax, lengths: list[int], ylabel: str) -> None:
@@ -69,9 +78,11 @@ def _empty_note(ax, text: str) -> None:
             style="italic")
 
 
-def _draw(ax, lengths: list[int], ys: list[float], style: Style, linestyle="-", label: str | None = None):
-    return ax.plot(lengths, ys, linestyle=linestyle, color=style.colour, lw=style.width, marker=style.marker,
-                   ms=style.size, markerfacecolor="none", markeredgewidth=1.2, label=label)[0]
+def _draw(ax, xs: list[float], ys: list[float], style: Style, linestyle="-", marker: str | None = None,
+          width: float | None = None):
+    return ax.plot(xs, ys, linestyle=linestyle, color=style.colour, lw=style.width if width is None else width,
+                   marker=style.marker if marker is None else marker, ms=style.size, markerfacecolor="none",
+                   markeredgewidth=1.2)[0]
 
 
 def plot_taxonomy(docs: list[dict], lengths: list[int], path: str) -> None:
@@ -85,11 +96,13 @@ def plot_taxonomy(docs: list[dict], lengths: list[int], path: str) -> None:
     nrows = -(-len(pes) // cols)
     fig, axes = plt.subplots(nrows, cols, figsize=(3.3 * cols + 1.9, 2.8 * nrows + 0.5), squeeze=False,
                              layout="constrained")
+    middle = (len(tasks) - 1) / 2
     for ax, pe in zip(axes.flat, pes):
         drawn = 0
         for d in (d for d in docs if d["pe"] == pe):
             if d["realizable"]:
-                _draw(ax, lengths, [d["alpha"][str(L)] for L in lengths], styles[d["task"]])
+                slot = tasks.index(d["task"]) - middle
+                _draw(ax, dodged(lengths, slot), [d["alpha"][str(L)] for L in lengths], styles[d["task"]])
                 drawn += 1
         ax.set_title(pe, fontsize=10)
         _length_axis(ax, lengths, "α_L")
@@ -108,9 +121,10 @@ def plot_taxonomy(docs: list[dict], lengths: list[int], path: str) -> None:
 
 
 def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path: str) -> None:
-    """α_L of every realizable cell against L, one panel per geometry; an interval [lo, hi] is a band.
-    ``by_geometry``: geometry name -> ``posreal alpha --json`` documents of the same cells.  Colour and
-    marker name the task, the line style names the PE (two legends)."""
+    """α_L of every realizable cell against L in every geometry: one panel per PE, colour and marker
+    colour per task as in :func:`plot_taxonomy`, one line style and marker per geometry; an interval
+    [every, some] is a vertical bar at its length.  ``by_geometry``: geometry name -> ``posreal alpha
+    --json`` documents of the same cells."""
     names = list(by_geometry)
     if not names:
         raise SpecError("invalid geometry plot: no geometries; accepted: one or more geometry names "
@@ -119,30 +133,40 @@ def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path
     tasks = list(dict.fromkeys(d["task"] for d in every))
     pes = list(dict.fromkeys(d["pe"] for d in every))
     styles = task_styles(tasks)
-    dashes = {pe: LINESTYLES[k % len(LINESTYLES)] for k, pe in enumerate(pes)}
-    fig, axes = plt.subplots(1, len(names), figsize=(4.0 * len(names) + 2.2, 3.8), squeeze=False,
+    cols = min(4, len(pes))
+    nrows = -(-len(pes) // cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(3.3 * cols + 2.2, 2.9 * nrows + 0.6), squeeze=False,
                              layout="constrained")
-    for ax, name in zip(axes.flat, names):
+    middle = (len(tasks) - 1) / 2
+    for ax, pe in zip(axes.flat, pes):
         drawn = 0
-        for d in by_geometry[name]:
-            if not d["realizable"]:
-                continue
-            lo = [d["alpha_interval"][str(L)][0] for L in lengths]
-            hi = [d["alpha_interval"][str(L)][1] for L in lengths]
-            style = styles[d["task"]]
-            _draw(ax, lengths, lo, style, dashes[d["pe"]])
-            if lo != hi:
-                ax.fill_between(lengths, lo, hi, color=style.colour, alpha=0.18, lw=0)
-            drawn += 1
-        ax.set_title(f"geometry {name}", fontsize=10)
-        _length_axis(ax, lengths, "α_L (band: [every, some] optimal θ)")
+        for g, name in enumerate(names):
+            linestyle, marker, _ = GEOMETRY_STYLES.get(name, ("-.", "x", name))
+            for d in (d for d in by_geometry[name] if d["pe"] == pe and d["realizable"]):
+                style = styles[d["task"]]
+                xs = dodged(lengths, tasks.index(d["task"]) - middle + (g - (len(names) - 1) / 2) * 0.3)
+                lo = [d["alpha_interval"][str(L)][0] for L in lengths]
+                hi = [d["alpha_interval"][str(L)][1] for L in lengths]
+                _draw(ax, xs, lo, style, linestyle, marker, width=1.2 if name == "l2" else 1.0)
+                for x, a, b in zip(xs, lo, hi):
+                    if b > a:
+                        ax.plot([x, x], [a, b], color=style.colour, lw=1.6, alpha=0.7)
+                drawn += 1
+        ax.set_title(pe, fontsize=10)
+        _length_axis(ax, lengths, "α_L")
         if not drawn:
-            _empty_note(ax, "no realizable cell")
+            _empty_note(ax, "no task realizable at L0:\nnothing to transfer")
+    for ax in axes.flat[len(pes):]:
+        ax.set_visible(False)
     task_handles = [Line2D([], [], color=s.colour, marker=s.marker, markerfacecolor="none", lw=1.5, ms=6, label=t)
                     for t, s in styles.items()]
-    pe_handles = [Line2D([], [], color="0.2", linestyle=dashes[pe], lw=1.4, label=pe) for pe in pes]
-    fig.legend(handles=task_handles + [Line2D([], [], lw=0, label=" ")] + pe_handles,
-               title="task (colour, marker) · PE (line)", loc="outside right center", fontsize=7,
+    geometry_handles = [Line2D([], [], color="0.2", linestyle=GEOMETRY_STYLES.get(n, ("-.", "x", n))[0],
+                               marker=GEOMETRY_STYLES.get(n, ("-.", "x", n))[1], markerfacecolor="none", lw=1.2,
+                               label=GEOMETRY_STYLES.get(n, ("-.", "x", n))[2]) for n in names]
+    fig.legend(handles=task_handles + [Line2D([], [], lw=0, label=" ")] + geometry_handles,
+               title="task (colour) · geometry (line)", loc="outside right center", fontsize=7,
                title_fontsize=7, frameon=False)
+    fig.suptitle("α_L in every geometry (a bar: the [every, some] interval over the optimal face); a task missing "
+                 "from a panel is not realizable at L0", fontsize=10)
     fig.savefig(path, dpi=120)
     plt.close(fig)
