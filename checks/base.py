@@ -15,7 +15,8 @@ weakened: it must be ``counterexample`` for an SMT proof to count.  All are Enum
 SMT checks also carry, per solver, the answer and seconds of the proof obligation
 (:attr:`CheckResult.solvers`) and of every obligation they posed (:attr:`CheckResult.obligations`:
 the encoding, its negative control, the hypotheses alone; their SMT-LIB 2 text is what
-``posreal check --export-smtlib DIR`` writes).
+``posreal check --export-smtlib DIR`` writes).  Reports print a control in words (:func:`control_words`:
+a control that is refuted "fails as it should").
 """
 
 from __future__ import annotations
@@ -112,6 +113,24 @@ class Control(StrEnum):
     UNVERIFIED = "unverified"                 # SMT: sat, but the Python re-check of the model failed
     DISAGREEMENT = "solvers disagree"         # SMT: one solver sat, the other unsat
     CRASHED = "crashed"                       # the control raised
+
+
+CONTROL_WORDS: dict[Control | None, str] = {
+    Control.COUNTEREXAMPLE: "fails as it should",
+    Control.NO_COUNTEREXAMPLE: "DID NOT FAIL (the check may be vacuous)",
+    Control.UNSAT: "DID NOT FAIL (the dropped hypothesis was not needed)",
+    Control.UNKNOWN: "UNKNOWN (the solver gave up)",
+    Control.REFUSED: "REFUSED (the control's model is not rational)",
+    Control.UNVERIFIED: "UNVERIFIED (the re-check of the control's model failed)",
+    Control.CRASHED: "CRASHED",
+    None: "none",
+}
+"""How reports read a control (``posreal check``, the docs, the pytest summary): the JSON keeps the Enum values."""
+
+
+def control_words(control: Control | None) -> str:
+    """``"control: fails as it should"`` reads right; ``"negative control: counterexample"`` read like a failure."""
+    return CONTROL_WORDS[control]
 
 
 PROVED, PASSED, FAILED, COUNTEREXAMPLE, UNKNOWN = (Verdict.PROVED, Verdict.PASSED, Verdict.FAILED,

@@ -13,7 +13,8 @@ Main definitions:
   (:attr:`posreal.theory.statements.Statement.checks`) but for which no check ran is reported as ``unknown``
   (missing coverage is a failure, never silence); checks marked slow are skipped with
   ``skip_slow=True`` and listed as skipped.  An SMT verdict that rests on one solver
-  (``proved by z3 only``) is listed by :attr:`ClaimReport.one_solver`.
+  (``proved by z3 only``) is listed by :attr:`ClaimReport.one_solver`.  :attr:`ClaimReport.verdict` says it in
+  words (a refuted statement reads ``refuted``, never ``ok``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from posreal.checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck, SolverChoice
-from posreal.theory.statements import STATEMENT_IDS, Statement, statement
+from posreal.theory.statements import CONJECTURE, REFUTED, STATEMENT_IDS, Statement, statement
 
 
 def _local_checks() -> list[RegisteredCheck]:
@@ -81,10 +82,17 @@ class ClaimReport:
     def one_solver(self) -> list[CheckResult]:
         """The checks whose verdict rests on one SMT solver (``proved by z3 only``, ...)."""
         return [r for r in self.results if r.one_solver]
+    def verdict(self) -> str:
+        """The claim's verdict in words: ``refuted`` for a statement the project refutes (its checks establish the
+        refutation), ``holds`` for a theorem, ``open: no counterexample`` for a conjecture whose checks found
+        none, and ``FAILED`` when any check is not good, whatever the status."""
+        if not self.ok:
+            return "FAILED"
+        return {REFUTED: "refuted", CONJECTURE: "open: no counterexample"}.get(self.statement.status, "holds")
 
     def to_json(self) -> dict:
         return {"id": self.statement.id, "name": self.statement.name, "status": self.statement.status,
-                "section": self.statement.section, "ok": self.ok,
+                "section": self.statement.section, "ok": self.ok, "verdict": self.verdict,
                 "checks": [r.to_json() for r in self.results], "skipped": self.skipped}
 
 

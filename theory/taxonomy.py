@@ -58,12 +58,16 @@ class TaxonomyRow:
 def taxonomy(pes: Sequence[str | Encoding], tasks: Sequence[str | Task], train_length: int,
              lengths: Iterable[int], geometry: str = "l2",
              progress: Callable[[list[Cell]], Iterable[Cell]] | None = None,
-             extension: str | Transfer | None = None) -> list[TaxonomyRow]:
+             extension: str | Transfer | None = None, mode: str = "float",
+             limit: bool = False) -> list[TaxonomyRow]:
     """α_L of every PE × task cell (PE-major).  ``progress`` wraps the list of cells (e.g. a
     progress bar) and must yield them in order; the default iterates them plainly.  ``extension``:
     the transfer of every cell (:func:`posreal.theory.extension.parse_extension`; None: plain T_L, and
-    the rows say nothing about extensions)."""
+    the rows say nothing about extensions).  ``mode`` and ``limit`` are those of
+    :func:`~posreal.theory.alpha.compute_alpha`; a PE the mode cannot decide (an irrational PE in
+    ``exact`` mode) is refused before any cell is computed."""
     from posreal.theory.alpha import compute_alpha
+    from posreal.theory.arithmetic import arithmetic
     from posreal.theory.errors import SpecError
     from posreal.theory.extension import parse_extension
     from posreal.theory.pe_specs import parse_pe
@@ -71,6 +75,9 @@ def taxonomy(pes: Sequence[str | Encoding], tasks: Sequence[str | Task], train_l
     from posreal.theory.transfer_operator import REEVALUATION
     encodings = [parse_pe(p) for p in pes]
     parsed = [parse_task(t) for t in tasks]
+    arith = arithmetic(mode)
+    for pe in encodings:
+        arith.accept(pe)
     op = REEVALUATION if extension is None else parse_extension(extension)
     name = None if extension is None else str(op)
     refused: dict[int, str] = {}
@@ -88,6 +95,6 @@ def taxonomy(pes: Sequence[str | Encoding], tasks: Sequence[str | Task], train_l
         if n in refused:
             out.append(TaxonomyRow(None, pe.kind, task.task_class, name, str(pe), str(task), refused[n]))
             continue
-        result = compute_alpha(pe, task, train_length, lengths, geometry=geometry, extension=op)
+        result = compute_alpha(pe, task, train_length, lengths, mode, geometry=geometry, limit=limit, extension=op)
         out.append(TaxonomyRow(result, pe.kind, task.task_class, name))
     return out

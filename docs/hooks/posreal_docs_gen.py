@@ -6,8 +6,8 @@ Each generator returns Markdown computed from the code at build time: the regist
 (``posreal.checks.runner.run_claims``, the engine of ``posreal check``), the statements
 (``posreal.theory.statements``), the
 counterexample certificates and searches (``counterexamples``), the experiment summary
-(``docs/data/experiment/summary.json``), the argparse parsers (``posreal.cli.build_parser``) and
-the docstrings of ``posreal.theory.__all__``.
+(``docs/data/experiment/summary.json``) and the argparse parsers (``posreal.cli.build_parser``).
+The Python API pages are mkdocstrings' (``docs/api/``), not generated here.
 
 Rules: nothing is pasted by hand; an empty table is an error; a source that is missing or does
 not answer as its contract says is an error (``PluginError``) that names it — there is no
@@ -18,20 +18,19 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import html
-import inspect
 import io
 import json
+import logging
 import os
 import re
 import tempfile
 import time
-from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+log = logging.getLogger("mkdocs.hooks.posreal_docs")   # progress lines of the build (INFO)
 ROOT = Path(__file__).resolve().parents[2]          # the repository
 DOCS = ROOT / "docs"
 EXPERIMENT_SUMMARY = DOCS / "data" / "experiment" / "summary.json"
@@ -538,7 +537,10 @@ def claims_report():
     renders from this one result; whether a check is good is the runner's own ``CheckResult.ok``."""
     from posreal.checks.runner import run_claims
     start = time.perf_counter()
-    reports = {report.statement.id: report for report in run_claims(skip_slow=True)}
+    log.info("posreal docs: running every claim's checks (posreal check --skip-slow), once for the whole site")
+    reports = {report.statement.id: report for report in run_claims(
+        skip_slow=True, on_check=lambda c: log.info("posreal docs:   check %s: %s — %s", c.claim, c.method, c.label))}
+    log.info("posreal docs: claim checks done in %.1f s", time.perf_counter() - start)
     return reports, RUNNER_SOURCE, time.perf_counter() - start
 
 
@@ -726,111 +728,6 @@ def gen_cli_reference() -> str:
         out += _command_section(f"posreal {name}", sp, 2)
     out.append("\n" + provenance("posreal.cli.build_parser() (argparse)"))
     return "\n".join(out)
-
-
-def _param_text(p: inspect.Parameter) -> str:
-    prefix = {inspect.Parameter.VAR_POSITIONAL: "*", inspect.Parameter.VAR_KEYWORD: "**"}.get(p.kind, "")
-    text = prefix + p.name
-    if p.annotation is not inspect.Parameter.empty:
-        ann = p.annotation if isinstance(p.annotation, str) else inspect.formatannotation(p.annotation)
-        text += f": {ann}"
-    if p.default is not inspect.Parameter.empty:
-        text += (" = " if p.annotation is not inspect.Parameter.empty else "=") + repr(p.default)
-    return text
-
-
-def _signature_parts(obj):
-    try:
-        sig = inspect.signature(obj)
-    except (TypeError, ValueError):
-        return None, ""
-    params, seen_kw_only = [], False
-    for p in sig.parameters.values():
-        if p.name.startswith("_"):
-            continue   # private dataclass fields
-        if p.kind is inspect.Parameter.KEYWORD_ONLY and not seen_kw_only:
-            params.append("*")
-            seen_kw_only = True
-        if p.kind is inspect.Parameter.VAR_POSITIONAL:
-            seen_kw_only = True
-        params.append(_param_text(p))
-    ann = sig.return_annotation
-    ret = ("" if ann is inspect.Signature.empty or inspect.isclass(obj)
-           else " -> " + (ann if isinstance(ann, str) else inspect.formatannotation(ann)))
-    return params, ret
-
-
-def _signature(obj) -> str:
-    params, ret = _signature_parts(obj)
-    return "(…)" if params is None else "(" + ", ".join(params) + ")" + ret
-
-
-def _wrapped_signature(obj, width: int = 88) -> str:
-    """The signature on one line, or one parameter per line when it is long."""
-    params, ret = _signature_parts(obj)
-    if params is None:
-        return "(…)"
-    one = "(" + ", ".join(params) + ")" + ret
-    if len(one) <= width:
-        return one
-    return "(\n" + "".join(f"    {p},\n" for p in params) + ")" + ret
-
-
-def gen_api_reference() -> str:
-    import posreal.theory as api
-    out = [rst_to_md(inspect.getdoc(api) or "") + "\n"]
-    names = list(api.__all__)
-    if not names:
-        raise PluginError("posreal.theory.__all__ is empty")
-    for name in names:
-        obj = getattr(api, name)
-        if inspect.ismodule(obj):
-            raise PluginError(f"posreal.theory.{name} is listed in posreal.theory.__all__ but is a module, "
-                              "not an API object")
-        module = getattr(obj, "__module__", "posreal.theory")
-        kind = "class" if inspect.isclass(obj) else "function"
-        out.append(f"\n## `{name}` {{#{name.lower()}}}\n")
-        out.append(f"```python\n{'class ' if kind == 'class' else ''}{module}.{name}{_wrapped_signature(obj)}\n```\n")
-        doc = inspect.getdoc(obj)
-        out.append(_doc_block(doc) if doc else "*This object has no docstring in the code.*\n")
-        if inspect.isclass(obj) and is_dataclass(obj):
-            rows = [[f"`{f.name}`", "<code>" + html.escape(_type_name(f.type)).replace("|", "&#124;") + "</code>"]
-                    for f in fields(obj) if not f.name.startswith("_")]
-            if rows:
-                out.append(table(["field", "type"], rows))
-        if inspect.isclass(obj):
-            methods = [(m, v) for m, v in vars(obj).items()
-                       if not m.startswith("_") and (callable(v) or isinstance(v, property)) and inspect.getdoc(v)]
-            for m, v in methods:
-                label = "property" if isinstance(v, property) else f"{m}{_signature(v)}"
-                out.append(f"- **`{label if isinstance(v, property) is False else m}`**"
-                           f"{' (property)' if isinstance(v, property) else ''}: {first_line(inspect.getdoc(v))}")
-            if methods:
-                out.append("")
-    out.append("\n" + provenance("inspect.signature and the docstrings of posreal.theory.__all__"))
-    return "\n".join(out)
-
-
-def _type_name(tp) -> str:
-    return tp if isinstance(tp, str) else getattr(tp, "__name__", str(tp))
-
-
-def _doc_block(doc: str) -> str:
-    """A docstring as Markdown: RST roles to code, ``::`` blocks to fenced code."""
-    text = rst_to_md(doc)
-    lines, out, in_code = text.splitlines(), [], False
-    for line in lines:
-        if in_code and line and not line.startswith("    "):
-            out.append("```")
-            in_code = False
-        out.append(line[4:] if in_code else line)
-        if line.rstrip().endswith("::") and not in_code:
-            out[-1] = line.rstrip()[:-1]
-            out.append("\n```text")
-            in_code = True
-    if in_code:
-        out.append("```")
-    return "\n".join(out) + "\n"
 
 
 # --------------------------------------------------------------------------- counterexamples
@@ -1404,7 +1301,6 @@ GENERATORS = {
     "claims-overview-here": gen_claims_overview_from_results,
     "statement": gen_statement,
     "cli-reference": gen_cli_reference,
-    "api-reference": gen_api_reference,
     "certificates": gen_certificates,
     "open-ties": gen_open_ties,
     "limit-tally": gen_limit_tally,

@@ -169,9 +169,24 @@ def plot_file(text: str) -> str:
 
 
 # ----------------------------------------------------------------------------- output
+def _key_order(key: Any) -> tuple[int, int, str]:
+    """Keys that are lengths (ASCII digits) first, in numeric order; every other key after them, sorted as text."""
+    text = str(key)
+    return (0, int(text), "") if text.isascii() and text.isdigit() else (1, 0, text)
+
+
+def json_order(document: Any) -> Any:
+    """The document with every object's keys in :func:`_key_order` (``"32"`` before ``"128"``)."""
+    if isinstance(document, dict):
+        return {k: json_order(document[k]) for k in sorted(document, key=_key_order)}
+    if isinstance(document, list | tuple):
+        return [json_order(v) for v in document]
+    return document
+
+
 def emit_json(document: Any) -> None:
-    """Print exactly one JSON document on stdout."""
-    json.dump(document, sys.stdout, indent=2, sort_keys=True, default=str)
+    """Print exactly one JSON document on stdout, keys sorted, lengths in numeric order."""
+    json.dump(json_order(document), sys.stdout, indent=2, default=str)
     sys.stdout.write("\n")
 
 

@@ -1,5 +1,7 @@
 """``posreal check``: run every check of the requested claims and report method, verdict, each SMT
-solver's answer, negative-control result and time for each; exit 1 if any check fails.
+solver's answer, negative-control result (in words: a control that is refuted "fails as it should") and time for
+each, under the claim's verdict (``holds``, ``refuted``, ``open: no counterexample``, ``FAILED``); exit 1 if any
+check fails.
 
 ``--solver z3|cvc5|both`` (default both) chooses who decides the SMT obligations; a verdict that
 rests on one solver (``proved by z3 only``) is listed at the end, and is a failure unless that solver
@@ -9,6 +11,7 @@ an SMT-LIB 2 file into DIR and runs no check."""
 from __future__ import annotations
 
 import sys
+import textwrap
 
 from posreal.commands._common import emit_json, format_table, output_directory, with_provenance
 from posreal.theory.statements import STATEMENT_IDS, statement
@@ -55,12 +58,24 @@ def export(args) -> int:
     return 0
 
 
+CHECK_WIDTH = 70   # the check column wraps at word boundaries: a long label takes several lines, never cut
+
+
+def _check_rows(r) -> list[list[str]]:
+    """One check as table rows: its label wrapped onto continuation rows, the other columns on the first."""
+    from posreal.checks.base import Solver, control_words
+    lines = textwrap.wrap(r.name, CHECK_WIDTH, break_long_words=False, break_on_hyphens=False) or [""]
+    first = [r.method, lines[0], r.verdict.value, _answer(r, Solver.Z3), _answer(r, Solver.CVC5),
+             control_words(r.negative_control), f"{r.seconds:.2f}"]
+    return [first] + [["", line, "", "", "", "", ""] for line in lines[1:]]
+
+
 def run(args) -> int:
     for cid in args.ids:
         statement(cid)   # one-line SpecError (exit 2) before anything runs
     if args.export_smtlib is not None:
         return export(args)
-    from posreal.checks.base import Solver, SolverChoice
+    from posreal.checks.base import SolverChoice
     from posreal.checks.runner import run_claims
     choice = SolverChoice(args.solver)
 
@@ -79,13 +94,12 @@ def run(args) -> int:
         return 0 if ok else 1
     for report in reports:
         st = report.statement
-        print(f"{st.id} — {st.name} [{st.status}] — {'ok' if report.ok else 'FAILED'}")
-        rows = [[r.method, r.name[:70], r.verdict, _answer(r, Solver.Z3), _answer(r, Solver.CVC5),
-                 r.negative_control or "n/a", f"{r.seconds:.2f}"] for r in report.results]
-        print(format_table(["method", "check", "verdict", "z3", "cvc5", "negative control", "seconds"], rows))
+        print(f"{st.id} — {st.name} [{st.status}] — {report.verdict}")
+        rows = [row for r in report.results for row in _check_rows(r)]
+        print(format_table(["method", "check", "verdict", "z3", "cvc5", "control", "seconds"], rows))
         for r in report.results:
             if not r.ok:
-                print(f"  ! {r.method}: {r.detail[:400]}")
+                print(f"  ! {r.method}: {textwrap.shorten(r.detail, 400, placeholder=' …')}")
         for s in report.skipped:
             print(f"  skipped: {s}")
         print()

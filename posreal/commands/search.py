@@ -36,7 +36,10 @@ def add_parser(sub) -> None:
     c = inner.add_parser("colspan", help="both forms of the invalid outside-colspan argument, certified",
                          description="Find rows realized by T_L θ* with e_t outside col Ψ_i (static form) and tie "
                                      "directions outside col Zᵀ that the first gradient step moves (dynamic form); "
-                                     "every instance comes with an exact certificate.")
+                                     "every instance comes with an exact certificate.",
+                         epilog="Exit codes: 0 both forms reproduced and every certificate verified (the expected "
+                                "outcome: the instances refute an argument, not a claim of the theory); 1 a form "
+                                "was not reproduced or a certificate did not verify; 2 usage error.")
     c.add_argument("--out", type=output_file, metavar="FILE",
                    help="write the certificates as one bundle (posreal verify FILE)")
     c.add_argument("--evidence-steps", type=steps, default=20000,
@@ -48,7 +51,11 @@ def add_parser(sub) -> None:
                          description="Enumerate and sample deterministic linear PEs (registry with parameters, "
                                      "small integer feature tables) with tasks and lengths; classify every failing "
                                      "row of T_L θ*; decide open ties by α♯ and integrate the gradient flow in "
-                                     "log-time on them; report candidates and counterexamples to Conjecture′.")
+                                     "log-time on them; report candidates and counterexamples to Conjecture′.",
+                         epilog="Exit codes: 0 no counterexample to Conjecture′ among the results (candidates "
+                                "against the original Conjecture, refuted in its open case, do not change it); 1 a "
+                                "counterexample to Conjecture′ was found (always written as a certificate); 2 usage "
+                                "error.")
     j.add_argument("--seed", type=seed, default=None, help="seed of the instance stream (default 0)")
     limit = j.add_mutually_exclusive_group()
     limit.add_argument("--budget", type=instances, help="number of instances (indices 0..N-1; default 500)")
