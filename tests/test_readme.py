@@ -34,6 +34,8 @@ RUN = {
     "posreal alpha --pe table:t.json --task offset:0 --train-length 3 --lengths 4 --exact --json": {0},
     "posreal alpha --pe table:t.json --task offset:0 --train-length 3 --lengths 4 --limit": {0},
     "posreal alpha --pe abscol:16 --task position:0 --geometry linf": {0},
+    "posreal table --csv --pes relbias,alibi": {0},
+    "posreal --version": {0},
 }
 PARSE_ONLY = {    # long jobs: run by their own tests (test_certificates, test_conjecture_search, test_experiment, …)
     "posreal alpha --pe learned:16 --task position:0",
@@ -73,10 +75,28 @@ def scratch(tmp_path, monkeypatch) -> Path:
     return tmp_path
 
 
+def readme_comments() -> dict[str, str]:
+    """Command (as in RUN) -> the comment after it on its README line."""
+    out = {}
+    for block in re.findall(r"```bash\n(.*?)```", README, re.S):
+        for line in block.splitlines():
+            command, _, comment = line.partition("  #")
+            if command.strip().startswith("posreal "):
+                out[re.sub(r"\s+", " ", command.strip())] = comment.strip()
+    return out
+
+
+COMMENTS = readme_comments()
+
+
 @pytest.mark.parametrize("command", sorted(RUN))
 def test_cheap_readme_command_runs(scratch, capsys, command):
     code = main(shlex.split(command)[1:])
     out, err = capsys.readouterr()
+    # every decimal number or interval the README's comment quotes is what the command prints
+    for quoted in re.findall(r"\[\d+\.\d+, \d+\.\d+\]|\d+\.\d+", COMMENTS.get(command, "")):
+        assert re.search(rf"(?<![\d.]){re.escape(quoted)}(?!\d)", out), \
+            f"{command}: the README's comment says {quoted!r}, the output does not"
     assert code in RUN[command], f"{command}: exit {code}\n{err[-2000:]}"
     assert "Traceback" not in err
     if "--json" in command:
