@@ -10,8 +10,8 @@ internal error (a bug, reported in one line; ``POSREAL_DEBUG=1`` shows the trace
 pipe on stdout stops the output quietly and keeps the verdict's exit code
 (:mod:`posreal.streams`); the console script and ``python -m posreal`` enter through
 :mod:`posreal.__main__`, which installs the Ctrl-C handler before anything else is imported.
-Resource limits: ``posreal --max-memory SIZE`` (before or after the subcommand) or the environment variables ``POSREAL_MAX_MEMORY``
-and ``POSREAL_MAX_WORK`` (:mod:`posreal.theory.resources`).
+Resource limits: ``posreal --max-memory SIZE`` (before or after the subcommand) or the environment
+variables ``POSREAL_MAX_MEMORY`` and ``POSREAL_MAX_WORK`` (:mod:`posreal.theory.resources`).
 """
 
 from __future__ import annotations

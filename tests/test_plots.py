@@ -11,8 +11,6 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from PIL import Image
-from matplotlib.lines import Line2D
 from matplotlib.scale import LogTransform
 from posreal.theory import plots
 
