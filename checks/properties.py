@@ -52,7 +52,7 @@ from fractions import Fraction
 from functools import partial
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
@@ -499,6 +499,7 @@ class Property:
     body: Callable[[dict], None]
     control: Callable[[dict], None]
     control_description: str
+    slow: bool = False   # skipped by `posreal check --skip-slow`; pytest runs it under -m slow
 
 
 PROPERTIES: dict[str, Property] = {p.name: p for p in (
@@ -516,7 +517,8 @@ PROPERTIES: dict[str, Property] = {p.name: p for p in (
     Property("steepest_descent_face", "geometry", "steepest descent in ‖·‖_q (GD, sign descent, coordinate "
              "descent) from θ = 0 on random integer tables: the late drift θ_4t - θ_t along θ*_q, rows beyond "
              "the margin gap signed as θ*_q decides them", descent_cases(), geometry_checks.descent_body,
-             geometry_checks.descent_control, "the wrong geometry's face"),
+             geometry_checks.descent_control, "the wrong geometry's face",
+             slow=True),   # about a minute of CPU: up to 640 000 descent steps per example while a row converges
     Property("orthogonal_tie_persistence", "conjecture", "gradient descent from θ = 0 keeps ⟨θ_k, v⟩ = 0 for "
              "every L-grid difference v ⊥ col Zᵀ", tie_cases(), tie_body, tie_control, "θ_0 outside col Zᵀ"),
     Property("limit_contains_flow_accuracy", "conjecture-limit", "random small integer tables: acc_L of the "
@@ -564,9 +566,12 @@ extension_keep = hypothesis_test(extension_checks.keep_body, extension_propertie
 FALSIFIED = "falsified"   # report prefix of a property whose own assertion failed on an example
 
 
-def _search(body, strategy, max_examples: int) -> tuple[bool, str]:
-    """Run a property under fixed settings; (True, "") if no example fails, else (False, the report)."""
-    test = settings(max_examples=max_examples, deadline=None, database=None, derandomize=True,
+def _search(body, strategy, max_examples: int, shrink: bool = True) -> tuple[bool, str]:
+    """Run a property under fixed settings; (True, "") if no example fails, else (False, the report).
+    ``shrink=False`` reports the first failing example as found: a negative control only has to fail,
+    and shrinking its example took minutes (hypothesis gave up after five on one control) for nothing."""
+    phases = list(Phase) if shrink else [p for p in Phase if p not in (Phase.shrink, Phase.explain)]
+    test = settings(max_examples=max_examples, deadline=None, database=None, derandomize=True, phases=phases,
                     suppress_health_check=list(HealthCheck))(hypothesis_test(body, strategy))
     try:
         test()
@@ -586,7 +591,7 @@ def run_property(name: str, max_examples: int = 60, control_examples: int = 200)
 
     def run() -> CheckResult:
         ok, report = _search(prop.body, prop.strategy, max_examples)
-        control_ok, control_report = _search(prop.control, prop.strategy, control_examples)
+        control_ok, control_report = _search(prop.control, prop.strategy, control_examples, shrink=False)
         falsified = report.startswith(FALSIFIED + ":")
         # only a falsified assertion counts as the control's counterexample: a control whose code
         # crashed has shown nothing about the dropped hypothesis
@@ -612,7 +617,7 @@ def run_property(name: str, max_examples: int = 60, control_examples: int = 200)
 
 def property_checks() -> list[RegisteredCheck]:
     """One registered check per property (labelled by its name), for the runner."""
-    return [RegisteredCheck(prop.claim, "property", name, partial(run_property, name))
+    return [RegisteredCheck(prop.claim, "property", name, partial(run_property, name), slow=prop.slow)
             for name, prop in PROPERTIES.items()]
 
 

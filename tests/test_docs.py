@@ -454,9 +454,10 @@ def test_docstring_markdown_keeps_theta_star_and_code():
     finally:
         sys.path.remove(str(HOOKS))
     md = ext.docstring_to_markdown("θ* (the default) and θ*_q; see :func:`~posreal.theory.alpha.compute_alpha`\n"
-                                   "and ``a*b`` or <normalized>.\n\n* a bullet\n\nExample::\n\n    x = 1\n")
+                                   "and ``a*b`` or <normalized>, R[i][j].\n\n* a bullet\n\nExample::\n\n    x = 1\n")
     assert r"θ\* (the default) and θ\*_q" in md and "`compute_alpha`" in md and "``a*b``" in md
     assert "&lt;normalized>" in md and "\n* a bullet" in md and "```text\nx = 1\n```" in md
+    assert r"R\[i]\[j]" in md   # no reference link (autorefs would look for a target 'j')
 
 
 def test_search_index_math_reads_as_text():

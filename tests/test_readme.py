@@ -39,6 +39,8 @@ RUN = {
     "posreal alpha --pe py:examples.pe_function:recency_and_sink --pe-kind general --pe-width 2 --task position:0 "
     "--exact": {0},
     "posreal pes": {0},
+    "posreal table --csv --pes relbias,alibi": {0},
+    "posreal --version": {0},
 }
 PARSE_ONLY = {    # long jobs: run by their own tests (test_certificates, test_conjecture_search, test_experiment, …)
     "posreal alpha --pe learned:16 --task position:0",
@@ -81,10 +83,28 @@ def scratch(tmp_path, monkeypatch) -> Iterator[Path]:
     sys.modules.pop("examples", None)
 
 
+def readme_comments() -> dict[str, str]:
+    """Command (as in RUN) -> the comment after it on its README line."""
+    out = {}
+    for block in re.findall(r"```bash\n(.*?)```", README, re.S):
+        for line in block.splitlines():
+            command, _, comment = line.partition("  #")
+            if command.strip().startswith("posreal "):
+                out[re.sub(r"\s+", " ", command.strip())] = comment.strip()
+    return out
+
+
+COMMENTS = readme_comments()
+
+
 @pytest.mark.parametrize("command", sorted(RUN))
 def test_cheap_readme_command_runs(scratch, capsys, command):
     code = main(shlex.split(command)[1:])
     out, err = capsys.readouterr()
+    # every decimal number or interval the README's comment quotes is what the command prints
+    for quoted in re.findall(r"\[\d+\.\d+, \d+\.\d+\]|\d+\.\d+", COMMENTS.get(command, "")):
+        assert re.search(rf"(?<![\d.]){re.escape(quoted)}(?!\d)", out), \
+            f"{command}: the README's comment says {quoted!r}, the output does not"
     assert code in RUN[command], f"{command}: exit {code}\n{err[-2000:]}"
     assert "Traceback" not in err
     if "--json" in command:

@@ -45,7 +45,8 @@ def test_local_checks_are_the_engine_tables():
     assert [c.label for c in property_checks()] == list(PROPERTIES)
     slow = {c.label for c in runner._local_checks() if c.slow}
     assert slow == {"learned:16 interval as posreal alpha reports it", "rise on α_L = 1 cells",
-                    "fall on misranked rows", "α♯ vs the log-time gradient flow (certificates and a seeded batch)"}
+                    "fall on misranked rows", "α♯ vs the log-time gradient flow (certificates and a seeded batch)",
+                    "steepest_descent_face"}
 
 
 def test_run_claims_on_one_claim(monkeypatch):
@@ -119,14 +120,15 @@ def test_cli_exit_codes(capsys, monkeypatch):
     monkeypatch.setattr(runner, "_local_checks", lambda: [bad])
     assert main(["check", "theorem2"]) == 1      # control without counterexample, and missing coverage
     out = capsys.readouterr().out
-    assert "FAILED" in out and "no counterexample" in out
+    assert "FAILED" in out and "DID NOT FAIL (the check may be vacuous)" in out   # the control, in words
 
 
 def test_cli_text_output(capsys, monkeypatch):
     monkeypatch.setattr(runner, "_smt_checks", _stub_smt())
     assert main(["check", "theorem2", "--skip-slow"]) == 0
     out = capsys.readouterr().out
-    assert "theorem2 — Theorem 2" in out and "negative control" in out and "0 failed" in out
+    assert "theorem2 — Theorem 2" in out and "0 failed" in out
+    assert "— holds" in out and "fails as it should" in out and "counterexample" not in out
 
 
 @pytest.mark.subprocess

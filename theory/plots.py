@@ -22,6 +22,7 @@ Each refuses an empty figure (no cells, no geometries, no method) with a one-lin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import matplotlib
 from posreal.theory.errors import SpecError
@@ -33,8 +34,9 @@ from matplotlib.lines import Line2D  # noqa: E402
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
 Y_LIMITS = (-0.05, 1.05)
 DODGE = 0.05   # horizontal offset between tasks at one length, in doublings (log2 units)
-GEOMETRY_STYLES = {"l2": ("-", "o", "ℓ2 (θ*)"), "linf": ("--", "s", "ℓ∞ [every, some]"),
-                   "l1": (":", "^", "ℓ1 [every, some]")}
+GEOMETRY_STYLES: dict[str, tuple[Any, str, str]] = {   # geometry -> (line style, marker, legend label)
+    "l2": ("-", "o", "ℓ2 (θ*)"), "linf": ("--", "s", "ℓ∞ [every, some]"), "l1": (":", "^", "ℓ1 [every, some]")}
+OTHER_GEOMETRY: tuple[Any, str, str] = ("-.", "x", "")
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,7 @@ def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path
     for ax, pe in zip(axes.flat, pes):
         drawn = 0
         for g, name in enumerate(names):
-            linestyle, marker, _ = GEOMETRY_STYLES.get(name, ("-.", "x", name))
+            linestyle, marker, _ = GEOMETRY_STYLES.get(name, OTHER_GEOMETRY)
             for d in (d for d in by_geometry[name] if d["pe"] == pe and d["realizable"]):
                 style = styles[d["task"]]
                 xs = dodged(lengths, tasks.index(d["task"]) - middle + (g - (len(names) - 1) / 2) * 0.3)
@@ -161,9 +163,9 @@ def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path
         ax.set_visible(False)
     task_handles = [Line2D([], [], color=s.colour, marker=s.marker, markerfacecolor="none", lw=1.5, ms=6, label=t)
                     for t, s in styles.items()]
-    geometry_handles = [Line2D([], [], color="0.2", linestyle=GEOMETRY_STYLES.get(n, ("-.", "x", n))[0],  # type: ignore[arg-type]
-                               marker=GEOMETRY_STYLES.get(n, ("-.", "x", n))[1], markerfacecolor="none", lw=1.2,
-                               label=GEOMETRY_STYLES.get(n, ("-.", "x", n))[2]) for n in names]
+    geometry_handles = [Line2D([], [], color="0.2", linestyle=GEOMETRY_STYLES.get(n, OTHER_GEOMETRY)[0],
+                               marker=GEOMETRY_STYLES.get(n, OTHER_GEOMETRY)[1], markerfacecolor="none", lw=1.2,
+                               label=GEOMETRY_STYLES.get(n, OTHER_GEOMETRY)[2] or n) for n in names]
     fig.legend(handles=task_handles + [Line2D([], [], lw=0, label=" ")] + geometry_handles,
                title="task (colour) · geometry (line)", loc="outside right center", fontsize=7,
                title_fontsize=7, frameon=False)

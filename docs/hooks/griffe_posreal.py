@@ -9,7 +9,7 @@ package once, before rendering:
 * a role ``:func:`~posreal.theory.alpha.compute_alpha``` becomes the code span ```compute_alpha```
   (``~`` keeps the last component, as Sphinx does);
 * an asterisk outside code is escaped (``θ*`` stays θ*), except a list bullet at the start of a line;
-  ``<`` outside code is escaped, so ``<normalized>`` is shown;
+  ``[`` and ``<`` outside code are escaped, so ``R[i][j]`` is no link and ``<normalized>`` is shown;
 * a paragraph ending in ``::`` is followed by its indented block as a fenced code block;
 * a dataclass field or module constant without a docstring gets the comment on its line
   (``name: int   # what it is``) as its description, so field tables say what each field is.
@@ -38,8 +38,9 @@ def _role(match: re.Match) -> str:
 
 
 def _escape_prose(text: str) -> str:
-    """Escape Markdown's emphasis asterisks and HTML openers in text that holds no code span."""
-    return text.replace("*", r"\*").replace("<", "&lt;")
+    """Escape Markdown's emphasis asterisks, link brackets (``R[i][j]`` is no reference link) and HTML openers
+    in text that holds no code span."""
+    return text.replace("*", r"\*").replace("[", r"\[").replace("<", "&lt;")
 
 
 def _line(line: str) -> str:
