@@ -283,9 +283,9 @@ def check_limit_against_flow(min_rows: int = BATCH_ROWS) -> CheckResult:
                            "gradient flow followed to log log t on every decided open tie", method="dynamics",
                            verdict=verdict,
                            negative_control=Control.COUNTEREXAMPLE if control_ok else Control.NO_COUNTEREXAMPLE,
-                           detail=detail, data={"tally": tally.to_json(),
-                                                "controls": {name: c.to_json() for (name, _), c in zip(CONTROLS, controls)},
-                                                **info})
+                           detail=detail,
+                           data={"tally": tally.to_json(),
+                                 "controls": {name: c.to_json() for (name, _), c in zip(CONTROLS, controls)}, **info})
     return timed(run)
 
 

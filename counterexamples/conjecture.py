@@ -463,7 +463,8 @@ def summarize(records: dict[int, dict]) -> dict:
                 counterexamples.append({"index": k, "pe": r["pe"], "task": r["task"], "train_length": r["train_length"],
                                         "length": r["length"], "row": tie["row"], "limit_verdict": lim.value,
                                         "evidence_verdict": flow.value, "limit_estimate": tie["limit_estimate"]})
-        won_float = [t for t in r.get("float_ties", []) if LimitVerdict.parse(t["evidence_verdict"]) is LimitVerdict.WON]
+        won_float = [t for t in r.get("float_ties", [])
+                     if LimitVerdict.parse(t["evidence_verdict"]) is LimitVerdict.WON]
         if won_float:
             float_candidates.append({"index": k, "pe": r["pe"], "task": r["task"], "train_length": r["train_length"],
                                      "length": r["length"], "rows_won": [t["row"] for t in won_float],

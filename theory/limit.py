@@ -320,9 +320,12 @@ class LimitRow:
     evidence: Evidence = Evidence.EXACT
 
     def to_json(self) -> dict:
-        return {"row": self.row, "target": self.target, "class": self.cls, "verdict": self.verdict.value,
-                "evidence": self.evidence.value, "reason": None if self.reason is None else self.reason.value,
-                "detail": self.detail}
+        out = {"row": self.row, "target": self.target, "class": self.cls, "verdict": self.verdict.value,
+               "evidence": self.evidence.value, "reason": None if self.reason is None else self.reason.value,
+               "detail": self.detail}
+        if self.rivals:
+            out["rivals"] = [r.to_json() for r in self.rivals]
+        return out
 
 
 def combine(row: LimitRow) -> LimitRow:

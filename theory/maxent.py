@@ -269,7 +269,7 @@ def enclose_residual(level: Level, weights: dict[int, object]) -> dict[int, obje
         raise ResidualError(f"level {level.depth}: the residual's enclosure did not close (ρ = {float(rho):.3g})")
     radius = iv.mpf([0, rho])
     out = {}
-    for n, b in enumerate(level.basis):
+    for b in level.basis:
         row = [_dotq(level.vectors[b], basis[i]) for i in range(d)]                 # ⟨u_b, u_{b_i}⟩
         center = sum((a_iv[i] * _ivq(row[i]) for i in range(d)), iv.mpf(0))
         norm = iv.sqrt(sum((_ivq(x) ** 2 for x in row), iv.mpf(0)))
