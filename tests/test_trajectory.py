@@ -37,7 +37,7 @@ def test_flow_follows_the_exact_two_key_flow():
     assert path.success and path.sigmas[-1] == pytest.approx(math.log(10.0))
     for sigma, h in zip(path.sigmas, path.hs):
         tau = math.exp(sigma)
-        u = brentq(lambda v: v + np.exp(v) - np.exp(tau) - 1.0, 0.0, tau + 1.0, xtol=1e-14, rtol=1e-15)
+        u = brentq(lambda v, tau=tau: v + np.exp(v) - np.exp(tau) - 1.0, 0.0, tau + 1.0, xtol=1e-14, rtol=1e-15)
         assert abs(h[0] - (tau - u)) < 1e-7, (tau, h, u)
 
 
@@ -191,4 +191,5 @@ def test_pair_weights_scale_only_the_named_differences():
         key = (Fraction(0), Fraction(1), Fraction(0))
         data = pair_data(pe, task, 3, list(sel.exact_theta), {key: 100.0})
     hit = [np.allclose(z, [0, 1, 0]) for z in data.z]
-    assert any(hit) and np.allclose(data.log_weight[hit], math.log(100.0)) and np.all(data.log_weight[~np.array(hit)] == 0)
+    assert any(hit) and np.allclose(data.log_weight[hit], math.log(100.0))
+    assert np.all(data.log_weight[~np.array(hit)] == 0)

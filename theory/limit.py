@@ -224,7 +224,7 @@ class RivalLimit:
     evidence: Evidence = Evidence.UNDECIDED
     undecided: UndecidedReason | None = None
     level: int | None = None             # k ≥ 2: the margin grows like ⟨θ_k, v⟩ log^{∘k} t; 1: a finite limit
-    value: float | None = None           # the finite limit Σ_k ⟨w̃_k, v⟩ (or the trajectory's last margin)
+    value: float | None = None           # the finite limit Σ_k ⟨w̃_k, v⟩ (None when the margin grows, level ≥ 2)
     bound: float = 0.0                   # its certified half-width (0 when exact)
     symmetry: SignedPermutation | None = None
     detail: str = ""
@@ -269,7 +269,6 @@ def decide_direction(ctx: PredictionContext, rival: int, v: Sequence[Fraction]) 
     if lead is not None:
         out.level, sign = lead
         out.verdict, out.evidence = _by_sign(sign), Evidence.EXACT
-        out.value = math.copysign(math.inf, sign)
         out.detail = f"⟨θ_{out.level}, v⟩ {'>' if sign > 0 else '<'} 0: the margin grows like ±log^{{∘{out.level}}} t"
         return out
     if not levels.complete:
