@@ -24,6 +24,7 @@ that must fail:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from fractions import Fraction
 
 from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
@@ -70,9 +71,8 @@ class registered_table:
         register_pe(self.tie.name, self.tie.rows, self.tie.kind)
         return self.tie
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> None:
         unregister_pe(self.tie.name)
-        return False
 
 
 _Z2 = (0, 0)
@@ -181,13 +181,14 @@ def check_second_level() -> CheckResult:
 
 
 # --------------------------------------------------------------------------- symmetric ties
-def _symmetry(tie: DesignedTie) -> tuple[SignedPermutation | None | str, FailingRow | None, object]:
+def _symmetry(tie: DesignedTie) -> tuple[SignedPermutation | None | str, FailingRow | None, Any]:
     with registered_table(tie):
         _, _, _, row, ctx = tie.open_row()
         if row is None or ctx.rows is None:
             return None, row, None
         w = ctx.column_projection(row.rivals[0].direction)
         return find_symmetry(ctx.rows, w), row, (ctx, w, open_tie_limit(ctx, row))
+    raise AssertionError("unreachable")
 
 
 def check_symmetric_tie() -> CheckResult:

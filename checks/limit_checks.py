@@ -135,7 +135,8 @@ class TieCase:
 def wrong_multiplicities(ctx: PredictionContext) -> PredictionContext:
     """The first negative control's context: every n_s replaced by 1/n_s (support and residual weights)."""
     return dataclasses.replace(ctx, multiplicities=[Fraction(1, n) for n in ctx.multiplicities],  # type: ignore[misc]
-                               weights=[Fraction(1, n) for n in ctx.weights], _levels=None, _residuals=None)
+                               weights=[Fraction(1, n) for n in ctx.weights],  # type: ignore[misc]
+                               _levels=None, _residuals=None)
 
 
 def unprojected(ctx: PredictionContext) -> PredictionContext:
@@ -157,10 +158,9 @@ class Cases:
             register_pe(name, rows, kind)
         return self.case
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> None:
         for name, _, _ in self.case.tables:
             unregister_pe(name)
-        return False
 
 
 def compare_case(case: TieCase, tally: Tally, controls: list[Tally]) -> int:

@@ -458,11 +458,11 @@ def summarize(records: dict[int, dict]) -> dict:
         for tie in r.get("float_ties", []):
             float_evidence[LimitVerdict.parse(tie["evidence_verdict"]).value] += 1
         for tie in r.get("open_ties", []) + r.get("float_ties", []):
-            lim, flow = LimitVerdict.parse(tie["limit_verdict"]), LimitVerdict.parse(tie["evidence_verdict"])
-            if compare(lim, flow) is Agreement.DISAGREES:
+            said, seen = LimitVerdict.parse(tie["limit_verdict"]), LimitVerdict.parse(tie["evidence_verdict"])
+            if compare(said, seen) is Agreement.DISAGREES:
                 counterexamples.append({"index": k, "pe": r["pe"], "task": r["task"], "train_length": r["train_length"],
-                                        "length": r["length"], "row": tie["row"], "limit_verdict": lim.value,
-                                        "evidence_verdict": flow.value, "limit_estimate": tie["limit_estimate"]})
+                                        "length": r["length"], "row": tie["row"], "limit_verdict": said.value,
+                                        "evidence_verdict": seen.value, "limit_estimate": tie["limit_estimate"]})
         won_float = [t for t in r.get("float_ties", [])
                      if LimitVerdict.parse(t["evidence_verdict"]) is LimitVerdict.WON]
         if won_float:

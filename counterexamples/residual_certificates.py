@@ -56,6 +56,7 @@ def _instance(inst: Instance, row, rival) -> dict:
 
 
 def _evidence(pe, task, sel: Selection, inst: Instance, v, decided: RivalLimit, tau_max: float) -> dict:
+    assert sel.exact_theta is not None
     (flow,) = tie_flow(pe, task, inst.train_length, [[float(x) for x in v]], tau_max, theta=list(sel.exact_theta))
     return {"gradient_flow": flow.to_json(), "limit": decided.to_json(),
             "note": ("float: the tie margin ⟨θ, v⟩ along the gradient flow from 0 (h = θ - θ* τ, σ = log τ); "
@@ -95,7 +96,13 @@ def levels_certificate(inst: Instance, row: int, rival: int | None = None, tau_m
         if decided.evidence not in (Evidence.EXACT, Evidence.CERTIFIED) or not levels.levels:
             raise CertificateError(f"instance {inst.index} row {row}: rival {found.rival} is not decided by the "
                                    f"residual levels ({decided.evidence.value}: {decided.detail})")
-        multipliers = [{}] + [max_margin(level.vectors, len(v))[1] for level in levels.levels[1:]]
+        multipliers: list[dict[int, Fraction]] = [{}]
+        for level in levels.levels[1:]:
+            found_theta = max_margin(level.vectors, len(v))
+            if found_theta is None:
+                raise CertificateError(f"instance {inst.index}: level {level.depth}'s max-margin problem is not "
+                                       "certified in ℚ")
+            multipliers.append(found_theta[1])
         claims: dict = {"selected": selected_claims(sel), "margin": q(tied.margin), "tie_direction": qvec(v),
                         "levels": _levels_claims(sel, levels, multipliers), "complete": levels.complete}
         if decided.level is not None and decided.level >= 2:

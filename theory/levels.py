@@ -46,7 +46,7 @@ SUPPORT_TOL = 1e-12          # float LP entries above this (relative) form a ver
 
 @dataclass(frozen=True)
 class ActiveSplit:
-    """A_k split into S+_k and S0_k, with the ℚ certificate of S+_k (an interior point of Λ_k)."""
+    """A_k split into S+_k and S0_k, with the ℚ witness of S+_k (an interior point of Λ_k)."""
 
     active: tuple[int, ...]              # A_k, constraint indices, ascending
     positive: tuple[int, ...]            # S+_k
@@ -183,7 +183,7 @@ def split_active(vectors: dict[int, Vector], theta: Vector) -> ActiveSplit | str
 
 
 def _check_interior(level_vectors: dict[int, Vector], split: ActiveSplit, theta: Vector) -> bool:
-    """λ ≥ 0, Σ λ_s u_s = θ, λ > 0 exactly on S+: the certificate of S+ re-checked in ℚ."""
+    """λ ≥ 0, Σ λ_s u_s = θ, λ > 0 exactly on S+: the witness of S+ re-checked in ℚ."""
     lam = split.interior
     if set(lam) != set(split.positive) or any(v <= 0 for v in lam.values()):
         return False
@@ -192,7 +192,7 @@ def _check_interior(level_vectors: dict[int, Vector], split: ActiveSplit, theta:
 
 
 def _check_farkas(level_vectors: dict[int, Vector], split: ActiveSplit, theta: Vector, y: Vector) -> bool:
-    """⟨u_r, y⟩ ≥ 0 on A, = 0 on S+, ≥ 1 on S0, ⟨θ, y⟩ = 0: the certificate of S0 re-checked in ℚ."""
+    """⟨u_r, y⟩ ≥ 0 on A, = 0 on S+, ≥ 1 on S0, ⟨θ, y⟩ = 0: the witness of S0 re-checked in ℚ."""
     if dot(theta, y) != 0:
         return False
     for s in split.active:

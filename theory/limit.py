@@ -351,7 +351,7 @@ def open_tie_limit(ctx: PredictionContext, row: FailingRow) -> LimitRow:
     return combine(LimitRow(row.row, row.target, row.cls, LimitVerdict.UNDECIDED, rivals=rivals))
 
 
-def with_trajectory(row: LimitRow, verdicts: Sequence[tuple[LimitVerdict, dict]]) -> LimitRow:
+def with_trajectory(row: LimitRow, verdicts: Sequence[tuple[LimitVerdict, dict | None]]) -> LimitRow:
     """The row with trajectory evidence (one (verdict, summary) per rival, in rival order) for the rivals
     the closed forms left undecided."""
     rivals = []

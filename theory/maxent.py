@@ -30,6 +30,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from collections.abc import Sequence
+from typing import Any
 
 from posreal.theory.levels import Level, Levels, projection
 
@@ -131,7 +132,7 @@ class LimitValue:
 
 
 class ResidualError(ValueError):
-    """The max-entropy residual of a level could not be enclosed (Newton or the certificate failed)."""
+    """The max-entropy residual of a level could not be enclosed (Newton or its enclosure failed)."""
 
 
 # --------------------------------------------------------------------------- the residuals
@@ -142,7 +143,7 @@ class Residuals:
     def __init__(self, levels: Levels):
         self.levels = levels
         self._exact: dict[int, dict[int, LogForm] | None] = {}
-        self._interval: dict[int, dict[int, object]] = {}
+        self._interval: dict[int, dict[int, Any]] = {}
 
     # ---- exact chain: every level up to k has independent S+
     def exact_inner(self, depth: int) -> dict[int, LogForm] | None:
@@ -175,7 +176,7 @@ class Residuals:
         return form
 
     # ---- enclosures
-    def interval_inner(self, depth: int) -> dict[int, object]:
+    def interval_inner(self, depth: int) -> dict[int, Any]:
         """{b: enclosure of ⟨w̃_k, u_{k,b}⟩} (mpmath.iv intervals)."""
         if depth in self._interval:
             return self._interval[depth]
@@ -226,9 +227,9 @@ class Residuals:
         iv = _iv()
         total = iv.mpf(0)
         for k in used:
-            inner = self.interval_inner(k)
+            enclosed = self.interval_inner(k)
             for cb, b in zip(coefficients[k - 1], self.levels.levels[k - 1].basis):
-                total += _ivq(cb) * inner[b]
+                total += _ivq(cb) * enclosed[b]
         from mpmath import mp
         mp.dps = DIGITS
         low, high = mp.mpf(total.a), mp.mpf(total.b)
@@ -236,7 +237,7 @@ class Residuals:
         return LimitValue(sign, False, float((low + high) / 2), float((high - low) / 2))
 
 
-def enclose_residual(level: Level, weights: dict[int, object]) -> dict[int, object]:
+def enclose_residual(level: Level, weights: dict[int, Any]) -> dict[int, Any]:
     """{b: enclosure of ⟨w̃_k, u_{k,b}⟩} for one level with interval weights (the certified ball)."""
     from mpmath import mp
 
