@@ -269,7 +269,8 @@ def decide_direction(ctx: PredictionContext, rival: int, v: Sequence[Fraction]) 
     if lead is not None:
         out.level, sign = lead
         out.verdict, out.evidence = _by_sign(sign), Evidence.EXACT
-        out.detail = f"⟨θ_{out.level}, v⟩ {'>' if sign > 0 else '<'} 0: the margin grows like ±log^{{∘{out.level}}} t"
+        out.detail = (f"⟨θ_{out.level}, v⟩ {'>' if sign > 0 else '<'} 0: the margin goes to {'+' if sign > 0 else '-'}∞ "
+                      f"like {'+' if sign > 0 else '-'}log^(∘{out.level}) t")
         return out
     if not levels.complete:
         if not _symmetric(ctx, out, v):
@@ -381,6 +382,9 @@ def limit_rows(cls: Classification, ctx: PredictionContext) -> list[LimitRow]:
     return out
 
 
+_MARGIN_CLASSES = ("strict_misrank", "structural_tie")   # lost on α_L's own evidence; counted in by_evidence
+
+
 @dataclass
 class LimitInterval:
     """α♯_L = [wins, wins + undecided] / |R_L| at one length."""
@@ -416,6 +420,7 @@ class LimitInterval:
         return {k: v for k, v in out.items() if any(v.values())}
 
     def to_json(self) -> dict:
+        """The interval, the rows per kind of evidence, and every tie row (open, orthogonal, float) with its kind."""
         return {"interval": [float(self.low), float(self.high)],
                 "interval_exact": [f"{self.low.numerator}/{self.low.denominator}",
                                    f"{self.high.numerator}/{self.high.denominator}"],
@@ -423,7 +428,7 @@ class LimitInterval:
                 "open_ties_won": sum(r.cls == "open_tie" and r.verdict is LimitVerdict.WON for r in self.rows),
                 "by_evidence": self.by_evidence(),
                 "evidence_kinds": {e.value: EVIDENCE_TEXT[e] for e in Evidence},
-                "rows": [r.to_json() for r in self.rows],
+                "rows": [r.to_json() for r in self.rows if r.cls not in _MARGIN_CLASSES],
                 "undecided_rows": [r.to_json() for r in self.rows if r.verdict is LimitVerdict.UNDECIDED]}
 
 

@@ -839,8 +839,11 @@ def gen_limit_evidence() -> str:
         out.append(table(["kind of evidence", "closed forms (won / lost / undecided)",
                           "with trajectory evidence (won / lost / undecided)"], rows))
         left = s.get("open_tie_reasons_with_trajectory") or {}
+        same = run.get("descent_vs_flow_on_trajectory_rows", {})
         out.append("\nStill undecided: " + (", ".join(f"{v} {k}" for k, v in sorted(left.items())) or "none")
-                   + ".\n")
+                   + f". On the rows decided by trajectory evidence, gradient descent's verdict and the gradient "
+                   f"flow's are the same {same.get('same', '?')} times and differ {same.get('different', '?')} "
+                   "times.\n")
     return "\n".join(out) + "\n" + provenance(f"{_rel(LIMIT_SUMMARY)} — {doc.get('command', '')}")
 
 
