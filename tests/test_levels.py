@@ -161,3 +161,11 @@ def test_designed_maxent_tie_is_the_worked_example():
         _, _, sel, row, ctx = tie.open_row()
     assert sorted(ctx.constraints) == sorted(WORKED) and tuple(sel.exact_theta) == (F(0), F(1, 2))
     assert row.rivals[0].direction == (F(4), F(0))
+
+
+# Exists because the negative control (n_s → 1/n_s) crashed: interval weights from a rational multiplicity.
+def test_rational_weights_are_enclosed_too():
+    """n = (1/2, 1, 1): 3 n_1 x⁴ + x² - 1 = 0, so x² = (√7 - 1)/3."""
+    levels = residual_levels(WORKED, (F(0), F(1, 2)), [F(1, 2), 1, 1])
+    value = Residuals(levels).value(level_span_decomposition(levels, (F(4), F(0))))
+    assert abs(value.value - 2.0 * math.log((math.sqrt(7.0) - 1.0) / 3.0)) <= value.bound + 1e-15

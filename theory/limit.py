@@ -269,8 +269,9 @@ def decide_direction(ctx: PredictionContext, rival: int, v: Sequence[Fraction]) 
     if lead is not None:
         out.level, sign = lead
         out.verdict, out.evidence = _by_sign(sign), Evidence.EXACT
-        out.detail = (f"⟨θ_{out.level}, v⟩ {'>' if sign > 0 else '<'} 0: the margin goes to {'+' if sign > 0 else '-'}∞ "
-                      f"like {'+' if sign > 0 else '-'}log^(∘{out.level}) t")
+        plus = "+" if sign > 0 else "-"
+        out.detail = (f"⟨θ_{out.level}, v⟩ {'>' if sign > 0 else '<'} 0: the margin goes to {plus}∞ "
+                      f"like {plus}log^(∘{out.level}) t")
         return out
     if not levels.complete:
         if not _symmetric(ctx, out, v):

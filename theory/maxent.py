@@ -192,7 +192,7 @@ class Residuals:
 
     def _interval_weight(self, depth: int, s: int):
         iv = _iv()
-        log_w = iv.log(iv.mpf(self.levels.multiplicities[s]))
+        log_w = iv.log(_ivq(Fraction(self.levels.multiplicities[s])))
         z = self.levels.constraints[s]
         for j in range(1, depth):
             log_w -= self._interval_along(j, z)
