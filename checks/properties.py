@@ -24,9 +24,9 @@ Main properties (definitions.md#results; the statement id is in brackets):
   statement (bodies and controls in :mod:`posreal.checks.extension_checks`, strategies in
   :mod:`posreal.checks.extension_properties`).
 * :data:`limit_contains_flow_accuracy` [conjecture-limit] — random small integer feature tables
-  (and the designed open tie): acc_L of θ(τ) at the end of the log-time gradient flow
-  (:func:`posreal.theory.flow.integrate`, τ = 600) lies in α♯_L whenever the open ties' margins
-  settled.  Control: [α_L, α_L] in place of α♯_L.
+  (and the designed open tie): acc_L of θ at the end of the gradient flow
+  (:func:`posreal.theory.trajectory.follow`, τ = e^24) lies in α♯_L whenever the open ties' margins
+  reached their limit's sign.  Control: [α_L, α_L] in place of α♯_L.
 
 Each property is a plain function of one drawn case; :data:`PROPERTIES` pairs it with its strategy
 and control.  The module-level names above are hypothesis-decorated (the active settings profile
@@ -450,13 +450,14 @@ def limit_cases(draw) -> dict:
 
 
 def limit_body(case: dict, use_alpha: bool = False) -> None:
-    """lim acc_L ∈ α♯_L: acc_L of θ(τ) at the end of the log-time gradient flow (τ = 600) lies in
-    [lo, hi], whenever every open tie's margin has settled (drift within the flow's tolerance).
-    ``use_alpha`` (the control) puts [α_L, α_L] in place of α♯_L: the second-order term dropped."""
-    from posreal.theory.flow import DRIFT_TOL, TAU_MAX, integrate
-    from posreal.theory.limit import limit_interval
+    """lim acc_L ∈ α♯_L: acc_L of θ at the end of the gradient flow (τ = e^24, integrated in h = θ - θ* τ and
+    σ = log τ) lies in [lo, hi], whenever every open tie's margin has reached its limit's sign there (a
+    settled value, or a stable slope with the margin already of the slope's sign).  ``use_alpha`` (the
+    control) puts [α_L, α_L] in place of α♯_L: the second-order term dropped."""
+    from posreal.theory.limit import LimitVerdict, limit_interval
     from posreal.theory.selection import select
     from posreal.theory.ties import classify
+    from posreal.theory.trajectory import follow, judge, pair_data
     register_pe(LIMIT_TABLE, case["rows"], case["kind"])
     try:
         pe, task = parse_pe(LIMIT_TABLE), parse_task(case["task"])
@@ -469,18 +470,24 @@ def limit_body(case: dict, use_alpha: bool = False) -> None:
         sharp = limit_interval(pe, task, sel, L)
         cls = classify(pe, task, sel, L)
         directions = [[float(x) for x in r.direction] for row in cls.open_rows for r in row.rivals]
-        path = integrate(pe, task, L0, [], TAU_MAX)                       # no early stop: τ = 600
+        data = pair_data(pe, task, L0, list(sel.exact_theta))
+        path = follow(data)
         if not path.success:
             return
+        won = 0
         if directions:
-            values = path.thetas @ np.asarray(directions, dtype=float).T   # (K, n_dirs)
-            earlier = int(np.searchsorted(path.taus, path.taus[-1] - 50.0))
-            if np.any(np.abs(values[-1] - values[earlier]) > DRIFT_TOL):
-                return                                                      # the limit is not observed
-        outcome = row_outcomes(pe, task, path.thetas[-1], L, L0, "float")
-        acc = Fraction(int(np.sum(outcome.status == realization.REALIZED)), int(outcome.status.size))
+            values = path.hs @ np.asarray(directions, dtype=float).T                          # (K, n_dirs)
+            for n in range(values.shape[1]):
+                verdict, basis, *_ = judge(path.sigmas, values[:, n], 0.0, True)
+                if verdict is LimitVerdict.UNDECIDED or (values[-1, n] > 0) != (verdict is LimitVerdict.WON):
+                    return                                                      # the limit is not observed
+            # at τ = e^24 every row with a non-zero θ* margin is decided by it (exactly, from cls); a tied row
+            # is realized iff every tied rival's margin ⟨θ, v⟩ = ⟨h, v⟩ is positive
+            last = iter(values[-1])
+            won = sum(all(next(last) > 0 for _ in row.rivals) for row in cls.open_rows)
+        acc = Fraction(cls.realized + won, cls.total) if cls.total else Fraction(1)
         low, high = (cls.alpha, cls.alpha) if use_alpha else (sharp.low, sharp.high)
-        assert low <= acc <= high, (f"acc_L(θ(τ = {path.taus[-1]:g})) = {acc} outside [{low}, {high}] "
+        assert low <= acc <= high, (f"acc_L(θ(σ = {path.sigmas[-1]:g})) = {acc} outside [{low}, {high}] "
                                     f"({case['kind']} table {case['rows']}, {case['task']}, L0 = {L0}, L = {L})")
     finally:
         unregister_pe(LIMIT_TABLE)
@@ -522,8 +529,8 @@ PROPERTIES: dict[str, Property] = {p.name: p for p in (
     Property("orthogonal_tie_persistence", "conjecture", "gradient descent from θ = 0 keeps ⟨θ_k, v⟩ = 0 for "
              "every L-grid difference v ⊥ col Zᵀ", tie_cases(), tie_body, tie_control, "θ_0 outside col Zᵀ"),
     Property("limit_contains_flow_accuracy", "conjecture-limit", "random small integer tables: acc_L of the "
-             "gradient flow at τ = 600 lies in α♯_L (when the open ties' margins settled)", limit_cases(),
-             limit_body, limit_control, "α_L in place of α♯_L (second-order term dropped)"),
+             "gradient flow at τ = e^24 lies in α♯_L (when the open ties' margins reached their limit's sign)",
+             limit_cases(), limit_body, limit_control, "α_L in place of α♯_L (second-order term dropped)"),
     Property("extension_copy", "extension", "PI, copy: random kernels with their strict maximum at L0/2 keep every "
              "row at even L; symmetric ones tie every row past ⌊L/2⌋ at odd L", extension_properties.copy_cases(),
              extension_checks.copy_body, extension_checks.copy_control,

@@ -3,14 +3,16 @@ pass over a finite family, with units of work on any executor (:mod:`posreal.the
 
 Main definitions:
 
-* the **file** (format ``posreal-conjecture-search``, version 3): a header line (mode, seed and
-  families or the family, τ_max, the client's tool versions), then record lines (sampled mode: one
+* the **file** (format ``posreal-conjecture-search``, version 4): a header line (mode, seed and
+  families or the family, τ_max, gradient descent's steps, the client's tool versions), then record lines
+  (sampled mode: one
   per instance, ``"index"``), chunk lines (exhaustive mode: ``{"type": "chunk", "start", "stop",
   "summary", "hits"}``, the summary of the instances ``start..stop-1`` and the full records of its
   candidates and counterexamples) and one run line per run (``{"type": "run"}``: executor,
   scheduler, worker count, each worker's name, units and versions, start and end).  Only the
-  client writes it; a partial last line (a killed client) is dropped on resume.  Version 2 files
-  (no run lines) are read and resumed.
+  client writes it; a partial last line (a killed client) is dropped on resume.  Files of versions
+  2 and 3 (records without α♯'s kinds of evidence, flow verdicts of version 2 spelled wins / loses) are
+  summarized but not resumed: their records would mix two kinds of evidence.
 * :func:`search` — the seeded sampled search over indices 0, 1, 2, …: units are chunks of
   indices not yet in the file, evaluated by :func:`evaluate_indices` on the executor; a record is a
   function of (seed, index, families, τ_max) only, so any executor gives the same record set.
@@ -30,6 +32,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from posreal.counterexamples.conjecture import evaluate, summarize
+from posreal.theory.trajectory import DESCENT_STEPS
 from posreal.counterexamples.families import TableFamily, parse_family
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.theory import resources
@@ -40,8 +43,10 @@ from posreal.theory.provenance import timestamp, versions
 from posreal.theory.sampling import FAMILIES, instance
 
 FILE_FORMAT = "posreal-conjecture-search"
-FILE_VERSION = 3
-READABLE_VERSIONS = (2, 3)
+EVIDENCE = ("gradient flow from 0 in h = θ - θ* τ and σ = log τ up to τ = tau_max; gradient descent at η = 1/β for "
+            "descent_steps steps, then the flow, on the rivals the closed forms leave open")
+FILE_VERSION = 4
+READABLE_VERSIONS = (4,)   # resumed; versions 2 and 3 are read by summarize only
 SAMPLED, EXHAUSTIVE = "sampled", "exhaustive"
 DEFAULT_CHUNK = {SAMPLED: 8, EXHAUSTIVE: 1000}     # instances per unit (one instance per unit in process)
 
@@ -116,14 +121,14 @@ class ResultFile:
 
 def header_sampled(seed: int, families: tuple[str, ...], tau_max: float) -> dict:
     return {"type": "header", "format": FILE_FORMAT, "version": FILE_VERSION, "mode": SAMPLED, "seed": seed,
-            "families": list(families), "evidence": "log-time gradient flow", "tau_max": tau_max,
-            "versions": versions()}
+            "families": list(families), "evidence": EVIDENCE, "tau_max": tau_max,
+            "descent_steps": DESCENT_STEPS, "versions": versions()}
 
 
 def header_exhaustive(family: TableFamily, tau_max: float) -> dict:
     return {"type": "header", "format": FILE_FORMAT, "version": FILE_VERSION, "mode": EXHAUSTIVE,
-            "family": str(family), "size": family.size, "evidence": "log-time gradient flow", "tau_max": tau_max,
-            "versions": versions()}
+            "family": str(family), "size": family.size, "evidence": EVIDENCE, "tau_max": tau_max,
+            "descent_steps": DESCENT_STEPS, "versions": versions()}
 
 
 def read_results(path: Path) -> ResultFile:

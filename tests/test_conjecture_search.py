@@ -14,6 +14,7 @@ from posreal.counterexamples.conjecture import evaluate, registered, summarize
 from posreal.counterexamples.search_runner import read_results, search
 from posreal.counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
 from posreal.counterexamples.dynamics import WINS, limit_verdict, tie_margins
+from posreal.theory.defaults import TAU_MAX
 from posreal.theory.limit import predict
 from posreal.theory.sampling import FAMILIES, instance, registry_grid
 from posreal.cli import main
@@ -79,11 +80,13 @@ def test_evaluate_records_candidate_for_designed_tie():
         parse_pe(LOG2_TIE.pe)
     assert record.candidate is True and record.alpha == "3/4"
     tie = record.open_ties[0]
-    assert tie.evidence_verdict == WINS and tie.limit_verdict == "won" and tie.agreement == "agrees"
+    assert tie.evidence_verdict == "won" and tie.limit_verdict == "won" and tie.agreement == "agrees"
+    assert tie.limit_evidence == "exact" and tie.sharp_verdict == "won"
     line = record.to_json()
-    assert line["candidate"] is True and line["alpha"] == "3/4" and line["tau_max"] == 600.0
+    assert line["candidate"] is True and line["alpha"] == "3/4" and line["tau_max"] == TAU_MAX
     tie_line = line["open_ties"][0]
-    assert tie_line["evidence_verdict"] == WINS and tie_line["limit_verdict"] == "won"
+    assert tie_line["evidence_verdict"] == "won" and tie_line["limit_verdict"] == "won"
+    assert tie_line["with_trajectory"] == {"verdict": "won", "evidence": "exact", "reason": None}
     assert tie_line["agreement"] == "agrees" and tie_line["alpha_verdict"] == "lost"
     assert line["limit_interval"] == ["1/1", "1/1"] and line["limit_counterexample"] is False
 
@@ -276,3 +279,39 @@ def test_a_process_pool_writes_the_records_of_one_process(tmp_path):
     family = parse_family("relative:3x1:-1..1:offset:1,copy")
     pooled = exhaustive(family, tau_max=TAU, chunk=5, executor=local(2))
     assert pooled.complete and pooled.summary == exhaustive(family, tau_max=TAU).summary
+# --------------------------------------------------------------------------- file version 2
+V2_RECORD = {   # a record as file version 2 wrote it: no kinds of evidence, flow verdicts spelled wins / loses
+    "index": 7, "family": "relative", "pe": "cxr1x7", "task": "offset:1", "train_length": 3, "length": 5,
+    "status": "classified", "realizable": True, "exact": True, "rows": 4, "realized": 2, "alpha": "1/2",
+    "classes": {"strict_misrank": 0, "structural_tie": 0, "orthogonal_tie": 0, "open_tie": 2, "undecided": 0},
+    "limit_interval": ["3/4", "1/1"], "float_ties": [], "candidate": True, "float_candidate": False,
+    "limit_counterexample": False,
+    "open_ties": [
+        {"row": 3, "target": 2, "rivals": [], "alpha_verdict": "lost", "limit_verdict": "won", "limit_reason": None,
+         "evidence_verdict": "wins", "limit_estimate": 0.3, "agreement": "agrees"},
+        {"row": 4, "target": 3, "rivals": [], "alpha_verdict": "lost", "limit_verdict": "undecided",
+         "limit_reason": "hypotheses of the prediction fail", "evidence_verdict": "loses", "limit_estimate": -0.2,
+         "agreement": "undecided"}]}
+
+
+def test_a_version_2_record_is_summarized_as_closed_forms_in_q():
+    s = summarize({7: V2_RECORD})
+    assert s["open_tie_evidence"] == {"won": 1, "lost": 1, "undecided": 0}
+    assert s["open_tie_by_evidence"] == {"exact": {"won": 1, "lost": 0, "undecided": 0},
+                                         "undecided": {"won": 0, "lost": 0, "undecided": 1}}
+    assert s["open_tie_with_trajectory"] == s["open_tie_by_evidence"]
+    assert s["open_tie_reasons"] == {"hypotheses of the prediction fail": 1}
+    assert s["decided_in_closed_form"] == 0.5 and [c["index"] for c in s["candidates"]] == [7]
+    assert s["undecided_rows"][0]["reason"] == "hypotheses of the prediction fail"
+
+
+def test_a_version_2_file_is_read_but_not_resumed(tmp_path, capsys):
+    path = tmp_path / "old.jsonl"
+    head = {"type": "header", "format": "posreal-conjecture-search", "version": 2, "seed": 1,
+            "families": list(FAMILIES), "tau_max": 600.0}
+    path.write_text(json.dumps(head) + "\n" + json.dumps(V2_RECORD) + "\n")
+    found = read_results(path)
+    assert found.head["version"] == 2 and summarize(found.records)["open_tie_evidence"]["won"] == 1
+    assert main(["search", "conjecture", "--seed", "1", "--budget", "2", "--out", str(path), "--resume",
+                 "--json"]) == 2
+    assert "version" in capsys.readouterr().err

@@ -468,9 +468,10 @@ def test_the_unedited_certificates_of_this_file_verify_and_name_their_checks() -
     ("format", None, "malformed certificate c: format None; accepted: 'posreal-certificate'"),
     ("version", 1.0, "malformed certificate c: version 1.0; accepted: the integer 1"),
     ("version", True, "malformed certificate c: version True; accepted: the integer 1"),
-    ("kind", "static", "malformed certificate c: kind 'static'; accepted: static-colspan, dynamic-colspan, open-tie"),
+    ("kind", "static", "malformed certificate c: kind 'static'; accepted: static-colspan, dynamic-colspan, open-tie, "
+                       "residual-levels, symmetric-tie"),
     ("kind", ["open-tie"], "malformed certificate c: kind ['open-tie']; accepted: static-colspan, dynamic-colspan, "
-                           "open-tie"),
+                           "open-tie, residual-levels, symmetric-tie"),
     ("digest", 5, "malformed certificate: digest = 5; accepted: a string"),
 ])
 def test_header_fields_are_refused_after_sealing(field: str, value: Any, message: str) -> None:
@@ -482,7 +483,8 @@ def test_header_fields_are_refused_after_sealing(field: str, value: Any, message
 def test_a_missing_kind_is_refused_before_the_schema() -> None:
     doc = _sealed(_shipped(STATIC))
     del doc["kind"], doc["claims"]
-    assert _refusal(doc) == "malformed certificate c: kind None; accepted: static-colspan, dynamic-colspan, open-tie"
+    assert _refusal(doc) == ("malformed certificate c: kind None; accepted: static-colspan, dynamic-colspan, open-tie, "
+                             "residual-levels, symmetric-tie")
 
 
 def test_a_kind_swapped_for_another_is_refused_by_the_schema_of_that_kind() -> None:

@@ -7,6 +7,8 @@ section "Transfer coefficient".
 
 from __future__ import annotations
 
+import math
+
 TRAIN_LENGTH = 16
 """L0: the training length of the reference values and of every command's default."""
 
@@ -19,8 +21,10 @@ SMT_TIMEOUT = 20.0
 MAX_CEILING_LENGTH = 64
 """The largest grid length ``posreal ceiling`` accepts (MaxSMT grows quickly with n)."""
 
-TAU_MAX = 600.0
-"""Largest log-time τ = log t of the gradient-flow evidence (e^600 ≈ 10^260 stays within float range)."""
+TAU_MAX = math.exp(24.0)
+"""Largest log-time τ = log t of the trajectory evidence: e^24 ≈ 2.6·10¹⁰, i.e. σ = log τ = log log t = 24,
+where a log log t term has moved by O(1) (the flow is integrated in h = θ - θ* τ and σ, see
+``posreal.theory.trajectory``)."""
 
 KERNEL_CLASSES = ("relative", "column")
 """Free kernel classes of the class ceiling."""

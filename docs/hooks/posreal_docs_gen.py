@@ -818,33 +818,97 @@ def gen_open_ties() -> str:
 def limit_tally():
     from posreal.checks.limit_checks import compare_all
     start = time.perf_counter()
-    tally, control, info = compare_all()
-    return tally, control, info, time.perf_counter() - start
+    tally, controls, info = compare_all()
+    return tally, controls, info, time.perf_counter() - start
 
 
 def gen_limit_tally() -> str:
-    """α♯ against the log-time gradient flow on the certificates and the seeded batch (the slow check's data)."""
-    tally, control, info, seconds = limit_tally()
+    """α♯'s closed forms against the gradient flow on the certificates and the seeded batches (the slow check)."""
+    from posreal.checks.limit_checks import CONTROLS
+    tally, controls, info, seconds = limit_tally()
     if tally.rows == 0:
         raise PluginError("the comparison of α♯ with the gradient flow compared no row")
     lim, ev, und = tally.limit, tally.evidence, tally.evidence_when_undecided
+    batches = ", ".join(f"{b['rows']} from the first {b['instances']} table instances of seed {s}"
+                        for s, b in info["batches"].items())
     out = [f"**{tally.rows} open-tie rows** — {info['certificate_rows']} from {info['certificates']} certificates, "
-           f"{info['batch_rows']} from the first {info['batch_instances']} table instances of the search's seed "
-           f"{info['batch_seed']}.\n",
-           table(["", "rows"], [["α♯ and the flow agree", tally.agrees],
-                                ["α♯ and the flow disagree (counterexamples to Conjecture′)",
-                                 f"**{tally.disagrees}**"
-                                 + (f": {', '.join(tally.disagreements)}" if tally.disagreements else "")],
-                                ["undecided (α♯ or the flow)", tally.undecided],
-                                ["α♯: won / lost / undecided", f"{lim['won']} / {lim['lost']} / {lim['undecided']}"],
-                                ["flow: won / lost / undecided", f"{ev['wins']} / {ev['loses']} / {ev['undecided']}"],
-                                ["flow on the rows α♯ leaves undecided: won / lost / undecided",
-                                 f"{und['wins']} / {und['loses']} / {und['undecided']}"],
-                                ["negative control (n_s → 1/n_s): disagreements", control.disagrees]]),
+           f"{batches}.\n",
+           table(["α♯'s kind of evidence", "agree", "disagree", "undecided"],
+                 [[k, d["agrees"], f"**{d['disagrees']}**", d["undecided"]] for k, d in sorted(tally.by_kind.items())]),
+           "\n" + table(["", "rows"], [
+               ["α♯ (closed forms): won / lost / undecided", f"{lim['won']} / {lim['lost']} / {lim['undecided']}"],
+               ["flow: won / lost / undecided", f"{ev['won']} / {ev['lost']} / {ev['undecided']}"],
+               ["flow on the rows α♯ leaves undecided: won / lost / undecided",
+                f"{und['won']} / {und['lost']} / {und['undecided']}"],
+               ["max |flow slope in log log t − ⟨θ_2, v⟩|",
+                f"{max(tally.slope_errors):.2g}" if tally.slope_errors else "—"],
+               *[[f"negative control ({name}): disagreements", c.disagrees]
+                 for (name, _), c in zip(CONTROLS, controls)]]),
            "\nWhy α♯ left rows undecided:\n",
            table(["reason", "rows"], sorted(tally.reasons.items(), key=lambda kv: -kv[1]) or [["—", 0]],
                  f"posreal.checks.limit_checks.compare_all(), run during this build ({seconds:.1f} s)")]
     return "\n".join(out)
+
+
+LIMIT_SUMMARY = DOCS / "data" / "limit" / "search_summaries.json"
+
+
+def gen_limit_evidence() -> str:
+    """The conjecture search's open-tie tally by kind of evidence, from the committed summaries of two seeds."""
+    if not LIMIT_SUMMARY.is_file():
+        raise PluginError(f"{_rel(LIMIT_SUMMARY)} is missing: commit the summaries of `posreal search conjecture "
+                          "--families relative,column,general --json` for the seeds it names")
+    doc = json.loads(LIMIT_SUMMARY.read_text())
+    kinds = ("exact", "certified", "symmetry", "trajectory", "undecided")
+    out = []
+    for run in doc["runs"]:
+        s = run["summary"]
+        closed, after = s["open_tie_by_evidence"], s["open_tie_with_trajectory"]
+        n = sum(s["open_tie_limit_verdicts"].values())
+        rows = [[k, *(f"{d.get(k, {}).get('won', 0)} / {d.get(k, {}).get('lost', 0)} / "
+                      f"{d.get(k, {}).get('undecided', 0)}" for d in (closed, after))]
+                for k in kinds if k in closed or k in after]
+        agr = s["open_tie_agreement"]
+        out.append(f"**Seed {run['seed']}** ({run['instances']} table instances, {n} open-tie rows): decided in "
+                   f"closed form or by symmetry **{s['decided_in_closed_form']:.1%}**, once trajectory evidence "
+                   f"counts **{s['decided_with_trajectory']:.1%}**; α♯'s closed forms against the gradient flow: "
+                   f"{agr['agrees']} agree, **{agr['disagrees']} disagree**, {agr['undecided']} undecided.\n")
+        out.append(table(["kind of evidence", "closed forms (won / lost / undecided)",
+                          "with trajectory evidence (won / lost / undecided)"], rows))
+        left = s.get("open_tie_reasons_with_trajectory") or {}
+        same = run.get("descent_vs_flow_on_trajectory_rows", {})
+        out.append("\nStill undecided: " + (", ".join(f"{v} {k}" for k, v in sorted(left.items())) or "none")
+                   + f". On the rows decided by trajectory evidence, gradient descent's verdict and the gradient "
+                   f"flow's are the same {same.get('same', '?')} times and differ {same.get('different', '?')} "
+                   "times.\n")
+    return "\n".join(out) + "\n" + provenance(f"{_rel(LIMIT_SUMMARY)} — {doc.get('command', '')}")
+
+
+def gen_limit_example(name: str) -> str:
+    """One designed tie of posreal.checks.level_checks, decided by α♯ and followed by the flow, during this build."""
+    from posreal.checks.level_checks import LEVEL2_TIE, MAXENT_TIE, SYMMETRIC_TIE, registered_table
+    from posreal.theory.limit import open_tie_limit
+    from posreal.theory.trajectory import pair_data, tie_trajectory
+    ties = {"maxent": MAXENT_TIE, "level2": LEVEL2_TIE, "symmetric": SYMMETRIC_TIE}
+    if name not in ties:
+        raise PluginError(f"unknown designed tie {name!r}; accepted: {', '.join(ties)}")
+    with registered_table(ties[name]) as tie:
+        pe, task, sel, row, ctx = tie.open_row()
+        decided = open_tie_limit(ctx, row)
+        (flow,) = tie_trajectory(pair_data(pe, task, tie.train_length, list(sel.exact_theta)),
+                                 [[float(x) for x in row.rivals[0].direction]], 0)
+        levels = ctx.levels()
+    rival = decided.rivals[0]
+    rows = [["tie direction v", ", ".join(str(x) for x in row.rivals[0].direction)],
+            ["θ*", ", ".join(str(x) for x in sel.exact_theta)],
+            ["levels", "; ".join(f"θ_{lv.depth} = ({', '.join(str(x) for x in lv.theta)}), "
+                                 f"S+ = {len(lv.split.positive)}, S0 = {len(lv.split.zero)}"
+                                 + ("" if lv.independent else " (dependent S+)") for lv in levels.levels)],
+            ["α♯ on the row", f"**{decided.verdict.value}** ({decided.evidence.value}) — {rival.detail}"],
+            ["gradient flow at τ = e^24", f"⟨θ, v⟩ = {flow.value:.10g} ({flow.verdict.value}, {flow.basis}, slope in "
+                                        f"σ {flow.slope:.4g})"]]
+    return table(["", name], rows,
+                 f"{tie.name} of posreal.checks.level_checks, decided and integrated during this build")
 
 
 @cached("colspan")
@@ -930,15 +994,15 @@ def _gen_conjecture() -> str:
     s = doc.get("summary")
     if not isinstance(s, dict) or "instances" not in s or "open_tie_agreement" not in s:
         raise PluginError(f"conjecture search summary from {src} has no 'summary.instances' / open_tie_agreement")
-    out = [f"Seed {doc.get('seed')}, families {', '.join(doc.get('families') or [])}, log-time gradient-flow "
-           f"evidence up to τ = {doc.get('tau_max')}: **{s['instances']} instances**"
+    out = [f"Seed {doc.get('seed')}, families {', '.join(doc.get('families') or [])}, gradient-flow "
+           f"evidence up to τ = {float(doc.get('tau_max') or 0):.3g}: **{s['instances']} instances**"
            + (f" in {fmt_seconds(doc.get('seconds'))}" if doc.get("seconds") is not None else "") + ".\n"]
     out.append(table(["instance outcome", "instances"], [[k, n] for k, n in sorted(s.get("status", {}).items())]))
     out.append("\n" + table(["failing-row class", "rows"],
                             [[k.replace("_", " "), n] for k, n in s["failing_rows"].items()]))
     v, lim, agr = s["open_tie_evidence"], s["open_tie_limit_verdicts"], s["open_tie_agreement"]
     out.append(f"\nOpen ties: α_L loses all of them; α♯ {lim['won']} won, {lim['lost']} lost, {lim['undecided']} "
-               f"undecided; the gradient flow {v['wins']} won, {v['loses']} lost, {v['undecided']} undecided; "
+               f"undecided; the gradient flow {v['won']} won, {v['lost']} lost, {v['undecided']} undecided; "
                f"α♯ vs the flow: {agr['agrees']} agree, **{agr['disagrees']} disagree**, "
                f"{agr['undecided']} undecided.\n")
     fams = s.get("families", {})
@@ -1304,6 +1368,8 @@ GENERATORS = {
     "certificates": gen_certificates,
     "open-ties": gen_open_ties,
     "limit-tally": gen_limit_tally,
+    "limit-evidence": gen_limit_evidence,
+    "limit-example": gen_limit_example,
     "search": gen_search,
     "experiment": gen_experiment,
     "extension-table": gen_extension_table,

@@ -146,13 +146,23 @@ def _print_interval(head: str, document: dict) -> int:
 
 
 def print_limit(limits: dict) -> None:
-    """α♯_L per length, and the reason of every undecided row."""
+    """α♯_L per length, the kinds of evidence its rows rest on, and the reason of every undecided row."""
     limits = {L: d for L, d in limits.items() if d is not None}
     rows = [[L, f"[{d['interval_exact'][0]}, {d['interval_exact'][1]}]", d["wins"], d["undecided"], d["total"],
              d["open_ties_won"]] for L, d in limits.items()]
     print("\nα♯_L — predicted lim acc_L(θ_k) for gradient descent (ℓ2): [wins, wins + undecided] / |R_L|")
     print(format_table(["L", "alpha♯ interval", "wins", "undecided", "total", "open ties won"], rows))
+    kinds = [(L, k, c) for L, d in limits.items() for k, c in d.get("by_evidence", {}).items()]
+    if kinds:
+        names = next(iter(limits.values())).get("evidence_kinds", {})
+        print("rows by kind of evidence (won / lost / undecided; the rows T_L θ* realizes count as won):")
+        print(format_table(["L", "evidence", "won / lost / undecided"],
+                           [[L, names.get(k, k), f"{c['won']} / {c['lost']} / {c['undecided']}"] for L, k, c in kinds]))
     for L, d in limits.items():
+        for r in d.get("rows", []):
+            if r["class"] == "open_tie" and r["verdict"] != "undecided":
+                print(f"  L = {L}, row {r['row']} (target {r['target']}, open tie): {r['verdict']} — {r['evidence']}"
+                      + (f" ({r['detail']})" if r["detail"] else ""))
         for r in d["undecided_rows"]:
             print(f"  L = {L}, row {r['row']} (target {r['target']}, {r['class']}): undecided — {r['reason']}"
                   + (f" ({r['detail']})" if r["detail"] else ""))

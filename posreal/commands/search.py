@@ -5,7 +5,9 @@
   verifies, 1 otherwise.
 * ``posreal search conjecture`` — the seeded, resumable search of the Conjecture's open case;
   results are appended to a JSONL file as found.  Every open-tie row is reported with α_L's
-  verdict, α♯'s verdict and the log-time gradient flow's evidence.  Exit 1 when a counterexample
+  verdict, α♯'s verdict and the kind of evidence it rests on (closed form in ℚ, with a certified
+  bound, symmetry; trajectory evidence of gradient descent for the rows the closed forms leave open),
+  and the gradient flow's evidence followed to log log t.  Exit 1 when a counterexample
   to Conjecture′ (a row α♯ decides and the evidence decides the other way) is among the results,
   0 otherwise; such a counterexample is always written as a certificate.  Open ties that training
   wins against α_L (the original Conjecture is refuted) are listed as candidates and certified
@@ -66,7 +68,8 @@ def add_parser(sub) -> None:
     j.add_argument("--families", type=spec_list, default=None,
                    help="comma-separated families: registry,relative,column,general (default all)")
     j.add_argument("--tau-max", type=log_time, default=None, metavar="TAU",
-                   help="largest log-time τ = log t of the gradient-flow evidence (default 600, at most 600)")
+                   help="largest log-time τ = log t of the trajectory evidence (default and at most e^24 ≈ 2.6e10, "
+                        "where a log log t term has moved by O(1))")
     j.add_argument("--certify", type=output_directory, metavar="DIR",
                    help="write an open-tie certificate for each candidate (an open tie training wins) into DIR; a "
                         "counterexample to Conjecture′ is always certified (into DIR, else next to --out, else here)")
@@ -133,7 +136,7 @@ def run_colspan(args) -> int:
     return 0 if ok else 1
 
 
-log_time = bounded_float(0.0, TAU_MAX, "log-time τ")   # ``--tau-max``: (0, 600], e^τ within float range
+log_time = bounded_float(0.0, TAU_MAX, "log-time τ")   # ``--tau-max``: (0, e^24]
 
 
 def family_spec(text: str):
@@ -278,22 +281,22 @@ def _print_summary(summary: dict, records: dict, tau_max: float) -> None:
     print("instances: " + ", ".join(f"{k} {n}" for k, n in sorted(summary["status"].items())))
     print(format_table(["failing-row class", "rows"], list(summary["failing_rows"].items())))
     ev, lim, agr = summary["open_tie_evidence"], summary["open_tie_limit_verdicts"], summary["open_tie_agreement"]
-    print(f"open ties: α_L loses all {sum(ev.values())}; α♯ {lim['won']} won, {lim['lost']} lost, "
-          f"{lim['undecided']} undecided; gradient flow (τ ≤ {tau_max:g}) {ev['wins']} won, {ev['loses']} lost, "
+    print(f"open ties: α_L loses all {sum(ev.values())}; α♯ (closed forms) {lim['won']} won, {lim['lost']} lost, "
+          f"{lim['undecided']} undecided; gradient flow (τ ≤ {tau_max:.3g}) {ev['won']} won, {ev['lost']} lost, "
           f"{ev['undecided']} undecided; α♯ vs flow: {agr['agrees']} agree, {agr['disagrees']} disagree, "
           f"{agr['undecided']} undecided")
+    print_by_evidence(summary)
     fv = summary["float_tie_evidence"]
     print(f"float near-ties (irrational PEs, tie not certified; α♯ undecided) under the gradient flow: "
-          f"{fv['wins']} won, {fv['loses']} lost, {fv['undecided']} undecided")
+          f"{fv['won']} won, {fv['lost']} lost, {fv['undecided']} undecided")
     open_rows = [[k, records[k]["pe"], records[k]["task"], records[k]["train_length"], records[k]["length"], t["row"],
-                  records[k]["alpha"], t["alpha_verdict"], t["limit_verdict"] + (f" ({t['limit_reason']})"
-                                                                                if t["limit_reason"] else ""),
+                  records[k]["alpha"], t["alpha_verdict"], _limit_cell(t), _trajectory_cell(t),
                   f"{t['evidence_verdict']} ({t['limit_estimate']:.4g})", t["agreement"]]
                  for k in sorted(records) for t in records[k].get("open_ties", [])]
     if open_rows:
-        print("\nevery open-tie row (α_L: margin 0, lost; α♯: the second-order prediction; evidence: the flow):")
-        print(format_table(["index", "pe", "task", "L0", "L", "row", "alpha", "α_L", "α♯", "flow (lim tie margin)",
-                            "α♯ vs flow"], open_rows))
+        print("\nevery open-tie row (α_L: margin 0, lost; α♯: closed forms, then with trajectory evidence; the flow):")
+        print(format_table(["index", "pe", "task", "L0", "L", "row", "alpha", "α_L", "α♯ (closed form)",
+                            "α♯ with trajectory", "flow (tie margin)", "α♯ vs flow"], open_rows))
     if summary["float_candidates"]:
         rows = [[c["index"], c["pe"], c["task"], c["train_length"], c["length"], ",".join(map(str, c["rows_won"])),
                  f"{c['limit_estimate']:.4g}"] for c in summary["float_candidates"]]
@@ -308,3 +311,38 @@ def _print_summary(summary: dict, records: dict, tau_max: float) -> None:
         rows = [[c["index"], c["pe"], c["task"], c["train_length"], c["length"], c["row"], c["limit_verdict"],
                  c["evidence_verdict"], f"{c['limit_estimate']:.4g}"] for c in summary["limit_counterexamples"]]
         print(format_table(["index", "pe", "task", "L0", "L", "row", "α♯", "flow", "lim tie margin (flow)"], rows))
+
+
+def _limit_cell(tie: dict) -> str:
+    kind = tie.get("limit_evidence", "exact" if tie["limit_verdict"] != "undecided" else "undecided")
+    if tie["limit_verdict"] == "undecided":
+        return f"undecided ({tie['limit_reason']})" if tie.get("limit_reason") else "undecided"
+    return f"{tie['limit_verdict']} ({kind})"
+
+
+def _trajectory_cell(tie: dict) -> str:
+    after = tie.get("with_trajectory") or {}
+    verdict = after.get("verdict", tie["limit_verdict"])
+    if verdict == "undecided":
+        return f"undecided ({after.get('reason')})" if after.get("reason") else "undecided"
+    return f"{verdict} ({after.get('evidence', '?')})"
+
+
+def print_by_evidence(summary: dict) -> None:
+    """The open ties' tally by kind of evidence, before and after trajectory evidence, and the reasons left."""
+    closed, after = summary.get("open_tie_by_evidence", {}), summary.get("open_tie_with_trajectory", {})
+    kinds = [k for k in ("exact", "certified", "symmetry", "trajectory", "undecided") if k in closed or k in after]
+    if not kinds:
+        return
+    rows = [[k, *(f"{d.get(k, {}).get('won', 0)} / {d.get(k, {}).get('lost', 0)} / {d.get(k, {}).get('undecided', 0)}"
+                  for d in (closed, after))] for k in kinds]
+    print("α♯ on the open ties by kind of evidence (won / lost / undecided): exact = closed form in ℚ, certified = "
+          "closed form with a certified error bound, symmetry = a signed permutation keeps the margin ≡ 0, "
+          "trajectory = gradient descent at the project's step, followed to log log t")
+    print(format_table(["evidence", "closed forms", "with trajectory evidence"], rows))
+    share, both = summary.get("decided_in_closed_form"), summary.get("decided_with_trajectory")
+    if share is not None:
+        print(f"decided in closed form or by symmetry: {share:.1%}; with trajectory evidence: {both:.1%}")
+    reasons = summary.get("open_tie_reasons_with_trajectory") or {}
+    if reasons:
+        print("still undecided: " + ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())))
