@@ -95,8 +95,9 @@ def test_hostile_factors_files_exit_2(capsys, tmp_path, content):
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
+# a seeded random blob: the same test ids on every xdist worker
 @pytest.mark.parametrize("blob", [b"[1, \xfe]", b"\xff" * 100,
-                                  bytes(random.Random(0).randrange(256) for _ in range(64))])   # fixed: same ids on every worker
+                                  bytes(random.Random(0).randrange(256) for _ in range(64))])
 def test_binary_factors_files_exit_2(capsys, tmp_path, blob):
     path = tmp_path / "f.json"
     path.write_bytes(blob)
