@@ -295,6 +295,7 @@ def test_experiment_trains_a_function_pe(registered, tmp_path):
     assert records[0]["alpha"] == compute_alpha("rope:8", "offset:1", 16, [32]).alpha(32)
 
 
+@pytest.mark.subprocess   # jobs=2: it would start worker processes if the refusal failed
 def test_experiment_refuses_what_it_cannot_send_to_workers(registered, tmp_path):
     from posreal.experiment.grid import Grid
     from posreal.experiment.recipes import ADAM

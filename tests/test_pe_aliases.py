@@ -116,6 +116,6 @@ def test_pes_command_text_and_json(capsys):
 def test_unknown_names_list_the_new_forms():
     with pytest.raises(SpecError) as err:
         parse_pe("t6")
-    for form in ("clipped[:D] (alias relbias)", "slope (alias alibi)", "t5[:B[:M]]", "alibi-fixed", "xpos:d",
-                 "kerple-log", "fire[:K[:T]]", "py:MODULE:FUNCTION"):
+    for form in ("clipped[:D] (or relbias)", "slope (or alibi)", "t5[:B[:M]]", "alibi-fixed", "xpos:d",
+                 "kerple-log", "fire[:K[:T]]", "py:MODULE:FUNCTION", "'posreal pes'"):
         assert form in str(err.value)

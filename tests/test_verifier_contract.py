@@ -66,7 +66,8 @@ GENERAL = "dynamic_dual_cxg0x1355_reverse.json"
 OPEN = "open_tie_designed_log2.json"
 
 RATIONAL_FORMS = "accepted: a string 'p/q' in lowest terms (q > 0, zero as '0/1', at most 200 digits each)"
-PE_FORMS = "nope, relbias[:D], colbias[:D], alibi, dual:PE, or the name of an embedded table"
+PE_FORMS = ("nope, clipped[:D] (or relbias[:D]), colbias[:D], slope (or alibi), dual:PE, or the name of an "
+            "embedded table")   # relbias and alibi: the older names of clipped and slope (both accepted)
 TASK_FORMS = "offset:c, position:p, copy, middle, reverse, half, dual:TASK"
 EVIDENCE_NOTE = "float evidence (log-time gradient flow) is reported, not verified"
 
@@ -1290,7 +1291,8 @@ def test_instance_without_tables_has_none():
 def test_model_errors_name_the_pe():
     assert _message(lambda: em.dimension("dual:" * 65 + "nope", 4), CertificateError).startswith("invalid PE '")
     assert _message(lambda: em.dimension(5, 4), CertificateError) == (
-        "invalid PE 5; accepted: nope, relbias[:D], colbias[:D], alibi, dual:PE, or the name of an embedded table")
+        "invalid PE 5; accepted: nope, clipped[:D] (or relbias[:D]), colbias[:D], slope (or alibi), dual:PE, or the "
+        "name of an embedded table")
 
 
 # Exists because a mutant survived: feature's error could name another argument.

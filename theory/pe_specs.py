@@ -28,11 +28,10 @@ from posreal.theory.sinusoids import DEFAULT_BASE, AbsSin, Sinusoidal
 from posreal.theory.resources import MAX_INT_DIGITS, MAX_SPEC_INT, check_spec, strip_duals
 from posreal.theory.tables import load_table, registered_pe
 
-PE_FORMS = ("nope, clipped[:D] (alias relbias), slope (alias alibi), colbias[:D], t5[:B[:M]], alibi-fixed[:H[:h]], "
-            "kerple-log[:r], rope:d[:base], xpos:d[:base[:scale]], abscol:d[:base], abssin:d[:base], fire[:K[:T]] "
-            "(d even >= 2, D >= 0, base > 1, 2 <= B <= 1024, M > B/2, 1 <= h <= H, r > 0, scale > 0, 2 <= K <= 1024, "
-            "T >= 1), dual:PE, learned:d, table:PATH (a JSON feature table), py:MODULE:FUNCTION (with --pe-kind and "
-            "--pe-width), or a name registered with posreal.theory.register_pe")
+PE_FORMS = ("nope, clipped[:D] (or relbias), slope (or alibi), colbias[:D], t5[:B[:M]], alibi-fixed[:H[:h]], "
+            "kerple-log[:r], rope:d[:base], xpos:d[:base[:scale]], abscol:d[:base], abssin:d[:base], fire[:K[:T]], "
+            "dual:PE, learned:d, table:PATH, py:MODULE:FUNCTION, or a name given to register_pe (d even; "
+            "'posreal pes' lists them)")
 
 
 @dataclass(frozen=True)

@@ -121,6 +121,7 @@ def fmt_seconds(value) -> str:
 def gen_pe_registry(train_length: str = "16") -> str:
     """Every registry PE (and two shears, and learned:d), parsed and str()-ed by the code."""
     from posreal.theory.defaults import TAXONOMY_PES
+    from posreal.theory.encodings import DualOf
     from posreal.theory.pe_specs import is_learned, parse_learned, parse_pe
     L0 = int(train_length)
     specs = list(TAXONOMY_PES) + ["clipped", "slope", "dual:rope:16", "dual:relbias", "dual:t5", "learned:8"]
@@ -132,7 +133,7 @@ def gen_pe_registry(train_length: str = "16") -> str:
         if str(parse(text)) != text:
             raise PluginError(f"PE spec {spec!r} does not round-trip through str(): {text!r}")
         if not is_learned(pe):
-            base = getattr(pe, "base", pe)
+            base = pe.base if isinstance(pe, DualOf) else pe   # (a sinusoidal PE's .base is its frequency base)
             index = "i − j" if pe.index == "offset" else "j"
             rows.append([f"`{spec}`", f"`{text}`", pe.kind, index, pe.dim(L0),
                          "yes" if pe.rational else "no (certified mode)",
