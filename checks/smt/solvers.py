@@ -8,8 +8,9 @@ the solver's reason — never as a pass.
 Main definitions:
 
 * :data:`Z3_OPTIONS`, :data:`CVC5_OPTIONS` — the options (per obligation kind for cvc5), with reasons;
-* :func:`decide_z3` — z3 on the obligation's z3 terms (its model is what the Python re-check of a
-  negative control reads);
+* :func:`decide_z3` — z3 on the obligation's z3 terms, translated into a z3 context of its own so
+  that the answer does not depend on what the process built before (:class:`Z3Model` evaluates
+  the caller's terms in its model, for the Python re-check of a negative control);
 * :func:`decide_cvc5` — cvc5 on the obligation's SMT-LIB 2 *text*, exactly what
   ``posreal check --export-smtlib`` writes, so that the committed files are what cvc5 decided;
 * :class:`Cvc5Model` — cvc5's model seen through z3's ``model.eval`` interface: a ground z3 term is
@@ -96,20 +97,38 @@ class SolverAnswer:
 
 
 def decide_z3(assertions, timeout: float) -> SolverAnswer:
-    """One z3 query with a timeout (seconds), in the context of its terms."""
-    solver = z3.Solver(ctx=assertions[0].ctx) if len(assertions) else z3.Solver()
+    """One z3 query with a timeout (seconds), on the assertions translated into a z3 context of its own.
+
+    z3's search depends on its internal term ids, hence on every term the process built before: the
+    same query was measured to take 0.06 s in a fresh process and to time out (20 s) after the test
+    suite had built thousands of terms.  In a fresh context the answer depends on the query alone."""
+    ctx = z3.Context()
+    solver = z3.Solver(ctx=ctx)
     solver.set("timeout", _millis(timeout))
     for key, val in Z3_OPTIONS.items():
         solver.set(key, val)
-    solver.add(*assertions)
+    solver.add(*[a.translate(ctx) for a in assertions])
     start = time.perf_counter()
     answer = solver.check()
     seconds = time.perf_counter() - start
     if answer == z3.unsat:
         return SolverAnswer(SolverStatus.UNSAT, None, "", seconds)
     if answer == z3.sat:
-        return SolverAnswer(SolverStatus.SAT, solver.model(), "", seconds)
+        return SolverAnswer(SolverStatus.SAT, Z3Model(solver.model(), ctx), "", seconds)
     return SolverAnswer(SolverStatus.UNKNOWN, None, solver.reason_unknown() or "unknown", seconds)
+
+
+class Z3Model:
+    """z3's model of a query decided in a context of its own, evaluated on terms of the caller's context."""
+
+    def __init__(self, model: z3.ModelRef, ctx: z3.Context) -> None:
+        self._model, self._ctx = model, ctx
+
+    def eval(self, expr: z3.ExprRef, model_completion: bool = True) -> z3.ExprRef:
+        return self._model.eval(expr.translate(self._ctx), model_completion=model_completion)
+
+    def __repr__(self) -> str:
+        return repr(self._model)
 
 
 def decide_cvc5(text: str, kind: ObligationKind, timeout: float, name: str = "obligation") -> SolverAnswer:
