@@ -7,7 +7,8 @@ Main checks (statement id ``conjecture-limit``; docs: Results › Conjecture and
   bound, or symmetry) against the gradient flow's evidence (:func:`posreal.theory.flow.tie_flow`, floats,
   up to τ = e^24 in h = θ - θ* τ and σ = log τ), tallied per kind as agreements, disagreements and
   undecided.  A symmetric row agrees when its flow margin stays 0 (|value| and |drift| ≤ 1e-9); a row
-  that grows like ⟨θ_2, v⟩ log log t also records |flow slope - ⟨θ_2, v⟩|.  A disagreement is a
+  that grows like ⟨θ_2, v⟩ log log t also records |flow slope in σ - the levels' slope| (⟨θ_2, v⟩ plus
+  the average of the next level's ⟨θ_3, v⟩/σ over the window).  A disagreement is a
   counterexample to Conjecture′.
 * the instances: every shipped certificate with a tie row (read as data from the package's
   ``certificates/`` folder) and seeded batches of the search's table instances
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -46,7 +48,7 @@ from posreal.theory.selection import select
 from posreal.theory.tables import register_pe, unregister_pe
 from posreal.theory.tasks import parse_task
 from posreal.theory.ties import classify
-from posreal.theory.trajectory import TrajectoryEvidence
+from posreal.theory.trajectory import WINDOW, TrajectoryEvidence
 
 CLAIM = "conjecture-limit"
 BATCH_SEEDS = (1, 2)
@@ -186,12 +188,21 @@ def compare_case(case: TieCase, tally: Tally, controls: list[Tally]) -> int:
         for row in open_rows:
             evidence = [next(flows) for _ in row.rivals]
             decided = open_tie_limit(ctx, row)
-            slopes = [float(dot(thetas[1], fr.direction)) if r.level == 2 and len(thetas) > 1 else None
-                      for r, fr in zip(decided.rivals, row.rivals)]
+            slopes = [_expected_slope(thetas, fr.direction, f.sigma) if r.level == 2 else None
+                      for r, fr, f in zip(decided.rivals, row.rivals, evidence)]
             tally.add(f"{case.name} row {row.row}", decided, evidence, slopes)
             for target, context in zip(controls, wrong):
                 target.add(f"{case.name} row {row.row}", open_tie_limit(context, row), evidence)
         return len(open_rows)
+
+
+def _expected_slope(thetas: list, v, end: float) -> float:
+    """The slope in σ over the flow's last window that the levels predict: ⟨θ_2, v⟩ plus the log σ term of
+    ⟨θ_3, v⟩ averaged over [end - WINDOW, end] (the margin is ⟨θ_2, v⟩ σ + ⟨θ_3, v⟩ log σ + …)."""
+    slope = float(dot(thetas[1], v))
+    if len(thetas) > 2 and end > WINDOW:
+        slope += float(dot(thetas[2], v)) * math.log(end / (end - WINDOW)) / WINDOW
+    return slope
 
 
 def _float_near_tie(pe, task, train_length: int, length: int) -> bool:

@@ -489,3 +489,19 @@ def test_float_undecided_row_keeps_its_class_in_the_limit() -> None:
     assert row.verdict is LimitVerdict.UNDECIDED and row.reason is UndecidedReason.NOT_EXACT
     doc = row.to_json()
     assert doc["class"] == "undecided" and doc["reason"] == UndecidedReason.NOT_EXACT.value
+
+
+# --------------------------------------------------------------------------- the rescaling control
+def _case(index: int):
+    from posreal.checks.limit_checks import TieCase, _listify
+    inst = instance(1, index, TABLE_FAMILIES)
+    return TieCase(f"seed 1 #{index}", inst.pe, inst.task, inst.train_length, inst.length, None,
+                   ((inst.pe.removeprefix("dual:"), inst.table_kind, _listify(inst.table)),))
+
+
+def test_rescaling_moves_a_trajectory_dependent_limit_and_not_a_closed_form():
+    from posreal.checks.limit_checks import MOVED, STILL, rescaling_moves
+    (kind, a, b), *_ = rescaling_moves(_case(5), 100.0)           # seed 1 #5 row 3: trajectory-dependent
+    assert kind == "trajectory-dependent" and abs(a - b) > MOVED
+    moves = rescaling_moves(_case(817), 0.01)                       # seed 1 #817 row 3: an exact finite limit
+    assert moves and all(k == "closed form" and abs(a - b) <= STILL for k, a, b in moves)

@@ -45,7 +45,8 @@ def test_local_checks_are_the_engine_tables():
     assert [c.label for c in property_checks()] == list(PROPERTIES)
     slow = {c.label for c in runner._local_checks() if c.slow}
     assert slow == {"learned:16 interval as posreal alpha reports it", "rise on α_L = 1 cells",
-                    "fall on misranked rows", "α♯ vs the log-time gradient flow (certificates and a seeded batch)",
+                    "fall on misranked rows", "α♯ vs the gradient flow to log log t (certificates and seeded batches)",
+                    "rescaling the non-active weights (closed forms stay, trajectory-dependent limits move)",
                     "steepest_descent_face"}
 
 

@@ -48,6 +48,7 @@ SLOPE_TOL = 5e-2              # |d margin / d log σ| that counts as log log t g
 SLOPE_RATIO = (0.8, 1.25)     # slope of the last octave of σ over the one before
 DESCENT_STEPS = 20000
 RTOL, ATOL = 1e-10, 1e-11
+SIGMA_ATOL = 1e-9              # the σ phase: its right-hand side carries rounding noise of about 1e-16·τ
 SAMPLES = 97                  # recorded points of the σ phase
 
 
@@ -196,7 +197,7 @@ def follow(data: PairData, steps: int = 0, sigma_max: float = SIGMA_MAX) -> Path
     if ok and sigma_max > sigma0 and tau_end > 1.0:
         grid = np.linspace(max(sigma0, 0.0), sigma_max, SAMPLES)
         sol = solve_ivp(field.sigma_rhs, (grid[0], grid[-1]), h, method="LSODA", jac=field.sigma_jac,
-                        rtol=RTOL, atol=ATOL, t_eval=grid)
+                        rtol=RTOL, atol=SIGMA_ATOL, t_eval=grid)
         ok = bool(sol.success) and sol.t.size == grid.size
         start = 1 if sigmas and sigmas[-1] >= grid[0] else 0
         sigmas += sol.t[start:].tolist()
