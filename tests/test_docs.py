@@ -472,6 +472,18 @@ def test_search_index_math_reads_as_text():
     assert search.tex_to_text(r"\(\lVert \theta \rVert_{\infty}\), \(\tfrac{3}{4}\)") == "‖θ‖_∞, 3/4"
     assert search.tex_to_text("no math") == "no math"
 
+    class Entry:
+        def __init__(self, title, children=()):
+            self.title, self.children = title, list(children)
+
+    class Page:
+        class toc:
+            items = [Entry("Transfer", [Entry(r"Length extension: \(T_L^\sigma\) (F)")])]
+
+    assert search.on_page_content("<p/>", Page, {}, None) == "<p/>"
+    assert Page.toc.items[0].children[0].title == "Length extension: T_L^σ (F)"
+    assert Page.toc.items[0].title == "Transfer"
+
 
 @pytest.mark.site
 def test_api_pages_are_rendered_for_every_package(site):
