@@ -66,9 +66,10 @@ def claim_summary_lines(recorded: list[dict]) -> list[str]:
         st = statement(cid)
         methods = ", ".join(dict.fromkeys(r["method"] for r in results))
         bad = [r for r in results if not r["ok"]]
-        verdict = (f"FAILED ({len(bad)} of {len(results)} checks)" if bad else
+        count = f"{len(results)} check" + ("s" if len(results) != 1 else "")
+        verdict = (f"FAILED ({len(bad)} of {count})" if bad else
                    {"refuted": "refuted", "conjecture": "open: no counterexample"}.get(st.status, "holds")
-                   + f" ({len(results)} checks)")
+                   + f" ({count})")
         controls = [r["control"] for r in results if r["control"] is not None]
         good = sum(c == Control.COUNTEREXAMPLE.value for c in controls)
         if not controls:
@@ -78,7 +79,7 @@ def claim_summary_lines(recorded: list[dict]) -> list[str]:
         else:
             failing = sorted({CONTROL_WORDS[Control(c)] for c in controls if c != Control.COUNTEREXAMPLE.value})
             control = f"{len(controls) - good} of {len(controls)} NOT as they should: " + "; ".join(failing)
-        lines.append(f"{cid:<{width}}  {verdict:<24}  {methods:<26}  controls: {control}")
+        lines.append(f"{cid:<{width}}  {verdict:<35}  {methods:<26}  controls: {control}")
     return lines
 
 

@@ -121,6 +121,7 @@ def _run_property(check, case):
     one()
 
 
+@pytest.mark.slow   # up to 640 000 descent steps per case
 @pytest.mark.parametrize("case", SLOW_DESCENT_CASES)
 def test_slowly_converging_descent_passes_on_its_drift(case):
     """Each case's iterate θ_t is slow to turn toward θ*_2 (a row of the longer grid on the wrong side
@@ -175,6 +176,7 @@ CYCLING_SIGN_DESCENT = {"table": [[0, 0, -1], [-2, 1, 2], [-1, 0, 0], [0, 2, 3],
                         "kind": "relative", "task": "position:0", "train_length": 5, "length": 6, "geometry": "linf"}
 
 
+@pytest.mark.slow   # several runs of 40 000 descent steps
 def test_fixed_step_sign_descent_can_lock_into_a_cycle_and_diminishing_steps_do_not():
     """Found by the thorough profile (seed 14): with a fixed step η = 0.01 sign descent on this case stops
     moving — a 2-cycle, θ_2500 = θ_10000 = θ_40000 with a non-zero gradient — so its drift has no

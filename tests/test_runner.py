@@ -98,6 +98,12 @@ def test_skip_slow_lists_skipped_checks(monkeypatch):
 
 def test_cli_json_document(capsys, monkeypatch):
     monkeypatch.setattr(runner, "_smt_checks", _stub_smt())
+    stub = lambda method: (lambda: CheckResult("underdetermination", f"stub {method}", method, PASSED,   # noqa: E731
+                                               "counterexample"))
+    monkeypatch.setattr(runner, "_local_checks", lambda: [     # the real ones run in tests/test_claims.py
+        RegisteredCheck("underdetermination", "property", "stub property", stub("property")),
+        RegisteredCheck("underdetermination", "registry", "stub registry", stub("registry")),
+        RegisteredCheck("underdetermination", "registry", "slow stub", stub("registry"), slow=True)])
     code = main(["check", "underdetermination", "--json", "--skip-slow"])
     captured = capsys.readouterr()
     doc = json.loads(captured.out)

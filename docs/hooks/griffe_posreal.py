@@ -27,7 +27,7 @@ import tokenize
 import griffe
 
 ROLE = re.compile(r":(?:py:)?(?:func|class|meth|mod|data|attr|exc|obj|const|type):`(~?)([^`]+)`")
-CODE = re.compile(r"(``.+?``|`[^`]+`)")   # code spans, kept as written
+CODE = re.compile(r"``.+?``|`[^`]+`", re.S)   # code spans (one may run across lines), kept as written
 
 
 def _role(match: re.Match) -> str:
@@ -44,21 +44,43 @@ def _escape_prose(text: str) -> str:
 
 
 def _line(line: str) -> str:
-    line = ROLE.sub(_role, line)
+    """One line of prose whose code spans are already placeholders: escape it, keeping a leading bullet."""
     bullet = re.match(r"^(\s*)\* ", line)
     head, rest = (line[:bullet.end()], line[bullet.end():]) if bullet else ("", line)
-    parts = CODE.split(rest)
-    return head + "".join(p if n % 2 else _escape_prose(p) for n, p in enumerate(parts))
+    return head + _escape_prose(rest)
+
+
+def _prose(text: str) -> str:
+    """Roles to code spans, then every code span (also one that runs across lines) kept as written while the
+    prose around it is escaped line by line."""
+    text = ROLE.sub(_role, text)
+    spans: list[str] = []
+
+    def keep(match: re.Match) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    hidden = CODE.sub(keep, text)
+    escaped = "\n".join(_line(line) for line in hidden.split("\n"))
+    return re.sub("\x00(\\d+)\x00", lambda m: spans[int(m.group(1))], escaped)
 
 
 def docstring_to_markdown(text: str) -> str:
     """One docstring, as Markdown that renders what the plain text says (see the module docstring)."""
     out: list[str] = []
+    prose: list[str] = []
+
+    def flush() -> None:
+        if prose:
+            out.append(_prose("\n".join(prose)))
+            prose.clear()
+
     lines = text.splitlines()
     n = 0
     while n < len(lines):
         line = lines[n]
         if line.lstrip().startswith("```"):               # an existing fence: copy it through
+            flush()
             out.append(line)
             n += 1
             while n < len(lines) and not lines[n].lstrip().startswith("```"):
@@ -83,13 +105,15 @@ def docstring_to_markdown(text: str) -> str:
             if block:
                 width = min(len(b) - len(b.lstrip()) for b in block if b.strip())
                 if stripped:
-                    out.append(_line(stripped + ":"))
+                    prose.append(stripped + ":")
+                flush()
                 out += ["", " " * indent + "```text", *(" " * indent + b[width:] for b in block),
                         " " * indent + "```", ""]
                 n = m
                 continue
-        out.append(_line(line))
+        prose.append(line)
         n += 1
+    flush()
     return "\n".join(out)
 
 

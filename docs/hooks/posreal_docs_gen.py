@@ -24,6 +24,7 @@ import logging
 import os
 import re
 import tempfile
+import textwrap
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -559,10 +560,10 @@ def _verdict(result) -> str:
 
 
 def _control(result) -> str:
-    c = result.to_json()["negative_control"]
-    if c is None:
-        return "n/a"
-    return str(c) if result.ok else f"**{str(c).upper()}** (expected counterexample)"
+    """The negative control in words (``posreal check``'s wording): "fails as it should" when it was refuted."""
+    from posreal.checks.base import control_words
+    words = control_words(result.negative_control)
+    return "n/a" if result.negative_control is None else (words if result.ok else f"**{words}**")
 
 
 def _solver(result, solver: str) -> str:
@@ -587,12 +588,13 @@ def gen_checks(claim_id: str) -> str:
     for r in report.results:
         detail = str(r.detail or "")
         rows.append([md_escape(r.name), r.method, _verdict(r), _solver(r, "z3"), _solver(r, "cvc5"), _control(r),
-                     fmt_seconds(r.seconds), detail[:160] + ("…" if len(detail) > 160 else "")])
+                     fmt_seconds(r.seconds), md_escape(textwrap.shorten(detail, 160, placeholder=" …"))])
     ok = sum(r.ok for r in report.results)
     head = (f"**Latest verdicts** — {ok} of {len(report.results)} checks good "
-            f"(verdict proved/passed and, where there is one, the negative control refuted as it must be; "
-            f"an SMT proof is *proved* only when z3 and cvc5 both answer unsat).\n\n")
-    out = head + table(["check", "method", "verdict", "z3", "cvc5", "negative control", "time", "detail"], rows,
+            f"(verdict proved/passed and, where there is one, the negative control — the same check with one "
+            f"hypothesis dropped — fails as it should; an SMT proof is *proved* only when z3 and cvc5 both "
+            f"answer unsat).\n\n")
+    out = head + table(["check", "method", "verdict", "z3", "cvc5", "control", "time", "detail"], rows,
                        f"{source}, run once during this build ({seconds:.1f} s for every claim)")
     if report.skipped:
         out += ("\nSkipped in this build because they are marked slow (run them with `posreal check "
@@ -610,7 +612,7 @@ def gen_claims_overview() -> str:
         results = claims[cid].results
         methods = ", ".join(dict.fromkeys(r.method for r in results))
         ok = sum(r.ok for r in results)
-        status = "all good" if results and claims[cid].ok else f"**{len(results) - ok} NOT GOOD**"
+        status = claims[cid].verdict if results and claims[cid].ok else f"**{len(results) - ok} NOT GOOD**"
         rows.append([f"[{names.get(cid, cid)}](results/{cid}.md)", f"`{cid}`", methods or "—",
                      f"{ok}/{len(results)} good — {status}"])
     return table(["result", "claim id", "methods", "latest verdicts"], rows, f"{source} ({seconds:.1f} s)")

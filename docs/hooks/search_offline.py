@@ -9,7 +9,8 @@ answer is a polyfill script from a CDN, which this site must not load.  Instead:
   passes messages both ways, which is all Material's search worker needs;
 * :func:`on_post_build` (after the search plugin has written ``search_index.json``, before the
   offline plugin inlines it) rewrites the math of every entry: ``\\(\\alpha_L \\ge 1\\)`` becomes
-  ``α_L ≥ 1`` (:func:`tex_to_text`), so a result's preview shows what the page shows.
+  ``α_L ≥ 1`` (:func:`tex_to_text`), so a result's preview shows what the page shows;
+* :func:`on_page_content` does the same for the table-of-contents entries of headings with math.
 """
 
 from __future__ import annotations
@@ -153,6 +154,20 @@ def _wrap(text: str) -> str:
 def tex_to_text(text: str) -> str:
     """Every ``\\(…\\)`` and ``\\[…\\]`` formula of ``text`` as plain Unicode text; the rest unchanged."""
     return MATH.sub(lambda m: _convert(m.group(1) if m.group(1) is not None else m.group(2)).strip(), text)
+
+
+def _plain_toc(items) -> None:
+    for item in items:
+        if "\\(" in item.title or "\\[" in item.title:
+            item.title = tex_to_text(item.title)
+        _plain_toc(item.children)
+
+
+def on_page_content(html, page, config, files, **kwargs):
+    """A heading with math (``Length extension: $T_L^\\sigma$``) has its table-of-contents entry as text: the
+    sidebar is outside MathJax's reach, so it would show raw TeX."""
+    _plain_toc(page.toc.items)
+    return html
 
 
 def on_config(config, **kwargs):
