@@ -70,6 +70,26 @@ def timed_range(unit: RangeUnit) -> float:
     return time.process_time() - start
 
 
+def _burn(seconds: float) -> float:
+    """Spin for ``seconds`` of wall time; return the CPU seconds this process got."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - t0 < seconds:
+        pass
+    return time.process_time() - c0
+
+
+def cores_available(seconds: float = 2.0) -> tuple[float, float]:
+    """Cores a busy loop gets in 1 and in 2 processes of this run: on an idle 2-core machine about
+    1 and 2; on a loaded one (Linux groups a session's processes for fair sharing) both may be well
+    below 1, and then no executor can show a speed-up."""
+    import multiprocessing
+    out = []
+    for n in (1, 2):
+        with multiprocessing.get_context("spawn").Pool(n) as pool:
+            out.append(sum(pool.map(_burn, [seconds] * n)) / seconds)
+    return out[0], out[1]
+
+
 def scaling(spec, family_text: str, count: int, chunk: int, tau_max: float) -> None:
     """Instances per second of one process and of the executor ``spec`` on the same units."""
     family = parse_family(family_text)
@@ -95,6 +115,9 @@ def scaling(spec, family_text: str, count: int, chunk: int, tau_max: float) -> N
           f"{'met' if ratio >= SCALING_TARGET else 'NOT MET'}]")
     print(f"cores: {os.cpu_count()}; load average (1, 5, 15 min) at start {tuple(round(x, 2) for x in load0)}, "
           f"at end {tuple(round(x, 2) for x in os.getloadavg())}")
+    one, two = cores_available()
+    print(f"control: a busy loop gets {one:.2f} cores in 1 process and {two:.2f} cores in 2 processes of this run "
+          f"(an idle 2-core machine gives about 1 and 2; the ratio above cannot exceed {two / one:.2f}x here)")
 
 
 def main() -> None:
