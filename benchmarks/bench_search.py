@@ -4,6 +4,9 @@ With ``--scheduler local:2`` (Dask) or ``--jobs 2`` (processes) it measures inst
 scales: the same instances of an exhaustive family (default the first 4000 of
 ``relative:3x3:-1..1``, in units of 100) evaluated in one process and then on the executor, in the
 same run, and prints instances per second of each and their ratio.  Target: ≥ 1.7× on 2 cores.
+It also prints the CPU time the units got (``time.process_time`` on the worker), as cores on
+average: on a machine that other work keeps busy the executor cannot get a second core, and this
+figure shows it.
 The executor is opened and warmed up (every worker has imported the package and evaluated one
 unit) before its clock starts; the load average at the start and the end is printed, since the
 ratio means little on a machine that other work keeps busy.
@@ -60,6 +63,33 @@ def report(name: str, m: dict, target: float | None) -> None:
     print(f"  with ties (log-time gradient flow): {m['tied']} instances, mean {m['tied_mean_s']:.2f} s each")
 
 
+def timed_range(unit: RangeUnit) -> float:
+    """Evaluate a unit; return the CPU seconds its worker spent on it."""
+    start = time.process_time()
+    evaluate_range(unit)
+    return time.process_time() - start
+
+
+def _burn(seconds: float) -> float:
+    """Spin for ``seconds`` of wall time; return the CPU seconds this process got."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - t0 < seconds:
+        pass
+    return time.process_time() - c0
+
+
+def cores_available(seconds: float = 2.0) -> tuple[float, float]:
+    """Cores a busy loop gets in 1 and in 2 processes of this run: on an idle 2-core machine about
+    1 and 2; on a loaded one (Linux groups a session's processes for fair sharing) both may be well
+    below 1, and then no executor can show a speed-up."""
+    import multiprocessing
+    out = []
+    for n in (1, 2):
+        with multiprocessing.get_context("spawn").Pool(n) as pool:
+            out.append(sum(pool.map(_burn, [seconds] * n)) / seconds)
+    return out[0], out[1]
+
+
 def scaling(spec, family_text: str, count: int, chunk: int, tau_max: float) -> None:
     """Instances per second of one process and of the executor ``spec`` on the same units."""
     family = parse_family(family_text)
@@ -72,16 +102,22 @@ def scaling(spec, family_text: str, count: int, chunk: int, tau_max: float) -> N
             warm = [RangeUnit(str(family), family.size - 1 - k, family.size - k, tau_max) for k in range(pool.slots)]
             list(pool.run(evaluate_range, warm, in_flight=pool.slots))        # imports and first unit everywhere
             t0 = time.perf_counter()
-            done = sum(u.stop - u.start for u, _ in pool.run(evaluate_range, units))
+            results = list(pool.run(timed_range, units))
             seconds = time.perf_counter() - t0
+            done = sum(u.stop - u.start for u, _ in results)
+            cpu = sum(c for _, c in results)
             rates[name] = done / seconds
             print(f"{name}: {done} instances of {family} in {seconds:.1f} s — {rates[name]:.1f} instances/s "
-                  f"({pool.slots} worker{'s' if pool.slots > 1 else ''})")
+                  f"({pool.slots} worker{'s' if pool.slots > 1 else ''}; the units got {cpu:.1f} CPU s, "
+                  f"{cpu / seconds:.2f} cores on average)")
     ratio = rates[str(spec)] / rates["1 process"]
     print(f"ratio {spec} / 1 process: {ratio:.2f}x  [target ≥ {SCALING_TARGET}x on 2 cores: "
           f"{'met' if ratio >= SCALING_TARGET else 'NOT MET'}]")
     print(f"cores: {os.cpu_count()}; load average (1, 5, 15 min) at start {tuple(round(x, 2) for x in load0)}, "
           f"at end {tuple(round(x, 2) for x in os.getloadavg())}")
+    one, two = cores_available()
+    print(f"control: a busy loop gets {one:.2f} cores in 1 process and {two:.2f} cores in 2 processes of this run "
+          f"(an idle 2-core machine gives about 1 and 2; the ratio above cannot exceed {two / one:.2f}x here)")
 
 
 def main() -> None:

@@ -133,3 +133,17 @@ def test_quick_experiment_through_the_scheduler_equals_one_process(cluster, tmp_
     run = read_run_file(tmp_path / "dask" / RUN_FILE)["runs"][-1]
     assert run["executor"]["executor"] == "dask" and run["executor"]["workers"] == 2
     assert run["executor"]["units"] == run["batches"]
+
+
+def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path, monkeypatch, capsys):
+    import socket
+    with socket.socket() as s:                      # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", "2s")
+    out = tmp_path / "u.jsonl"
+    assert main(["search", "conjecture", "--budget", "2", "--out", str(out), "--scheduler",
+                 f"tcp://127.0.0.1:{port}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "cannot connect" in err and "Traceback" not in err
+    assert not out.exists()

@@ -160,20 +160,28 @@ def test_cli_exhaustive_usage_errors(argv, needle, capsys):
     assert len(err.splitlines()) == 1 and needle in err
 
 
-# --------------------------------------------------------------------------- the committed pass
+# --------------------------------------------------------------------------- the committed passes
 ROOT = Path(__file__).resolve().parents[1]
-COMMITTED = ROOT / "docs" / "data" / "search" / "relative-3x3-exhaustive.json"
+PASSES = ROOT / "docs" / "data" / "search"
+COMMITTED = ("relative-3x3-exhaustive.json", "relative-4x2-exhaustive.json")
+PAGE = ROOT / "docs" / "cluster.md"
 
 
-def test_the_committed_exhaustive_pass_is_complete_and_consistent():
-    doc = json.loads(COMMITTED.read_text())
+@pytest.mark.parametrize("name", COMMITTED)
+def test_a_committed_exhaustive_pass_is_complete_and_consistent(name):
+    doc = json.loads((PASSES / name).read_text())
     family = parse_family(doc["family"])
     summary = doc["summary"]
     assert doc["complete"] and doc["size"] == family.size == doc["done"] == summary["instances"] >= 10 ** 5
     assert doc["verdict"] == f"every instance of {family} evaluated"
     assert sum(summary["status"].values()) == family.size
-    # offset:2 scores no row at L0 = 2, the only training length of N = 3 tables: one task in nine, every table
-    assert family.pairs == ((2, 3),) and summary["status"]["skipped"] == family.tables == 3 ** 9
+    # offset:2 scores no row at L0 = 2 (and every other task does): the pairs with L0 = 2, one task in nine
+    assert summary["status"]["skipped"] == family.tables * sum(L0 == 2 for L0, _ in family.pairs)
+    ev, lim, agr = summary["open_tie_evidence"], summary["open_tie_limit_verdicts"], summary["open_tie_agreement"]
+    assert sum(ev.values()) == sum(lim.values()) == sum(agr.values()) == summary["failing_rows"]["open_tie"]
+    assert agr["agrees"] + agr["disagrees"] == lim["won"] + lim["lost"]
+    assert len(summary["candidates"]) == summary["families"][str(family)]["candidates"]
+    assert not summary["limit_counterexamples"]
     # each instance was evaluated once over the runs, each run on Dask with workers of one environment
     assert sum(r["evaluated"] for r in doc["runs"]) == family.size
     hashes = set()
@@ -184,21 +192,64 @@ def test_the_committed_exhaustive_pass_is_complete_and_consistent():
         assert all(w["versions"] == ex["per_worker"][0]["versions"] for w in ex["per_worker"])
         hashes |= {w["versions"]["posreal-source-sha256"] for w in ex["per_worker"]}
     assert len(hashes) == 1
-    for hit in doc["hits"]:                      # any candidate or counterexample replays
-        assert evaluate(family.instance(hit["index"]), doc["tau_max"]).to_json() == hit
-    assert len(COMMITTED.read_bytes()) < 100_000                # summary and hits, not every record
+    assert len((PASSES / name).read_bytes()) < 200_000                # summary and hits, not every record
+
+
+def test_committed_hits_and_candidates_replay():
+    small = json.loads((PASSES / COMMITTED[0]).read_text())
+    assert small["hits"] == []                                          # no candidate, nothing to replay there
+    doc = json.loads((PASSES / COMMITTED[1]).read_text())
+    family = parse_family(doc["family"])
+    candidates = doc["summary"]["candidates"]
+    for c in (candidates[0], candidates[len(candidates) // 2], candidates[-1]):
+        record = evaluate(family.instance(c["index"]), doc["tau_max"]).to_json()
+        assert record["candidate"] and record["alpha"] == c["alpha"] and record["table"] == c["table"]
+        assert summarize({c["index"]: record})["candidates"] == [c]
+
+
+def _page_tables() -> dict[str, dict[str, list[str]]]:
+    """The page's markdown tables: header cell -> {first cell -> other cells} (rows in order)."""
+    tables: dict[str, dict[str, list[str]]] = {}
+    current = None
+    for line in PAGE.read_text().splitlines():
+        if not line.startswith("|"):
+            current = None
+            continue
+        cells = [c.strip() for c in line.split("|")[1:-1]]
+        if current is None:
+            current = tables.setdefault(cells[0], {"": cells[1:]})
+        elif not cells[0].startswith("---"):
+            current[cells[0]] = cells[1:]
+    return tables
 
 
 def test_the_cluster_page_states_the_committed_numbers():
-    doc = json.loads(COMMITTED.read_text())
-    page = (ROOT / "docs" / "cluster.md").read_text()
-    summary = doc["summary"]
-    rows = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in page.splitlines()
-            if line.startswith("| ") and line.count("|") == 3}
-    assert rows[f"every instance of {doc['family']} evaluated"] == str(doc["size"])
-    assert rows["not realizable at L0"] == str(summary["status"]["not realizable at L0"])
-    assert rows["classified (realizable at L0, every row of T_L θ* decided)"] == str(summary["status"]["classified"])
-    assert rows["skipped: `offset:2` scores no row at L0 = 2 (one task of nine, every table)"] == str(
-        summary["status"]["skipped"])
-    for cls, n in summary["failing_rows"].items():
-        assert rows[cls.replace("_", " ")] == str(n)
+    tables = _page_tables()
+    small = json.loads((PASSES / COMMITTED[0]).read_text())
+    s = small["summary"]
+    rows = tables[small["family"]]
+    assert rows[f"every instance of {small['family']} evaluated"] == [str(small["size"])]
+    assert rows["not realizable at L0"] == [str(s["status"]["not realizable at L0"])]
+    assert rows["classified (realizable at L0, every row of T_L θ* decided)"] == [str(s["status"]["classified"])]
+    assert rows["skipped: `offset:2` scores no row at L0 = 2 (one task of nine, every table)"] == [
+        str(s["status"]["skipped"])]
+    for cls, n in s["failing_rows"].items():
+        assert tables["failing-row class"][cls.replace("_", " ")] == [str(n)]
+    big = json.loads((PASSES / COMMITTED[1]).read_text())
+    b, family = big["summary"], big["family"]
+    rows = tables[family]
+    assert rows[f"every instance of {family} evaluated"] == [str(big["size"])]
+    assert rows["classified"] == [str(b["status"]["classified"])]
+    assert rows["not realizable at L0"] == [str(b["status"]["not realizable at L0"])]
+    assert rows["skipped (`offset:2` at L0 = 2: one task of nine, two length pairs of three)"] == [
+        str(b["status"]["skipped"])]
+    for cls, n in b["failing_rows"].items():
+        assert tables[f"failing-row class in {family}"][cls.replace("_", " ")] == [str(n)]
+    ev, lim = b["open_tie_evidence"], b["open_tie_limit_verdicts"]
+    rows = tables[f"the {b['failing_rows']['open_tie']} open-tie rows"]
+    assert rows[""] == ["won", "lost", "undecided"]
+    assert rows["α♯ (second order)"] == [str(lim[k]) for k in ("won", "lost", "undecided")]
+    assert rows["gradient flow, τ ≤ 600"] == [str(ev[k]) for k in ("wins", "loses", "undecided")]
+    text = " ".join(PAGE.read_text().split())
+    assert f"{b['open_tie_agreement']['agrees']} agree, {b['open_tie_agreement']['disagrees']} disagree" in text
+    assert f"The flow wins {ev['wins']} open-tie rows" in text and f"{len(b['candidates'])} candidate" in text

@@ -294,7 +294,7 @@ class WorkerPool(Generic[U, R]):
             # one thread per worker process (the units hold the GIL); Dask's nanny starts each with
             # OMP/MKL/OPENBLAS_NUM_THREADS=1 (distributed.nanny.pre-spawn-environ)
             self._cluster = distributed.LocalCluster(n_workers=self.spec.jobs, threads_per_worker=1, processes=True,
-                                                     dashboard_address=":0", silence_logs=logging.ERROR)
+                                                     dashboard_address=":0", silence_logs=logging.CRITICAL)
             self._client = distributed.Client(self._cluster)
         else:
             try:
