@@ -34,6 +34,8 @@ RUN = {
     "posreal alpha --pe table:t.json --task offset:0 --train-length 3 --lengths 4 --exact --json": {0},
     "posreal alpha --pe table:t.json --task offset:0 --train-length 3 --lengths 4 --limit": {0},
     "posreal alpha --pe abscol:16 --task position:0 --geometry linf": {0},
+    "posreal alpha --pe rope:32 --task copy --train-length 32 --lengths 1024 --extension pi": {0},
+    "posreal table --extension all": {0},
 }
 PARSE_ONLY = {    # long jobs: run by their own tests (test_certificates, test_conjecture_search, test_experiment, …)
     "posreal alpha --pe learned:16 --task position:0",
