@@ -41,6 +41,8 @@ RUN = {
     "posreal pes": {0},
     "posreal table --csv --pes relbias,alibi": {0},
     "posreal --version": {0},
+    "posreal alpha --pe rope:32 --task copy --train-length 32 --lengths 1024 --extension pi": {0},
+    "posreal table --extension all": {0},
 }
 PARSE_ONLY = {    # long jobs: run by their own tests (test_certificates, test_conjecture_search, test_experiment, …)
     "posreal alpha --pe learned:16 --task position:0",
