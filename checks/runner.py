@@ -82,6 +82,8 @@ class ClaimReport:
     def one_solver(self) -> list[CheckResult]:
         """The checks whose verdict rests on one SMT solver (``proved by z3 only``, ...)."""
         return [r for r in self.results if r.one_solver]
+
+    @property
     def verdict(self) -> str:
         """The claim's verdict in words: ``refuted`` for a statement the project refutes (its checks establish the
         refutation), ``holds`` for a theorem, ``open: no counterexample`` for a conjecture whose checks found

@@ -325,20 +325,32 @@ def summarize(records: dict[int, dict]) -> dict:
                                "row": best["row"], "limit_estimate": best["limit_estimate"],
                                "limit_verdict": LimitVerdict.parse(best["limit_verdict"]).value,
                                "table": r.get("table")})
-    open_total = sum(limit.values())
+    return with_shares({
+        "instances": len(records), "status": status, "failing_rows": rows, "open_tie_evidence": evidence,
+        "open_tie_limit_verdicts": limit, "open_tie_agreement": agreement,
+        "open_tie_by_evidence": {k: v for k, v in closed.items() if any(v.values())},
+        "open_tie_with_trajectory": {k: v for k, v in after.items() if any(v.values())},
+        "open_tie_reasons": reasons, "open_tie_reasons_with_trajectory": reasons_after,
+        "decided_in_closed_form": None, "decided_with_trajectory": None,      # SHARES, computed by with_shares
+        "undecided_rows": undecided_rows,
+        "float_tie_evidence": float_evidence, "families": per_family, "candidates": candidates,
+        "float_candidates": float_candidates, "limit_counterexamples": counterexamples})
+
+
+SHARES = ("decided_in_closed_form", "decided_with_trajectory")   # ratios of a summary's counts, not counts
+
+
+def with_shares(summary: dict) -> dict:
+    """The summary with its shares (re)computed from its counts: the fraction of open-tie rows α♯ decides in
+    closed form or by symmetry, and once trajectory evidence counts (None: no open-tie row).  Chunk summaries
+    add count by count; their shares are computed again on the sum."""
+    open_total = sum(summary["open_tie_limit_verdicts"].values())
+    closed_kinds = (Evidence.EXACT.value, Evidence.CERTIFIED.value, Evidence.SYMMETRY.value)
 
     def share(tally: dict[str, dict[str, int]], kinds: tuple[str, ...]) -> float | None:
-        n = sum(tally[k][v] for k in kinds for v in ("won", "lost"))
+        n = sum(tally.get(k, {}).get(v, 0) for k in kinds for v in ("won", "lost"))
         return None if not open_total else n / open_total
 
-    closed_kinds = (Evidence.EXACT.value, Evidence.CERTIFIED.value, Evidence.SYMMETRY.value)
-    return {"instances": len(records), "status": status, "failing_rows": rows, "open_tie_evidence": evidence,
-            "open_tie_limit_verdicts": limit, "open_tie_agreement": agreement,
-            "open_tie_by_evidence": {k: v for k, v in closed.items() if any(v.values())},
-            "open_tie_with_trajectory": {k: v for k, v in after.items() if any(v.values())},
-            "open_tie_reasons": reasons, "open_tie_reasons_with_trajectory": reasons_after,
-            "decided_in_closed_form": share(closed, closed_kinds),
-            "decided_with_trajectory": share(after, closed_kinds + (Evidence.TRAJECTORY.value,)),
-            "undecided_rows": undecided_rows,
-            "float_tie_evidence": float_evidence, "families": per_family, "candidates": candidates,
-            "float_candidates": float_candidates, "limit_counterexamples": counterexamples}
+    return {**summary, "decided_in_closed_form": share(summary["open_tie_by_evidence"], closed_kinds),
+            "decided_with_trajectory": share(summary["open_tie_with_trajectory"],
+                                             closed_kinds + (Evidence.TRAJECTORY.value,))}

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from posreal.counterexamples.conjecture import evaluate, summarize
+from posreal.counterexamples.conjecture import SHARES, evaluate, summarize, with_shares
 from posreal.theory.trajectory import DESCENT_STEPS
 from posreal.counterexamples.families import TableFamily, parse_family
 from posreal.counterexamples.verifier.errors import CertificateError
@@ -95,16 +95,23 @@ def evaluate_range(unit: RangeUnit) -> dict:
             "hits": [records[k] for k in sorted(records) if is_hit(records[k])]}
 
 
-def merge_summaries(a: Any, b: Any) -> Any:
-    """Add two summaries: numbers add, objects merge key by key, lists concatenate (a's first)."""
+def merge_summaries(a: Any, b: Any, derived: tuple[str, ...] = ()) -> Any:
+    """Add two summaries: numbers add, objects merge key by key, lists concatenate (a's first); the keys
+    named in ``derived`` are not added but set to None (the caller computes them on the sum)."""
     if isinstance(a, dict) and isinstance(b, dict):
-        return {k: merge_summaries(a[k], b[k]) if k in a and k in b else (a[k] if k in a else b[k])
+        return {k: None if k in derived else
+                merge_summaries(a[k], b[k], derived) if k in a and k in b else (a[k] if k in a else b[k])
                 for k in {**a, **b}}
     if isinstance(a, list) and isinstance(b, list):
         return a + b
     if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool):
         return a + b
     raise SpecError(f"cannot add summary values {quote(a)} and {quote(b)}; accepted: chunk summaries of one search")
+
+
+def add_summaries(a: dict, b: dict) -> dict:
+    """The summary of two chunks' instances together: counts added, shares computed again on the sum."""
+    return with_shares(merge_summaries(a, b, derived=SHARES))
 
 
 # --------------------------------------------------------------------------- the file
@@ -416,6 +423,6 @@ def exhaustive(family: TableFamily, out: str | Path | None = None, resume: bool 
                 _write(handle, this)
                 handle.close()
     for s in sorted(lines):
-        run.summary = lines[s]["summary"] if run.summary is None else merge_summaries(run.summary, lines[s]["summary"])
+        run.summary = lines[s]["summary"] if run.summary is None else add_summaries(run.summary, lines[s]["summary"])
         run.hits += lines[s]["hits"]
     return run

@@ -204,7 +204,11 @@ def test_committed_hits_and_candidates_replay():
     for c in (candidates[0], candidates[len(candidates) // 2], candidates[-1]):
         record = evaluate(family.instance(c["index"]), doc["tau_max"]).to_json()
         assert record["candidate"] and record["alpha"] == c["alpha"] and record["table"] == c["table"]
-        assert summarize({c["index"]: record})["candidates"] == [c]
+        (replayed,) = summarize({c["index"]: record})["candidates"]
+        # the pass was run before the σ phase's absolute tolerance changed (theory/trajectory.py, SIGMA_ATOL
+        # 1e-11 -> 1e-9): the flow's estimate agrees to the integrator's accuracy, every other field exactly
+        assert replayed["limit_estimate"] == pytest.approx(c["limit_estimate"], abs=1e-6)
+        assert {**replayed, "limit_estimate": None} == {**c, "limit_estimate": None}
 
 
 def _page_tables() -> dict[str, dict[str, list[str]]]:

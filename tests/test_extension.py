@@ -163,7 +163,7 @@ def test_certified_mode_decides_interpolated_copy():
 @pytest.mark.parametrize("pe", ["relbias", "colbias", "nope", "dual:relbias"])
 def test_bucketed_pes_refuse_every_method(pe):
     for method in ("pi", "ntk", "yarn"):
-        with pytest.raises(SpecError, match="bucketed and table PEs"):
+        with pytest.raises(SpecError, match="bucketed, kerple, fire, table and function PEs"):
             compute_alpha(pe, "offset:1", 16, [32], extension=method)
 
 
