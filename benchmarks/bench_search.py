@@ -1,5 +1,16 @@
 """Benchmark of the conjecture search, run on demand: ``python benchmarks/bench_search.py``.
 
+With ``--scheduler local:2`` (Dask) or ``--jobs 2`` (processes) it measures instead how the search
+scales: the same instances of an exhaustive family (default the first 4000 of
+``relative:3x3:-1..1``, in units of 100) evaluated in one process and then on the executor, in the
+same run, and prints instances per second of each and their ratio.  Target: ≥ 1.7× on 2 cores.
+It also prints the CPU time the units got (``time.process_time`` on the worker), as cores on
+average: on a machine that other work keeps busy the executor cannot get a second core, and this
+figure shows it.
+The executor is opened and warmed up (every worker has imported the package and evaluated one
+unit) before its clock starts; the load average at the start and the end is printed, since the
+ratio means little on a machine that other work keeps busy.
+
 Target (printed with the measured figures, never asserted in unit tests): ≥ 50 instances/s on
 2 cores for registry-sized instances without open ties — the registry grid of
 :mod:`posreal.theory.sampling` (every rational and sinusoidal registry PE with parameters, every
@@ -11,13 +22,18 @@ is single-process; a second core only helps a second search).  Instances that co
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 
 from posreal.counterexamples.conjecture import _SELECTIONS, evaluate
+from posreal.counterexamples.families import parse_family
+from posreal.counterexamples.search_runner import RangeUnit, evaluate_range
+from posreal.theory.executors import local, open_pool, parse_scheduler
 from posreal.theory.sampling import FAMILIES, instance
 
 TARGET = 50.0
+SCALING_TARGET = 1.7
 
 
 def measure(seed: int, count: int, families: tuple[str, ...], tau_max: float) -> dict:
@@ -47,12 +63,81 @@ def report(name: str, m: dict, target: float | None) -> None:
     print(f"  with ties (log-time gradient flow): {m['tied']} instances, mean {m['tied_mean_s']:.2f} s each")
 
 
+def timed_range(unit: RangeUnit) -> float:
+    """Evaluate a unit; return the CPU seconds its worker spent on it."""
+    start = time.process_time()
+    evaluate_range(unit)
+    return time.process_time() - start
+
+
+def _burn(seconds: float) -> float:
+    """Spin for ``seconds`` of wall time; return the CPU seconds this process got."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - t0 < seconds:
+        pass
+    return time.process_time() - c0
+
+
+def cores_available(seconds: float = 2.0) -> tuple[float, float]:
+    """Cores a busy loop gets in 1 and in 2 processes of this run: on an idle 2-core machine about
+    1 and 2; on a loaded one (Linux groups a session's processes for fair sharing) both may be well
+    below 1, and then no executor can show a speed-up."""
+    import multiprocessing
+    out = []
+    for n in (1, 2):
+        with multiprocessing.get_context("spawn").Pool(n) as pool:
+            out.append(sum(pool.map(_burn, [seconds] * n)) / seconds)
+    return out[0], out[1]
+
+
+def scaling(spec, family_text: str, count: int, chunk: int, tau_max: float) -> None:
+    """Instances per second of one process and of the executor ``spec`` on the same units."""
+    family = parse_family(family_text)
+    count = min(count, family.size)
+    units = [RangeUnit(str(family), s, min(s + chunk, count), tau_max) for s in range(0, count, chunk)]
+    load0 = os.getloadavg()
+    rates = {}
+    for name, executor in (("1 process", local(1)), (f"{spec}", spec)):
+        with open_pool(executor) as pool:
+            warm = [RangeUnit(str(family), family.size - 1 - k, family.size - k, tau_max) for k in range(pool.slots)]
+            list(pool.run(evaluate_range, warm, in_flight=pool.slots))        # imports and first unit everywhere
+            t0 = time.perf_counter()
+            results = list(pool.run(timed_range, units))
+            seconds = time.perf_counter() - t0
+            done = sum(u.stop - u.start for u, _ in results)
+            cpu = sum(c for _, c in results)
+            rates[name] = done / seconds
+            print(f"{name}: {done} instances of {family} in {seconds:.1f} s — {rates[name]:.1f} instances/s "
+                  f"({pool.slots} worker{'s' if pool.slots > 1 else ''}; the units got {cpu:.1f} CPU s, "
+                  f"{cpu / seconds:.2f} cores on average)")
+    ratio = rates[str(spec)] / rates["1 process"]
+    print(f"ratio {spec} / 1 process: {ratio:.2f}x  [target ≥ {SCALING_TARGET}x on 2 cores: "
+          f"{'met' if ratio >= SCALING_TARGET else 'NOT MET'}]")
+    print(f"cores: {os.cpu_count()}; load average (1, 5, 15 min) at start {tuple(round(x, 2) for x in load0)}, "
+          f"at end {tuple(round(x, 2) for x in os.getloadavg())}")
+    one, two = cores_available()
+    print(f"control: a busy loop gets {one:.2f} cores in 1 process and {two:.2f} cores in 2 processes of this run "
+          f"(an idle 2-core machine gives about 1 and 2; the ratio above cannot exceed {two / one:.2f}x here)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=600, help="instances per measurement (default 600)")
+    parser.add_argument("--count", type=int, default=None,
+                        help="instances per measurement (default 600; 4000 with --scheduler or --jobs)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tau-max", type=float, default=600.0)
+    executor = parser.add_mutually_exclusive_group()
+    executor.add_argument("--scheduler", type=parse_scheduler, default=None,
+                          help="compare one process with Dask: tcp://HOST:PORT or local:N")
+    executor.add_argument("--jobs", type=int, default=None, help="compare one process with N local processes")
+    parser.add_argument("--family", default="relative:3x3:-1..1", help="the family of the scaling measurement")
+    parser.add_argument("--chunk", type=int, default=100, help="instances per unit in the scaling measurement")
     args = parser.parse_args()
+    if args.scheduler is not None or args.jobs is not None:
+        spec = args.scheduler if args.scheduler is not None else local(args.jobs)
+        scaling(spec, args.family, args.count or 4000, args.chunk, args.tau_max)
+        return
+    args.count = args.count or 600
     report("registry grid", measure(args.seed, args.count, ("registry",), args.tau_max), TARGET)
     report("all families (registry, relative, column, general tables)",
            measure(args.seed, args.count, FAMILIES, args.tau_max), None)

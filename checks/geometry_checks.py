@@ -81,7 +81,8 @@ def _compare(case: dict, face_geometry: Geometry) -> None:
     steps, previous = STEPS, None
     early = steepest_descent(pe, task, L0, case["geometry"], steps=steps)             # (p,) θ_t
     while True:    # rows still on the wrong side get 4× the steps while they converge
-        theta = steepest_descent(pe, task, L0, case["geometry"], steps=4 * steps)     # (p,) θ_4t
+        theta = steepest_descent(pe, task, L0, case["geometry"], steps=4 * steps,      # (p,) θ_4t, continuing
+                                 start=(steps, early))                                 # from θ_t
         drift = theta - early                                                         # (p,)
         late = _margins(pe, task, drift, L, L0)
         wrong = sure & (np.sign(face) != np.sign(late))

@@ -19,10 +19,14 @@ Main properties (definitions.md#results; the statement id is in brackets):
 * :data:`orthogonal_tie_persistence` [conjecture] — real gradient-descent runs
   (:func:`posreal.theory.training.gradient_descent`) from θ = 0: every L-grid difference v ⊥ col Zᵀ keeps
   ⟨θ_k, v⟩ = 0.  Control: start from θ_0 ∉ col Zᵀ.
+* :data:`extension_copy`, :data:`extension_offset`, :data:`extension_position0`, :data:`extension_keep`
+  [extension] — random smooth kernels of ``rope``/``abscol`` against the parts of the length-extension
+  statement (bodies and controls in :mod:`posreal.checks.extension_checks`, strategies in
+  :mod:`posreal.checks.extension_properties`).
 * :data:`limit_contains_flow_accuracy` [conjecture-limit] — random small integer feature tables
-  (and the designed open tie): acc_L of θ(τ) at the end of the log-time gradient flow
-  (:func:`posreal.theory.flow.integrate`, τ = 600) lies in α♯_L whenever the open ties' margins
-  settled.  Control: [α_L, α_L] in place of α♯_L.
+  (and the designed open tie): acc_L of θ at the end of the gradient flow
+  (:func:`posreal.theory.trajectory.follow`, τ = e^24) lies in α♯_L whenever the open ties' margins
+  reached their limit's sign.  Control: [α_L, α_L] in place of α♯_L.
 
 Each property is a plain function of one drawn case; :data:`PROPERTIES` pairs it with its strategy
 and control.  The module-level names above are hypothesis-decorated (the active settings profile
@@ -48,11 +52,11 @@ from fractions import Fraction
 from functools import partial
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
-from posreal.checks import geometry_checks
+from posreal.checks import extension_checks, extension_properties, geometry_checks
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
 from posreal.theory import realization
 from posreal.theory.pe_specs import dual_pe, parse_pe
@@ -446,13 +450,14 @@ def limit_cases(draw) -> dict:
 
 
 def limit_body(case: dict, use_alpha: bool = False) -> None:
-    """lim acc_L ∈ α♯_L: acc_L of θ(τ) at the end of the log-time gradient flow (τ = 600) lies in
-    [lo, hi], whenever every open tie's margin has settled (drift within the flow's tolerance).
-    ``use_alpha`` (the control) puts [α_L, α_L] in place of α♯_L: the second-order term dropped."""
-    from posreal.theory.flow import DRIFT_TOL, TAU_MAX, integrate
-    from posreal.theory.limit import limit_interval
+    """lim acc_L ∈ α♯_L: acc_L of θ at the end of the gradient flow (τ = e^24, integrated in h = θ - θ* τ and
+    σ = log τ) lies in [lo, hi], whenever every open tie's margin has reached its limit's sign there (a
+    settled value, or a stable slope with the margin already of the slope's sign).  ``use_alpha`` (the
+    control) puts [α_L, α_L] in place of α♯_L: the second-order term dropped."""
+    from posreal.theory.limit import LimitVerdict, limit_interval
     from posreal.theory.selection import select
     from posreal.theory.ties import classify
+    from posreal.theory.trajectory import follow, judge, pair_data
     register_pe(LIMIT_TABLE, case["rows"], case["kind"])
     try:
         pe, task = parse_pe(LIMIT_TABLE), parse_task(case["task"])
@@ -465,18 +470,24 @@ def limit_body(case: dict, use_alpha: bool = False) -> None:
         sharp = limit_interval(pe, task, sel, L)
         cls = classify(pe, task, sel, L)
         directions = [[float(x) for x in r.direction] for row in cls.open_rows for r in row.rivals]
-        path = integrate(pe, task, L0, [], TAU_MAX)                       # no early stop: τ = 600
+        data = pair_data(pe, task, L0, list(sel.exact_theta))
+        path = follow(data)
         if not path.success:
             return
+        won = 0
         if directions:
-            values = path.thetas @ np.asarray(directions, dtype=float).T   # (K, n_dirs)
-            earlier = int(np.searchsorted(path.taus, path.taus[-1] - 50.0))
-            if np.any(np.abs(values[-1] - values[earlier]) > DRIFT_TOL):
-                return                                                      # the limit is not observed
-        outcome = row_outcomes(pe, task, path.thetas[-1], L, L0, "float")
-        acc = Fraction(int(np.sum(outcome.status == realization.REALIZED)), int(outcome.status.size))
+            values = path.hs @ np.asarray(directions, dtype=float).T                          # (K, n_dirs)
+            for n in range(values.shape[1]):
+                verdict, basis, *_ = judge(path.sigmas, values[:, n], 0.0, True)
+                if verdict is LimitVerdict.UNDECIDED or (values[-1, n] > 0) != (verdict is LimitVerdict.WON):
+                    return                                                      # the limit is not observed
+            # at τ = e^24 every row with a non-zero θ* margin is decided by it (exactly, from cls); a tied row
+            # is realized iff every tied rival's margin ⟨θ, v⟩ = ⟨h, v⟩ is positive
+            last = iter(values[-1])
+            won = sum(all(next(last) > 0 for _ in row.rivals) for row in cls.open_rows)
+        acc = Fraction(cls.realized + won, cls.total) if cls.total else Fraction(1)
         low, high = (cls.alpha, cls.alpha) if use_alpha else (sharp.low, sharp.high)
-        assert low <= acc <= high, (f"acc_L(θ(τ = {path.taus[-1]:g})) = {acc} outside [{low}, {high}] "
+        assert low <= acc <= high, (f"acc_L(θ(σ = {path.sigmas[-1]:g})) = {acc} outside [{low}, {high}] "
                                     f"({case['kind']} table {case['rows']}, {case['task']}, L0 = {L0}, L = {L})")
     finally:
         unregister_pe(LIMIT_TABLE)
@@ -495,6 +506,7 @@ class Property:
     body: Callable[[dict], None]
     control: Callable[[dict], None]
     control_description: str
+    slow: bool = False   # skipped by `posreal check --skip-slow`; pytest runs it under -m slow
 
 
 PROPERTIES: dict[str, Property] = {p.name: p for p in (
@@ -512,12 +524,28 @@ PROPERTIES: dict[str, Property] = {p.name: p for p in (
     Property("steepest_descent_face", "geometry", "steepest descent in ‖·‖_q (GD, sign descent, coordinate "
              "descent) from θ = 0 on random integer tables: the late drift θ_4t - θ_t along θ*_q, rows beyond "
              "the margin gap signed as θ*_q decides them", descent_cases(), geometry_checks.descent_body,
-             geometry_checks.descent_control, "the wrong geometry's face"),
+             geometry_checks.descent_control, "the wrong geometry's face",
+             slow=True),   # about a minute of CPU: up to 640 000 descent steps per example while a row converges
     Property("orthogonal_tie_persistence", "conjecture", "gradient descent from θ = 0 keeps ⟨θ_k, v⟩ = 0 for "
              "every L-grid difference v ⊥ col Zᵀ", tie_cases(), tie_body, tie_control, "θ_0 outside col Zᵀ"),
     Property("limit_contains_flow_accuracy", "conjecture-limit", "random small integer tables: acc_L of the "
-             "gradient flow at τ = 600 lies in α♯_L (when the open ties' margins settled)", limit_cases(),
-             limit_body, limit_control, "α_L in place of α♯_L (second-order term dropped)"),
+             "gradient flow at τ = e^24 lies in α♯_L (when the open ties' margins reached their limit's sign)",
+             limit_cases(), limit_body, limit_control, "α_L in place of α♯_L (second-order term dropped)"),
+    Property("extension_copy", "extension", "PI, copy: random kernels with their strict maximum at L0/2 keep every "
+             "row at even L; symmetric ones tie every row past ⌊L/2⌋ at odd L", extension_properties.copy_cases(),
+             extension_checks.copy_body, extension_checks.copy_control,
+             "the maximum moved between two integers (still realized at L0)"),
+    Property("extension_offset", "extension", "PI, fixed target index c ≥ 1: beyond L_c = (c+1)L0·M2/|V'(0)| only "
+             "row c survives, iff V'(0) > 0 (random and peaked kernels)", extension_properties.offset_cases(),
+             extension_checks.offset_body, extension_checks.offset_control,
+             "L just above L0 (threshold dropped), kernels realizing the task at L0"),
+    Property("extension_position0", "extension", "PI, position:0: a kernel strictly increasing on [0, L0] keeps every "
+             "row at every L", extension_properties.position0_cases(), extension_checks.position0_body,
+             extension_checks.position0_control, "increasing on the integers only (a wiggle on ω_0 = 1)"),
+    Property("extension_keep", "extension", "NTK, YaRN, PI, factors: the code's λ_f equal the formulas and split as "
+             "stated; θ on λ_f = 1 (λ_f = s) frequencies gives T_L's (PI's) rows; rows i < L0 with 2iΔ_σ < γ_i stay "
+             "realized", extension_properties.keep_cases(), extension_checks.keep_body,
+             extension_checks.keep_control, "the bound 2iΔ_σ weakened to iΔ_σ/8"),
 )}
 
 
@@ -536,14 +564,21 @@ underdetermination_completions = hypothesis_test(underdetermination_body, underd
 orthogonal_tie_persistence = hypothesis_test(tie_body, tie_cases())
 limit_contains_flow_accuracy = hypothesis_test(limit_body, limit_cases())
 steepest_descent_face = hypothesis_test(geometry_checks.descent_body, descent_cases())
+extension_copy = hypothesis_test(extension_checks.copy_body, extension_properties.copy_cases())
+extension_offset = hypothesis_test(extension_checks.offset_body, extension_properties.offset_cases())
+extension_position0 = hypothesis_test(extension_checks.position0_body, extension_properties.position0_cases())
+extension_keep = hypothesis_test(extension_checks.keep_body, extension_properties.keep_cases())
 
 
 FALSIFIED = "falsified"   # report prefix of a property whose own assertion failed on an example
 
 
-def _search(body, strategy, max_examples: int) -> tuple[bool, str]:
-    """Run a property under fixed settings; (True, "") if no example fails, else (False, the report)."""
-    test = settings(max_examples=max_examples, deadline=None, database=None, derandomize=True,
+def _search(body, strategy, max_examples: int, shrink: bool = True) -> tuple[bool, str]:
+    """Run a property under fixed settings; (True, "") if no example fails, else (False, the report).
+    ``shrink=False`` reports the first failing example as found: a negative control only has to fail,
+    and shrinking its example took minutes (hypothesis gave up after five on one control) for nothing."""
+    phases = list(Phase) if shrink else [p for p in Phase if p not in (Phase.shrink, Phase.explain)]
+    test = settings(max_examples=max_examples, deadline=None, database=None, derandomize=True, phases=phases,
                     suppress_health_check=list(HealthCheck))(hypothesis_test(body, strategy))
     try:
         test()
@@ -563,7 +598,7 @@ def run_property(name: str, max_examples: int = 60, control_examples: int = 200)
 
     def run() -> CheckResult:
         ok, report = _search(prop.body, prop.strategy, max_examples)
-        control_ok, control_report = _search(prop.control, prop.strategy, control_examples)
+        control_ok, control_report = _search(prop.control, prop.strategy, control_examples, shrink=False)
         falsified = report.startswith(FALSIFIED + ":")
         # only a falsified assertion counts as the control's counterexample: a control whose code
         # crashed has shown nothing about the dropped hypothesis
@@ -589,10 +624,11 @@ def run_property(name: str, max_examples: int = 60, control_examples: int = 200)
 
 def property_checks() -> list[RegisteredCheck]:
     """One registered check per property (labelled by its name), for the runner."""
-    return [RegisteredCheck(prop.claim, "property", name, partial(run_property, name))
+    return [RegisteredCheck(prop.claim, "property", name, partial(run_property, name), slow=prop.slow)
             for name, prop in PROPERTIES.items()]
 
 
 __all__ = ["PROPERTIES", "Property", "run_property", "property_checks", "theorem1_bound", "theorem2_rows",
            "duality_margins", "underdetermination_completions", "orthogonal_tie_persistence",
-           "limit_contains_flow_accuracy", "steepest_descent_face"]
+           "limit_contains_flow_accuracy", "steepest_descent_face", "extension_copy", "extension_offset",
+           "extension_position0", "extension_keep"]

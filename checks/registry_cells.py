@@ -33,6 +33,7 @@ import sys
 import numpy as np
 
 from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.extension_checks import EXTENSION_REGISTRY_CHECKS
 from posreal.checks.geometry_checks import GEOMETRY_REGISTRY_CHECKS
 from posreal.theory.defaults import REGISTRY_PES
 from posreal.theory.pe_specs import dual_pe, parse_pe
@@ -299,4 +300,5 @@ REGISTRY_CHECKS: tuple[RegisteredCheck, ...] = (
     RegisteredCheck("underdetermination", "registry", "learned:16 interval as posreal alpha reports it",
                     check_learned_cli, slow=True),
     *GEOMETRY_REGISTRY_CHECKS,
+    *EXTENSION_REGISTRY_CHECKS,
 )

@@ -6,12 +6,15 @@ Main definitions:
   (:mod:`posreal.checks.symbolic`), property checks (:mod:`posreal.checks.properties`), registry cross-checks
   (:mod:`posreal.checks.registry_cells`), Theorem 1 on real training (:mod:`posreal.checks.training_checks`), α♯
   against the log-time gradient flow (:mod:`posreal.checks.limit_checks`) and whatever
-  ``posreal.checks.smt.SMT_CHECKS`` holds (imported lazily: z3 loads only when SMT checks run);
+  ``posreal.checks.smt.smt_checks(choice)`` holds for the chosen solvers (z3, cvc5 or both; imported
+  lazily: the solvers load only when SMT checks run);
 * :func:`run_claims` — run them and return one :class:`ClaimReport` per claim.  A check that raises
   is a failure with the exception in its detail; a method that the statement lists
   (:attr:`posreal.theory.statements.Statement.checks`) but for which no check ran is reported as ``unknown``
   (missing coverage is a failure, never silence); checks marked slow are skipped with
-  ``skip_slow=True`` and listed as skipped.
+  ``skip_slow=True`` and listed as skipped.  An SMT verdict that rests on one solver
+  (``proved by z3 only``) is listed by :attr:`ClaimReport.one_solver`.  :attr:`ClaimReport.verdict` says it in
+  words (a refuted statement reads ``refuted``, never ``ok``).
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from posreal.checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck
-from posreal.theory.statements import STATEMENT_IDS, Statement, statement
+from posreal.checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck, SolverChoice
+from posreal.theory.statements import CONJECTURE, REFUTED, STATEMENT_IDS, Statement, statement
 
 
 def _local_checks() -> list[RegisteredCheck]:
@@ -40,23 +43,25 @@ def _local_checks() -> list[RegisteredCheck]:
 _NOTES: dict[str, str] = {}   # method -> why its checks are missing
 
 
-def _smt_checks() -> tuple[list[RegisteredCheck], str]:
-    """Whatever ``posreal.checks.smt.SMT_CHECKS`` holds, and a note if the package is missing or broken.
+def _smt_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[list[RegisteredCheck], str]:
+    """Whatever ``posreal.checks.smt.smt_checks(choice)`` holds, and a note if the package is missing or broken.
     Each is registered as ``smt``; the method recorded is the one each result reports."""
     try:
         module = importlib.import_module("posreal.checks.smt")
+        make = getattr(module, "smt_checks", None)
+        table = make(SolverChoice(choice)) if callable(make) else None
     except Exception as exc:  # noqa: BLE001 — a broken SMT package must be reported, not crash the runner
         return [], f"posreal.checks.smt could not be imported: {type(exc).__name__}: {exc}"
-    table = getattr(module, "SMT_CHECKS", None)
     if not isinstance(table, dict):
-        return [], "posreal.checks.smt defines no SMT_CHECKS table"
+        return [], "posreal.checks.smt defines no smt_checks table"
     return [RegisteredCheck(claim, "smt", getattr(fn, "__name__", "smt check"), fn)
             for claim, fns in table.items() for fn in fns], ""
 
 
-def registered_checks() -> tuple[dict[str, list[RegisteredCheck]], str]:
-    """Claim id -> registered checks (local and SMT), and a note about the SMT package."""
-    smt, note = _smt_checks()
+def registered_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[dict[str, list[RegisteredCheck]], str]:
+    """Claim id -> registered checks (local and SMT, the latter decided by the chosen solvers), and a note
+    about the SMT package."""
+    smt, note = _smt_checks(choice)
     table: dict[str, list[RegisteredCheck]] = {cid: [] for cid in STATEMENT_IDS}
     for check in _local_checks() + smt:
         table.setdefault(check.claim, []).append(check)
@@ -73,9 +78,23 @@ class ClaimReport:
     def ok(self) -> bool:
         return all(r.ok for r in self.results)
 
+    @property
+    def one_solver(self) -> list[CheckResult]:
+        """The checks whose verdict rests on one SMT solver (``proved by z3 only``, ...)."""
+        return [r for r in self.results if r.one_solver]
+
+    @property
+    def verdict(self) -> str:
+        """The claim's verdict in words: ``refuted`` for a statement the project refutes (its checks establish the
+        refutation), ``holds`` for a theorem, ``open: no counterexample`` for a conjecture whose checks found
+        none, and ``FAILED`` when any check is not good, whatever the status."""
+        if not self.ok:
+            return "FAILED"
+        return {REFUTED: "refuted", CONJECTURE: "open: no counterexample"}.get(self.statement.status, "holds")
+
     def to_json(self) -> dict:
         return {"id": self.statement.id, "name": self.statement.name, "status": self.statement.status,
-                "section": self.statement.section, "ok": self.ok,
+                "section": self.statement.section, "ok": self.ok, "verdict": self.verdict,
                 "checks": [r.to_json() for r in self.results], "skipped": self.skipped}
 
 
@@ -92,11 +111,13 @@ def _run_one(check: RegisteredCheck) -> CheckResult:
 
 
 def run_claims(ids: Iterable[str] | None = None, skip_slow: bool = False,
-               on_check: Callable[[RegisteredCheck], None] | None = None) -> list[ClaimReport]:
-    """Run every check of the requested claims (all of them by default), in statement order."""
+               on_check: Callable[[RegisteredCheck], None] | None = None,
+               solvers: SolverChoice = SolverChoice.BOTH) -> list[ClaimReport]:
+    """Run every check of the requested claims (all of them by default), in statement order; SMT
+    obligations are decided by ``solvers`` (z3, cvc5 or both)."""
     wanted = list(STATEMENT_IDS) if not ids else [statement(cid).id for cid in ids]
     wanted = list(dict.fromkeys(wanted))
-    table, smt_note = registered_checks()
+    table, smt_note = registered_checks(SolverChoice(solvers))
     reports = []
     for cid in wanted:
         report = ClaimReport(statement(cid))

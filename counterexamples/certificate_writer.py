@@ -18,7 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from posreal.counterexamples.verifier.certificate import BUNDLE_FORMAT, FORMAT, VERSION, digest
+from posreal.counterexamples.verifier.certificate import BUNDLE_FORMAT, FORMAT, KIND_VERSION, VERSION, digest
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.theory import resources
 
@@ -35,7 +35,7 @@ def qvec(values: Iterable) -> list[str]:
 
 def seal(document: dict) -> dict:
     """Add the format header and the digest to a certificate body."""
-    out = {"format": FORMAT, "version": VERSION, **document}
+    out = {"format": FORMAT, "version": KIND_VERSION.get(document.get("kind", ""), VERSION), **document}
     out["digest"] = digest(out)
     return out
 

@@ -12,6 +12,7 @@ original Conjecture (lim acc_L(θ_k) > α_L); a ``disagrees`` would be one again
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -24,13 +25,14 @@ from posreal.counterexamples.certificate_writer import q, qvec, seal
 from posreal.theory.ties import classify
 from posreal.counterexamples.colspan import selected_claims, tables_json
 from posreal.counterexamples.verifier.errors import CertificateError
-from posreal.theory.flow import TAU_MAX, compare, row_flow_verdict, tie_flow
+from posreal.theory.flow import TAU_MAX, compare, row_verdict, tie_flow
 from posreal.theory.limit import open_tie_limit, prediction_context
 from posreal.theory.sampling import Instance, registered
 
 SENTENCE = ("Row {i} (target {t}) of the L={L} grid is tied under T_L θ* (margin 0; α_L = {alpha}) and every tied "
-            "rival's direction has Z v ≠ 0 — the Conjecture's open case.  {prediction}The log-time gradient flow "
-            "from 0 (LSODA, up to τ = {tau:g}) gives tie margins {estimates}: {verdict}.")
+            "rival's direction has Z v ≠ 0 — the Conjecture's open case.  {prediction}The gradient flow "
+            "from 0 (LSODA in h = θ - θ* τ and σ = log τ, up to τ = {tau:.3g}) gives tie margins {estimates}: "
+            "{verdict}.")
 
 
 def open_tie_certificate(inst: Instance, row: int | None = None, tau_max: float = TAU_MAX,
@@ -49,7 +51,7 @@ def open_tie_certificate(inst: Instance, row: int | None = None, tau_max: float 
                                    f"{[r.row for r in cls.open_rows]}")
         target_row = rows[0]
         flows = tie_flow(pe, task, inst.train_length, [[float(x) for x in r.direction] for r in target_row.rivals],
-                         tau_max)
+                         tau_max, theta=list(sel.exact_theta))
         limit = open_tie_limit(prediction_context(pe, task, sel), target_row)
         rivals, evidence, signs = [], [], []
         for rival, rival_limit, flow in zip(target_row.rivals, limit.rivals, flows):
@@ -61,7 +63,8 @@ def open_tie_certificate(inst: Instance, row: int | None = None, tau_max: float 
                 signs.append(pred.sign)
             rivals.append(entry)
             evidence.append({**flow.to_json(), "rival": rival.rival,
-                             "predicted_value": None if pred is None else pred.value})
+                             "predicted_value": None if pred is None else pred.value,
+                             "limit": rival_limit.to_json()})
         if not isinstance(target_row.margin, Fraction):
             raise CertificateError(f"instance {inst.index}: row {target_row.row} has a float margin; accepted: "
                                    "rational instances (open ties are decided in ℚ)")
@@ -73,7 +76,7 @@ def open_tie_certificate(inst: Instance, row: int | None = None, tau_max: float 
             prediction = ("The exponential-tail prediction of every tie margin's limit is "
                           + ("positive (exact sign). " if claims["predicted_wins"]
                              else "not all positive (exact sign). "))
-        overall = row_flow_verdict([f.verdict for f in flows])
+        overall = row_verdict([f.verdict for f in flows])
         document = {
             "kind": "open-tie",
             "instance": {"pe": inst.pe, "task": inst.task, "train_length": inst.train_length, "length": inst.length,
@@ -81,16 +84,16 @@ def open_tie_certificate(inst: Instance, row: int | None = None, tau_max: float 
                          "search_index": inst.index, "family": inst.family},
             "claims": claims,
             "evidence": {"gradient_flow": evidence, "row_verdict": overall.value, "tau_max": tau_max,
-                         "limit_verdict": limit.verdict.value,
+                         "limit_verdict": limit.verdict.value, "limit_evidence": limit.evidence.value,
                          "agreement": compare(limit.verdict, overall).value,
-                         "note": ("float: tie margins ⟨θ(τ), v_j⟩ along the gradient flow from 0 in log-time "
-                                  "τ = log t (dθ/dτ = -e^τ ∇ℓ, LSODA); a verdict only when the drift over the "
-                                  "last Δτ = stretch is within the tolerance (not exact claims)")},
+                         "note": ("float: tie margins ⟨θ, v_j⟩ along the gradient flow from 0, integrated in "
+                                  "h = θ - θ* τ and σ = log τ (τ = log t, LSODA) up to τ = tau_max; a verdict only "
+                                  "with a stable slope in σ or log σ, or a settled value (not exact claims)")},
             "explanation": SENTENCE.format(i=target_row.row, t=target_row.target, L=inst.length, alpha=cls.alpha,
-                                           prediction=prediction, tau=max(f.tau for f in flows),
+                                           prediction=prediction, tau=max(math.exp(f.sigma) for f in flows),
                                            estimates=", ".join(f"{f.value:.4g}" for f in flows),
-                                           verdict={"wins": "the trained head wins the row (lim acc_L > α_L)",
-                                                    "loses": "the trained head loses the row",
+                                           verdict={"won": "the trained head wins the row (lim acc_L > α_L)",
+                                                    "lost": "the trained head loses the row",
                                                     "undecided": "undecided"}[overall.value]),
             "versions": versions(),
         }

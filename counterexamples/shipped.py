@@ -7,8 +7,11 @@ Run ``python -m posreal.counterexamples.shipped`` (about a minute).  What is wri
   :func:`posreal.counterexamples.colspan.find_dynamic` (seed 0);
 * ``open_tie_designed_log2.json`` — :data:`posreal.counterexamples.designed.LOG2_TIE`;
 * ``open_tie_seed1_*.json`` — open ties of the conjecture search (seed 1, all families) listed in
-  :data:`SEARCH_ROWS`: won ones, lost ones and one that α♯ leaves undecided; their float evidence
-  is the log-time gradient flow (:mod:`posreal.theory.flow`).
+  :data:`SEARCH_ROWS`: won ones, lost ones and one that the non-degenerate closed form leaves open; their
+  float evidence is the gradient flow (:mod:`posreal.theory.flow`);
+* ``residual_levels_*.json``, ``symmetric_tie_*.json`` (format version 2) — open ties of seed 1's table
+  instances decided by the residual levels (a second and a third level, a max-entropy limit) and by a
+  symmetry, listed in :data:`LEVEL_ROWS` (:mod:`posreal.counterexamples.residual_certificates`).
 
 Every file is replayed by ``tests/test_certificates.py``.
 """
@@ -30,6 +33,13 @@ SEARCH_ROWS: tuple[tuple[int, int], ...] = (   # (index, row): from `posreal sea
     (614, 3), (1133, 3), (2283, 3), (3079, 3),   # α♯ and the flow: won (counterexamples to the Conjecture)
     (2283, 4), (1286, 4),                        # α♯ and the flow: lost (as α_L says)
     (1509, 3),                                   # α♯ undecided (no strict complementarity); the flow still drifts
+)
+LEVEL_FAMILIES = ("relative", "column", "general")
+LEVEL_ROWS: tuple[tuple[str, int, int], ...] = (   # (kind, index, row) of seed 1's table instances
+    ("residual-levels", 174, 3),     # ⟨θ_2, v⟩ < 0: lost, the margin falls like -log log t
+    ("residual-levels", 641, 3),     # ⟨θ_2, v⟩ = 0, ⟨θ_3, v⟩ > 0: won like log log log t
+    ("residual-levels", 10091, 3),   # a dependent support: the max-entropy limit 2 log((√13 - 1)/6) < 0
+    ("symmetric-tie", 878, 3),       # the swap of two coordinates keeps the margin at 0: lost
 )
 GD_STEPS = 20000   # gradient-descent steps of the dynamic-colspan certificates' float evidence
 
@@ -60,6 +70,19 @@ def regenerate(directory: Path = DIRECTORY) -> list[Path]:
     for index, row in SEARCH_ROWS:
         path = directory / f"open_tie_seed{SEARCH_SEED}_{index}_row{row}.json"
         write(open_tie_certificate(instance(SEARCH_SEED, index), row), path)
+        written.append(path)
+    written += regenerate_levels(directory)
+    return written
+
+
+def regenerate_levels(directory: Path = DIRECTORY) -> list[Path]:
+    """Only the format-version-2 certificates of :data:`LEVEL_ROWS`."""
+    from posreal.counterexamples.residual_certificates import levels_certificate, symmetric_certificate
+    written = []
+    for kind, index, row in LEVEL_ROWS:
+        make = levels_certificate if kind == "residual-levels" else symmetric_certificate
+        path = directory / f"{_slug(kind)}_seed{SEARCH_SEED}_{index}_row{row}.json"
+        write(make(instance(SEARCH_SEED, index, LEVEL_FAMILIES), row), path)
         written.append(path)
     return written
 

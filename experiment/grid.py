@@ -3,9 +3,13 @@
 Main definitions:
 
 * :class:`Grid` — recipes × PEs × tasks × seeds × (V, d) settings × evaluation lengths
-  (multiples of L0); each :class:`~posreal.experiment.recipes.Recipe` is shared by every cell;
-* :data:`FULL` — 5 PEs × 7 tasks × 5 seeds × 5 (V, d) settings × 3 lengths = 2625 measurements
-  from 875 trained models per recipe; :data:`QUICK` — a few cells, one seed, one setting (tests, CI);
+  (multiples of L0); each :class:`~posreal.experiment.recipes.Recipe` is shared by every cell; every
+  trained head is also evaluated under each length-extension method of ``extensions`` that acts on
+  its PE (:func:`extension_operators`; definitions.md#length-extension);
+* :data:`FULL` — 8 PEs × 7 tasks × 5 seeds × 5 (V, d) settings × 3 lengths = 4200 measurements
+  from 1400 trained models per recipe: the five idealized PEs of the committed run and the published
+  encodings whose θ is free (``t5``, ``xpos:16``, ``fire``; ``alibi-fixed`` and ``kerple-log`` have a
+  positive scale the trainer does not keep); :data:`QUICK` — a few cells, one seed, one setting (tests, CI);
 * :func:`model_jobs` — one :class:`ModelJob` per trained model (it yields one measurement per
   evaluation length); :func:`predictions` — α_L(Φ, τ; L0) per cell from
   :func:`posreal.theory.alpha.compute_alpha`, computed once before any training.
@@ -17,9 +21,11 @@ from dataclasses import asdict, dataclass, replace
 
 from posreal.experiment.recipes import ADAM, Recipe
 from posreal.theory.alpha import compute_alpha
+from posreal.theory.extension import EXTENSIONS, parse_extension
 from posreal.theory.pe_specs import parse_pe
-from posreal.theory.errors import bad_value
+from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.tasks import parse_task
+from posreal.theory.transfer_operator import REEVALUATION, Transfer
 
 STABILITY_SETTING = (64, 128)
 
@@ -33,6 +39,7 @@ class Grid:
     settings: tuple[tuple[int, int], ...]      # (vocabulary V, width d)
     multipliers: tuple[int, ...] = (2, 4, 8)   # evaluation lengths L = k · L0
     recipes: tuple[Recipe, ...] = (ADAM,)
+    extensions: tuple[str, ...] = EXTENSIONS[1:]   # length extensions every head is also evaluated under
 
     def __post_init__(self) -> None:
         if not self.recipes:
@@ -44,7 +51,9 @@ class Grid:
         if len(shared) != 1:
             raise bad_value("recipes", names, "recipes with one training length and one threshold")
         for pe in self.pes:
-            parse_pe(pe)
+            if parse_pe(pe).positive_scale:   # the trainer's θ is free: it would train the free-slope PE instead
+                raise bad_value("PE of the experiment", pe, "a PE whose θ is free (the trainer does not keep the "
+                                "positive scale of a fixed bias such as alibi-fixed or kerple-log)")
         for task in self.tasks:
             parse_task(task)
         if self.seeds < 1:
@@ -55,6 +64,9 @@ class Grid:
         for k in self.multipliers:
             if k < 1:
                 raise bad_value("length multiplier", k, "integers >= 1")
+        for name in self.extensions:
+            if name not in EXTENSIONS[1:]:
+                raise bad_value("extension", name, ", ".join(EXTENSIONS[1:]))
 
     @property
     def train_length(self) -> int:
@@ -91,7 +103,7 @@ class Grid:
 
 FULL = Grid(
     name="full",
-    pes=("relbias", "alibi", "rope:16", "abscol:16", "abssin:16"),
+    pes=("relbias", "alibi", "rope:16", "abscol:16", "abssin:16", "t5", "xpos:16", "fire"),
     tasks=("offset:1", "offset:2", "position:0", "position:1", "copy", "middle", "half"),
     seeds=5,
     settings=((8, 16), (16, 32), (32, 64), (64, 64), STABILITY_SETTING),
@@ -137,6 +149,20 @@ def predictions(grid: Grid) -> dict[tuple[str, str], tuple[bool, dict[int, float
             result = compute_alpha(pe, task, grid.train_length, grid.lengths)
             out[(pe, task)] = (result.realizable, {L: result.alpha(L) for L in grid.lengths})
     return out
+
+
+def extension_operators(names: tuple[str, ...], pe: str, train_length: int) -> tuple[Transfer, ...]:
+    """The length extensions among ``names`` that act on ``pe`` (a method the PE refuses is skipped)."""
+    out = []
+    for name in names:
+        op = parse_extension(name)
+        try:
+            op.accept(parse_pe(pe), train_length)
+        except SpecError:
+            continue
+        if op is not REEVALUATION:
+            out.append(op)
+    return tuple(out)
 
 
 def model_jobs(grid: Grid, preds: dict | None = None) -> list[ModelJob]:

@@ -13,7 +13,8 @@ Main definitions:
   the value path is applied to the V vocabulary rows instead of every token of the batch;
 * :func:`naive_loss_and_grads` is the straightforward reference: for every sequence it
   recomputes κ, A and h literally, and back-propagates through each (tests and benchmarks);
-* attention at a length L ≠ L0 is :func:`posreal.theory.attention.transferred_attention` (T_L θ).
+* attention at a length L ≠ L0 is :func:`posreal.theory.attention.transferred_attention` (T_L θ, or
+  T_L^σ θ under a length extension σ: the same trained parameters, evaluated with rescaled features).
 
 Gradients (G = ∂loss/∂logits = (softmax(logits) - onehot(y)) / (B m), shapes below):
 ∂A = Σ_b G_b M[x_b]ᵀ, ∂M = Σ_b onehot(x_b)ᵀ Aᵀ G_b, ∂κ = A ⊙ (∂A - rowsum(∂A ⊙ A)),
@@ -28,6 +29,7 @@ import numpy as np
 from posreal.theory.attention import softmax_rows, transferred_attention
 from posreal.theory.encodings import Encoding
 from posreal.theory.tasks import Task
+from posreal.theory.transfer_operator import REEVALUATION, Transfer
 
 PARAMS = ("U", "W_V", "W_O", "theta")
 
@@ -156,11 +158,11 @@ def naive_loss_and_grads(params: dict[str, np.ndarray], geom: LengthGrid,
 
 
 def evaluate(pe: Encoding, task: Task, params: dict[str, np.ndarray], length: int, train_length: int,
-             x: np.ndarray) -> tuple[float, float]:
+             x: np.ndarray, extension: Transfer = REEVALUATION) -> tuple[float, float]:
     """Token accuracy over R_L and attention accuracy (target strictly the largest weight of
-    its row) of a trained head on sequences x (B, L), attention from T_L θ."""
+    its row) of a trained head on sequences x (B, L), attention from T_L^σ θ (σ = ``extension``)."""
     rows, targets = task.rows_and_targets(length)
-    A = transferred_attention(pe, params["theta"], length, train_length, rows)  # (m, L)
+    A = transferred_attention(pe, params["theta"], length, train_length, rows, extension)  # (m, L)
     _, M = vocab_map(params)                                                     # (V, V)
     pred = np.argmax(logits_from(A, M, x), axis=2)                               # (B, m)
     token_acc = float(np.mean(pred == x[:, targets]))

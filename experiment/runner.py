@@ -9,23 +9,28 @@ Main definitions:
   stays near a cache-sized working set;
 * :func:`run_batch` — train a batch and return one record per (model, evaluation length); a
   record is a pure function of its model (random streams seeded by the model's key), so it does
-  not depend on the batch it was trained in and a measurement is reproducible from its record;
+  not depend on the batch it was trained in and a measurement is reproducible from its record.
+  Its ``extensions`` field holds the same measurement under each length-extension method that acts
+  on the PE (same θ through T_L^σ, same sequences);
 * :func:`run_grid` — run every model of a grid whose measurements are not yet in
   ``DIR/records.jsonl``; ``DIR/run.json`` holds the grid and recipes (a resumed run must use the
-  same ones) and, per run, its wall time, peak memory, load average and models per minute; with
-  ``jobs > 1`` batches are trained by a process pool (spawned, one BLAS thread each) while the
-  parent alone appends records.
+  same ones) and, per run, its wall time, peak memory, load average, models per minute and the
+  executor's provenance (kind, workers, each worker's versions); batches are the units of an
+  executor (:mod:`posreal.theory.executors`: this process, ``jobs > 1`` spawned processes with one
+  BLAS thread each, or Dask), and the client alone appends records.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import json
 import os
 import resource
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -37,12 +42,13 @@ from posreal.experiment.batched import (
     pe_dim,
     train_batch,
 )
-from posreal.experiment.grid import Grid, ModelJob, model_jobs, predictions
-from posreal.experiment.train import measure_model
+from posreal.experiment.grid import Grid, ModelJob, extension_operators, model_jobs, predictions
+from posreal.experiment.train import measure_extensions, measure_model
 from posreal.theory import resources
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB, EXPERIMENT_STEP_CACHE_MIB
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError, quote
+from posreal.theory.executors import ExecutorKind, ExecutorSpec, local, open_pool
 from posreal.theory.provenance import timestamp, versions
 from posreal.theory.tasks import parse_task
 
@@ -75,6 +81,7 @@ def job_key(job: ModelJob) -> tuple:
 class Batch:
     shape: BatchShape
     jobs: tuple[ModelJob, ...]
+    extensions: tuple[str, ...] = ()   # length extensions each model is also evaluated under
 
     @property
     def cost(self) -> int:
@@ -84,10 +91,10 @@ class Batch:
 
 
 def plan_batches(jobs: list[ModelJob], budget_bytes: int,
-                 cache_bytes: int = EXPERIMENT_STEP_CACHE_MIB * MIB) -> list[Batch]:
+                 cache_bytes: int = EXPERIMENT_STEP_CACHE_MIB * MIB, extensions: tuple[str, ...] = ()) -> list[Batch]:
     """Group ``jobs`` by (recipe, V, d, θ width) and split each group into batches of at most as
     many models as fit ``budget_bytes`` (memory) and ``cache_bytes`` (the working set of a step),
-    sizes as equal as possible; largest first."""
+    sizes as equal as possible; largest first.  Every batch carries ``extensions``."""
     groups: dict[BatchShape, list[ModelJob]] = {}
     for job in jobs:
         shape = BatchShape(job.vocab, job.width, pe_dim(job.pe, job.recipe.train_length), job.recipe)
@@ -99,12 +106,13 @@ def plan_batches(jobs: list[ModelJob], budget_bytes: int,
                   for budget in (budget_bytes, cache_bytes))
         parts = -(-len(members) // cap)
         size = -(-len(members) // parts)
-        out += [Batch(shape, tuple(members[i:i + size])) for i in range(0, len(members), size)]
+        out += [Batch(shape, tuple(members[i:i + size]), extensions) for i in range(0, len(members), size)]
     return sorted(out, key=lambda b: -b.cost)
 
 
 def run_batch(batch: Batch) -> list[dict]:
-    """Train the batch's models and measure each at L0 and at each of its lengths."""
+    """Train the batch's models and measure each at L0 and at each of its lengths (and under each of
+    the batch's length extensions that acts on its PE)."""
     start = time.perf_counter()
     shape, recipe = batch.shape, batch.shape.recipe
     members = [Member(j.pe, j.task, j.seed) for j in batch.jobs]
@@ -117,6 +125,8 @@ def run_batch(batch: Batch) -> list[dict]:
         params = {name: np.asarray(value[k], dtype=np.float64) for name, value in trained.params.items()}
         pe, task = parse_pe(job.pe), parse_task(job.task)
         measured = measure_model(pe, task, params, job.vocab, recipe, [L0, *job.lengths], job.key)
+        operators = extension_operators(batch.extensions, job.pe, L0)
+        extended = measure_extensions(pe, task, params, job.vocab, recipe, list(job.lengths), job.key, operators)
         theta = [float(t) for t in params["theta"]]
         for L, alpha in zip(job.lengths, job.alphas):
             token, attn = measured[L]
@@ -129,6 +139,9 @@ def run_batch(batch: Batch) -> list[dict]:
                 "train_token_accuracy": measured[L0][0], "train_attention_accuracy": measured[L0][1],
                 "final_loss": float(trained.final_loss[k]), "theta_norm": float(np.linalg.norm(params["theta"])),
                 "theta": theta, "recipe": recipe.to_json(),
+                "extensions": {name: {"token_accuracy": per_length[L][0], "attention_accuracy": per_length[L][1],
+                                      "generalizes": per_length[L][0] >= recipe.threshold}
+                               for name, per_length in extended.items()},
                 "seconds": seconds, "timestamp": timestamp(), "versions": tools,
             })
     return records
@@ -138,6 +151,7 @@ _RECORD_FIELDS: dict[str, type | tuple] = {
     "pe": str, "task": str, "vocab": int, "width": int, "seed": int, "length": int, "train_length": int,
     "realizable": bool, "alpha": (float, int, type(None)), "token_accuracy": (float, int),
     "attention_accuracy": (float, int), "recipe": dict, "seconds": (float, int)}
+_EXTENSION_FIELDS: dict[str, type | tuple] = {"token_accuracy": (float, int), "attention_accuracy": (float, int)}
 
 
 def _check_record(record: object, path: Path, line: int) -> dict:
@@ -152,6 +166,12 @@ def _check_record(record: object, path: Path, line: int) -> dict:
                             "'posreal experiment'")
     if not isinstance(record["recipe"].get("threshold"), (float, int)):
         raise SpecError(f"{where}: recipe.threshold is missing; accepted: records written by 'posreal experiment'")
+    extensions = record.get("extensions", {})          # absent in records written before length extensions
+    if not isinstance(extensions, dict) or not all(
+            isinstance(m, dict) and all(isinstance(m.get(k), kind) and not isinstance(m.get(k), bool)
+                                        for k, kind in _EXTENSION_FIELDS.items()) for m in extensions.values()):
+        raise SpecError(f"{where}: field 'extensions' is not an object of measurements per method; accepted: "
+                        "records written by 'posreal experiment'")
     return record
 
 
@@ -216,24 +236,29 @@ def _prepare(out: Path, grid: Grid, resume: bool) -> list[dict]:
     return records
 
 
-_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+def _user_pes(jobs: list) -> dict:
+    """The user PEs (feature tables, functions) the jobs train, to register again in each worker process;
+    one that cannot be sent to another process (a lambda, a local function) is refused in one line."""
+    import pickle
+    from posreal.theory.tables import registered_pes
+    names = {job.pe for job in jobs}
+    out = {name: pe for name, pe in registered_pes().items() if name in names}
+    for name, pe in out.items():
+        try:
+            pickle.dumps(pe)
+        except Exception as err:   # pickle raises several types for unpicklable objects
+            raise SpecError(f"invalid PE {name!r} for jobs > 1: it cannot be sent to a worker process "
+                            f"({type(err).__name__}); accepted: jobs = 1, or a function defined at module "
+                            "level") from None
+    return out
 
 
-def _pool_map(batches: list[Batch], n: int) -> Iterator[list[dict]]:
-    """Results of ``run_batch`` over ``batches`` from ``n`` spawned processes, as they finish."""
-    import multiprocessing as mp
-    saved = {k: os.environ.get(k) for k in _BLAS_THREADS}
-    os.environ.update({k: "1" for k in _BLAS_THREADS})  # read by each child's numpy at import
-    try:
-        pool = mp.get_context("spawn").Pool(n)          # the children start here
-    finally:
-        for k, v in saved.items():                      # the parent keeps its own setting
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    with pool:
-        yield from pool.imap_unordered(run_batch, batches)
+def _with_user_pes(user: dict, batch: Batch) -> list[dict]:
+    """``run_batch`` in a worker that first registers the user PEs the batch trains (spawned processes and
+    cluster workers do not share the client's registry)."""
+    from posreal.theory.tables import restore_registered
+    restore_registered(user)
+    return run_batch(batch)
 
 
 def _cpu_seconds() -> float:
@@ -250,51 +275,65 @@ def _peak_rss_mib() -> dict:
 
 
 def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
-             progress: Progress | None = None, memory_mib: int = EXPERIMENT_MEMORY_MIB) -> list[dict]:
+             progress: Progress | None = None, memory_mib: int = EXPERIMENT_MEMORY_MIB,
+             executor: ExecutorSpec | None = None) -> list[dict]:
     """Run the grid into ``out``; returns every record of the grid (earlier and new).
 
-    ``memory_mib`` is the budget of the whole run: each of the ``jobs`` workers trains batches
-    sized to ``memory_mib / jobs``."""
+    ``executor`` (default: ``jobs`` processes on this machine, this process for one) trains the
+    batches; ``memory_mib`` is the budget of the whole run: each of its workers trains batches
+    sized to ``memory_mib / workers``."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise SpecError(f"invalid jobs {jobs!r}; accepted: an integer >= 1")
     if isinstance(memory_mib, bool) or not isinstance(memory_mib, int) or memory_mib < 1:
         raise SpecError(f"invalid memory budget {memory_mib!r}; accepted: an integer number of MiB >= 1")
+    spec = executor or local(jobs)
     out = Path(out)
     existing = _prepare(out, grid, resume)
     done = {record_key(r) for r in existing}
     todo = [job for job in model_jobs(grid, predictions(grid))
             if any((*job_key(job), L) not in done for L in job.lengths)]
-    budget = memory_mib * MIB // jobs
-    batches = plan_batches(todo, budget)
-    workers = min(jobs, len(batches))
     started, t0, load0, cpu0 = timestamp(), time.perf_counter(), os.getloadavg(), _cpu_seconds()
-    stream = map(run_batch, batches) if workers <= 1 else _pool_map(batches, workers)
-    if progress is not None:
-        progress.start(len(todo))
-    new = []
-    try:
-        with (out / RECORDS).open("a") as fh:
-            for records in stream:
-                for r in records:
-                    if record_key(r) not in done:
-                        fh.write(json.dumps(r, sort_keys=True) + "\n")
-                        new.append(r)
-                fh.flush()
-                if progress is not None:
-                    progress.advance(len({(r["pe"], r["task"], r["seed"]) for r in records}))
-    finally:
+    batches: list[Batch] = []
+    requested = spec.jobs
+    if spec.kind is not ExecutorKind.DASK:
+        batches = plan_batches(todo, memory_mib * MIB // spec.jobs, extensions=grid.extensions)
+        spec = local(max(1, min(spec.jobs, len(batches))))     # a pool no larger than the work
+    work: Callable[[Batch], list[dict]] = run_batch
+    if spec.kind is not ExecutorKind.IN_PROCESS:     # other processes: register the user PEs there too
+        user = _user_pes(todo)
+        work = partial(_with_user_pes, user) if user else run_batch
+    with open_pool(spec) as pool:
+        shares = requested if spec.kind is not ExecutorKind.DASK else pool.slots
+        if spec.kind is ExecutorKind.DASK:      # each Dask worker trains batches sized to its share of the budget
+            batches = plan_batches(todo, memory_mib * MIB // shares, extensions=grid.extensions)
         if progress is not None:
-            progress.close()
+            progress.start(len(todo))
+        new = []
+        try:
+            with (out / RECORDS).open("a") as fh:
+                for _, records in pool.run(work, batches):
+                    for r in records:
+                        if record_key(r) not in done:     # a batch computed twice is recorded once
+                            done.add(record_key(r))
+                            fh.write(json.dumps(r, sort_keys=True) + "\n")
+                            new.append(r)
+                    fh.flush()
+                    if progress is not None:
+                        progress.advance(len({(r["pe"], r["task"], r["seed"]) for r in records}))
+        finally:
+            if progress is not None:
+                progress.close()
+            report = pool.report.to_json()
     wall = time.perf_counter() - t0
     run_file = out / RUN_FILE
     meta = read_run_file(run_file)
     meta["runs"].append({
-        "started": started, "finished": timestamp(), "jobs": jobs, "models_trained": len(todo),
+        "started": started, "finished": timestamp(), "jobs": shares, "models_trained": len(todo),
         "batches": len(batches), "memory_budget_mib": memory_mib, "wall_seconds": round(wall, 2),
         "cpu_seconds": round(_cpu_seconds() - cpu0, 2),
         "models_per_minute": round(60 * len(todo) / wall, 2) if wall > 0 and todo else None,
         "peak_rss_mib": _peak_rss_mib(), "cpu_count": os.cpu_count(),
         "load_average": {"start": [round(x, 2) for x in load0], "end": [round(x, 2) for x in os.getloadavg()]},
-        "versions": versions()})
+        "executor": report, "versions": versions()})
     run_file.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
     return existing + new

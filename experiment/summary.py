@@ -20,7 +20,11 @@ Main definitions (the docs' Experiment page, "Verdict" and "Output"):
   count as not agreeing and are listed per cell; the agreement rate over every realizable
   measurement; the cosine of each trained θ to the witness's θ*_q; the (64, 128) stability;
   the models that did not learn the training length within the recipe's budget; and the run's
-  provenance (wall time, peak memory, load, models per minute).
+  provenance (wall time, peak memory, load, models per minute);
+* :func:`extension_summary` — the same confrontation under each length-extension method σ: the
+  measurements of the heads evaluated through T_L^σ (same θ, same sequences) against the witnesses
+  α_L^σ,(q), one 2×2 table per (recipe, witness, extension), with the agreement, the disagreeing
+  cells and per cell the predicted α_L^σ beside the measured accuracies (definitions.md#length-extension).
 """
 
 from __future__ import annotations
@@ -254,9 +258,66 @@ def not_learned(records: list[dict], threshold: float) -> dict:
                       for k, v in by_cell.items()]}
 
 
-def summarize_recipe(records: list[dict], witnesses: dict, threshold: float) -> dict:
+def attention_verdict(records: list[dict], witness: dict, threshold: float) -> dict:
+    """The 2×2 table with the attention verdict (the argmax on the target on ≥ threshold of the rows) in place of
+    the token verdict: what α_L counts, while token accuracy also needs the softmax to concentrate on the target."""
+    by_attention = witness_table([{**r, "token_accuracy": r["attention_accuracy"]} for r in records], witness,
+                                 threshold)
+    return {"table": by_attention["table"], "agreement_rate": by_attention["agreement_rate"]}
+
+
+def extension_records(records: list[dict], method: str) -> list[dict]:
+    """The records measured under ``method``, with their accuracies and verdict replaced by those under it."""
+    out = []
+    for r in records:
+        m = r.get("extensions", {}).get(method)
+        if m is not None:
+            out.append({**r, "token_accuracy": m["token_accuracy"], "attention_accuracy": m["attention_accuracy"]})
+    return out
+
+
+def extension_cells(projected: list[dict], plain: list[dict], witness: dict, threshold: float) -> list[dict]:
+    """Per (PE, task, L) realizable at L0: α_L^σ of the ℓ2 witness beside the measured token and attention
+    accuracy under σ, and the token accuracy of the same heads without extension (T_L)."""
+    plain_by = _group([r for r in plain if r["realizable"]], ("pe", "task", "length"))
+    out = []
+    for (pe, task, L), rs in _group([r for r in projected if r["realizable"]], ("pe", "task", "length")).items():
+        lo, hi = witness[(pe, task)].alpha[L]
+        out.append({"pe": pe, "task": task, "length": L, "alpha": [lo, hi], "measurements": len(rs),
+                    "token_accuracy": _stats([r["token_accuracy"] for r in rs]),
+                    "attention_accuracy": _stats([r["attention_accuracy"] for r in rs]),
+                    "generalizes": sum(_verdict(r, threshold) for r in rs),
+                    "token_accuracy_without_extension": _stats([r["token_accuracy"]
+                                                                for r in plain_by.get((pe, task, L), rs)])})
+    return out
+
+
+def extension_summary(records: list[dict], method: str, witnesses: dict, threshold: float) -> dict:
+    """One recipe under one length extension: per witness geometry the 2×2 table of α_L^σ,(q) = 1 against
+    "generalizes under σ", and the per-cell predictions beside the measurements."""
+    projected = extension_records(records, method)
+    out: dict = {"method": method, "measurements": len(projected), "witnesses": {}, "agreement": {},
+                 "unavailable_witnesses": {}}
+    for geometry, witness in witnesses.items():
+        if isinstance(witness, str):
+            out["unavailable_witnesses"][geometry] = witness
+            out["agreement"][geometry] = None
+            continue
+        table = witness_table(projected, witness, threshold)
+        table.pop("cosine")      # the same θ as without extension: the cosines are the plain summary's
+        table["attention_verdict"] = attention_verdict(projected, witness, threshold)
+        out["witnesses"][geometry] = table
+        out["agreement"][geometry] = table["agreement_rate"]
+    l2 = witnesses.get("l2")
+    out["cells"] = extension_cells(projected, records, l2, threshold) if isinstance(l2, dict) else []
+    return out
+
+
+def summarize_recipe(records: list[dict], witnesses: dict, threshold: float,
+                     extension_witnesses: dict | None = None) -> dict:
     """One recipe's summary: ``witnesses`` maps a geometry name to its per-cell witnesses (or to
-    a reason string when that geometry is unavailable)."""
+    a reason string when that geometry is unavailable); ``extension_witnesses`` maps a length-extension
+    method to such a mapping (:func:`posreal.experiment.witnesses.compute_extension_witnesses`)."""
     base = summarize(records, threshold)
     out = {k: base[k] for k in ("measurements", "models", "realizable_measurements", "not_realizable", "recipe",
                                 "cells", "stability", "model_seconds")}
@@ -269,9 +330,12 @@ def summarize_recipe(records: list[dict], witnesses: dict, threshold: float) -> 
             out["agreement"][geometry] = None
             continue
         table = witness_table(records, witness, threshold)
+        table["attention_verdict"] = attention_verdict(records, witness, threshold)
         out["witnesses"][geometry] = table
         out["agreement"][geometry] = table["agreement_rate"]
     out["not_learned_at_train_length"] = not_learned(records, threshold)
+    out["extensions"] = {method: extension_summary(records, method, per, threshold)
+                         for method, per in (extension_witnesses or {}).items()}
     return out
 
 
@@ -295,15 +359,23 @@ def provenance(runs: list[dict]) -> dict:
     }
 
 
-def summarize_run(records: list[dict], grid, runs: list[dict], witnesses: dict | None = None) -> dict:
+def summarize_run(records: list[dict], grid, runs: list[dict], witnesses: dict | None = None,
+                  extension_witnesses: dict | None = None) -> dict:
     """The summary document of a run: every recipe against every witness, with provenance.
 
     ``grid`` is the :class:`~posreal.experiment.grid.Grid` (its PEs, tasks, lengths, threshold);
-    ``witnesses`` defaults to :func:`posreal.experiment.witnesses.compute_witnesses` over it."""
-    from posreal.experiment.witnesses import compute_witnesses, witness_summary
+    ``witnesses`` defaults to :func:`posreal.experiment.witnesses.compute_witnesses` over it, and
+    ``extension_witnesses`` to :func:`posreal.experiment.witnesses.compute_extension_witnesses` for the grid's
+    length extensions that the records were measured under."""
+    from posreal.experiment.witnesses import compute_extension_witnesses, compute_witnesses, witness_summary
     threshold = grid.threshold
     if witnesses is None:
         witnesses = compute_witnesses(grid.pes, grid.tasks, grid.train_length, grid.lengths)
+    if extension_witnesses is None:
+        measured = sorted({m for r in records for m in r.get("extensions", {})})
+        names = [m for m in getattr(grid, "extensions", ()) if m in measured]
+        extension_witnesses = compute_extension_witnesses(grid.pes, grid.tasks, grid.train_length, grid.lengths,
+                                                          names)
     by_recipe: dict[str, list[dict]] = defaultdict(list)
     for r in records:
         by_recipe[r["recipe"]["name"]].append(r)
@@ -313,8 +385,8 @@ def summarize_run(records: list[dict], grid, runs: list[dict], witnesses: dict |
         "measurements": len(records),
         "models": len({(r["recipe"]["name"], r["pe"], r["task"], r["vocab"], r["width"], r["seed"]) for r in records}),
         "grid": grid.to_json(),
-        "recipes": {name: summarize_recipe(by_recipe[name], witnesses, threshold) for name in order
-                    if by_recipe.get(name)},
+        "recipes": {name: summarize_recipe(by_recipe[name], witnesses, threshold, extension_witnesses)
+                    for name in order if by_recipe.get(name)},
         "witness_cells": witness_summary(witnesses),
         "runs": runs,
         "provenance": provenance(runs),

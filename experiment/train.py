@@ -7,7 +7,9 @@ Main definitions (the docs' Experiment page, "Set-up"):
   (:mod:`posreal.experiment.model`); :mod:`posreal.experiment.batched` trains many models at
   once and reproduces this function's result for each;
 * :func:`measure_model` — token accuracy over R_L and attention accuracy at L0 and at each
-  evaluation length, on fresh sequences, with attention from T_L θ (:mod:`posreal.theory.kernels`).
+  evaluation length, on fresh sequences, with attention from T_L θ (:mod:`posreal.theory.kernels`);
+  :func:`measure_extensions` — the same under each length-extension method σ (T_L^σ θ: the same
+  parameters and the same sequences, no retraining — a paired comparison).
 
 Randomness: one numpy Generator per model, seeded from the model's key, drives the
 initialization and the training data; each evaluation length draws from its own Generator
@@ -24,8 +26,9 @@ from posreal.experiment.optim import make_optimizer
 from posreal.experiment.recipes import Recipe
 from posreal.theory.encodings import Encoding
 from posreal.theory.tasks import Task
+from posreal.theory.transfer_operator import Transfer
 
-__all__ = ["Recipe", "measure_model", "stable_seed", "train_model"]
+__all__ = ["Recipe", "measure_extensions", "measure_model", "stable_seed", "train_model"]
 
 
 def stable_seed(*parts: object) -> np.random.SeedSequence:
@@ -52,12 +55,27 @@ def train_model(pe: Encoding, task: Task, vocab: int, width: int, recipe: Recipe
     return params, float(np.mean(tail))
 
 
+def _eval_tokens(vocab: int, recipe: Recipe, length: int, seed_key: tuple) -> np.ndarray:
+    """The evaluation sequences of one length: (B, L), from their own Generator seeded by (key, L)."""
+    rng = np.random.default_rng(stable_seed(*seed_key, "eval", length))
+    return rng.integers(0, vocab, size=(recipe.eval_batch, length))   # (B, L)
+
+
 def measure_model(pe: Encoding, task: Task, params: dict[str, np.ndarray], vocab: int, recipe: Recipe,
                   lengths: list[int], seed_key: tuple) -> dict[int, tuple[float, float]]:
     """(token accuracy, attention accuracy) at each length, on fresh sequences per length."""
-    out = {}
+    return {L: evaluate(pe, task, params, L, recipe.train_length, _eval_tokens(vocab, recipe, L, seed_key))
+            for L in lengths}
+
+
+def measure_extensions(pe: Encoding, task: Task, params: dict[str, np.ndarray], vocab: int, recipe: Recipe,
+                       lengths: list[int], seed_key: tuple,
+                       extensions: tuple[Transfer, ...]) -> dict[str, dict[int, tuple[float, float]]]:
+    """The same measurement under each length extension σ: method -> L -> (token accuracy, attention
+    accuracy) of T_L^σ θ, on the very sequences :func:`measure_model` uses at L (a paired comparison)."""
+    out: dict[str, dict[int, tuple[float, float]]] = {str(op): {} for op in extensions}
     for L in lengths:
-        rng = np.random.default_rng(stable_seed(*seed_key, "eval", L))
-        x = rng.integers(0, vocab, size=(recipe.eval_batch, L))  # (B, L)
-        out[L] = evaluate(pe, task, params, L, recipe.train_length, x)
+        x = _eval_tokens(vocab, recipe, L, seed_key)                       # (B, L)
+        for op in extensions:
+            out[str(op)][L] = evaluate(pe, task, params, L, recipe.train_length, x, op)
     return out

@@ -11,6 +11,9 @@ Main definitions:
   ``posreal.theory.faces.select_in_geometry`` — when that module is not available the
   geometry is reported as unavailable with the reason, never guessed.
 
+* :func:`compute_extension_witnesses` — the same under each length-extension method σ
+  (α_L^σ,(q): θ*_q selected at L0 without extension, evaluated through T_L^σ), for the PEs σ acts on.
+
 Witnesses are computed at summary time from (PE, task, L0, lengths) alone: training never
 depends on them, and every record keeps its trained θ so that cosines can be taken later.
 """
@@ -24,7 +27,7 @@ from posreal.theory.alpha import compute_alpha
 from posreal.theory.defaults import GEOMETRIES
 from posreal.theory.selection import select
 
-__all__ = ["GEOMETRIES", "Witness", "compute_witnesses", "witness_summary"]
+__all__ = ["GEOMETRIES", "Witness", "compute_extension_witnesses", "compute_witnesses", "witness_summary"]
 
 
 @dataclass(frozen=True)
@@ -37,8 +40,8 @@ class Witness:
     theta: np.ndarray | None                # (p,) θ*_q, None when not realizable
 
 
-def _l2(pe: str, task: str, train_length: int, lengths: list[int]) -> Witness:
-    result = compute_alpha(pe, task, train_length, lengths)
+def _l2(pe: str, task: str, train_length: int, lengths: list[int], extension: str = "none") -> Witness:
+    result = compute_alpha(pe, task, train_length, lengths, extension=extension)
     if not result.realizable:
         return Witness("l2", pe, task, False, {}, None)
     alpha = {}
@@ -49,9 +52,9 @@ def _l2(pe: str, task: str, train_length: int, lengths: list[int]) -> Witness:
     return Witness("l2", pe, task, True, alpha, theta)
 
 
-def _lp(geometry: str, pe: str, task: str, train_length: int, lengths: list[int]) -> Witness:
+def _lp(geometry: str, pe: str, task: str, train_length: int, lengths: list[int], extension: str = "none") -> Witness:
     from posreal.theory.faces import select_in_geometry
-    result = compute_alpha(pe, task, train_length, lengths, geometry=geometry)
+    result = compute_alpha(pe, task, train_length, lengths, geometry=geometry, extension=extension)
     if not result.realizable:
         return Witness(geometry, pe, task, False, {}, None)
     intervals = result.alpha_interval   # a length without a defined α gives no verdict: [0, 1]
@@ -73,6 +76,38 @@ def compute_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[str, ...] |
         return out
     for geometry in GEOMETRIES[1:]:
         out[geometry] = {(pe, task): _lp(geometry, pe, task, train_length, lengths) for pe in pes for task in tasks}
+    return out
+
+
+def compute_extension_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[str, ...] | list[str],
+                                train_length: int, lengths: list[int],
+                                extensions: tuple[str, ...] | list[str]) -> dict[str, dict[str, dict | str]]:
+    """method -> geometry -> {(pe, task): Witness} under that length extension, for the PEs the method
+    acts on (the others have no entry); a geometry maps to a reason string when it is unavailable."""
+    from posreal.theory.errors import SpecError
+    from posreal.theory.extension import parse_extension
+    from posreal.theory.pe_specs import parse_pe
+    out: dict[str, dict[str, dict | str]] = {}
+    for name in extensions:
+        op = parse_extension(name)
+        acting = []
+        for pe in pes:
+            try:
+                op.accept(parse_pe(pe), train_length)
+            except SpecError:
+                continue
+            acting.append(pe)
+        per: dict[str, dict | str] = {"l2": {(pe, task): _l2(pe, task, train_length, lengths, name)
+                                            for pe in acting for task in tasks}}
+        try:
+            import posreal.theory.faces  # noqa: F401
+        except ImportError as exc:
+            per["linf"] = per["l1"] = f"posreal.theory.faces is not available in this checkout ({exc})"
+        else:
+            for geometry in GEOMETRIES[1:]:
+                per[geometry] = {(pe, task): _lp(geometry, pe, task, train_length, lengths, name)
+                                 for pe in acting for task in tasks}
+        out[name] = per
     return out
 
 

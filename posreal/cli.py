@@ -10,8 +10,8 @@ internal error (a bug, reported in one line; ``POSREAL_DEBUG=1`` shows the trace
 pipe on stdout stops the output quietly and keeps the verdict's exit code
 (:mod:`posreal.streams`); the console script and ``python -m posreal`` enter through
 :mod:`posreal.__main__`, which installs the Ctrl-C handler before anything else is imported.
-Resource limits: ``posreal --max-memory SIZE`` or the environment variables ``POSREAL_MAX_MEMORY``
-and ``POSREAL_MAX_WORK`` (:mod:`posreal.theory.resources`).
+Resource budgets: ``posreal --max-memory SIZE`` (before or after the subcommand) or the environment
+variables ``POSREAL_MAX_MEMORY`` and ``POSREAL_MAX_WORK`` (:mod:`posreal.theory.resources`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import sys
 from posreal import streams
 from posreal.theory.errors import PosrealError, quote
 
-COMMANDS = ("alpha", "table", "experiment", "ceiling", "search", "verify", "check")
+COMMANDS = ("alpha", "table", "pes", "experiment", "ceiling", "search", "verify", "check")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_INTERNAL = 0, 1, 2, 130, 70
 
 
@@ -37,19 +37,53 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from posreal.commands._common import memory_size
     parser = OneLineParser(prog="posreal", description=(
         "posreal — proof companion for positional realizability: compute α_L before training, check the "
         "claims, search counterexamples, run the trained-head experiment."),
-        epilog="Exit codes: 0 ok, 1 a claim failed or a counterexample was found, 2 usage error, "
-               "3 not checkable, 130 interrupted.")
-    parser.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
-                        help="memory budget of the planned work, e.g. 8G (default 4G, or POSREAL_MAX_MEMORY)")
+        epilog="Exit codes: 0 ok, 1 a claim failed or a counterexample to a claim was found (each search "
+               "command's --help says what it counts), 2 usage error, "
+               "3 not checkable, 130 interrupted, 70 an internal error (a bug; POSREAL_DEBUG=1 shows its "
+               "traceback). Global options may also follow the subcommand.")
+    parser.add_argument("--version", action=_VersionAction, help="print the installed version and exit")
+    _global_options(parser, default=None)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser,
                                 metavar="{" + ",".join(COMMANDS) + "}")
     for name in COMMANDS:
         importlib.import_module(f"posreal.commands.{name}").add_parser(sub)
+    for command in _subcommands(parser):   # `posreal alpha --max-memory 8G ...` as well as before it
+        _global_options(command, default=argparse.SUPPRESS)
     return parser
+
+
+class _VersionAction(argparse.Action):
+    """``posreal --version``: argparse's version action, with the version read only when asked for
+    (reading package metadata would slow every other command's start-up)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import posreal
+        parser._print_message(f"posreal {posreal.__version__}\n", sys.stdout)
+        parser.exit()
+
+
+def _global_options(parser: argparse.ArgumentParser, default: object) -> None:
+    """The options every command accepts, before or after its name.  A subcommand's copy has no default
+    (``argparse.SUPPRESS``), so it never overwrites a value given before the subcommand."""
+    from posreal.commands._common import memory_size
+    parser.add_argument("--max-memory", type=memory_size, default=default, metavar="SIZE",
+                        help="memory budget of the planned work, e.g. 8G (default 4G, or POSREAL_MAX_MEMORY)")
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """Every parser below ``parser`` (``search colspan`` too), depth first."""
+    out: list[argparse.ArgumentParser] = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):   # aliases map to the same parser
+                out += [child, *_subcommands(child)]
+    return out
 
 
 def _run(argv: list[str] | None, stdout: streams.GuardedStream) -> int:

@@ -34,3 +34,14 @@ GD_CELLS = (("relbias", "offset:1"), ("colbias", "position:0"), ("rope:16", "off
 def quoted_decimals(text: str) -> int:
     """Number of decimals a reference value is quoted with ("1" -> 0, ".690" -> 3)."""
     return len(text.split(".")[1]) if "." in text else 0
+
+# Length extensions (definitions.md#length-extension): rope:32 at L0 = 32, L = 1024, independent reference values
+# per method, for offset:1 / offset:8 / position:0 / copy (quoted to three decimals).
+EXTENSION_CELL = ("rope:32", 32, 1024)
+EXTENSION_TASKS = ("offset:1", "offset:8", "position:0", "copy")
+REFERENCE_EXTENSION = {
+    "none": ("1", "1", ".039", "0"),
+    "pi": (".001", ".001", "1", "1"),
+    "ntk": ("1", ".155", ".108", "0"),
+    "yarn": (".001", ".001", "1", "0"),
+}

@@ -49,7 +49,7 @@ def _by_kind(kind: str) -> list[Path]:
 # --------------------------------------------------------------------------- replay
 def test_every_kind_is_shipped():
     kinds = {_load(p)["kind"] for p in SHIPPED}
-    assert kinds == {"static-colspan", "dynamic-colspan", "open-tie"}
+    assert kinds == {"static-colspan", "dynamic-colspan", "open-tie", "residual-levels", "symmetric-tie"}
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])

@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from posreal.theory.ties import classify
-from posreal.counterexamples.conjecture import evaluate, read_results, registered, search, summarize
+from posreal.counterexamples.conjecture import evaluate, registered, summarize
+from posreal.counterexamples.search_runner import read_results, search
 from posreal.counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
 from posreal.counterexamples.dynamics import WINS, limit_verdict, tie_margins
+from posreal.theory.defaults import TAU_MAX
 from posreal.theory.limit import predict
 from posreal.theory.sampling import FAMILIES, instance, registry_grid
 from posreal.cli import main
@@ -78,11 +80,13 @@ def test_evaluate_records_candidate_for_designed_tie():
         parse_pe(LOG2_TIE.pe)
     assert record.candidate is True and record.alpha == "3/4"
     tie = record.open_ties[0]
-    assert tie.evidence_verdict == WINS and tie.limit_verdict == "won" and tie.agreement == "agrees"
+    assert tie.evidence_verdict == "won" and tie.limit_verdict == "won" and tie.agreement == "agrees"
+    assert tie.limit_evidence == "exact" and tie.sharp_verdict == "won"
     line = record.to_json()
-    assert line["candidate"] is True and line["alpha"] == "3/4" and line["tau_max"] == 600.0
+    assert line["candidate"] is True and line["alpha"] == "3/4" and line["tau_max"] == TAU_MAX
     tie_line = line["open_ties"][0]
-    assert tie_line["evidence_verdict"] == WINS and tie_line["limit_verdict"] == "won"
+    assert tie_line["evidence_verdict"] == "won" and tie_line["limit_verdict"] == "won"
+    assert tie_line["with_trajectory"] == {"verdict": "won", "evidence": "exact", "reason": None}
     assert tie_line["agreement"] == "agrees" and tie_line["alpha_verdict"] == "lost"
     assert line["limit_interval"] == ["1/1", "1/1"] and line["limit_counterexample"] is False
 
@@ -106,19 +110,29 @@ def test_instance_stream_is_a_function_of_seed_and_index():
 
 
 def _instances(path) -> list[str]:
-    return path.read_text().splitlines()
+    """The header and record lines (the run lines, with their times, left out)."""
+    return [line for line in path.read_text().splitlines() if '"type": "run"' not in line]
+
+
+def _run_lines(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if '"type": "run"' in line]
 
 
 def test_same_seed_same_output(tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     search(seed=3, budget=24, out=a, tau_max=TAU)
     search(seed=3, budget=24, out=b, tau_max=TAU)
-    assert a.read_bytes() == b.read_bytes()
+    assert _instances(a) == _instances(b)
     head = json.loads(_instances(a)[0])
     assert head["seed"] == 3 and "numpy" in head["versions"]
     records = [json.loads(line) for line in _instances(a)[1:]]
     assert any(r.get("open_ties") or r.get("float_ties") for r in records), "no gradient descent compared"
     assert len(_instances(a)) == 25
+    (run,) = _run_lines(a)           # the provenance of the one run: this process computed every instance
+    assert run["evaluated"] == 24 and run["executor"]["executor"] == "in-process"
+    assert run["executor"]["per_worker"] == [{"name": "client", "units": 24, "versions": run["executor"]["per_worker"]
+                                              [0]["versions"]}]
+    assert run["executor"]["per_worker"][0]["versions"]["numpy"] == head["versions"]["numpy"]
 
 
 def test_resume_after_interruption_equals_uninterrupted(tmp_path):
@@ -129,11 +143,12 @@ def test_resume_after_interruption_equals_uninterrupted(tmp_path):
         fh.write(b'{"index": 9, "family": "rel')
     run = search(seed=4, budget=24, out=part, resume=True, tau_max=TAU)
     assert run.skipped_done == 9 and run.evaluated == 15
-    assert part.read_bytes() == full.read_bytes()
-    _, records, _ = read_results(part)
+    assert _instances(part) == _instances(full)
+    assert [r["evaluated"] for r in _run_lines(part)] == [9, 15]
+    records = read_results(part).records
     assert sorted(records) == list(range(24))
     assert any(r.get("open_ties") or r.get("float_ties") for r in records.values())
-    assert summarize(records) == summarize(read_results(full)[1])
+    assert summarize(records) == summarize(read_results(full).records)
 
 
 def test_resume_refuses_other_parameters(tmp_path, capsys):
@@ -216,7 +231,8 @@ def test_cli_conjecture_json(tmp_path, capsys):
     assert code == (1 if doc["summary"]["limit_counterexamples"] else 0)
     assert doc["seed"] == 0 and doc["summary"]["instances"] == 16 and "versions" in doc
     assert doc["instances_per_second"] > 0
-    assert len(out.read_text().splitlines()) == 17
+    assert len(out.read_text().splitlines()) == 18      # header, 16 records, the run line
+    assert doc["executor"]["executor"] == "in-process" and doc["executor"]["units"] == 16
 
 
 def test_cli_bad_family(capsys):
@@ -242,3 +258,60 @@ def test_rope2_registry_float_tie_is_an_exact_tie():
     cls = classify(parse_pe("rope:2"), parse_task("offset:1"), sel, 16)
     tied = [r.row for r in cls.failing if r.cls == "undecided"]
     assert tied == list(range(8, 14)) and all(r.rivals[0].rival == r.row - 8 for r in cls.failing if r.row in tied)
+
+
+@pytest.mark.subprocess
+def test_a_process_pool_writes_the_records_of_one_process(tmp_path):
+    """--jobs 2: units of 3 indices on two spawned processes; the same record set as in process (the
+    lines may come in another order), the run line names the pool, and an exhaustive pass through
+    the pool has the same summary as in process."""
+    from posreal.counterexamples.families import parse_family
+    from posreal.counterexamples.search_runner import exhaustive
+    from posreal.theory.executors import local
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    search(seed=2, budget=24, out=one, tau_max=TAU)
+    run = search(seed=2, budget=24, out=two, tau_max=TAU, executor=local(2), chunk=3)
+    as_set = lambda path: {line for line in _instances(path)[1:]}
+    assert len(as_set(two)) == 24 and as_set(one) == as_set(two)
+    (line,) = _run_lines(two)
+    assert line["executor"]["executor"] == "processes" and line["executor"]["workers"] == 2
+    assert line["executor"]["units"] == 8 and run.executor == line["executor"]
+    family = parse_family("relative:3x1:-1..1:offset:1,copy")
+    pooled = exhaustive(family, tau_max=TAU, chunk=5, executor=local(2))
+    assert pooled.complete and pooled.summary == exhaustive(family, tau_max=TAU).summary
+# --------------------------------------------------------------------------- file version 2
+V2_RECORD = {   # a record as file version 2 wrote it: no kinds of evidence, flow verdicts spelled wins / loses
+    "index": 7, "family": "relative", "pe": "cxr1x7", "task": "offset:1", "train_length": 3, "length": 5,
+    "status": "classified", "realizable": True, "exact": True, "rows": 4, "realized": 2, "alpha": "1/2",
+    "classes": {"strict_misrank": 0, "structural_tie": 0, "orthogonal_tie": 0, "open_tie": 2, "undecided": 0},
+    "limit_interval": ["3/4", "1/1"], "float_ties": [], "candidate": True, "float_candidate": False,
+    "limit_counterexample": False,
+    "open_ties": [
+        {"row": 3, "target": 2, "rivals": [], "alpha_verdict": "lost", "limit_verdict": "won", "limit_reason": None,
+         "evidence_verdict": "wins", "limit_estimate": 0.3, "agreement": "agrees"},
+        {"row": 4, "target": 3, "rivals": [], "alpha_verdict": "lost", "limit_verdict": "undecided",
+         "limit_reason": "hypotheses of the prediction fail", "evidence_verdict": "loses", "limit_estimate": -0.2,
+         "agreement": "undecided"}]}
+
+
+def test_a_version_2_record_is_summarized_as_closed_forms_in_q():
+    s = summarize({7: V2_RECORD})
+    assert s["open_tie_evidence"] == {"won": 1, "lost": 1, "undecided": 0}
+    assert s["open_tie_by_evidence"] == {"exact": {"won": 1, "lost": 0, "undecided": 0},
+                                         "undecided": {"won": 0, "lost": 0, "undecided": 1}}
+    assert s["open_tie_with_trajectory"] == s["open_tie_by_evidence"]
+    assert s["open_tie_reasons"] == {"hypotheses of the prediction fail": 1}
+    assert s["decided_in_closed_form"] == 0.5 and [c["index"] for c in s["candidates"]] == [7]
+    assert s["undecided_rows"][0]["reason"] == "hypotheses of the prediction fail"
+
+
+def test_a_version_2_file_is_read_but_not_resumed(tmp_path, capsys):
+    path = tmp_path / "old.jsonl"
+    head = {"type": "header", "format": "posreal-conjecture-search", "version": 2, "seed": 1,
+            "families": list(FAMILIES), "tau_max": 600.0}
+    path.write_text(json.dumps(head) + "\n" + json.dumps(V2_RECORD) + "\n")
+    found = read_results(path)
+    assert found.head["version"] == 2 and summarize(found.records)["open_tie_evidence"]["won"] == 1
+    assert main(["search", "conjecture", "--seed", "1", "--budget", "2", "--out", str(path), "--resume",
+                 "--json"]) == 2
+    assert "version" in capsys.readouterr().err

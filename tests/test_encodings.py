@@ -10,7 +10,7 @@ import copy
 
 import numpy as np
 import pytest
-from posreal.theory.encodings import ALiBi, DualOf, OFFSET, ProfileEncoding, RELATIVE, integer_positions
+from posreal.theory.encodings import DualOf, Slope, OFFSET, ProfileEncoding, RELATIVE, integer_positions
 from posreal.theory.sinusoids import sinusoid
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
@@ -68,7 +68,7 @@ def test_sinusoid_accepts_an_object_array_of_ints():
 def test_a_dual_copies_and_pickles_as_itself():
     """A shear survives copy, deepcopy and pickle (``copy``/``pickle`` build the object before ``base`` is set)."""
     import pickle
-    dual = DualOf(ALiBi())
+    dual = DualOf(Slope(alias="alibi"))   # the old name, printed as given
     assert copy.copy(dual) == dual and str(copy.deepcopy(dual)) == "dual:alibi"
     assert pickle.loads(pickle.dumps(dual)) == dual
 

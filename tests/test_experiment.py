@@ -171,6 +171,41 @@ def test_attention_accuracy_is_acc_L_of_the_recorded_theta(quick_run):
         assert acc == r["attention_accuracy"]
 
 
+def test_records_hold_a_measurement_under_each_extension_that_acts_on_the_pe(quick_run):
+    _, records = quick_run
+    for r in records:
+        expected = set() if r["pe"] == "relbias" else {"pi", "ntk", "yarn"}   # bucketed PEs have nothing to rescale
+        assert set(r["extensions"]) == expected
+        for m in r["extensions"].values():
+            assert 0.0 <= m["token_accuracy"] <= 1.0 and m["generalizes"] == (m["token_accuracy"] >= QUICK.threshold)
+
+
+def test_attention_accuracy_under_an_extension_is_alpha_of_the_recorded_theta(quick_run):
+    """Under σ the attention accuracy is the fraction of R_L that T_L^σ θ realizes (YaRN's temperature is a
+    positive factor: it moves no argmax)."""
+    from posreal.theory.alpha import row_outcomes
+    _, records = quick_run
+    checked = 0
+    for r in records[::3]:
+        for method, m in r["extensions"].items():
+            acc = row_outcomes(parse_pe(r["pe"]), parse_task(r["task"]), np.asarray(r["theta"]), r["length"],
+                               r["train_length"], extension=method).alpha
+            assert acc == m["attention_accuracy"], (r["pe"], r["task"], r["length"], method)
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("bad", [[1, 2], {"pi": 3}, {"pi": {"token_accuracy": "x", "attention_accuracy": 1.0}},
+                                 {"pi": {"token_accuracy": True, "attention_accuracy": 1.0}}])
+def test_a_record_with_malformed_extensions_is_a_one_line_error(quick_run, tmp_path, bad):
+    _, records = quick_run
+    path = tmp_path / RECORDS
+    path.write_text(json.dumps({**records[0], "extensions": bad}) + "\n")
+    with pytest.raises(SpecError) as err:
+        read_records(path)
+    assert "'extensions'" in str(err.value) and "\n" not in str(err.value)
+
+
 def test_resume_gives_the_same_records(quick_run, tmp_path):
     out, records = quick_run
     copy = tmp_path / "run"

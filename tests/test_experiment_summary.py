@@ -91,3 +91,46 @@ def test_linf_witness_transfers_where_the_l2_one_does_not():
     assert linf[("abscol:16", "position:0")].alpha == {64: (1.0, 1.0), 128: (1.0, 1.0)}
     assert w["l2"][("abscol:16", "position:0")].alpha[128] == (0.2890625, 0.2890625)
     assert linf[("abscol:16", "position:0")].theta is not None
+
+
+# --------------------------------------------------------------------------- under length extensions
+def _ext(rec: dict, method: str, token: float, attention: float) -> dict:
+    rec.setdefault("extensions", {})[method] = {"token_accuracy": token, "attention_accuracy": attention,
+                                                "generalizes": token >= 0.95}
+    return rec
+
+
+def test_extension_summary_replaces_the_measurement_and_keeps_the_attention_verdict():
+    from posreal.experiment.summary import extension_records, extension_summary
+    plain = [_ext(_rec("a", 32, 1.0), "pi", 0.5, 1.0),             # α^pi = 1: token fails, attention holds
+             _ext(_rec("a", 64, 1.0), "pi", 0.2, 0.1),             # α^pi < 1: both fail — agree
+             _rec("b", 32, 1.0)]                                    # no measurement under pi (a PE it refuses)
+    projected = extension_records(plain, "pi")
+    assert [(r["task"], r["length"], r["token_accuracy"], r["attention_accuracy"]) for r in projected] == [
+        ("a", 32, 0.5, 1.0), ("a", 64, 0.2, 0.1)]
+    assert plain[0]["token_accuracy"] == 1.0                       # the record itself is not changed
+    w = {("pe", "a"): Witness("l2", "pe", "a", True, {32: (1.0, 1.0), 64: (0.03, 0.03)}, np.array([1.0, 0.0]))}
+    s = extension_summary(plain, "pi", {"l2": w, "linf": "no module"}, 0.95)
+    table = s["witnesses"]["l2"]
+    assert s["measurements"] == 2 and table["total"] == 2 and table["agreeing"] == 1
+    assert table["table"] == {"alpha_one": {"generalizes": 0, "fails": 1},
+                              "alpha_below_one": {"generalizes": 0, "fails": 1}}
+    assert table["attention_verdict"]["agreement_rate"] == 1.0     # by attention both agree
+    assert s["agreement"] == {"l2": 0.5, "linf": None} and "cosine" not in table
+    cell = next(c for c in s["cells"] if c["length"] == 32)
+    assert cell["token_accuracy"]["mean"] == 0.5 and cell["token_accuracy_without_extension"]["mean"] == 1.0
+
+
+def test_summarize_recipe_has_one_entry_per_extension():
+    w = {("pe", "a"): Witness("l2", "pe", "a", True, {32: (1.0, 1.0)}, np.array([1.0, 0.0]))}
+    recs = [_ext(_rec("a", 32, 1.0), "ntk", 0.99, 1.0)]
+    s = summarize_recipe(recs, {"l2": w}, 0.95, {"ntk": {"l2": w}})
+    assert list(s["extensions"]) == ["ntk"] and s["extensions"]["ntk"]["agreement"] == {"l2": 1.0}
+    assert summarize_recipe(recs, {"l2": w}, 0.95)["extensions"] == {}
+
+
+def test_extension_witnesses_skip_the_pes_a_method_refuses():
+    from posreal.experiment.witnesses import compute_extension_witnesses
+    out = compute_extension_witnesses(["relbias", "alibi"], ["position:0"], 16, [32], ["pi", "ntk"])
+    assert set(out["pi"]["l2"]) == {("alibi", "position:0")} and out["ntk"]["l2"] == {}
+    assert out["pi"]["l2"][("alibi", "position:0")].alpha[32] == (1.0, 1.0)

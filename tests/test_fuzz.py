@@ -280,6 +280,7 @@ def problems(case: Case, outcome: Outcome) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- tests
+@pytest.mark.slow   # a subprocess per fuzzed command line: a minute under load
 @pytest.mark.skipif(THOROUGH, reason="the thorough profile runs instead")
 @settings(max_examples=CASES, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck), phases=[Phase.generate])

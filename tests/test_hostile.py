@@ -429,7 +429,8 @@ def test_ctrl_c_after_the_last_flush_keeps_the_commands_exit_code():
 @pytest.mark.subprocess
 def test_ctrl_c_then_resume_gives_the_uninterrupted_results(tmp_path):
     """Ctrl-C during `search conjecture --out F` exits 130 at once; `--resume` completes F byte for
-    byte as an uninterrupted run writes it."""
+    byte as an uninterrupted run writes it (the run lines aside: each run, the interrupted one too,
+    appends its provenance with its times)."""
     full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
     args = ["search", "conjecture", "--seed", "4", "--budget", "40", "--tau-max", "2"]
     assert cli(*args, "--out", str(full))[0] in (0, 1)
@@ -442,9 +443,16 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_results(tmp_path):
     if proc.returncode == 130:
         assert_one_line(err.decode(), "interrupted")
         assert part.read_bytes().count(b"\n") < 41      # it stopped part-way
+
+    def records(path) -> bytes:
+        return b"".join(line for line in path.read_bytes().splitlines(keepends=True) if b'"type": "run"' not in line)
+
+    before = records(part).count(b"\n") - 1            # complete record lines left by the interrupted run
     code, _, err = cli(*args, "--out", str(part), "--resume")
     assert code in (0, 1), err
-    assert part.read_bytes() == full.read_bytes()
+    assert records(part) == records(full) and records(full).count(b"\n") == 41
+    last = json.loads(part.read_bytes().splitlines()[-1])
+    assert last["type"] == "run" and last["evaluated"] == 40 - before
 
 
 @pytest.mark.parametrize("pe", ["dual:dual:colbias", "dual:dual:rope:4", "dual:dual:dual:abscol:4"])

@@ -1,6 +1,7 @@
 """The figures (posreal.theory.plots): the taxonomy figure (α_L against L per PE) and the geometry figure
-(the α interval per geometry) — curves, bands, legends, titles, sizes and axes — and the refusal to draw
-nothing.  Each figure is recorded when the plot closes it and inspected afterwards."""
+(α_L in every geometry per PE) — curves, intervals, colours per task, dodged coincident curves, legends
+outside the panels, notes in empty panels, axis labels, sizes and axes — and the refusal to draw nothing.
+Each figure is recorded when the plot closes it and inspected afterwards."""
 
 from __future__ import annotations
 
@@ -10,8 +11,6 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from PIL import Image
-from matplotlib.lines import Line2D
 from matplotlib.scale import LogTransform
 from posreal.theory import plots
 
@@ -40,12 +39,35 @@ def _geometry_docs() -> list[dict[str, object]]:
              "alpha_interval": {"4": [1.0, 1.0], "16": [0.5, 1.0], "64": [0.25, 0.75]}}]
 
 
+# --------------------------------------------------------------------------- shared checks
+def _boxes_overlap(a, b) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def _legend_outside_and_unclipped(fig) -> None:
+    """The legend overlaps no panel and lies wholly inside the figure (nothing cut off)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    canvas = FigureCanvasAgg(fig)                      # a closed figure keeps only a bare canvas
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    (legend,) = fig.legends
+    box = legend.get_window_extent(renderer)
+    whole = fig.bbox
+    assert whole.x0 <= box.x0 and box.x1 <= whole.x1 and whole.y0 <= box.y0 and box.y1 <= whole.y1
+    for ax in fig.axes:
+        if ax.get_visible():
+            assert not _boxes_overlap(box, ax.get_window_extent(renderer)), "legend on a panel"
+
+
+def _taxonomy_docs(pes=("relbias", "alibi"), tasks=("offset:1", "position:0"), alpha=None) -> list[dict]:
+    alpha = alpha or {"32": 1.0, "64": 0.5}
+    return [{"pe": pe, "task": task, "realizable": True, "train_length": 16, "alpha": dict(alpha)}
+            for pe in pes for task in tasks]
+
+
 # --------------------------------------------------------------------------- the taxonomy figure
 # Exists because a mutant survived: the taxonomy figure's curves were unchecked.
 def test_taxonomy_figure_draws_marked_curves_on_the_unit_interval(tmp_path, monkeypatch):
-    import matplotlib.pyplot as plt
-    from posreal.theory import plots
-
     figures = _recorded_figures(monkeypatch)
     docs = [{"pe": "relbias", "task": "offset:1", "realizable": True, "train_length": 16,
              "alpha": {"32": 1.0, "64": 1.0}},
@@ -54,24 +76,23 @@ def test_taxonomy_figure_draws_marked_curves_on_the_unit_interval(tmp_path, monk
     assert (tmp_path / "t.png").stat().st_size > 0
     ax = figures[0].axes[0]
     (line,) = ax.get_lines()                                        # one curve: the realizable task
-    assert line.get_marker() == "o" and line.get_label() == "offset:1"
+    assert line.get_marker() == "o" and line.get_markerfacecolor() == "none"
     assert list(line.get_ydata()) == [1.0, 1.0]
+    # the first of two tasks sits half a dodge step left of each length: 2 ** (-0.5 * DODGE) times L
+    assert list(line.get_xdata()) == pytest.approx([L * 2 ** (-0.5 * plots.DODGE) for L in (32, 64)])
     assert ax.get_ylim() == pytest.approx((-0.05, 1.05))
-    plt.close(figures[0])
 
 
 # Exists because a mutant survived: the taxonomy figure's title was unchecked.
 def test_taxonomy_figure_title_names_the_train_length(tmp_path, monkeypatch):
-    close = plt.close
     figures = _recorded_figures(monkeypatch)
     docs = [{"pe": "relbias", "task": "offset:1", "realizable": True, "train_length": 16, "alpha": {"32": 1.0}}]
     plots.plot_taxonomy(docs, [32], str(tmp_path / "t.png"))
-    assert figures[0].get_suptitle() == "α_L against L (train length 16)"
-    close(figures[0])
+    assert figures[0].get_suptitle().startswith("α_L against L (train length 16)")
 
 
 # Exists because a mutant survived: the taxonomy panels' titles and x labels were unchecked.
-def test_taxonomy_panels_are_titled_by_pe_with_x_label_L(monkeypatch, tmp_path):
+def test_taxonomy_panels_are_titled_by_pe_with_both_axis_labels(monkeypatch, tmp_path):
     figures = _recorded_figures(monkeypatch)
     docs = [{"pe": pe, "task": "position:0", "train_length": 4, "realizable": True, "alpha": {"4": 1.0, "8": 0.5}}
             for pe in ("relbias", "alibi")]
@@ -79,134 +100,106 @@ def test_taxonomy_panels_are_titled_by_pe_with_x_label_L(monkeypatch, tmp_path):
     axes = [ax for ax in figures[0].axes if ax.get_visible()]
     assert [ax.get_title() for ax in axes] == ["relbias", "alibi"]
     assert [ax.get_xlabel() for ax in axes] == ["L", "L"]
+    assert [ax.get_ylabel() for ax in axes] == ["α_L", "α_L"]
+
+
+def test_one_colour_and_marker_per_task_in_every_panel(tmp_path, monkeypatch):
+    figures = _recorded_figures(monkeypatch)
+    plots.plot_taxonomy(_taxonomy_docs(), [32, 64], str(tmp_path / "t.png"))
+    left, right = figures[0].axes[:2]
+    styles = [[(line.get_color(), line.get_marker()) for line in ax.get_lines()] for ax in (left, right)]
+    assert styles[0] == styles[1]                                    # offset:1, position:0 alike in both panels
+    assert len(set(styles[0])) == 2                                  # and the two tasks differ
+
+
+def test_coincident_curves_are_side_by_side_not_on_top(tmp_path, monkeypatch):
+    """Two tasks with the same α_L: same values, x positions one dodge step apart."""
+    figures = _recorded_figures(monkeypatch)
+    plots.plot_taxonomy(_taxonomy_docs(pes=("relbias",)), [32, 64], str(tmp_path / "t.png"))
+    first, second = figures[0].axes[0].get_lines()
+    assert list(first.get_ydata()) == list(second.get_ydata())
+    ratio = np.asarray(second.get_xdata()) / np.asarray(first.get_xdata())
+    assert ratio == pytest.approx([2 ** plots.DODGE] * 2)
 
 
 # Exists because a mutant survived: a taxonomy panel without a realizable task was never drawn.
-def test_taxonomy_panel_without_a_realizable_task_says_so(tmp_path, monkeypatch):
-    import matplotlib.pyplot as plt
-    from posreal.theory import plots
-
+def test_empty_panel_says_so_and_shares_the_length_axis(tmp_path, monkeypatch):
     figures = _recorded_figures(monkeypatch)
-    docs = [{"pe": "relbias", "task": "offset:1", "realizable": True, "train_length": 16, "alpha": {"32": 1.0}},
-            {"pe": "nope", "task": "copy", "realizable": False, "train_length": 16, "alpha": {}}]
-    plots.plot_taxonomy(docs, [32], str(tmp_path / "t.png"))
-    ax = figures[0].axes[1]
-    (text,) = ax.texts
-    assert text.get_text() == "no realizable task"
+    docs = [{"pe": "relbias", "task": "offset:1", "realizable": True, "train_length": 16,
+             "alpha": {"32": 1.0, "256": 1.0}},
+            {"pe": "nope", "task": "offset:1", "realizable": False, "train_length": 16, "alpha": {}}]
+    plots.plot_taxonomy(docs, [32, 256], str(tmp_path / "t.png"))
+    full, empty = figures[0].axes[:2]
+    (text,) = empty.texts
+    assert text.get_text().startswith("no task realizable at L0")
     assert (text.get_horizontalalignment(), text.get_verticalalignment()) == ("center", "center")
-    plt.close(figures[0])
+    assert tuple(text.get_position()) == (0.5, 0.5) and not empty.get_lines()
+    assert empty.get_xlim() == full.get_xlim() and empty.get_xlabel() == "L" and empty.get_ylabel() == "α_L"
 
 
-# Exists because a mutant survived: the taxonomy figure's legend font, note and pixel size were unchecked.
-def test_taxonomy_figure_legend_panel_text_and_pixel_size(tmp_path, monkeypatch):
-    """Legend in 7 pt, the "no realizable task" note at the panel's centre, written at 120 dpi."""
-    import matplotlib.pyplot as plt
-    from posreal.theory import plots
-
-    close = plt.close                                                  # the real one, to free the figures
+def test_taxonomy_legend_is_outside_the_panels_and_not_clipped(tmp_path, monkeypatch):
     figures = _recorded_figures(monkeypatch)
-    docs = [{"pe": "relbias", "task": "offset:1", "realizable": True, "train_length": 16, "alpha": {"32": 1.0}}]
-    plots.plot_taxonomy(docs, [32], str(tmp_path / "one.png"))
-    # one panel: figsize (3.6, 2.9) inches at 120 dpi = 432 × 348 pixels
-    assert _png_size(tmp_path / "one.png") == (432, 348)
-    (text,) = figures[0].axes[0].get_legend().get_texts()
-    assert text.get_text() == "offset:1" and text.get_fontsize() == 7
-    close(figures[0])
+    plots.plot_taxonomy(_taxonomy_docs(pes=("a", "b", "c", "d", "e")), [32, 64], str(tmp_path / "t.png"))
+    _legend_outside_and_unclipped(figures[0])
+    assert [t.get_text() for t in figures[0].legends[0].get_texts()] == ["offset:1", "position:0"]
 
-    docs = [{"pe": "nope", "task": "copy", "realizable": False, "train_length": 16, "alpha": {}}]
-    plots.plot_taxonomy(docs, [32], str(tmp_path / "none.png"))
-    (note,) = figures[1].axes[0].texts
-    assert note.get_text() == "no realizable task" and tuple(note.get_position()) == (0.5, 0.5)
-    assert note.get_fontsize() == 8
-    close(figures[1])
+
+# Exists because a mutant survived: the taxonomy figure's pixel size was unchecked.
+def test_taxonomy_figure_pixel_size(tmp_path, monkeypatch):
+    """(3.3 × columns + 1.9) × (2.8 × rows + 0.5) inches at 120 dpi: one panel is 624 × 396 pixels."""
+    _recorded_figures(monkeypatch)
+    plots.plot_taxonomy(_taxonomy_docs(pes=("relbias",)), [32], str(tmp_path / "one.png"))
+    assert _png_size(tmp_path / "one.png") == (round(5.2 * 120), round(3.3 * 120))
 
 
 # --------------------------------------------------------------------------- the geometry figure
 # Exists because a mutant survived: the geometry figure's lower ends, bands and layout were unchecked.
-def test_geometry_figure_draws_lower_ends_and_bands_inside_the_figure(tmp_path, monkeypatch):
-    import matplotlib.pyplot as plt
-    from posreal.theory import plots
-
+def test_geometry_figure_draws_lower_ends_and_interval_bars(tmp_path, monkeypatch):
     figures = _recorded_figures(monkeypatch)
     band = {"pe": "abscol:16", "task": "position:0", "realizable": True,
             "alpha_interval": {"32": [0.25, 0.75], "64": [0.5, 1.0]}}
-    point = {"pe": "relbias", "task": "offset:1", "realizable": True,
+    point = {"pe": "abscol:16", "task": "offset:1", "realizable": True,
              "alpha_interval": {"32": [1.0, 1.0], "64": [1.0, 1.0]}}
     off = {"pe": "nope", "task": "copy", "realizable": False, "alpha_interval": {}}
     plots.plot_geometries({"l2": [point, off], "linf": [band, point]}, [32, 64], str(tmp_path / "g.png"))
-    assert (tmp_path / "g.png").stat().st_size > 0
     fig = figures[0]
-    left, right = fig.axes[:2]
-    assert [line.get_label() for line in left.get_lines()] == ["relbias·offset:1"]
-    assert [list(line.get_ydata()) for line in right.get_lines()] == [[0.25, 0.5], [1.0, 1.0]]  # the lower ends
-    assert len(right.collections) == 1 and len(left.collections) == 0   # a band only where lo ≠ hi
-    for ax in (left, right):
-        assert ax.get_ylim() == pytest.approx((-0.05, 1.05))
-        box = ax.get_position()
-        assert 0 <= box.x0 < box.x1 <= 0.84 and 0 <= box.y0 < box.y1 <= 1   # panels left of the legend
-    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["relbias·offset:1"]
-    plt.close(fig)
+    abscol, nope = fig.axes[:2]
+    assert [ax.get_title() for ax in (abscol, nope)] == ["abscol:16", "nope"]
+    lines = abscol.get_lines()
+    curves = [list(line.get_ydata()) for line in lines if line.get_marker() not in ("None", None, "")]
+    assert curves == [[1.0, 1.0], [0.25, 0.5], [1.0, 1.0]]          # l2 offset:1; linf position:0, offset:1
+    bars = [list(line.get_ydata()) for line in lines if line.get_marker() in ("None", None, "")]
+    assert bars == [[0.25, 0.75], [0.5, 1.0]]                         # a bar only where lo < hi
+    assert nope.texts and not nope.get_lines()
+    assert abscol.get_ylim() == pytest.approx((-0.05, 1.05))
+    _legend_outside_and_unclipped(fig)
 
 
-# Exists because a mutant survived: the geometry figure's marker size was unchecked.
-def test_geometry_figure_marker_size(tmp_path, monkeypatch):
-    """Each cell's curve has markers of size 2."""
-    import matplotlib.pyplot as plt
-    from posreal.theory import plots
-
+def test_geometry_figure_has_one_style_per_geometry_and_one_colour_per_task(tmp_path, monkeypatch):
     figures = _recorded_figures(monkeypatch)
-    doc = {"pe": "relbias", "task": "offset:1", "realizable": True, "alpha_interval": {"32": [0.5, 1.0]}}
-    plots.plot_geometries({"l2": [doc]}, [32], str(tmp_path / "g.png"))
-    (line,) = figures[0].axes[0].get_lines()
-    assert line.get_marker() == "o" and line.get_markersize() == 2
-    plt.close(figures[0])
-
-
-# Exists because a mutant survived: the geometry legend could pair a label with another line.
-def test_geometry_legend_pairs_each_label_with_its_line(monkeypatch, tmp_path):
-    figures = _recorded_figures(monkeypatch)
-    docs = [{"pe": "relbias", "task": "position:0", "realizable": True,
-             "alpha_interval": {"4": [0.5, 1.0], "8": [0.25, 0.75]}},      # a band: fill_between after the line
-            {"pe": "alibi", "task": "position:0", "realizable": True,
-             "alpha_interval": {"4": [1.0, 1.0], "8": [1.0, 1.0]}}]
-    plots.plot_geometries({"linf": docs, "l1": docs}, [4, 8], str(tmp_path / "g.png"))
-    fig = figures[0]
-    legend = fig.legends[0]
-    assert [t.get_text() for t in legend.get_texts()] == ["relbias·position:0", "alibi·position:0"]
-    lines = fig.axes[0].get_lines()
-    assert all(isinstance(h, Line2D) for h in legend.legend_handles)
-    assert [h.get_color() for h in legend.legend_handles] == [line.get_color() for line in lines]
-
-
-# Exists because a mutant survived: the geometry figure's width per panel was unchecked.
-def test_geometry_figure_gives_each_panel_the_same_width(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """4.2 in per panel (3.4 in high) at 120 dpi, so two geometries give a file twice as wide as one
-    (4.2 / n would make it half as wide)."""
-    figures = _recorded_figures(monkeypatch)
-    widths = []
-    for n, names in enumerate((["l2"], ["l2", "linf"]), start=1):
-        path = tmp_path / f"g{n}.png"
-        plots.plot_geometries({name: _geometry_docs() for name in names}, [4, 16, 64], str(path))
-        assert tuple(figures[-1].get_size_inches()) == pytest.approx((4.2 * n, 3.4))
-        with Image.open(path) as image:
-            widths.append(image.size[0])
-            assert image.size == (round(4.2 * n * 120), round(3.4 * 120))
-    assert widths[1] == 2 * widths[0]
+    docs = [{"pe": "relbias", "task": task, "realizable": True, "alpha_interval": {"4": [1.0, 1.0]}}
+            for task in ("offset:1", "copy")]
+    plots.plot_geometries({"l2": docs, "linf": docs, "l1": docs}, [4], str(tmp_path / "g.png"))
+    lines = figures[0].axes[0].get_lines()
+    styles = [(line.get_linestyle(), line.get_marker()) for line in lines]
+    assert styles == [("-", "o")] * 2 + [("--", "s")] * 2 + [(":", "^")] * 2
+    colours = [line.get_color() for line in lines]
+    assert colours[0::2] == [colours[0]] * 3 and colours[1::2] == [colours[1]] * 3 and colours[0] != colours[1]
+    labels = [t.get_text() for t in figures[0].legends[0].get_texts()]
+    assert labels == ["offset:1", "copy", " ", "ℓ2 (θ*)", "ℓ∞ [every, some]", "ℓ1 [every, some]"]
 
 
 # Exists because a mutant survived: the base of the geometry figure's log axis was unchecked.
 def test_geometry_figure_has_a_base_two_length_axis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """L is drawn on a log axis of base 2 (major ticks at powers of 2)."""
+    """L is drawn on a log axis of base 2, ticked at the lengths."""
     figures = _recorded_figures(monkeypatch)
     plots.plot_geometries({"l2": _geometry_docs()}, [4, 16, 64], str(tmp_path / "g.png"))
     ax = figures[0].axes[0]
     assert ax.get_xscale() == "log"
     transform = ax.xaxis.get_transform()
     assert isinstance(transform, LogTransform) and transform.base == 2
-    lo, hi = ax.get_xlim()
-    ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
-    assert ticks and all(float(np.log2(t)).is_integer() for t in ticks)
-    assert {4.0, 16.0, 64.0} <= set(ticks)
+    assert list(ax.get_xticks()) == [4.0, 16.0, 64.0]
+    assert [ax.get_xlabel(), ax.get_ylabel()] == ["L", "α_L"]
 
 
 # --------------------------------------------------------------------------- nothing to draw

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN
-from posreal.checks.registry_cells import (check_duality_registry, check_learned_registry, check_theorem2_registry,
+from posreal.checks.registry_cells import (check_duality_registry, check_theorem2_registry,
                                            direct_alpha, theorem2_prediction, theorem2_registry, unique_maximizer)
 from posreal.checks.training_checks import (BEYOND_BUDGET, CONTRADICTS, FALLS, check_training_fall, check_training_rise,
                                     fall_holds, fall_verdict, rise_holds, target_attention)
@@ -53,9 +53,8 @@ def test_duality_on_registry_cells():
     assert len(result.data["cells"]) == 56
 
 
-def test_learned_registry():
-    result = check_learned_registry()
-    assert result.verdict == PASSED and result.negative_control == COUNTEREXAMPLE, result.detail
+# check_learned_registry (learned:16 completions on every registry task) passes with its control refuted:
+# tests/test_claims.py runs it as a registered check of underdetermination.
 
 
 @pytest.mark.slow

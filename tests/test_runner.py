@@ -20,7 +20,7 @@ def _stub_smt(claims=("theorem2", "proposition4", "underdetermination", "express
         return RegisteredCheck(cid, method, f"stub {method}",
                                lambda: CheckResult(cid, f"stub {method}", method, "proved", "counterexample"))
     out = [make(cid, "smt") for cid in claims] + [make("expressivity", "enumeration")]
-    return lambda: (out, "")
+    return lambda choice=None: (out, "")
 
 
 def test_every_listed_method_has_a_registered_check():
@@ -45,7 +45,9 @@ def test_local_checks_are_the_engine_tables():
     assert [c.label for c in property_checks()] == list(PROPERTIES)
     slow = {c.label for c in runner._local_checks() if c.slow}
     assert slow == {"learned:16 interval as posreal alpha reports it", "rise on α_L = 1 cells",
-                    "fall on misranked rows", "α♯ vs the log-time gradient flow (certificates and a seeded batch)"}
+                    "fall on misranked rows", "α♯ vs the gradient flow to log log t (certificates and seeded batches)",
+                    "rescaling the non-active weights (closed forms stay, trajectory-dependent limits move)",
+                    "steepest_descent_face"}
 
 
 def test_run_claims_on_one_claim(monkeypatch):
@@ -72,7 +74,8 @@ def test_a_raising_check_is_a_failure():
 
 
 def test_missing_coverage_is_reported_unknown(monkeypatch):
-    monkeypatch.setattr(runner, "_smt_checks", lambda: ([], "posreal.checks.smt could not be imported: test"))
+    monkeypatch.setattr(runner, "_smt_checks",
+                        lambda choice=None: ([], "posreal.checks.smt could not be imported: test"))
     monkeypatch.setattr(runner, "_local_checks", lambda: [])
     report = run_claims(["theorem2"])[0]
     assert not report.ok
@@ -86,7 +89,7 @@ def test_skip_slow_lists_skipped_checks(monkeypatch):
                            lambda: CheckResult("theorem1", "fast one", "symbolic", PASSED, "counterexample"))
     prop = RegisteredCheck("theorem1", "property", "p",
                            lambda: CheckResult("theorem1", "p", "property", PASSED, "counterexample"))
-    monkeypatch.setattr(runner, "_smt_checks", lambda: ([], ""))
+    monkeypatch.setattr(runner, "_smt_checks", lambda choice=None: ([], ""))
     monkeypatch.setattr(runner, "_local_checks", lambda: [slow, fast, prop])
     report = run_claims(["theorem1"], skip_slow=True)[0]
     assert report.ok and report.skipped == ["training: slow one (slow)"]
@@ -95,6 +98,12 @@ def test_skip_slow_lists_skipped_checks(monkeypatch):
 
 def test_cli_json_document(capsys, monkeypatch):
     monkeypatch.setattr(runner, "_smt_checks", _stub_smt())
+    stub = lambda method: (lambda: CheckResult("underdetermination", f"stub {method}", method, PASSED,   # noqa: E731
+                                               "counterexample"))
+    monkeypatch.setattr(runner, "_local_checks", lambda: [     # the real ones run in tests/test_claims.py
+        RegisteredCheck("underdetermination", "property", "stub property", stub("property")),
+        RegisteredCheck("underdetermination", "registry", "stub registry", stub("registry")),
+        RegisteredCheck("underdetermination", "registry", "slow stub", stub("registry"), slow=True)])
     code = main(["check", "underdetermination", "--json", "--skip-slow"])
     captured = capsys.readouterr()
     doc = json.loads(captured.out)
@@ -114,18 +123,19 @@ def test_cli_exit_codes(capsys, monkeypatch):
     assert err.count("\n") == 0 and "'bogus'" in err
     bad = RegisteredCheck("theorem2", "property", "bad",
                           lambda: CheckResult("theorem2", "bad", "property", PASSED, "no counterexample"))
-    monkeypatch.setattr(runner, "_smt_checks", lambda: ([], ""))
+    monkeypatch.setattr(runner, "_smt_checks", lambda choice=None: ([], ""))
     monkeypatch.setattr(runner, "_local_checks", lambda: [bad])
     assert main(["check", "theorem2"]) == 1      # control without counterexample, and missing coverage
     out = capsys.readouterr().out
-    assert "FAILED" in out and "no counterexample" in out
+    assert "FAILED" in out and "DID NOT FAIL (the check may be vacuous)" in out   # the control, in words
 
 
 def test_cli_text_output(capsys, monkeypatch):
     monkeypatch.setattr(runner, "_smt_checks", _stub_smt())
     assert main(["check", "theorem2", "--skip-slow"]) == 0
     out = capsys.readouterr().out
-    assert "theorem2 — Theorem 2" in out and "negative control" in out and "0 failed" in out
+    assert "theorem2 — Theorem 2" in out and "0 failed" in out
+    assert "— holds" in out and "fails as it should" in out and "counterexample" not in out
 
 
 @pytest.mark.subprocess

@@ -1,6 +1,6 @@
-"""SMT proofs: every proof is proved and every negative control is a Python-verified
-counterexample; the proof machinery itself can fail (refutation, unknown, unverified control,
-algebraic model values)."""
+"""SMT proofs: every proof is proved by both solvers (z3 and cvc5 unsat) and every negative control
+is a Python-verified counterexample; the proof machinery itself can fail (refutation, unknown,
+unverified control, algebraic model values)."""
 
 from fractions import Fraction
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import z3
 
-from posreal.checks.base import COUNTEREXAMPLE, PASSED, PROVED, UNKNOWN
+from posreal.checks.base import COUNTEREXAMPLE, PASSED, PROVED, UNKNOWN, ObligationKind, Solver, SolverStatus
 from posreal.checks.smt import SMT_CHECKS
 from posreal.checks.smt import proposition4 as p4
 from posreal.checks.smt import theorem2 as t2
@@ -29,10 +29,19 @@ def test_every_smt_check_is_proved_with_a_counterexample_control(claim, n, check
     assert result.verdict == (PROVED if result.method == "smt" else PASSED), result.detail
     assert result.negative_control == COUNTEREXAMPLE, result.detail
     assert result.ok and result.seconds > 0
+    if result.method == "smt":   # both solvers decided the proof obligation, and no answer contradicts its kind
+        assert {s: r.answer for s, r in result.solvers.items()} == {Solver.Z3: SolverStatus.UNSAT,
+                                                                     Solver.CVC5: SolverStatus.UNSAT}
+        kinds = {o.kind for o in result.obligations}
+        assert {ObligationKind.ENCODING, ObligationKind.CONTROL} <= kinds
+        for ob in result.obligations:
+            assert {r.solver for r in ob.runs} == {Solver.Z3, Solver.CVC5}
+            wrong = SolverStatus.SAT if ob.expected is SolverStatus.UNSAT else SolverStatus.UNSAT
+            assert all(r.answer is not wrong for r in ob.runs), (ob.file, ob.runs)
 
 
-def test_contract_covers_the_four_claims():
-    assert set(SMT_CHECKS) == {"theorem2", "proposition4", "underdetermination", "expressivity"}
+def test_contract_covers_the_five_claims():
+    assert set(SMT_CHECKS) == {"theorem2", "proposition4", "underdetermination", "expressivity", "extension"}
     assert all(SMT_CHECKS[k] for k in SMT_CHECKS)
     names = [fn.__name__ for fns in SMT_CHECKS.values() for fn in fns]
     assert len(set(names)) == len(names) and "<lambda>" not in names   # the runner labels checks by name

@@ -1,5 +1,5 @@
-"""Lazy imports: ``posreal --help`` and ``posreal verify`` load none of numpy, scipy, sympy, z3 or
-matplotlib, in a whole fresh process (``python -X importtime -m posreal …``).
+"""Lazy imports: ``posreal --help``, ``posreal verify`` and ``posreal pes`` load none of numpy, scipy, sympy, z3
+or matplotlib, in a whole fresh process (``python -X importtime -m posreal …``).
 
 The import log of the interpreter itself is read, so an indirect import (through a package
 ``__init__``) counts as much as a direct one.  The negative control is ``posreal alpha``, which
@@ -42,7 +42,7 @@ def heavy(names: set[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["alpha", "--help"], ["verify", str(CERTIFICATE)],
-                                  ["verify", "--json", str(CERTIFICATE)]])
+                                  ["verify", "--json", str(CERTIFICATE)], ["pes"], ["pes", "--json"]])
 def test_help_and_verify_import_nothing_heavy(argv):
     code, names = imported_modules(*argv)
     assert code == 0

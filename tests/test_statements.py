@@ -9,12 +9,12 @@ from posreal.theory.errors import SpecError
 from posreal.theory.statements import CONJECTURE, METHODS, REFUTED, STATEMENT_IDS, STATEMENTS, THEOREM, statement
 
 EXPECTED_IDS = ("theorem1", "theorem2", "proposition4", "underdetermination", "expressivity", "conjecture",
-                "conjecture-limit", "geometry")
+                "conjecture-limit", "geometry", "extension")
 STATUS = {"conjecture": REFUTED, "conjecture-limit": CONJECTURE}
 # the heading ids of the results on the docs' Definitions page
 ANCHORS = {"theorem1": "theorem-1", "theorem2": "theorem-2", "proposition4": "proposition-4",
            "underdetermination": "underdetermination", "expressivity": "expressivity", "conjecture": "conjecture",
-           "conjecture-limit": "conjecture-prime", "geometry": "geometry"}
+           "conjecture-limit": "conjecture-prime", "geometry": "geometry", "extension": "length-extension"}
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -60,7 +60,7 @@ def test_check_json_shows_the_section(monkeypatch, capsys):
     from posreal.checks.base import CheckResult
     from posreal.cli import main
 
-    def one_check(ids=None, skip_slow=False, on_check=None):
+    def one_check(ids=None, skip_slow=False, on_check=None, solvers=None):
         report = runner.ClaimReport(statement("theorem2"))
         report.results.append(CheckResult(claim="theorem2", name="stand-in", method="registry", verdict="passed",
                                           negative_control=None))

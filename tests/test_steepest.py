@@ -38,3 +38,21 @@ def test_steepest_descent_bad_step_size_message():
     with pytest.raises(SpecError) as err:
         steepest_descent("relbias", "position:0", 4, "l2", steps=1, step_size=-1.0)
     assert str(err.value) == "invalid step size -1.0; accepted: a finite number > 0"
+
+
+@pytest.mark.parametrize("geometry", ["l2", "linf", "l1"])
+def test_continuing_from_an_iterate_gives_the_same_iterates_bit_for_bit(geometry):
+    """start=(k, θ_k) resumes the descent (the ℓ∞ step size depends on t, so k must be honoured)."""
+    from posreal.theory.steepest import steepest_descent
+    from posreal.theory.tables import build_table
+    from posreal.theory.tasks import parse_task
+    pe = build_table("resume_case", [[1, -2], [0, 3], [-1, 1], [2, 2], [3, -1], [1, 1]], "relative")
+    task = parse_task("offset:1")
+    middle = steepest_descent(pe, task, 5, geometry, steps=300)
+    resumed = steepest_descent(pe, task, 5, geometry, steps=1200, start=(300, middle))
+    assert np.array_equal(resumed, steepest_descent(pe, task, 5, geometry, steps=1200))
+    # the control: resuming with the wrong step index changes the ℓ∞ iterates (its steps shrink with t)
+    if geometry == "linf":
+        assert not np.array_equal(steepest_descent(pe, task, 5, geometry, steps=1200, start=(0, middle)), resumed)
+    with pytest.raises(SpecError, match="invalid start"):
+        steepest_descent(pe, task, 5, geometry, steps=10, start=(11, middle))

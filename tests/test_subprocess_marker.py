@@ -12,7 +12,8 @@ A static scan (``ast``) of each test module finds the functions that start a pro
   ``multiprocessing``, ``asyncio.create_subprocess_*``, or a reference to ``sys.executable``;
 * through a function or fixture of the same module (transitively), called or requested by name;
 * through the package's own process-starting functions (``LIBRARY_SPAWNERS``; ``run_grid`` only
-  when its ``jobs`` is not the literal 1).
+  when its ``jobs`` is not the literal 1; ``open_pool``, ``search``, ``exhaustive`` and ``run_grid``
+  when given an executor other than the literal ``local(1)``).
 
 Known limits, kept simple: helpers imported from other test modules, and the command line run
 in-process with an option that starts workers (``main(["experiment", "--jobs", "2", ...])``), are
@@ -34,9 +35,11 @@ OS_PREFIXES = ("exec", "spawn")
 # package functions that start a process when a test calls them (see test_package_spawners_are_known)
 LIBRARY_SPAWNERS = {"cli_learned_document", "check_learned_cli"}   # checks/registry_cells.py
 POOL_RUNNERS = {"run_grid"}                                         # experiment/runner.py: a pool when jobs > 1
+# theory/executors.py: a pool (or a Dask cluster) when given an executor other than local(1)
+EXECUTOR_RUNNERS = {"open_pool", "search", "exhaustive", "run_grid"}
 # the package functions that start a process themselves, and what a test calls to reach them
 PACKAGE_DIRECT = {"cli_learned_document": "cli_learned_document, check_learned_cli",
-                  "_pool_map": "run_grid(..., jobs > 1)"}
+                  "_process_pool": "run_grid(..., jobs > 1), open_pool / search / exhaustive / run_grid(executor=...)"}
 PACKAGE_DIRS = ("posreal", "theory", "checks", "counterexamples", "experiment")
 
 
@@ -90,7 +93,18 @@ def _starts_directly(node: ast.AST, names: dict[str, set[str]], library: bool = 
                                                                        and k.value.value == 1)
                                               for k in sub.keywords):
                 return True
+            if called in EXECUTOR_RUNNERS:
+                given = [k.value for k in sub.keywords if k.arg == "executor"]
+                given += sub.args[:1] if called == "open_pool" else []
+                if any(not _local_one(v) for v in given):
+                    return True
     return False
+
+
+def _local_one(node: ast.AST) -> bool:
+    """``local(1)``: the executor that computes in the calling process."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "local"
+            and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and node.args[0].value == 1)
 
 
 def _is_marker(node: ast.AST) -> bool:
@@ -171,6 +185,17 @@ def test_a_pool(tmp_path):
 def test_one_job(tmp_path):
     run_grid(None, tmp_path, jobs=1)
 
+def test_an_executor():
+    with open_pool(local(2)) as pool:
+        pass
+
+def test_a_search_on_dask(address):
+    search(budget=2, executor=parse_scheduler(address))
+
+def test_in_this_process():
+    with open_pool(local(1)) as pool:
+        pass
+
 def test_the_cli_check():
     from posreal.checks.registry_cells import check_learned_cli
     check_learned_cli()
@@ -186,7 +211,8 @@ def test_marked():
 def test_in_process():
     assert sum([1, 2]) == 3
 '''
-    assert unmarked_spawning_tests(source) == ["test_a_fork", "test_a_pool", "test_direct", "test_the_cli_check",
+    assert unmarked_spawning_tests(source) == ["test_a_fork", "test_a_pool", "test_a_search_on_dask",
+                                               "test_an_executor", "test_direct", "test_the_cli_check",
                                                "test_through_a_fixture", "test_through_a_helper"]
     assert unmarked_spawning_tests("import pytest\npytestmark = [pytest.mark.subprocess]\n" + source) == []
 

@@ -4,7 +4,7 @@ import pytest
 import sympy as sp
 
 from posreal.checks.base import COUNTEREXAMPLE, PROVED
-from posreal.checks.symbolic import (check_gradient_span, check_theorem1_negative, check_theorem1_positive,
+from posreal.checks.symbolic import (check_theorem1_negative, check_theorem1_positive,
                              derive_gradient_span, derive_theorem1_negative, derive_theorem1_positive, is_zero)
 
 
@@ -60,8 +60,7 @@ def test_span_lemma_and_its_controls():
     cx = colspan.counterexample
     # the invalid argument's witness: v is outside col Zᵀ and yet moves under gradient descent
     assert cx["v_in_col_Zt"] is False and any(x != "0" for x in cx["inner_products_z_v"])
-    result = check_gradient_span()
-    assert result.verdict == PROVED and result.negative_control == COUNTEREXAMPLE
+    # check_gradient_span (these derivations as a registered check) runs in tests/test_claims.py
 
 
 def test_unknown_span_variant_is_rejected():

@@ -48,7 +48,6 @@ CASES: dict[str, tuple[Callable[[Any, Any], Any], tuple[str, str]]] = {
                                (LEARNED, "position:0")),
     "limit_interval": (lambda pe, task: theory.limit_interval(pe, task, select(pe, task, L0), 8).to_json(),
                        (PE, TASK)),
-    "naive_kernel_matrix": (lambda pe, task: theory.naive_kernel_matrix(pe, THETA, 8, L0).tolist(), (PE, TASK)),
     "row_outcomes": (_rows, (PE, TASK)),
     "select": (lambda pe, task: select(pe, task, L0).theta.tolist(), (PE, TASK)),
     "transfer": (lambda pe, task: theory.transfer(pe, THETA, 8, L0).matrix().tolist(), (PE, TASK)),

@@ -66,7 +66,8 @@ GENERAL = "dynamic_dual_cxg0x1355_reverse.json"
 OPEN = "open_tie_designed_log2.json"
 
 RATIONAL_FORMS = "accepted: a string 'p/q' in lowest terms (q > 0, zero as '0/1', at most 200 digits each)"
-PE_FORMS = "nope, relbias[:D], colbias[:D], alibi, dual:PE, or the name of an embedded table"
+PE_FORMS = ("nope, clipped[:D] (or relbias[:D]), colbias[:D], slope (or alibi), dual:PE, or the name of an "
+            "embedded table")   # relbias and alibi: the older names of clipped and slope (both accepted)
 TASK_FORMS = "offset:c, position:p, copy, middle, reverse, half, dual:TASK"
 EVIDENCE_NOTE = "float evidence (log-time gradient flow) is reported, not verified"
 
@@ -468,9 +469,10 @@ def test_the_unedited_certificates_of_this_file_verify_and_name_their_checks() -
     ("format", None, "malformed certificate c: format None; accepted: 'posreal-certificate'"),
     ("version", 1.0, "malformed certificate c: version 1.0; accepted: the integer 1"),
     ("version", True, "malformed certificate c: version True; accepted: the integer 1"),
-    ("kind", "static", "malformed certificate c: kind 'static'; accepted: static-colspan, dynamic-colspan, open-tie"),
+    ("kind", "static", "malformed certificate c: kind 'static'; accepted: static-colspan, dynamic-colspan, open-tie, "
+                       "residual-levels, symmetric-tie"),
     ("kind", ["open-tie"], "malformed certificate c: kind ['open-tie']; accepted: static-colspan, dynamic-colspan, "
-                           "open-tie"),
+                           "open-tie, residual-levels, symmetric-tie"),
     ("digest", 5, "malformed certificate: digest = 5; accepted: a string"),
 ])
 def test_header_fields_are_refused_after_sealing(field: str, value: Any, message: str) -> None:
@@ -482,7 +484,8 @@ def test_header_fields_are_refused_after_sealing(field: str, value: Any, message
 def test_a_missing_kind_is_refused_before_the_schema() -> None:
     doc = _sealed(_shipped(STATIC))
     del doc["kind"], doc["claims"]
-    assert _refusal(doc) == "malformed certificate c: kind None; accepted: static-colspan, dynamic-colspan, open-tie"
+    assert _refusal(doc) == ("malformed certificate c: kind None; accepted: static-colspan, dynamic-colspan, open-tie, "
+                             "residual-levels, symmetric-tie")
 
 
 def test_a_kind_swapped_for_another_is_refused_by_the_schema_of_that_kind() -> None:
@@ -1288,7 +1291,8 @@ def test_instance_without_tables_has_none():
 def test_model_errors_name_the_pe():
     assert _message(lambda: em.dimension("dual:" * 65 + "nope", 4), CertificateError).startswith("invalid PE '")
     assert _message(lambda: em.dimension(5, 4), CertificateError) == (
-        "invalid PE 5; accepted: nope, relbias[:D], colbias[:D], alibi, dual:PE, or the name of an embedded table")
+        "invalid PE 5; accepted: nope, clipped[:D] (or relbias[:D]), colbias[:D], slope (or alibi), dual:PE, or the "
+        "name of an embedded table")
 
 
 # Exists because a mutant survived: feature's error could name another argument.

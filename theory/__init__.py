@@ -21,7 +21,7 @@ _EXPORTS = {
     "unregister_pe": "tables", "load_table": "tables",
     "Cell": "cell", "Mode": "arithmetic", "Transfer": "transfer_operator", "IntervalAlphaResult": "alpha",
     "PosrealError": "errors", "SpecError": "errors",
-    "exact_transfer": "transfer_operator", "naive_kernel_matrix": "transfer_operator", "transfer": "transfer_operator",
+    "exact_transfer": "transfer_operator", "transfer": "transfer_operator",
     "Selection": "selection", "select": "selection",
     "dual_task": "tasks", "parse_task": "tasks",
     "gradient_descent": "training",
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from posreal.theory.tables import register_pe, unregister_pe
     from posreal.theory.tables import load_table
     from posreal.theory.errors import PosrealError, SpecError
-    from posreal.theory.transfer_operator import exact_transfer, naive_kernel_matrix, transfer
+    from posreal.theory.transfer_operator import exact_transfer, transfer
     from posreal.theory.selection import Selection, select
     from posreal.theory.tasks import dual_task, parse_task
     from posreal.theory.training import gradient_descent

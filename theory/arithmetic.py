@@ -86,14 +86,6 @@ class Arithmetic:
         raise NotImplementedError
 
 
-def scored_rows(pe: Encoding, task: Task, length: int,
-                train_length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """R_length, its targets, their key indices and structural ties: four (m,) arrays."""
-    rows, targets = task.rows_and_targets(length)
-    keys = target_keys(pe.index, rows, targets)
-    return rows, targets, keys, pe.structural_ties(rows, keys, length, train_length)
-
-
 @dataclass(frozen=True)
 class FloatArithmetic(Arithmetic):
     """Float margins and the tolerance rule."""
@@ -103,9 +95,10 @@ class FloatArithmetic(Arithmetic):
         return Mode.FLOAT
 
     def decide(self, pe, task, theta, length, train_length):
-        rows, targets, keys, ties = scored_rows(pe, task, length, train_length)   # (m,) each
+        rows, targets = task.rows_and_targets(length)                       # (m,), (m,)
+        keys = target_keys(pe.index, rows, targets)                          # (m,)
         vec = np.asarray(theta, dtype=float)                                 # (p,)
-        margins, values = pe.kernel(vec, length, train_length).float_margins(rows, keys)
+        margins, values, ties = pe.float_row_margins(vec, rows, keys, length, train_length)   # (m,) each
         status = classify_float(margins, values, ties, self.tol)
         return RowOutcomes(length, self.mode, rows, targets, margins, status, ties, self.tol)
 
@@ -147,7 +140,9 @@ class ExactArithmetic(Arithmetic):
         return self, exact_theta
 
     def decide(self, pe, task, theta, length, train_length):
-        rows, targets, keys, ties = scored_rows(pe, task, length, train_length)   # (m,) each
+        rows, targets = task.rows_and_targets(length)
+        keys = target_keys(pe.index, rows, targets)
+        ties = pe.structural_ties(rows, keys, length, train_length)
         exact_theta = [x if isinstance(x, Fraction) else Fraction(x) for x in theta]   # a float is a binary rational
         margins, _ = pe.exact_kernel(exact_theta, length, train_length).exact_margins(rows, keys)
         return RowOutcomes(length, self.mode, rows, targets, margins, classify_exact(margins, ties), ties, self.tol)

@@ -7,6 +7,8 @@ section "Transfer coefficient".
 
 from __future__ import annotations
 
+import math
+
 TRAIN_LENGTH = 16
 """L0: the training length of the reference values and of every command's default."""
 
@@ -19,14 +21,25 @@ SMT_TIMEOUT = 20.0
 MAX_CEILING_LENGTH = 64
 """The largest grid length ``posreal ceiling`` accepts (MaxSMT grows quickly with n)."""
 
-TAU_MAX = 600.0
-"""Largest log-time τ = log t of the gradient-flow evidence (e^600 ≈ 10^260 stays within float range)."""
+TAU_MAX = math.exp(24.0)
+"""Largest log-time τ = log t of the trajectory evidence: e^24 ≈ 2.6·10¹⁰, i.e. σ = log τ = log log t = 24,
+where a log log t term has moved by O(1) (the flow is integrated in h = θ - θ* τ and σ, see
+``posreal.theory.trajectory``)."""
 
 KERNEL_CLASSES = ("relative", "column")
 """Free kernel classes of the class ceiling."""
 
 REGISTRY_PES = ("nope", "relbias", "alibi", "rope:16", "abssin:16", "abscol:16", "colbias")
-"""The PEs of the taxonomy table (the registry with its default parameters)."""
+"""The project's idealized registry PEs with their default parameters (``relbias`` and ``alibi`` are the
+older names of ``clipped`` and ``slope``, kept here because the registry cells, their checks and stored
+results are spelled so)."""
+
+PUBLISHED_PES = ("t5", "alibi-fixed", "kerple-log", "xpos:16", "fire")
+"""The encodings practitioners use, as their papers define them, with their default parameters:
+T5's buckets, ALiBi's fixed slope, Kerple's logarithmic bias, xPos, FIRE over a fixed basis."""
+
+TAXONOMY_PES = REGISTRY_PES + PUBLISHED_PES
+"""The PEs of the taxonomy table (``posreal table`` and the docs' Taxonomy page): both kinds side by side."""
 
 REGISTRY_TASKS = ("offset:1", "offset:2", "position:0", "position:1", "copy", "middle", "reverse", "half")
 """The tasks of the taxonomy table."""

@@ -2,11 +2,14 @@
 
 Main definitions:
 
-* the registry classes ``nope`` (:class:`NoPE`), ``relbias[:D]``/``colbias[:D]`` (:class:`Bucket`),
-  ``alibi`` (:class:`ALiBi`), ``rope:d[:base]``/``abscol:d[:base]`` (:class:`Sinusoidal`),
-  ``abssin:d[:base]`` (:class:`AbsSin`) and the shear ``dual:P`` (:class:`DualOf`,
-  ψ_S(i, j) = ψ(i, i-j), Proposition 4).  User feature tables are in :mod:`posreal.theory.tables`;
-  spec strings are parsed, once, by :mod:`posreal.theory.pe_specs`;
+* the base classes :class:`Encoding` (any ψ(i, j)), :class:`ProfileEncoding` (ψ of the key index
+  alone) and :class:`OneHot` (one-hot of a bucket of the key index);
+* the registry classes ``nope`` (:class:`NoPE`), ``clipped[:D]``/``colbias[:D]`` (:class:`Bucket`; the
+  older name ``relbias``), ``slope`` (:class:`Slope`; the older name ``alibi``) and the shear ``dual:P``
+  (:class:`DualOf`, ψ_S(i, j) = ψ(i, i-j), Proposition 4).  The sinusoidal PEs are in
+  :mod:`posreal.theory.sinusoids`, the published encodings (T5, fixed ALiBi, Kerple, xPos, FIRE) in
+  :mod:`posreal.theory.published`, user feature tables in :mod:`posreal.theory.tables`, user functions in
+  :mod:`posreal.theory.function_pe`; spec strings are parsed, once, by :mod:`posreal.theory.pe_specs`;
 * every encoding is read in *index form*: row i of the causal grid sees key index
   k ∈ {0..i}, where k = i - j for offset-indexed PEs (relative) and k = j for
   position-indexed ones (column, bilinear, tables).  The shear keeps the row values and flips
@@ -18,15 +21,14 @@ Main definitions:
   the shape of its kernel for memory planning (:attr:`Encoding.kernel_form`) and the shear
   (:meth:`Encoding.dual`).
 
-Frequencies of the sinusoidal PEs: ω_f = base^(-2f/d), f = 0..d/2-1, base 10000 by default
-(Vaswani et al. 2017; Su et al. 2021 for RoPE).  ``relbias`` is the clipped one-hot bucket
-min(i - j, D) with D = L0 - 1 by default (a simplification of T5's buckets, Raffel et al. 2020).
+``clipped`` is the one-hot bucket min(i - j, D) with D = L0 - 1 by default (an idealization of T5's
+buckets, Raffel et al. 2020; T5's own buckets are ``t5``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -34,8 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from posreal.theory.errors import SpecError, bad_value, quote
-from posreal.theory.kernels import BilinearKernel, DenseKernel, Kernel, KeyIndex, ProfileKernel, dot
-from posreal.theory.sinusoids import Rescalable, format_base, interval_sinusoid, sinusoid_at
+from posreal.theory.kernels import DenseKernel, Kernel, KeyIndex, ProfileKernel, dot
 
 if TYPE_CHECKING:
     from posreal.theory.extension import FrequencyRescaling
@@ -67,15 +68,15 @@ class KernelForm(StrEnum):
     PROFILE = "profile"     # one (L,) profile: relative and column PEs
     BILINEAR = "bilinear"   # Φ_L W Φ_Lᵀ, row-blocked
     DENSE = "dense"         # (L, L) values: general tables
+    BLOCKED = "blocked"     # ψ evaluated a block of rows at a time, never stored: general PEs given by a formula
 
 
-REGISTRY_NAMES = frozenset({"nope", "relbias", "alibi", "rope", "abssin", "abscol", "colbias", "dual", "learned",
-                            "table"})
+REGISTRY_NAMES = frozenset({"nope", "relbias", "clipped", "alibi", "slope", "rope", "abssin", "abscol", "colbias",
+                            "dual", "learned", "table", "t5", "xpos", "fire", "py"})
 """Names a user PE may not take (they are spec prefixes)."""
 
 MAX_PROFILE_LENGTH = 2 ** 24   # relative / column kernels: O(L) memory
 MAX_BLOCKED_LENGTH = 2 ** 15   # bilinear kernels: O(L^2 d) time, row-blocked memory
-DEFAULT_BASE = 10000.0
 
 
 def irrational(pe: object) -> SpecError:
@@ -129,6 +130,9 @@ class Encoding:
     :meth:`index_features` alone (general tables); 1-D and bilinear encodings override them."""
 
     kernel_form = KernelForm.DENSE
+    positive_scale = False
+    """True for a fixed bias with one learned scale (p = 1): θ ranges over (0, ∞) instead of ℝ
+    (definitions.md#fixed-bias).  The selection, the class ceiling and the trainer honour it."""
 
     @property
     def kind(self) -> PEKind:
@@ -184,8 +188,8 @@ class Encoding:
     def extended(self, rescaling: FrequencyRescaling, train_length: int) -> Encoding:
         """The features a length extension evaluates on the longer grid (:mod:`posreal.theory.extension`)."""
         raise SpecError(f"invalid extension {rescaling.method.value!r} for PE {str(self)!r}; accepted: rope, "
-                        "abscol, abssin and their duals (any extension), alibi (pi); bucketed and table PEs "
-                        "have no frequencies or positions to rescale")
+                        "abscol, abssin, xpos and their duals (any extension), slope and alibi-fixed (pi); "
+                        "bucketed, kerple, fire, table and function PEs have no frequencies or positions to rescale")
 
     # -- the kernel of θ on the L-grid (no validation here: callers validate at their boundary)
     def kernel(self, theta: np.ndarray, length: int, train_length: int) -> Kernel:
@@ -203,6 +207,14 @@ class Encoding:
             feats = self.exact_index_features([i] * (i + 1), list(range(i + 1)), train_length)
             out[i, : i + 1] = [dot(theta, f) for f in feats]
         return DenseKernel(length, self.index, out)
+
+    def float_row_margins(self, theta: np.ndarray, rows: np.ndarray, keys: np.ndarray, length: int,
+                          train_length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Margins γ_i, target values κ(i, t) and structural ties of the scored rows (target key indices
+        ``keys``) under T_L θ in float: (p,), (m,), (m,) -> (m,), (m,), (m,) bool."""
+        ties = self.structural_ties(rows, keys, length, train_length)
+        margins, values = self.kernel(theta, length, train_length).float_margins(rows, keys)
+        return margins, values, ties
 
     def structural_ties(self, rows: np.ndarray, keys: np.ndarray, length: int, train_length: int) -> np.ndarray:
         """Rows whose target key index has the features of another key of the row: (m,), (m,) -> (m,) bool.
@@ -318,14 +330,47 @@ class NoPE(ProfileEncoding):
         return "nope"
 
 
+class OneHot(ProfileEncoding):
+    """One-hot of an integer bucket b(k) ∈ {0..p-1} of the key index: the features of every bucketed PE
+    (``clipped``/``colbias`` here, ``t5`` in :mod:`posreal.theory.published`).  Subclasses give
+    :meth:`buckets` and :meth:`dim`; two keys tie iff they share a bucket."""
+
+    rational = True
+
+    def buckets(self, keys: np.ndarray, train_length: int) -> np.ndarray:
+        """b(k): (m,) int -> (m,) int64 in 0..p-1."""
+        raise NotImplementedError
+
+    def features(self, keys, train_length):
+        keys = np.asarray(keys, dtype=np.int64)
+        out = np.zeros((keys.size, self.dim(train_length)))  # (m, p)
+        out[np.arange(keys.size), self.buckets(keys, train_length)] = 1.0
+        return out
+
+    def exact_features(self, keys, train_length):
+        p = self.dim(train_length)
+        one, zero = Fraction(1), Fraction(0)
+        ids = self.buckets(np.asarray(list(keys), dtype=np.int64), train_length).tolist()
+        return [tuple(one if b == c else zero for c in range(p)) for b in ids]
+
+    def feature_ids(self, length, train_length):
+        return self.buckets(np.arange(length), train_length)
+
+    def profile(self, theta, length, train_length):
+        return np.asarray(theta, dtype=float)[self.buckets(np.arange(length), train_length)]
+
+    def exact_profile(self, theta, length, train_length):
+        return [theta[b] for b in self.buckets(np.arange(length), train_length).tolist()]
+
+
 @dataclass(frozen=True)
-class Bucket(ProfileEncoding):
-    """One-hot of min(k, D): ``relbias`` (k = offset) or ``colbias`` (k = position).
+class Bucket(OneHot):
+    """One-hot of min(k, D): ``clipped`` (k = i - j; alias ``relbias``) or ``colbias`` (k = j).
     D = L0 - 1 when not given."""
 
     D: int | None = None
     index: KeyIndex = OFFSET
-    rational = True
+    alias: str | None = field(default=None, compare=False)   # the old spelling ``relbias``, printed as given
 
     @property
     def kind(self):
@@ -341,38 +386,22 @@ class Bucket(ProfileEncoding):
     def dim(self, train_length):
         return self.clip(train_length) + 1
 
-    def features(self, keys, train_length):
-        D = self.clip(train_length)
-        out = np.zeros((len(keys), D + 1))  # (m, D+1)
-        out[np.arange(len(keys)), np.minimum(np.asarray(keys), D)] = 1.0
-        return out
-
-    def exact_features(self, keys, train_length):
-        D = self.clip(train_length)
-        one, zero = Fraction(1), Fraction(0)
-        return [tuple(one if b == min(k, D) else zero for b in range(D + 1)) for k in keys]
-
-    def feature_ids(self, length, train_length):
-        return np.minimum(np.arange(length), self.clip(train_length))
-
-    def profile(self, theta, length, train_length):
-        return np.asarray(theta, dtype=float)[np.minimum(np.arange(length), self.clip(train_length))]
-
-    def exact_profile(self, theta, length, train_length):
-        D = self.clip(train_length)
-        return [theta[min(k, D)] for k in range(length)]
+    def buckets(self, keys, train_length):
+        return np.minimum(np.asarray(keys, dtype=np.int64), self.clip(train_length))
 
     def __str__(self):
-        name = "relbias" if self.index == OFFSET else "colbias"
+        name = self.alias or ("clipped" if self.index == OFFSET else "colbias")
         return name if self.D is None else f"{name}:{self.D}"
 
 
 @dataclass(frozen=True)
-class ALiBi(ProfileEncoding):
-    """ψ(δ) = [-δ·c]: one learned slope of either sign (Press et al. 2022, with a free slope).
-    c = 1, or the position scale 1/s of an interpolated grid (``pi``: a positive rescaling)."""
+class Slope(ProfileEncoding):
+    """``slope`` (alias ``alibi``): ψ(δ) = [-δ·c], one learned slope of either sign (ALiBi's linear bias
+    with a free slope; the published fixed slopes are ``alibi-fixed``).  c = 1, or the position scale 1/s
+    of an interpolated grid (``pi``: a positive rescaling)."""
 
     position_scale: Fraction = Fraction(1)
+    alias: str | None = field(default=None, compare=False)   # the old spelling ``alibi``, printed as given
     kind = RELATIVE
     index = OFFSET
     rational = True
@@ -380,17 +409,24 @@ class ALiBi(ProfileEncoding):
     def dim(self, train_length):
         return 1
 
+    def slope(self) -> Fraction | float:
+        """The fixed factor of -δ (1 here; a head's slope m_h for ``alibi-fixed``), times the position scale."""
+        return self.position_scale
+
     def features(self, keys, train_length):
-        return -float(self.position_scale) * np.asarray(keys, dtype=float)[:, None]  # (m, 1)
+        return -float(self.slope()) * np.asarray(keys, dtype=float)[:, None]  # (m, 1)
 
     def exact_features(self, keys, train_length):
-        return [(-self.position_scale * k,) for k in keys]
+        m = self.slope()
+        if not isinstance(m, Fraction):
+            raise irrational(self)
+        return [(-m * k,) for k in keys]
 
     def feature_ids(self, length, train_length):
         return np.arange(length)
 
     def profile(self, theta, length, train_length):
-        return -float(theta[0]) * float(self.position_scale) * np.arange(length, dtype=float)
+        return -float(theta[0]) * float(self.slope()) * np.arange(length, dtype=float)
 
     def extended(self, rescaling, train_length):
         if rescaling.method.value != "pi":
@@ -398,92 +434,10 @@ class ALiBi(ProfileEncoding):
         return replace(self, position_scale=self.position_scale / rescaling.scale)
 
     def __str__(self):
-        return "alibi"
+        return self.alias or "slope"
 
 
-@dataclass(frozen=True)
-class Sinusoidal(Rescalable, ProfileEncoding):
-    """``rope:d`` (relative: [cos ωδ] ++ [sin ωδ]) or ``abscol:d`` (column: φ(j) = [sin ωj] ++ [cos ωj])."""
-
-    name: str
-    d: int
-    base: float = DEFAULT_BASE
-    base_given: bool = False
-    rescaling: FrequencyRescaling | None = None   # a length extension's frequencies (None: the registry's)
-
-    @property
-    def kind(self):
-        return RELATIVE if self.name == "rope" else COLUMN
-
-    @property
-    def index(self):
-        return OFFSET if self.name == "rope" else POSITION
-
-    def dim(self, train_length):
-        return self.d
-
-    def features(self, keys, train_length):
-        return sinusoid_at(keys, self.omegas(), sin_first=self.name != "rope")
-
-    def interval_index_features(self, row, keys, train_length, iv):
-        omega = self.interval_omegas(iv)
-        return [interval_sinusoid(iv, k, omega, sin_first=self.name != "rope") for k in keys]
-
-    def __str__(self):
-        return f"{self.name}:{self.d}" + (f":{format_base(self.base)}" if self.base_given else "")
-
-
-# --------------------------------------------------------------------------- bilinear
-@dataclass(frozen=True)
-class AbsSin(Rescalable, Encoding):
-    """``abssin:d``: ψ(i, j) = vec(φ(i) φ(k)ᵀ) with φ(x) = [sin ωx] ++ [cos ωx]; θ is the
-    matrix W (d×d, row-major) and κ(i, j) = φ(i)ᵀ W φ(k).  k = j; the shear gives k = i - j."""
-
-    d: int
-    base: float = DEFAULT_BASE
-    base_given: bool = False
-    rescaling: FrequencyRescaling | None = None   # a length extension's frequencies (None: the registry's)
-    kind = BILINEAR
-    index = POSITION
-    kernel_form = KernelForm.BILINEAR
-
-    def dim(self, train_length):
-        return self.d * self.d
-
-    def phi(self, x: np.ndarray) -> np.ndarray:
-        return sinusoid_at(x, self.omegas(), sin_first=True)  # (m, d)
-
-    def index_features(self, rows, keys, train_length):
-        left, right = self.phi(rows), self.phi(keys)  # (m, d), (m, d)
-        return (left[:, :, None] * right[:, None, :]).reshape(len(left), self.d * self.d)  # (m, d*d)
-
-    def feature_ids(self, length: int, train_length: int) -> np.ndarray:
-        """Ids of the right factor φ(k) (ψ(i,k) = ψ(i,k') iff φ(k) = φ(k'), as φ(i) ≠ 0)."""
-        _, ids = np.unique(self.phi(np.arange(length)), axis=0, return_inverse=True)
-        return ids.reshape(-1).astype(np.int64)
-
-    def kernel(self, theta, length, train_length):
-        phi = self.phi(np.arange(length))   # (L, d)
-        W = theta.reshape(self.d, self.d)   # (d, d)
-        return BilinearKernel(length, self.index, phi @ W, phi)
-
-    def structural_ties(self, rows, keys, length, train_length):
-        return ties_from_ids(self.feature_ids(length, train_length), rows, keys)   # φ(i) ≠ 0: ids of φ(k) decide
-
-    def max_abs_feature(self, length, train_length):
-        return float(np.abs(self.phi(np.arange(length))).max(initial=0.0)) ** 2
-
-    def interval_index_features(self, row, keys, train_length, iv):
-        omega = self.interval_omegas(iv)
-        left = interval_sinusoid(iv, row, omega, sin_first=True)
-        out = []
-        for k in keys:
-            right = interval_sinusoid(iv, k, omega, sin_first=True)
-            out.append([a * b for a in left for b in right])
-        return out
-
-    def __str__(self):
-        return f"abssin:{self.d}" + (f":{format_base(self.base)}" if self.base_given else "")
+ALiBi = Slope   # the class's earlier name
 
 
 # --------------------------------------------------------------------------- the shear
@@ -511,6 +465,10 @@ class DualOf(Encoding):
     @property
     def kernel_form(self) -> KernelForm:   # type: ignore[override]
         return self.base.kernel_form
+
+    @property
+    def positive_scale(self) -> bool:   # type: ignore[override]
+        return self.base.positive_scale
 
     def dual(self) -> Encoding:
         return self.base
@@ -541,6 +499,9 @@ class DualOf(Encoding):
 
     def structural_ties(self, rows, keys, length, train_length):
         return self.base.structural_ties(rows, keys, length, train_length)   # index-form features are the base's
+
+    def float_row_margins(self, theta, rows, keys, length, train_length):
+        return self.base.float_row_margins(theta, rows, keys, length, train_length)   # index form: the same values
 
     def max_abs_feature(self, length, train_length):
         return self.base.max_abs_feature(length, train_length)

@@ -10,10 +10,11 @@ Main definitions:
   i.e. λ_f = s^(2f/(d-2)) (d = 2: the one frequency f = 0 keeps λ = 1);
 * ``yarn`` (Peng, Quesnelle, Fan & Shippole, ICLR 2024, "NTK-by-parts" with its defaults α = 1, β = 32):
   r_f = L0 ω_f / 2π, γ_f = clip((r_f − α)/(β − α), 0, 1), ω'_f = (1 − γ_f) ω_f / s + γ_f ω_f.  Its
-  attention temperature multiplies the kernel by the positive scalar 0.1 ln s + 1 (:func:`yarn_temperature`,
-  the paper's √(1/t)), which changes no realized row: α_L^yarn does not depend on it;
-* ``factors:FILE``: λ_f given per frequency (a JSON list of positive numbers or rational strings "p/q"),
-  for searched methods such as LongRoPE (Ding et al. 2024);
+  attention temperature t divides the logits: queries and keys are both scaled by √(1/t) = 0.1 ln s + 1, so
+  the kernel is multiplied by the positive scalar 1/t = (0.1 ln s + 1)² (:func:`yarn_temperature`,
+  :meth:`Extension.logit_scale`), which changes no realized row: α_L^yarn does not depend on it;
+* ``factors:FILE``: λ_f given per frequency (a JSON list of numbers or rational strings "p/q" in
+  [1e-9, 1e12]), for searched methods such as LongRoPE (Ding et al. 2024);
 * which PEs accept which method is the encoding's business (``Encoding.extended``): ``rope``,
   ``abscol``, ``abssin`` and their shears rescale frequencies; ``alibi`` accepts ``pi`` (a positive
   rescaling of -(i - j): no row changes); bucketed and table PEs have nothing to rescale and refuse.
@@ -25,6 +26,7 @@ so certified mode decides rows of T_L^σ θ rigorously.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -40,6 +42,9 @@ from posreal.theory.transfer_operator import REEVALUATION, Transfer
 YARN_ALPHA = 1.0    # ramp start (YaRN's α): wavelengths longer than L0 / α are interpolated fully
 YARN_BETA = 32.0    # ramp end (YaRN's β): wavelengths shorter than L0 / β are extrapolated
 MAX_FACTORS = 4096  # entries of a factors file
+MAX_FACTORS_BYTES = 2 ** 20   # a factors file: 4096 factors of up to 61 characters fit in 256 KiB
+MIN_FACTOR, MAX_FACTOR = Fraction(1, 10 ** 9), Fraction(10 ** 12)   # λ_f range: ω/λ and L·ω/λ stay finite floats
+_RATIONAL = re.compile(r"\s*[0-9]{1,30}(?:/[0-9]{1,30})?\s*")      # "p" or "p/q": no exponents (no 10**huge)
 EXTENSION_FORMS = "none, pi, ntk, yarn, factors:FILE (a JSON list of one positive factor per frequency)"
 
 
@@ -54,8 +59,10 @@ class ExtensionMethod(StrEnum):
 
 
 def yarn_temperature(scale: float) -> float:
-    """YaRN's logit multiplier √(1/t) = 0.1 ln s + 1 (s ≥ 1): a positive scalar on the kernel."""
-    return 0.1 * math.log(max(float(scale), 1.0)) + 1.0
+    """YaRN's logit multiplier 1/t at scale s ≥ 1: queries and keys are each scaled by √(1/t) = 0.1 ln s + 1
+    (Peng et al. 2024, §3.4), so the kernel is multiplied by (0.1 ln s + 1)², a positive scalar (1 for s ≤ 1)."""
+    root = 0.1 * math.log(max(float(scale), 1.0)) + 1.0
+    return root * root
 
 
 @dataclass(frozen=True)
@@ -134,35 +141,43 @@ class Extension(Transfer):
             return pe
         return pe.extended(self.rescaling(length, train_length), train_length)
 
+    def logit_scale(self, length: int, train_length: int) -> float:
+        """YaRN's attention temperature 1/t at this length (:func:`yarn_temperature`); 1 for the other methods."""
+        if self.method is not ExtensionMethod.YARN or length <= train_length:
+            return 1.0
+        return yarn_temperature(length / train_length)
+
 
 def read_factors(path: str) -> tuple[Fraction, ...]:
-    """λ_f from a factors file: a JSON list of positive numbers or rational strings "p/q"."""
+    """λ_f from a factors file: a JSON list of numbers or rational strings "p/q", each in [1e-9, 1e12]."""
     what = "factors file"
-    text = resources.read_text(path, what)
-    doc = resources.load_json(text, f"{what} {quote(path)}", accepted="a JSON list of positive factors")
+    accepted = (f"a JSON list of 1 to {MAX_FACTORS} factors, one per frequency, each a number or a rational "
+                "string such as \"3/2\" between 1e-9 and 1e12")
+    text = resources.read_text(path, what, MAX_FACTORS_BYTES)
+    doc = resources.load_json(text, f"{what} {quote(path)}", accepted=accepted)
     if not isinstance(doc, list) or not doc or len(doc) > MAX_FACTORS:
-        raise SpecError(f"invalid {what} {quote(path)}: not a non-empty JSON list of at most {MAX_FACTORS} "
-                        "entries; accepted: a JSON list of positive factors, one per frequency")
+        shape = (f"a list of {len(doc)} entries" if isinstance(doc, list) else f"a JSON {type(doc).__name__}")
+        raise SpecError(f"invalid {what} {quote(path)}: {shape}; accepted: {accepted}")
     out = []
     for k, x in enumerate(doc):
         value = _factor(x)
-        if value is None or value <= 0:
-            raise SpecError(f"invalid {what} {quote(path)}: entry [{k}] is {quote(x)}; accepted: positive "
-                            "numbers or rational strings such as \"3/2\"")
+        if value is None or not MIN_FACTOR <= value <= MAX_FACTOR:
+            raise SpecError(f"invalid {what} {quote(path)}: entry [{k}] is {quote(x)}; accepted: {accepted}")
         out.append(value)
     return tuple(out)
 
 
 def _factor(x: Any) -> Fraction | None:
+    """A factor as an exact rational; None for anything but a finite number or a "p" / "p/q" string."""
     if isinstance(x, bool):
         return None
-    if isinstance(x, (int, float)):
-        return Fraction(x)                      # a float is an exact binary rational
-    if isinstance(x, str) and len(x) <= 64:
-        try:
-            return Fraction(x)
-        except (ValueError, ZeroDivisionError):
-            return None
+    if isinstance(x, int):
+        return Fraction(x)
+    if isinstance(x, float):
+        return Fraction(x) if math.isfinite(x) else None     # a float is an exact binary rational
+    if isinstance(x, str) and _RATIONAL.fullmatch(x):
+        num, _, den = x.strip().partition("/")
+        return None if den and int(den) == 0 else Fraction(int(num), int(den or 1))
     return None
 
 

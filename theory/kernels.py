@@ -7,7 +7,8 @@ Main definitions (definitions.md#transfer-operator, definitions.md#realization-a
   for position-indexed ones);
 * never an L×L×p tensor: a relative or column kernel is one profile v(k) (:class:`ProfileKernel`,
   O(L) memory); ``abssin`` is Φ_L W Φ_Lᵀ evaluated in row blocks (:class:`BilinearKernel`); user
-  tables of kind ``general`` store their (L, L) values (:class:`DenseKernel`);
+  tables of kind ``general`` store their (L, L) values (:class:`DenseKernel`); general PEs given by a
+  formula or a function are evaluated a block of rows at a time and never stored (:class:`RowBlockKernel`);
 * the shear (Proposition 4) keeps the values and flips the index: (Sκ)(i, j) = κ(i, i - j)
   (:meth:`Kernel.flipped`);
 * margins γ_i = κ(i, t) - max_{j ≠ t} κ(i, j) of scored rows, in float
@@ -23,7 +24,7 @@ Which kernel a PE builds is the encoding's business (``Encoding.kernel`` in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -92,12 +93,16 @@ class Kernel:
     def flipped(self) -> Kernel:
         raise NotImplementedError
 
+    def block_rows(self) -> int:
+        """Rows per block of :meth:`float_margins` (a (block, L) array of values at a time)."""
+        return max(1, BLOCK_ENTRIES // max(self.length, 1))
+
     def float_margins(self, rows: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Margins γ_i and target values v_i(k_t), evaluated in row blocks: (m,), (m,) -> (m,), (m,)."""
         L = self.length
         margins = np.empty(rows.size)
         target_values = np.empty(rows.size)
-        block = max(1, BLOCK_ENTRIES // max(L, 1))
+        block = self.block_rows()
         cols = np.arange(L)
         for start in range(0, rows.size, block):
             r = rows[start:start + block]
@@ -203,6 +208,31 @@ class DenseKernel(Kernel):
 
     def flipped(self):
         return DenseKernel(self.length, self.index.flipped, self.values)
+
+
+@dataclass
+class RowBlockKernel(Kernel):
+    """Values computed when asked, a block of rows at a time, and never stored (general PEs given by a
+    formula or a function): ``evaluate(rows)`` -> (b, L) floats v_i(k) (k > i unused), ``exact_row(i)``
+    -> the i + 1 values v_i(0..i) in ℚ (exact kernels), ``rows_per_block`` bounds one evaluation."""
+
+    evaluate: Callable[[np.ndarray], np.ndarray]
+    rows_per_block: int = 1
+    exact_row: Callable[[int], list] | None = None
+
+    def row_values(self, rows: np.ndarray) -> np.ndarray:
+        return self.evaluate(np.asarray(rows, dtype=np.int64))
+
+    def row(self, i: int) -> list[Any]:
+        if self.exact_row is not None:
+            return self.exact_row(i)
+        return super().row(i)
+
+    def block_rows(self) -> int:
+        return self.rows_per_block
+
+    def flipped(self):
+        return RowBlockKernel(self.length, self.index.flipped, self.evaluate, self.rows_per_block, self.exact_row)
 
 
 def dot(theta: Sequence[Fraction], features: Sequence[Fraction]) -> Fraction:

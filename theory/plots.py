@@ -1,17 +1,91 @@
 """Figures (matplotlib, Agg backend): α_L against L for the taxonomy.
 
 * :func:`plot_taxonomy` — one panel per PE, one curve per realizable task;
-* :func:`plot_geometries` — one panel per optimizer geometry, the α interval as a band.
-Both refuse an empty figure (no cells, or no geometries) with a one-line :class:`SpecError`.
+* :func:`plot_geometries` — one panel per PE, one curve per realizable task and geometry: the ℓ2 value,
+  and the [every, some] interval of ℓ∞ and ℓ1 as a vertical bar;
+* :func:`plot_extensions` — one panel per (PE, task) cell, one curve per length-extension method.
+
+Conventions shared by both (and read off by a person, so fixed here once):
+
+* one colour and one marker per task, the same in every panel (:func:`task_styles`); in
+  :func:`plot_geometries` one line style and marker per geometry (:data:`GEOMETRY_STYLES`);
+* curves that coincide stay visible: each task's points sit slightly left or right of their length
+  (a dodge of a few hundredths of a doubling; L is discrete, so nothing is moved in value), and the
+  earlier a task is in the list the wider its line, so a line drawn on top leaves the one below showing;
+* every panel has both axis labels and the same axes; a panel with nothing to draw says so in its
+  middle instead of inventing an axis of its own;
+* the legend sits outside every panel (constrained layout: never on a curve, never cut off).
+
+Each refuses an empty figure (no cells, no geometries, no method) with a one-line :class:`SpecError`.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 import matplotlib
 from posreal.theory.errors import SpecError
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
+Y_LIMITS = (-0.05, 1.05)
+DODGE = 0.05   # horizontal offset between tasks at one length, in doublings (log2 units)
+GEOMETRY_STYLES: dict[str, tuple[Any, str, str]] = {   # geometry -> (line style, marker, legend label)
+    "l2": ("-", "o", "ℓ2 (θ*)"), "linf": ("--", "s", "ℓ∞ [every, some]"), "l1": (":", "^", "ℓ1 [every, some]")}
+OTHER_GEOMETRY: tuple[Any, str, str] = ("-.", "x", "")
+
+
+@dataclass(frozen=True)
+class Style:
+    """How one task is drawn in every panel."""
+
+    colour: str
+    marker: str
+    size: float        # marker size: earlier tasks larger, so a later identical curve leaves them visible
+    width: float       # line width, likewise
+
+
+def task_styles(tasks: list[str]) -> dict[str, Style]:
+    """One colour and marker per task (tab10, then tab20 beyond ten tasks), fixed by the task's place."""
+    palette = plt.get_cmap("tab10" if len(tasks) <= 10 else "tab20")
+    n = max(1, len(tasks) - 1)
+    return {task: Style(matplotlib.colors.to_hex(palette(k % palette.N)), MARKERS[k % len(MARKERS)],
+                        size=6.0, width=3.0 - 2.0 * k / n)
+            for k, task in enumerate(tasks)}
+
+
+def dodged(lengths: list[int], slot: float) -> list[float]:
+    """The lengths shifted by ``slot`` dodge steps (in doublings): side by side, never on top of each other."""
+    return [L * 2 ** (slot * DODGE) for L in lengths]
+
+
+def _length_axis(ax, lengths: list[int], ylabel: str) -> None:
+    ax.set_xscale("log", base=2)
+    ax.set_xlim(min(lengths) / 1.25, max(lengths) * 1.25)
+    ax.set_xticks(lengths)
+    ax.set_xticklabels([str(L) for L in lengths], fontsize=7)
+    ax.minorticks_off()
+    ax.set_ylim(*Y_LIMITS)
+    ax.set_xlabel("L", fontsize=8)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.grid(True, color="0.92", lw=0.6)
+
+
+def _empty_note(ax, text: str) -> None:
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=8, color="0.35",
+            style="italic")
+
+
+def _draw(ax, xs: list[float], ys: list[float], style: Style, linestyle="-", marker: str | None = None,
+          width: float | None = None):
+    return ax.plot(xs, ys, linestyle=linestyle, color=style.colour, lw=style.width if width is None else width,
+                   marker=style.marker if marker is None else marker, ms=style.size, markerfacecolor="none",
+                   markeredgewidth=1.2)[0]
 
 
 def plot_taxonomy(docs: list[dict], lengths: list[int], path: str) -> None:
@@ -19,54 +93,135 @@ def plot_taxonomy(docs: list[dict], lengths: list[int], path: str) -> None:
     if not docs:
         raise SpecError("invalid taxonomy plot: no cells; accepted: one or more posreal alpha --json documents")
     pes = list(dict.fromkeys(d["pe"] for d in docs))
+    tasks = list(dict.fromkeys(d["task"] for d in docs))
+    styles = task_styles(tasks)
     cols = min(4, len(pes))
     nrows = -(-len(pes) // cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(3.6 * cols, 2.9 * nrows), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(nrows, cols, figsize=(3.3 * cols + 1.9, 2.8 * nrows + 0.5), squeeze=False,
+                             layout="constrained")
+    middle = (len(tasks) - 1) / 2
     for ax, pe in zip(axes.flat, pes):
+        drawn = 0
         for d in (d for d in docs if d["pe"] == pe):
             if d["realizable"]:
-                ax.plot(lengths, [d["alpha"][str(L)] for L in lengths], marker="o", ms=3, label=d["task"])
+                slot = tasks.index(d["task"]) - middle
+                _draw(ax, dodged(lengths, slot), [d["alpha"][str(L)] for L in lengths], styles[d["task"]])
+                drawn += 1
         ax.set_title(pe, fontsize=10)
-        ax.set_xscale("log", base=2)
-        ax.set_ylim(-0.05, 1.05)
-        ax.set_xlabel("L")
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=7)
-        else:
-            ax.text(0.5, 0.5, "no realizable task", ha="center", va="center", transform=ax.transAxes, fontsize=8)
+        _length_axis(ax, lengths, "α_L")
+        if not drawn:
+            _empty_note(ax, "no task realizable at L0:\nnothing to transfer")
     for ax in axes.flat[len(pes):]:
         ax.set_visible(False)
-    axes[0, 0].set_ylabel("α_L")
-    fig.suptitle(f"α_L against L (train length {docs[0]['train_length']})", fontsize=11)
-    fig.tight_layout()
+    handles = [Line2D([], [], color=s.colour, marker=s.marker, markerfacecolor="none", lw=1.5, ms=6, label=task)
+               for task, s in styles.items()]
+    fig.legend(handles=handles, title="task", loc="outside right center", fontsize=8, title_fontsize=8,
+               frameon=False)
+    fig.suptitle(f"α_L against L (train length {docs[0]['train_length']}); a task missing from a panel is "
+                 "not realizable at L0", fontsize=10)
     fig.savefig(path, dpi=120)
     plt.close(fig)
 
 
 def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path: str) -> None:
-    """α_L of every realizable cell against L, one panel per geometry; an interval [lo, hi] is a band.
-    ``by_geometry``: geometry name -> ``posreal alpha --json`` documents of the same cells."""
+    """α_L of every realizable cell against L in every geometry: one panel per PE, colour and marker
+    colour per task as in :func:`plot_taxonomy`, one line style and marker per geometry; an interval
+    [every, some] is a vertical bar at its length.  ``by_geometry``: geometry name -> ``posreal alpha
+    --json`` documents of the same cells."""
     names = list(by_geometry)
     if not names:
         raise SpecError("invalid geometry plot: no geometries; accepted: one or more geometry names "
                         "with their posreal alpha --json documents")
-    fig, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 3.4), squeeze=False, sharey=True)
-    for ax, name in zip(axes.flat, names):
-        for d in by_geometry[name]:
-            if not d["realizable"]:
+    every = [d for name in names for d in by_geometry[name]]
+    tasks = list(dict.fromkeys(d["task"] for d in every))
+    pes = list(dict.fromkeys(d["pe"] for d in every))
+    styles = task_styles(tasks)
+    cols = min(4, len(pes))
+    nrows = -(-len(pes) // cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(3.3 * cols + 2.2, 2.9 * nrows + 0.6), squeeze=False,
+                             layout="constrained")
+    middle = (len(tasks) - 1) / 2
+    for ax, pe in zip(axes.flat, pes):
+        drawn = 0
+        for g, name in enumerate(names):
+            linestyle, marker, _ = GEOMETRY_STYLES.get(name, OTHER_GEOMETRY)
+            for d in (d for d in by_geometry[name] if d["pe"] == pe and d["realizable"]):
+                style = styles[d["task"]]
+                xs = dodged(lengths, tasks.index(d["task"]) - middle + (g - (len(names) - 1) / 2) * 0.3)
+                lo = [d["alpha_interval"][str(L)][0] for L in lengths]
+                hi = [d["alpha_interval"][str(L)][1] for L in lengths]
+                _draw(ax, xs, lo, style, linestyle, marker, width=1.2 if name == "l2" else 1.0)
+                for x, a, b in zip(xs, lo, hi):
+                    if b > a:
+                        ax.plot([x, x], [a, b], color=style.colour, lw=1.6, alpha=0.7)
+                drawn += 1
+        ax.set_title(pe, fontsize=10)
+        _length_axis(ax, lengths, "α_L")
+        if not drawn:
+            _empty_note(ax, "no task realizable at L0:\nnothing to transfer")
+    for ax in axes.flat[len(pes):]:
+        ax.set_visible(False)
+    task_handles = [Line2D([], [], color=s.colour, marker=s.marker, markerfacecolor="none", lw=1.5, ms=6, label=t)
+                    for t, s in styles.items()]
+    geometry_handles = [Line2D([], [], color="0.2", linestyle=GEOMETRY_STYLES.get(n, OTHER_GEOMETRY)[0],
+                               marker=GEOMETRY_STYLES.get(n, OTHER_GEOMETRY)[1], markerfacecolor="none", lw=1.2,
+                               label=GEOMETRY_STYLES.get(n, OTHER_GEOMETRY)[2] or n) for n in names]
+    fig.legend(handles=task_handles + [Line2D([], [], lw=0, label=" ")] + geometry_handles,
+               title="task (colour) · geometry (line)", loc="outside right center", fontsize=7,
+               title_fontsize=7, frameon=False)
+    fig.suptitle("α_L in every geometry (a bar: the [every, some] interval over the optimal face); a task missing "
+                 "from a panel is not realizable at L0", fontsize=10)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+EXTENSION_STYLES = {"none": ("k", "o-", 1.1), "pi": ("tab:blue", "s-", 2.6), "ntk": ("tab:orange", "^--", 1.3),
+                    "yarn": ("tab:green", "v:", 1.6)}   # colour, style, width: pi wide so that an equal curve shows
+
+
+def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: str) -> None:
+    """α_L against L, one panel per (PE, task) cell that is realizable at L0 and that some method other
+    than ``none`` acts on, one curve per method.  ``by_method``: method -> the ``posreal table --extension
+    --json`` cells of the same (PE, task) list (a refused cell has ``"applicable": false``)."""
+    methods = list(by_method)
+    if not methods:
+        raise SpecError("invalid extension plot: no methods; accepted: one or more methods with their cells")
+    first = by_method[methods[0]]
+    shown = [n for n, d in enumerate(first)
+             if any(by_method[m][n].get("applicable", True) and by_method[m][n].get("realizable")
+                    for m in methods if m != "none")]
+    if not shown:
+        raise SpecError("invalid extension plot: no realizable cell that an extension acts on; accepted: cells "
+                        "of rope, abscol, abssin or alibi that are realizable at L0")
+    cols = min(4, len(shown))
+    nrows = -(-len(shown) // cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(3.3 * cols, 2.6 * nrows), squeeze=False, sharey=True)
+    for ax, n in zip(axes.flat, shown):
+        for m in methods:
+            d = by_method[m][n]
+            if not d.get("applicable", True) or not d.get("realizable"):
                 continue
-            lo = [d["alpha_interval"][str(L)][0] for L in lengths]
-            hi = [d["alpha_interval"][str(L)][1] for L in lengths]
-            (line,) = ax.plot(lengths, lo, marker="o", ms=2, lw=1, label=f"{d['pe']}·{d['task']}")
-            if lo != hi:
-                ax.fill_between(lengths, lo, hi, color=line.get_color(), alpha=0.25)
-        ax.set_title(f"geometry {name}", fontsize=10)
+            colour, style, width = EXTENSION_STYLES.get(m, ("tab:gray", "x-", 1.1))
+            ax.plot(lengths, [d["alpha"][str(L)] for L in lengths], style, color=colour, ms=3, lw=width, label=m,
+                    alpha=0.55 if m == "pi" else 1.0)
+        ax.set_title(f"{first[n]['pe']} · {first[n]['task']}", fontsize=9)
         ax.set_xscale("log", base=2)
         ax.set_ylim(-0.05, 1.05)
-        ax.set_xlabel("L")
-    axes[0, 0].set_ylabel("α_L (band: [every, some] optimal θ)")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, fontsize=6, loc="center right", ncol=1)
-    fig.tight_layout(rect=(0, 0, 0.84, 1))
-    fig.savefig(path, dpi=120)
+        ax.tick_params(labelsize=7)
+    for ax in axes.flat[len(shown):]:
+        ax.set_visible(False)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("α_L", fontsize=8)
+    for ax in axes[-1, :]:
+        ax.set_xlabel("L", fontsize=8)
+    legend: dict = {}
+    for ax in axes.flat[:len(shown)]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            legend.setdefault(label, handle)
+    train_length = next((d["train_length"] for docs in by_method.values() for d in docs if "train_length" in d), "?")
+    fig.suptitle(f"α_L under each length extension (train length {train_length})", fontsize=10, y=0.995)
+    fig.legend(list(legend.values()), list(legend), fontsize=8, loc="upper center", ncol=len(legend), frameon=False,
+               bbox_to_anchor=(0.5, 0.975))
+    fig.tight_layout(rect=(0, 0, 1, 0.94))
+    fig.savefig(path, dpi=110)
     plt.close(fig)

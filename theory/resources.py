@@ -223,7 +223,8 @@ def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[i
     """Memory of α_L for one cell.
 
     ``dim`` is p, ``pairs`` the training pairs at L0, ``kernel`` one of ``profile`` (O(L p)
-    per length), ``bilinear`` (Φ_L: O(L √p), row-blocked kernel), ``dense`` (an (L, L) kernel).
+    per length), ``bilinear`` (Φ_L: O(L √p), row-blocked kernel), ``blocked`` (ψ evaluated a block of
+    rows at a time: O(2^20 + L p)), ``dense`` (an (L, L) kernel).
     The selection holds a few copies of the (pairs, p) difference matrix.
     """
     scalar = FRACTION_BYTES if exact else FLOAT_BYTES
@@ -231,6 +232,8 @@ def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[i
     largest = max(lengths, default=0)
     if kernel == "dense":
         transfer = largest * largest * (scalar + 2 * FLOAT_BYTES)         # (L, L) values and masks
+    elif kernel == "blocked":   # ψ on one block of rows (at most 2^20 entries, a few copies), an (L,) row of values
+        transfer = 4 * 2 ** 20 * FLOAT_BYTES + largest * (max(dim, 1) + 16) * scalar
     elif kernel == "bilinear":
         width = max(int(dim ** 0.5), 1)
         transfer = 4 * largest * width * FLOAT_BYTES + 256 * largest * 3 * FLOAT_BYTES   # Φ_L, one row block

@@ -16,6 +16,8 @@ Main definitions and results (definitions.md#selection):
 * exact mode answers only what ℚ confirms: without an exact KKT point or Farkas certificate, a
   float θ with Zθ > 0 in ℚ proves realizability, a Farkas certificate is sought again on the rows
   scaled by powers of two, and otherwise the cell is undecided;
+* a fixed bias with a positive scale (``Encoding.positive_scale``: p = 1, θ > 0) is realizable iff the
+  unconstrained θ* is positive (:func:`_positive_scale`);
 * the result, :class:`Selection`, has one of three :class:`SelectionStatus` answers; exactly the
   realizable ones carry an :class:`Optimum` (θ*, λ), so ``Selection.theta`` is θ* there and raises
   elsewhere; :attr:`Selection.exact_optimum` gives θ*, λ and Z in ℚ when they were certified.
@@ -363,8 +365,10 @@ def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: 
     else:
         z, pairs = _dedupe_float(difference_vectors(pe, pairs, train_length), pairs)
     sel = Selection(pe, task, train_length, z, pairs, exact_constraints=zq)
-    if z.shape[0] == 0:                               # no row has two keys: θ* = 0
-        sel.realize(Optimum(np.zeros(p), np.zeros(0), [Fraction(0)] * p if exact else None, {} if exact else None))
+    if z.shape[0] == 0:                               # no row has two keys: θ* = 0 (a positive scale: 1)
+        scale = 1 if pe.positive_scale else 0
+        sel.realize(Optimum(np.full(p, float(scale)), np.zeros(0), [Fraction(scale)] * p if exact else None,
+                            {} if exact else None))
         return sel
     zero = (np.flatnonzero(~np.any(z != 0, axis=1)) if zq is None
             else [k for k, r in enumerate(zq) if not any(r)])
@@ -374,8 +378,27 @@ def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: 
         return sel
     u, rho = _nnls_ldp(z)
     if zq is not None:
-        return _finish_exact(sel, zq, u, rho, p)
-    return _finish_float(sel, z, u, rho)
+        return _positive_scale(_finish_exact(sel, zq, u, rho, p))
+    return _positive_scale(_finish_float(sel, z, u, rho))
+
+
+def _positive_scale(sel: Selection) -> Selection:
+    """A fixed bias with a positive scale (p = 1, θ ∈ (0, ∞); definitions.md#fixed-bias): Zθ ≥ 1 has a
+    positive solution iff every z > 0, and then θ* > 0 is the same point.  So the cell is realizable iff the
+    unconstrained θ* is positive; a negative θ* means every training difference is negative — the fixed
+    bias ranks some other key above the target on every training row — and no positive scale helps."""
+    if not sel.pe.positive_scale or not sel.realizable:
+        return sel
+    exact = sel.exact_theta
+    if (exact[0] if exact is not None else sel.theta[0]) > 0:
+        return sel
+    i, t, j = (int(x) for x in sel.pairs[0])
+    sel.status, sel.optimum = SelectionStatus.NOT_REALIZABLE, None
+    sel.evidence = {"negative_scale": True, "exact": exact is not None}
+    sel.reason = (f"the fixed bias ranks key {j} above the target {t} on row {i} of the L0-grid (every training "
+                  "difference is negative): only a negative scale would realize the task, and the scale of a fixed "
+                  "bias is positive")
+    return sel
 
 
 def _finish_float(sel: Selection, z: np.ndarray, u: np.ndarray, rho: float) -> Selection:

@@ -1,23 +1,29 @@
-"""Sinusoidal features: the frequencies ω_f = base^(-2f/d), sin/cos features, their interval enclosures,
-and the frequencies a length extension rescales (definitions.md#linear-pe, definitions.md#length-extension).
+"""The sinusoidal PEs and their sinusoids: frequencies, features, and their interval enclosures.
 
-* :func:`frequencies`, :func:`sinusoid_at` (float features), :func:`interval_frequencies` and
-  :func:`interval_sinusoid` (mpmath interval enclosures for certified mode);
-* :class:`Rescalable`: the mixin of ``rope``, ``abscol`` and ``abssin`` whose frequencies are the
-  registry's or their images ω_f / λ_f under a length extension (:mod:`posreal.theory.extension`).
-
-References: Vaswani et al. 2017 (sinusoidal positions); Su et al. 2021 (RoPE).
+Main definitions (definitions.md#linear-pe): ω_f = base^(-2f/d), f = 0..d/2-1 (Vaswani et al. 2017;
+Su et al. 2021 for RoPE) (:func:`frequencies`); the features [sin ωx] ++ [cos ωx] or
+[cos ωx] ++ [sin ωx] (:func:`sinusoid_at`); enclosures of both in mpmath's interval arithmetic for
+certified mode (:func:`interval_frequencies`, :func:`interval_sinusoid`); the mixin
+:class:`Rescalable` of the PEs whose frequencies a length extension rescales
+(:mod:`posreal.theory.extension`); the registry classes ``rope:d[:base]``/``abscol:d[:base]``
+(:class:`Sinusoidal`) and ``abssin:d[:base]`` (:class:`AbsSin`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from posreal.theory.encodings import (BILINEAR, COLUMN, OFFSET, POSITION, RELATIVE, Encoding, KernelForm,
+                                      ProfileEncoding, ties_from_ids)
+from posreal.theory.kernels import BilinearKernel
+
 if TYPE_CHECKING:
     from posreal.theory.extension import FrequencyRescaling
+
+DEFAULT_BASE = 10000.0
 
 
 def frequencies(d: int, base: float) -> np.ndarray:
@@ -75,3 +81,88 @@ class Rescalable:
 
 def format_base(base: float) -> str:
     return str(int(base)) if float(base).is_integer() else repr(float(base))
+
+
+@dataclass(frozen=True)
+class Sinusoidal(Rescalable, ProfileEncoding):
+    """``rope:d`` (relative: [cos ωδ] ++ [sin ωδ]) or ``abscol:d`` (column: φ(j) = [sin ωj] ++ [cos ωj])."""
+
+    name: str
+    d: int
+    base: float = DEFAULT_BASE
+    base_given: bool = False
+    rescaling: FrequencyRescaling | None = None   # a length extension's frequencies (None: the registry's)
+
+    @property
+    def kind(self):
+        return RELATIVE if self.name == "rope" else COLUMN
+
+    @property
+    def index(self):
+        return OFFSET if self.name == "rope" else POSITION
+
+    def dim(self, train_length):
+        return self.d
+
+    def features(self, keys, train_length):
+        return sinusoid_at(keys, self.omegas(), sin_first=self.name != "rope")
+
+    def interval_index_features(self, row, keys, train_length, iv):
+        omega = self.interval_omegas(iv)
+        return [interval_sinusoid(iv, k, omega, sin_first=self.name != "rope") for k in keys]
+
+    def __str__(self):
+        return f"{self.name}:{self.d}" + (f":{format_base(self.base)}" if self.base_given else "")
+
+
+# --------------------------------------------------------------------------- bilinear
+@dataclass(frozen=True)
+class AbsSin(Rescalable, Encoding):
+    """``abssin:d``: ψ(i, j) = vec(φ(i) φ(k)ᵀ) with φ(x) = [sin ωx] ++ [cos ωx]; θ is the
+    matrix W (d×d, row-major) and κ(i, j) = φ(i)ᵀ W φ(k).  k = j; the shear gives k = i - j."""
+
+    d: int
+    base: float = DEFAULT_BASE
+    base_given: bool = False
+    rescaling: FrequencyRescaling | None = None   # a length extension's frequencies (None: the registry's)
+    kind = BILINEAR
+    index = POSITION
+    kernel_form = KernelForm.BILINEAR
+
+    def dim(self, train_length):
+        return self.d * self.d
+
+    def phi(self, x: np.ndarray) -> np.ndarray:
+        return sinusoid_at(x, self.omegas(), sin_first=True)  # (m, d)
+
+    def index_features(self, rows, keys, train_length):
+        left, right = self.phi(rows), self.phi(keys)  # (m, d), (m, d)
+        return (left[:, :, None] * right[:, None, :]).reshape(len(left), self.d * self.d)  # (m, d*d)
+
+    def feature_ids(self, length: int, train_length: int) -> np.ndarray:
+        """Ids of the right factor φ(k) (ψ(i,k) = ψ(i,k') iff φ(k) = φ(k'), as φ(i) ≠ 0)."""
+        _, ids = np.unique(self.phi(np.arange(length)), axis=0, return_inverse=True)
+        return ids.reshape(-1).astype(np.int64)
+
+    def kernel(self, theta, length, train_length):
+        phi = self.phi(np.arange(length))   # (L, d)
+        W = theta.reshape(self.d, self.d)   # (d, d)
+        return BilinearKernel(length, self.index, phi @ W, phi)
+
+    def structural_ties(self, rows, keys, length, train_length):
+        return ties_from_ids(self.feature_ids(length, train_length), rows, keys)   # φ(i) ≠ 0: ids of φ(k) decide
+
+    def max_abs_feature(self, length, train_length):
+        return float(np.abs(self.phi(np.arange(length))).max(initial=0.0)) ** 2
+
+    def interval_index_features(self, row, keys, train_length, iv):
+        omega = self.interval_omegas(iv)
+        left = interval_sinusoid(iv, row, omega, sin_first=True)
+        out = []
+        for k in keys:
+            right = interval_sinusoid(iv, k, omega, sin_first=True)
+            out.append([a * b for a in left for b in right])
+        return out
+
+    def __str__(self):
+        return f"abssin:{self.d}" + (f":{format_base(self.base)}" if self.base_given else "")

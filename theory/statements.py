@@ -8,7 +8,8 @@ Main definitions:
   --json``), hypotheses, conclusion, the symbols it uses, and the check methods that cover it;
 * :data:`STATEMENTS` — ``theorem1``, ``theorem2``, ``proposition4``, ``underdetermination``,
   ``expressivity``, ``conjecture`` (refuted in its open case), ``conjecture-limit`` (Conjecture′,
-  its corrected form with α♯_L) (in that order);
+  its corrected form with α♯_L), ``geometry``, ``extension`` (what each length-extension method keeps)
+  (in that order);
 * :func:`statement` — look a result up by id (one-line :class:`SpecError` for an unknown id).
 
 Checks (``checks/``), tests, the CLI (``posreal check``) and the docs' claims table refer to a
@@ -172,20 +173,50 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         hypotheses=(
             "Φ is a deterministic linear PE and τ is realizable at L0; the ℓ2 geometry (gradient descent)",
             "gradient descent from θ = 0 with a small enough fixed step on the positional cross-entropy at L0",
-            "α♯_L: rows with γ_i(T_L θ*) ≠ 0 as in α_L; structural and orthogonal ties lost; open ties decided "
-            "by the exact sign of ⟨w̃, v⟩ = Σ_s c_s log(n_s/λ_s) where its hypotheses hold; every other row undecided",
+            "α♯_L: rows with γ_i(T_L θ*) ≠ 0 as in α_L; structural and orthogonal ties lost; an open tie with "
+            "direction v decided through the residual levels: by the sign of ⟨θ_k, v⟩ at the first level k ≥ 2 "
+            "where it is non-zero; else, when v's projection on col Zᵀ lies in V_1 ⊕ V_2 ⊕ …, by the sign of "
+            "Σ_k ⟨w̃_k, v⟩ (max-entropy residuals, exact in ℚ or with a certified bound); lost when a signed "
+            "permutation preserving the training rows' differences maps v to -v; otherwise (trajectory-dependent, "
+            "zero limit) undecided unless trajectory evidence decides it, and the kind of evidence is reported",
         ),
         conclusion=("lim_k acc_L(θ_k) lies in α♯_L = [wins, wins + undecided]/|R_L|, and equals wins/|R_L| when no "
-                    "row is undecided"),
-        symbols=(("θ_k", "gradient-descent iterates; θ_k = θ* log k + w̃ + o(1)"),
-                 ("w̃", "second-order term: η n_s exp(-⟨w̃, z_s⟩) = λ_s on the support"),
+                    "row is undecided.  Row by row: an open tie's margin ⟨θ_k, v⟩ grows like ⟨θ_k, v⟩ log^{∘k} t at "
+                    "the first level k ≥ 2 with ⟨θ_k, v⟩ ≠ 0; otherwise it tends to Σ_k ⟨w̃_k, v⟩ when v's "
+                    "projection lies in the sum of the level spans, and to a limit that depends on the path (loss, "
+                    "algorithm, step) when it does not"),
+        symbols=(("θ_k", "gradient-descent iterates; θ_k = θ* log k + θ_2 log log k + … + Σ_j w̃_j + o(1)"),
+                 ("θ_k (level k ≥ 2)", "max-margin vector of the S0 differences of level k - 1 projected on U_{k-1}"),
+                 ("S+, S0", "active differences positive in some / in no dual solution λ ∈ Λ"),
+                 ("V_k, U_k", "span of the level's S+ vectors; span of its active vectors ⊖ V_k"),
+                 ("w̃_k", "max-entropy residual of level k: Σ_{S+} n_{k,s} e^{-⟨w̃_k, u_{k,s}⟩} u_{k,s} = θ_k"),
                  ("n_s", "multiplicity of the difference z_s among the training pairs"),
                  ("λ_s", "dual variables of the hard-margin SVM"), ("α♯_L", "the predicted limit interval")),
         checks=("symbolic", "dynamics", "property"),
-        notes=("open: the residual theorem θ_k = θ* log k + w̃ + o(1) with the stated equation is proved for the "
-               "exponential and logistic losses, not for the softmax cross-entropy; degenerate supports (dependent "
-               "support vectors, ⟨θ*, z⟩ = 1 off the support, v's projection outside the support's span) and "
-               "⟨w̃, v⟩ = 0 are left undecided by α♯"),
+        notes=("Proved elsewhere: for the exponential and logistic losses on separable data, gradient descent with a "
+               "small fixed step converges in direction to the ℓ2 max-margin vector, θ_k = θ* log k + ρ_k, and in the "
+               "non-degenerate case (support vectors with positive dual variables) ρ_k converges to w̃ with "
+               "η n_s e^{-⟨w̃, z_s⟩} = λ_s (Soudry, Hoffer, Nacson, Gunasekar & Srebro, JMLR 19(70):1-57, 2018); "
+               "their treatment of degenerate data adds log log t terms to the residual.  The number of that "
+               "theorem was not verified: the project could consult only the paper's bibliographic entry and "
+               "opening, not its appendix.  For general data Ji & Telgarsky (2018, 'Risk and parameter convergence "
+               "of logistic regression') give the direction rate O(ln ln t / ln t).  "
+               "Proved here (exact, in ℚ): the level construction — the S+/S0 split certified by an interior dual "
+               "point and a Farkas-type vector, θ_k by its KKT certificate, the optimality condition of the "
+               "max-entropy residuals — and the symmetry lemma (a signed permutation preserving the training rows' "
+               "differences with Qv = -v keeps ⟨θ_k, v⟩ = 0 for gradient descent at any step and for the flow), "
+               "and the designed log-2 instance (elementary proof).  "
+               "Derived here, not proved: that the softmax cross-entropy follows the level expansion (level k's "
+               "residual is the exponential-loss flow of the projected S0 differences in time log^{∘(k-1)} t, with "
+               "weights n_s e^{-Σ_{j<k} ⟨w̃_j, z_s⟩}).  "
+               "Only checked: (dynamics) α♯'s closed forms against the gradient flow followed to τ = e^24 in "
+               "h = θ - θ* τ and σ = log τ on at least 400 open-tie rows of two seeds, the flow's slope in "
+               "log log t against ⟨θ_2, v⟩, and the rescaling of the non-active pairs (closed-form limits stay, "
+               "trajectory-dependent ones move); (symbolic) the designed max-entropy, second-level and symmetric "
+               "ties with their controls; (property) acc_L at the flow's horizon lies in α♯_L on random tables.  "
+               "Open: trajectory-dependent rows (no function of the support data decides them; only trajectory "
+               "evidence, per loss, algorithm and step), genuine zero limits (the margin decays like t^{-r} and the "
+               "next order decides), and the expansion itself for the softmax loss"),
     ),
 )}
 
@@ -219,6 +250,70 @@ STATEMENTS["geometry"] = Statement(
            "on every realizable rational registry cell and that the LP is infeasible exactly where the ℓ2 "
            "selection is. No SMT statement fits: the claim is about the limit of an iteration."),
 )
+
+STATEMENTS["extension"] = Statement(
+    id="extension",
+    name="Length extension (what position interpolation, NTK and YaRN keep)",
+    status=THEOREM,
+    section=f"{_SECTION}length-extension",
+    hypotheses=(
+        "Φ is rope:d[:base] (key index k = i - j) or abscol:d[:base] (k = j), or a shear of one; θ (θ* is selected "
+        "at L0 without extension) defines the continuous profile V(x) = Σ_f a_f cos ω_f x + b_f sin ω_f x on real x, "
+        "whose values at the integers are the kernel at L0; V_f is its frequency-f term",
+        "a length extension σ rescales ω_f to ω_f/λ_f(s), s = L/L0 > 1, so key index k of the L-grid carries "
+        "V^σ(k) = Σ_f V_f(k/λ_f(s)); under PI (λ_f = s) that is V(x_k), x_k = k·L0/L",
+        "by target key index: copy (rope) and middle (abscol) target k = ⌊L/2⌋; offset:c (rope) and position:c "
+        "(abscol) target k = c; position:p (rope) and offset:p (abscol) target k = i - p",
+    ),
+    conclusion=(
+        "(a) PI: row i of R_L is realized iff V(x_t) > V(x_k) for every other key k ≤ i — a finite set of rationals "
+        "x_k = k·L0/L in [0, L0); every rational x ∈ [0, L0) is a key of the last row at some even L. "
+        "(b) PI, copy/middle, L0 even: at every even L the target sits at x = L0/2, so every row of R_L is realized "
+        "at every even L ≥ L0 iff V(L0/2) > V(x) for every rational x ∈ [0, L0) other than L0/2 — a condition on V "
+        "between the integer offsets, which training never sees (it forces V'(L0/2) = 0); at odd L the target sits "
+        "at L0/2 - L0/2L and key ⌊L/2⌋+1 at L0/2 + L0/2L, so each row i > ⌊L/2⌋ needs "
+        "V(L0/2 - L0/2L) > V(L0/2 + L0/2L). "
+        "(c) PI, target index c ≥ 1 (fixed offsets of rope, fixed positions of abscol): if V' has one strict sign on "
+        "[0, (c+1)L0/L] — in particular once L > L_c = (c+1)·L0·M2/|V'(0)|, M2 = Σ_f ω_f²‖(a_f, b_f)‖ — no row "
+        "i ≥ c+1 is realized and row c is realized iff V'(0) > 0: α_L^pi = [V'(0) > 0]/(L - c) → 0. Target "
+        "index 0: realized on every row of every L iff V(0) > V(x) for every rational x ∈ (0, L0). "
+        "(d) PI, target index i - p (fixed positions of rope, fixed offsets of abscol): p = 0 is realized on every "
+        "row of every L iff V is strictly increasing on the rationals of [0, L0) (training sees only "
+        "V(0) < V(1) < … < V(L0-1)); for p ≥ 1 a realized row i > p has a local maximum of V in "
+        "((i-p-1)L0/L, (i-p+1)L0/L), so α_L^pi ≤ (1 + 2m)/(L - p) with m the number of local maxima of V in (0, L0). "
+        "(e) NTK and YaRN split the frequencies: NTK has λ_0 = 1 (ω_0 extrapolated: its term is the one of T_L) and "
+        "λ_{d/2-1} = s (interpolated as by PI), 1 < λ_f < s between (d ≥ 4); YaRN has λ_f = 1 iff "
+        "r_f = L0·ω_f/2π ≥ β = 32 and λ_f = s iff r_f ≤ α = 1, a ramp between — as r_f ≤ L0/2π, YaRN extrapolates "
+        "no frequency fully when L0 < 2πβ ≈ 201. If θ has weight only on frequencies with λ_f = 1, α^σ_L = α_L "
+        "(T_L); only on frequencies with λ_f = s, α^σ_L = α^pi_L. "
+        "(f) What the split keeps: for a task whose rows and targets do not depend on n, a row i < L0 that θ "
+        "realizes at L0 with margin γ_i stays realized under σ whenever 2i·Δ_σ(s) < γ_i, where "
+        "Δ_σ(s) = Σ_f ω_f‖(a_f, b_f)‖·|1 - 1/λ_f(s)|: an extrapolated frequency adds nothing, an interpolated one "
+        "ω_f‖(a_f, b_f)‖(1 - 1/s), so NTK, which leaves ω_0 alone, keeps the trained rows of fixed offsets that PI "
+        "(the largest Δ) can lose; growing tasks put their targets at k ≥ L/2 ≥ L0, where the extrapolated terms "
+        "are evaluated at offsets never trained, as under T_L"
+    ),
+    symbols=(("V", "continuous profile of θ, V(x) = ⟨θ, ψ(x)⟩ on real key index x"),
+             ("s", "L/L0"), ("λ_f(s)", "rescaling factor of frequency f: ω_f → ω_f/λ_f"),
+             ("x_k", "k·L0/L, the rescaled key index under PI"),
+             ("M2", "Σ_f ω_f²‖(a_f, b_f)‖, a bound on |V''|"), ("r_f", "L0·ω_f/2π, periods of ω_f within L0"),
+             ("Δ_σ(s)", "Σ_f ω_f‖(a_f, b_f)‖·|1 - 1/λ_f(s)|: how far σ moves V per unit of key index")),
+    checks=("smt", "property", "registry"),
+    notes=("Where each part breaks. (b) at odd L: θ* of rope:32 · copy at L0 = 32 is symmetric about 16 (its sine "
+           "terms about 16 vanish to rounding), so every row i > ⌊L/2⌋ ties at every odd L (α^pi_1023 = 1/512, "
+           "511 rows undecided in float, while α^pi_1024 = 1); with L0 odd the target ⌊L/2⌋·L0/L is never a "
+           "trained offset. (c) needs V'(0) ≠ 0 (otherwise the first non-zero derivative decides, with another "
+           "threshold): rope:32 · offset:1 at L0 = 32 has α^pi_1024 = 1/1023. (d) p = 0 holds for rope:16 · "
+           "position:0 (α^pi = 1 at every length, against 0.113 under T_L at L = 256). (e) and (f) bound only "
+           "rows below L0: rows at or above L0 see keys never trained — rope:32 · offset:8 under NTK at L = 1024 "
+           "keeps 0.155 while offset:1 keeps 1; YaRN at L0 = 16 moves ω_0 only 5 % of the way back toward "
+           "extrapolation, yet that alone loses copy (rope:16 · copy: α^pi_256 = 1, α^yarn_256 = 0.008). "
+           "α = 1 under PI also comes with small margins: near a smooth maximum the neighbouring keys are "
+           "L0/L apart, so the margins shrink like (L0/L)² and a trained head of finite norm attends to the "
+           "right key with a diffuse softmax. The bilinear abssin is outside (a)–(f). YaRN's temperature "
+           "multiplies the kernel by (0.1 ln s + 1)² > 0: it changes no realized row, only the sharpness."),
+)
+
 
 STATEMENT_IDS: tuple[str, ...] = tuple(STATEMENTS)
 

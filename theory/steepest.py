@@ -34,15 +34,22 @@ DEFAULT_SIGN_STEP = 0.01   # η₀ of the normalized (ℓ∞, ℓ1) updates
 SIGN_STEP_DECAY = 0.5      # a in the ℓ∞ steps η_t = η₀ (t + 1)^(-a): diminishing, as the ℓ∞ theorem assumes
 
 
-def stable_gradient(grid: TrainingGrid, theta: np.ndarray) -> np.ndarray:
+def target_differences(grid: TrainingGrid) -> np.ndarray:
+    """ψ(i, j) - ψ(i, t_i) for every training row i and key j: (m, L, p), the same at every step."""
+    idx = np.arange(grid.rows.size)
+    return grid.features - grid.features[idx, grid.target][:, None, :]   # (m, L, p)
+
+
+def stable_gradient(grid: TrainingGrid, theta: np.ndarray, diff: np.ndarray | None = None) -> np.ndarray:
     """∇ℓ(θ) = Σ_i Σ_j a_ij (ψ(i, j) - ψ(i, t_i)), with the differences formed before weighting: (p,).
     The usual form Σ_i (E_a[ψ] - ψ(i, t)) cancels catastrophically once a_it rounds to 1, and a
-    normalized update (sign, coordinate) would then follow the rounding error."""
+    normalized update (sign, coordinate) would then follow the rounding error.  ``diff``: the
+    :func:`target_differences` of ``grid`` when the caller has them already (a loop of steps)."""
     logits = grid.logits(theta)                                    # (m, L)
     attn = np.exp(logits - logits.max(axis=1, keepdims=True))
     attn /= attn.sum(axis=1, keepdims=True)                        # (m, L)
-    idx = np.arange(grid.rows.size)
-    diff = grid.features - grid.features[idx, grid.target][:, None, :]   # (m, L, p)
+    if diff is None:
+        diff = target_differences(grid)                            # (m, L, p)
     return np.einsum("mk,mkp->p", attn, diff)                      # (p,)
 
 
@@ -60,9 +67,11 @@ def direction(grad: np.ndarray, geometry: Geometry) -> np.ndarray:
 
 
 def steepest_descent(pe, task, train_length: int, geometry: str | Geometry, steps: int = 3000,
-                     step_size: float | None = None) -> np.ndarray:
+                     step_size: float | None = None, start: tuple[int, np.ndarray] | None = None) -> np.ndarray:
     """θ_K of steepest descent in ‖·‖_q from θ = 0 on ℓ at L0 (K = ``steps``): (p,).  ``step_size`` is
-    the fixed step η of ℓ2 (default 1/β) and ℓ1, or η₀ of the diminishing ℓ∞ steps η₀ (t + 1)^(-1/2)."""
+    the fixed step η of ℓ2 (default 1/β) and ℓ1, or η₀ of the diminishing ℓ∞ steps η₀ (t + 1)^(-1/2).
+    ``start = (k, θ_k)`` continues an earlier run of the same descent from its iterate θ_k (k < K): the
+    same iterates, bit for bit, without recomputing the first k steps."""
     geometry = parse_geometry(geometry)
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
         raise bad_value("steps", steps, "an integer >= 1")
@@ -73,8 +82,12 @@ def steepest_descent(pe, task, train_length: int, geometry: str | Geometry, step
     if isinstance(step_size, bool) or not isinstance(step_size, (int, float)) or not 0 < step_size < np.inf:
         raise bad_value("step size", step_size, "a finite number > 0")
     decay = SIGN_STEP_DECAY if geometry is Geometry.LINF else 0.0   # GD (1/β) and ℓ1: fixed steps
-    theta = np.zeros(p)                                    # (p,)
-    for t in range(steps):
-        grad = stable_gradient(grid, theta)                # (p,)
+    first, theta = (0, np.zeros(p)) if start is None else (start[0], np.asarray(start[1], dtype=float))  # (p,)
+    if isinstance(first, bool) or not isinstance(first, (int, np.integer)) or not 0 <= first <= steps \
+            or theta.shape != (p,):
+        raise bad_value("start", (first, theta.shape), f"(k, θ_k) with 0 <= k <= {steps} and θ_k of shape ({p},)")
+    diff = target_differences(grid)                        # (m, L, p), once for every step
+    for t in range(first, steps):
+        grad = stable_gradient(grid, theta, diff)          # (p,)
         theta = theta + step_size * (t + 1) ** -decay * direction(grad, geometry)
     return theta

@@ -15,7 +15,8 @@ A table file is one JSON object, the same form the shipped certificates store un
 Entries are JSON numbers, or exact rationals written as strings (``"-1/3"``, ``"2"``).  A table
 whose entries are all integers or rational strings is rational, so ``--exact`` decides it in ℚ.
 Main functions: :func:`load_table` (file -> encoding), :func:`table_document` (encoding -> the
-same JSON form), :func:`parse_entry`.  Definitions page: definitions.md#feature-tables.
+same JSON form), :func:`parse_entry`; :func:`register_pe` also takes a function
+(``psi=f, kind=..., width=p``, :mod:`posreal.theory.function_pe`).  Definitions page: definitions.md#feature-tables.
 """
 
 from __future__ import annotations
@@ -231,12 +232,22 @@ def _to_fraction(x) -> Fraction | None:
     return None
 
 
-_REGISTERED: dict[str, TableEncoding] = {}   # name -> the PE registered under it (the user table store)
+_REGISTERED: dict[str, Encoding] = {}   # name -> the PE registered under it (tables and functions)
 
 
-def registered_pe(name: str) -> TableEncoding | None:
-    """The PE registered under ``name`` with :func:`register_pe`, or None."""
+def registered_pe(name: str) -> Encoding | None:
+    """The PE registered under ``name`` with :func:`register_pe` (or a loaded ``py:`` spec), or None."""
     return _REGISTERED.get(name)
+
+
+def registered_pes() -> dict[str, Encoding]:
+    """Every PE registered in this process, by name (e.g. to re-register them in worker processes)."""
+    return dict(_REGISTERED)
+
+
+def restore_registered(pes: dict[str, Encoding]) -> None:
+    """Register PEs by name again (a spawned worker process starts with none)."""
+    _REGISTERED.update(pes)
 
 
 def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
@@ -285,17 +296,38 @@ def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
     return cls(name=name, table_kind=PEKind(kind), exact=exact, values=floats)
 
 
-def register_pe(name: str, table, kind: str = RELATIVE) -> TableEncoding:
-    """Register a PE from a feature table so that spec ``name`` (and ``dual:name``) parses.
+def register_pe(name: str, table: Any = None, kind: str = RELATIVE, *, psi: Any = None,
+                width: int | None = None) -> Encoding:
+    """Register a PE so that spec ``name`` (and ``dual:name``) parses: a feature table, or a function.
 
-    ``kind='relative'``: table[δ] = f(δ), shape (N, p); ``'column'``: table[j] = f(j), (N, p);
+    Table: ``kind='relative'``: table[δ] = f(δ), shape (N, p); ``'column'``: table[j] = f(j), (N, p);
     ``'general'``: table[i][j] = ψ(i, j), shape (N, N, p) (entries with j > i are ignored).
     Entries may be int / Fraction / rational strings ``"p/q"`` (exact mode) or floats — the
-    entries of a ``table:PATH`` file (:mod:`posreal.theory.tables`).  Lengths up to N are supported."""
+    entries of a ``table:PATH`` file (:mod:`posreal.theory.tables`).  Lengths up to N are supported.
+
+    Function: ``register_pe(name, psi=f, kind=..., width=p)`` with ``f(n)`` (relative: offsets
+    n = i - j), ``f(j)`` (column) or ``f(i, j)`` (general) taking int64 arrays of shape (m,) and returning
+    an (m, p) array; evaluated lazily (:mod:`posreal.theory.function_pe`), ints / Fractions for exact mode."""
     if not isinstance(name, str) or not name.isidentifier() or name in REGISTRY_NAMES:
         raise bad_value("PE name", name, "an identifier that is not a registry name")
-    enc = build_table(name, table, kind)
+    if (table is None) == (psi is None):
+        raise bad_value("register_pe arguments", "table and psi" if psi is not None else "neither table nor psi",
+                        "exactly one of a feature table (table=...) and a function (psi=..., width=p)")
+    enc: Encoding
+    if psi is not None:
+        from posreal.theory.function_pe import function_pe
+        enc = function_pe(name, psi, kind, width)
+    else:
+        if width is not None:
+            raise bad_value("width for a feature table", width, "no width (the table gives it)")
+        enc = build_table(name, table, kind)
     _REGISTERED[name] = enc
+    return enc
+
+
+def register_loaded(enc: Encoding) -> Encoding:
+    """Register a PE under its own ``str()`` (a ``py:MODULE:FUNCTION`` spec loaded by the command line)."""
+    _REGISTERED[str(enc)] = enc
     return enc
 
 

@@ -40,6 +40,11 @@ class Transfer:
         """The encoding whose features T_L^σ evaluates on the ``length``-grid (plain re-evaluation: ``pe``)."""
         return pe
 
+    def logit_scale(self, length: int, train_length: int) -> float:
+        """The positive factor the attention logits are multiplied by at this length (a temperature: it
+        changes no realized row, only how sharp the attention is); 1 for plain re-evaluation."""
+        return 1.0
+
     def __str__(self) -> str:
         return self.name
 

@@ -1,32 +1,66 @@
-"""SMT (z3) proofs of the results (definitions.md#results), each with a negative control.
+"""SMT proofs of the results (definitions.md#results), each with a negative control, decided by
+two independent solvers (z3 and cvc5).
 
-Contract with the claim runner: :data:`SMT_CHECKS` maps a claim id to zero-argument callables,
-each returning a :class:`posreal.checks.base.CheckResult` with ``method="smt"`` (one exception, below), a verdict
-(proved / counterexample / unknown) and ``negative_control`` ("counterexample" only when the
-weakened query's model was re-checked in Python to violate the conclusion).
+Contract with the claim runner: :func:`smt_checks` maps a claim id to zero-argument callables
+for a :class:`posreal.checks.base.SolverChoice` (``posreal check --solver``), each returning a
+:class:`posreal.checks.base.CheckResult` with ``method="smt"`` (one exception, below), a verdict
+(proved / proved by z3 only / proved by cvc5 only / counterexample / failed / unknown), each
+solver's answer and time, and ``negative_control`` ("counterexample" only when the weakened
+query's models were re-checked in Python to violate the conclusion).  :data:`SMT_CHECKS` is the
+table for both solvers.  :func:`all_obligations` gives every query as an SMT-LIB 2 file
+(``posreal check --export-smtlib DIR``; committed copies in ``checks/obligations/``).
 
-Modules: :mod:`~posreal.checks.smt.common` (queries, rational model values, the proof pattern),
-:mod:`~posreal.checks.smt.theorem2`, :mod:`~posreal.checks.smt.proposition4`,
-:mod:`~posreal.checks.smt.underdetermination`, :mod:`~posreal.checks.smt.expressivity` (static routing, the
-``middle`` one-row bound), :mod:`~posreal.checks.smt.ceiling` (class ceilings α*_L by MaxSMT).
-``SMT_CHECKS["expressivity"]`` also holds the static-routing β check
+Modules: :mod:`~posreal.checks.smt.common` (the proof pattern, rational model values),
+:mod:`~posreal.checks.smt.solvers` (the solvers and their options, in one place),
+:mod:`~posreal.checks.smt.obligations` (SMT-LIB 2 files), :mod:`~posreal.checks.smt.theorem2`,
+:mod:`~posreal.checks.smt.proposition4`, :mod:`~posreal.checks.smt.underdetermination`,
+:mod:`~posreal.checks.smt.expressivity` (static routing, the ``middle`` one-row bound),
+:mod:`~posreal.checks.smt.ceiling` (class ceilings α*_L by MaxSMT) and
+:mod:`~posreal.checks.smt.ceiling_check` (their check, cross-checked by cvc5),
+:mod:`~posreal.checks.smt.extension` (length extension under position interpolation).
+``smt_checks()["expressivity"]`` also holds the static-routing β check
 (:mod:`~posreal.checks.smt.static_routing`: method ``enumeration``, no solver, verdict passed/failed).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from posreal.checks.base import CheckResult
-from posreal.checks.smt import ceiling, expressivity, proposition4, static_routing, theorem2, underdetermination
+from posreal.checks.base import CheckResult, SolverChoice
+from posreal.checks.smt import (ceiling_check, expressivity, extension, proposition4, static_routing, theorem2,
+                                underdetermination)
+from posreal.checks.smt.common import SmtProof, proof_obligations
+from posreal.checks.smt.obligations import Obligation
 
-SMT_CHECKS: dict[str, list[Callable[[], CheckResult]]] = {
-    "theorem2": theorem2.checks(),
-    "proposition4": proposition4.checks(),
-    "underdetermination": underdetermination.checks(),
+PROOF_MODULES = {"theorem2": theorem2, "proposition4": proposition4, "underdetermination": underdetermination,
+                 "expressivity": expressivity, "extension": extension}
+
+
+def smt_checks(choice: SolverChoice = SolverChoice.BOTH) -> dict[str, list[Callable[[], CheckResult]]]:
+    """Claim id -> the SMT checks of that claim, decided by the chosen solvers."""
+    table = {claim: module.checks(choice) for claim, module in PROOF_MODULES.items()}
     # the last one is not SMT: the static-routing β enumeration (method "enumeration"), listed
     # here because the runner collects expressivity's enumeration coverage from this table
-    "expressivity": expressivity.checks() + ceiling.checks() + static_routing.checks(),
-}
+    table["expressivity"] += ceiling_check.checks(choice) + static_routing.checks()
+    return table
 
-__all__ = ["SMT_CHECKS"]
+
+def proofs(ids: Iterable[str] | None = None) -> list[tuple[str, Callable[[], SmtProof]]]:
+    """(check name, proof maker) of every SMT proof of the given claims (all by default)."""
+    wanted = set(ids) if ids else set(PROOF_MODULES)
+    return [pair for claim, module in PROOF_MODULES.items() if claim in wanted for pair in module.proofs()]
+
+
+def all_obligations(ids: Iterable[str] | None = None) -> list[Obligation]:
+    """Every query of every SMT check of the given claims (all by default), as SMT-LIB 2 obligations:
+    the proofs' encodings, controls and hypotheses, and the class ceilings' "≥ k + 1 rows" / "≥ k rows"."""
+    wanted = set(ids) if ids else set(PROOF_MODULES)
+    out = [ob for name, make in proofs(wanted) for ob in proof_obligations(make(), name)]
+    if "expressivity" in wanted:
+        out += ceiling_check.reference_obligations()
+    return out
+
+
+SMT_CHECKS: dict[str, list[Callable[[], CheckResult]]] = smt_checks(SolverChoice.BOTH)
+
+__all__ = ["SMT_CHECKS", "smt_checks", "proofs", "all_obligations"]

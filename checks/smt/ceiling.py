@@ -6,15 +6,16 @@ Main definitions and results (definitions.md#class-ceiling):
   subsystem of strict inequalities.  Each scored row is one soft constraint (the conjunction
   κ(i, t) > κ(i, j) for all other keys j ≤ i), solved with z3's ``Optimize`` (MaxSMT);
 * classes: free relative kernels (any r on offsets 0..n-1), free column kernels (any a on
-  positions 0..n-1), and a registry PE, κ = ⟨θ, ψ(i, j)⟩ with θ ∈ ℝ^p free.  Rational PEs use
+  positions 0..n-1), and a registry PE, κ = ⟨θ, ψ(i, j)⟩ with θ ∈ ℝ^p free (θ > 0 for a fixed bias
+  with a positive scale, ``Encoding.positive_scale``).  Rational PEs use
   their exact features; sinusoidal PEs use their float64 features converted *exactly* to
   rationals (``Fraction(float)``), so the ceiling is that of the rationalized PE (reported);
 * the optimum k is then certified by a second query (rows ≥ k + 1 is unsat) — that is the
   proof that no kernel does better; the witness (model values, rational only: algebraic
   values are refused) is re-counted in Python with Fractions, through theory's exact margins
   where the kernel has a theory form (profiles, rational PEs);
-* the check for claim ``expressivity``: the ceiling query with a negative control — the bound
-  "at most k - 1 rows" must be refuted by a model that Python re-verifies.
+* the check for claim ``expressivity`` lives in :mod:`posreal.checks.smt.ceiling_check` (where
+  cvc5 cross-checks the optimality of k).
 
 Lengths are bounded (≤ 64): the queries grow as n² rows × keys.
 """
@@ -29,7 +30,7 @@ from fractions import Fraction
 import numpy as np
 import z3
 
-from posreal.checks.base import FAILED, PROVED, UNKNOWN, CheckResult, Control, Verdict, timed
+from posreal.checks.base import FAILED, PROVED, UNKNOWN, Verdict
 from posreal.checks.smt.common import AlgebraicValue, DEFAULT_TIMEOUT, to_fraction
 from posreal.theory.encodings import Encoding
 from posreal.theory.pe_specs import parse_pe
@@ -56,6 +57,7 @@ class KernelClass:
     coeffs: Callable[[int, int], Coeffs]        # (row i, key j) -> sparse coefficients
     exact: bool = True                          # False: float features converted to rationals
     pe: Encoding | None = None
+    positive: bool = False                      # a fixed bias's positive scale: w_0 > 0 (definitions.md#fixed-bias)
 
 
 @dataclass
@@ -125,7 +127,7 @@ def kernel_class(kernel: str | None, pe: str | None, length: int, train_length: 
     for pos, (i, k) in enumerate(zip(rows, keys)):
         j = i - k if enc.index == "offset" else k
         table[(i, j)] = {c: Fraction(x) for c, x in enumerate(feats[pos]) if x != 0}
-    return KernelClass(str(enc), p, lambda i, j: table[(i, j)], exact, enc)
+    return KernelClass(str(enc), p, lambda i, j: table[(i, j)], exact, enc, enc.positive_scale)
 
 
 # ------------------------------------------------------------------ the query
@@ -183,6 +185,9 @@ def compute_ceiling(task: str | Task, length: int, kernel: str | None = None, pe
     flags = [z3.Bool(f"row{i}", ctx) for i in rows]
     opt = z3.Optimize(ctx=ctx)
     opt.set("timeout", max(1, int(timeout * 1000)))
+    scope = [params[0] > 0] if cls.positive else []   # the class's own constraints on its parameters
+    for con in scope:
+        opt.add(con)
     for flag, con in zip(flags, cons):
         opt.add(z3.Implies(flag, con))
         opt.add_soft(flag, 1)
@@ -204,7 +209,7 @@ def compute_ceiling(task: str | Task, length: int, kernel: str | None = None, pe
     if answer != z3.sat:   # timeout: the best model so far gives a lower bound only
         optimal, reason = UNKNOWN, f"optimizer stopped: {opt.reason_unknown()}; {k} rows is a lower bound"
     elif k < len(rows):
-        optimal, reason = prove_at_most(cons, flags, k, timeout, ctx)
+        optimal, reason = prove_at_most(cons, flags, k, timeout, ctx, scope)
     claimed = sum(1 for f in flags if z3.is_true(model.eval(f, model_completion=True)))
     verified = claimed == k and all(z3.is_true(model.eval(c, model_completion=True)) for c, f in zip(cons, flags)
                                     if z3.is_true(model.eval(f, model_completion=True)))
@@ -225,10 +230,14 @@ def _best_model(opt: z3.Optimize) -> z3.ModelRef | None:
         return None
 
 
-def prove_at_most(cons, flags, k: int, timeout: float, ctx: z3.Context | None = None) -> tuple[Verdict, str]:
-    """Certify that no kernel of the class realizes k + 1 rows (unsat) — optimality of k."""
+def prove_at_most(cons, flags, k: int, timeout: float, ctx: z3.Context | None = None,
+                  scope: Sequence[z3.BoolRef] = ()) -> tuple[Verdict, str]:
+    """Certify that no kernel of the class (``scope``: its constraints on the parameters) realizes k + 1
+    rows (unsat) — optimality of k."""
     solver = z3.Solver(ctx=ctx)
     solver.set("timeout", max(1, int(timeout * 1000)))
+    for con in scope:
+        solver.add(con)
     for flag, con in zip(flags, cons):
         solver.add(z3.Implies(flag, con))
     solver.add(z3.PbGe([(f, 1) for f in flags], k + 1))
@@ -262,39 +271,3 @@ def recount(cls: KernelClass, witness: list[Fraction], task: Task, length: int, 
         if all(vals[t] > vals[j] for j in range(i + 1) if j != t):
             out.append(i)
     return out
-
-
-# ------------------------------------------------------------------ the check (claim "expressivity")
-def ceiling_check(task: str, length: int, kernel: str | None = None, pe: str | None = None,
-                  train_length: int = DEFAULT_TRAIN_LENGTH,
-                  timeout: float = DEFAULT_TIMEOUT) -> Callable[[], CheckResult]:
-    """A check: the ceiling k/m is optimal (k+1 rows unsat) and attained (witness re-counted in ℚ).
-    Negative control: the weakened bound "at most k - 1 rows" must be refuted by the witness."""
-    label = kernel or pe
-
-    def body() -> CheckResult:
-        try:
-            c = compute_ceiling(task, length, kernel, pe, train_length, timeout)
-        except AlgebraicValue as err:
-            return CheckResult("expressivity", f"ceiling of {label} on {task} at n = {length}", "smt", UNKNOWN,
-                               None, detail=str(err))
-        verdict = PROVED if (c.optimal == PROVED and c.verified) else (FAILED if c.optimal == FAILED else UNKNOWN)
-        control = Control.COUNTEREXAMPLE if (c.verified and c.realized >= 1) else Control.NO_COUNTEREXAMPLE
-        detail = (f"ceiling {c.realized}/{c.total} ({c.features}); optimality: {c.optimal}"
-                  + (f" ({c.reason})" if c.reason else "") + f"; witness re-counted in ℚ: rows {c.realized_rows}; "
-                  f"negative control (bound weakened to ≤ {c.realized - 1} rows): "
-                  + ("refuted by the witness" if control is Control.COUNTEREXAMPLE else "no witness row"))
-        return CheckResult("expressivity", f"class ceiling of {label} kernels on {task} at n = {length}", "smt",
-                           verdict, control, detail=detail, data=c.to_json())
-
-    def check() -> CheckResult:
-        return timed(body)
-    check.__name__ = check.__qualname__ = f"ceiling[{label}·{task}·n={length}]"
-    return check
-
-
-REFERENCE_CELLS = (("copy", 16), ("middle", 16), ("reverse", 16), ("position:1", 16))
-
-
-def checks() -> list[Callable[[], CheckResult]]:
-    return [ceiling_check(task, n, kernel="relative") for task, n in REFERENCE_CELLS]

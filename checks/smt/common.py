@@ -1,19 +1,26 @@
-"""Shared machinery of the SMT proofs: timed queries, rational model values, and the
-proof-with-negative-control pattern every check of :mod:`posreal.checks.smt` follows.
+"""Shared machinery of the SMT proofs: rational model values, and the proof-with-negative-control
+pattern every check of :mod:`posreal.checks.smt` follows, decided by z3 and cvc5.
 
 A proof is a list of *encodings* of "hypotheses ∧ ¬conclusion", tried in order (the
 quantified statement first; a quantifier-free instantiation of the same universal hypotheses
 as a fallback when the quantified query comes back unknown — sound, because the instances
-are consequences of the universals).  ``unsat`` = proved; ``sat`` of a quantified encoding =
-the claim is refuted; ``unknown`` or a timeout = verdict unknown with z3's
-``reason_unknown()`` — a failure, never a pass.
+are consequences of the universals).  Each requested solver (:class:`posreal.checks.base.SolverChoice`,
+default both) decides each query: z3 on its terms, cvc5 on the SMT-LIB 2 text of
+:mod:`~posreal.checks.smt.obligations` (options: :mod:`~posreal.checks.smt.solvers`).  The verdict:
+
+* ``proved`` — both solvers unsat;  ``proved by z3 only`` / ``proved by cvc5 only`` — one unsat, the
+  other unknown or not asked (good only when that one solver alone was asked for);
+* ``failed`` — the solvers disagree (one sat, one unsat), with both answers in the detail;
+* ``counterexample`` — sat of a quantified encoding: the claim is refuted;
+* ``unknown`` — no solver decided (unknown or timeout, with each solver's reason): a failure, never a pass.
 
 The negative control is the same encoding with one hypothesis dropped or weakened.  It must
-come back ``sat``; its model is then read back as exact rationals (an algebraic model value is
-refused) and checked **in Python, outside z3** to satisfy the kept hypotheses and violate the
-conclusion.  Only then is ``negative_control = "counterexample"`` recorded.  When a proof gives
-its hypotheses alone, they are checked to be satisfiable (a proof from contradictory
-hypotheses is reported as failed, not proved; when that query is unknown, the proof is unknown).
+come back ``sat``; each solver's model is then read back as exact rationals (an algebraic model
+value is refused) and checked **in Python, outside the solvers** to satisfy the kept hypotheses
+and violate the conclusion.  Only then is ``negative_control = "counterexample"`` recorded; a model
+that fails the re-check, or one solver's unsat against the other's sat, fails the check.  When a
+proof gives its hypotheses alone, they are checked to be satisfiable (a proof from contradictory
+hypotheses is reported as failed, not proved; when no solver decides that query, the proof is unknown).
 """
 
 from __future__ import annotations
@@ -21,39 +28,36 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import z3
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, Control, timed
+from posreal.checks.base import (COUNTEREXAMPLE, FAILED, PROVED, UNKNOWN, CheckResult, Control, ObligationKind,
+                                 ObligationRecord, Solver, SolverChoice, SolverStatus, Verdict, timed)
+from posreal.checks.smt.obligations import Obligation
+from posreal.checks.smt.solvers import AlgebraicValue, SolverAnswer, decide_cvc5, decide_z3
 
-from posreal.theory.defaults import SMT_TIMEOUT as DEFAULT_TIMEOUT  # seconds per z3 query
+from posreal.theory.defaults import SMT_TIMEOUT as DEFAULT_TIMEOUT  # seconds per solver call
 CONTROL_BOUND = 12       # negative controls bound the grid so the Python re-check is finite
 
 IntS, RealS = z3.IntSort(), z3.RealSort()
+SAT, UNSAT, UNDECIDED = SolverStatus.SAT, SolverStatus.UNSAT, SolverStatus.UNKNOWN
+ONLY = {Solver.Z3: Verdict.PROVED_BY_Z3_ONLY, Solver.CVC5: Verdict.PROVED_BY_CVC5_ONLY}
 
-
-class AlgebraicValue(ValueError):
-    """A z3 model value that is not a rational number (refused, never rounded)."""
-
-
-@dataclass
-class SolverAnswer:
-    status: str                      # "sat" | "unsat" | "unknown"
-    model: z3.ModelRef | None
-    reason: str = ""
+__all__ = ["AlgebraicValue", "SolverAnswer", "SmtProof", "query", "decide", "run_proof", "proof_check",
+           "proof_obligations", "to_fraction", "value", "ivalue", "table", "in_range"]
 
 
 def query(assertions: Sequence[z3.BoolRef], timeout: float = DEFAULT_TIMEOUT) -> SolverAnswer:
     """One z3 query with a timeout (seconds)."""
-    solver = z3.Solver()
-    solver.set("timeout", max(1, int(timeout * 1000)))
-    solver.add(*assertions)
-    answer = solver.check()
-    if answer == z3.unsat:
-        return SolverAnswer("unsat", None)
-    if answer == z3.sat:
-        return SolverAnswer("sat", solver.model())
-    return SolverAnswer("unknown", None, solver.reason_unknown() or "unknown")
+    return decide_z3(assertions, timeout)
+
+
+def decide(ob: Obligation, solver: Solver) -> SolverAnswer:
+    """One solver on one obligation: z3 on its terms, cvc5 on its SMT-LIB text."""
+    if solver is Solver.Z3:
+        return decide_z3(list(ob.assertions), ob.timeout)
+    return decide_cvc5(ob.text(), ob.kind, ob.timeout, ob.filename)
 
 
 def to_fraction(value: z3.ExprRef) -> Fraction:
@@ -63,8 +67,8 @@ def to_fraction(value: z3.ExprRef) -> Fraction:
     if z3.is_rational_value(value):
         return Fraction(value.numerator_as_long(), value.denominator_as_long())
     if z3.is_algebraic_value(value):
-        raise AlgebraicValue(f"z3 model value {value} is algebraic, not rational; refused")
-    raise AlgebraicValue(f"z3 model value {value} is not a numeral; refused")
+        raise AlgebraicValue(f"model value {value} is algebraic, not rational; refused")
+    raise AlgebraicValue(f"model value {value} is not a numeral; refused")
 
 
 def value(model: z3.ModelRef, expr: z3.ExprRef) -> Fraction:
@@ -88,7 +92,7 @@ def table(model: z3.ModelRef, fn: z3.FuncDeclRef, points: Sequence) -> dict:
     return out
 
 
-Verifier = Callable[[z3.ModelRef], tuple[bool, str]]
+Verifier = Callable[[Any], tuple[bool, str]]   # a z3 model or a Cvc5Model -> (re-check passed, description)
 
 
 @dataclass
@@ -106,62 +110,150 @@ class SmtProof:
     notes: list[str] = field(default_factory=list)
 
 
-def _control(proof: SmtProof) -> tuple[Control, str]:
-    out = query(proof.control, proof.timeout)
-    if out.status == "unsat":
-        return Control.UNSAT, f"negative control ({proof.control_label}): unsat — the dropped hypothesis is not needed"
-    if out.status == "unknown":
-        return Control.UNKNOWN, f"negative control ({proof.control_label}): unknown ({out.reason})"
-    try:
-        ok, text = proof.verify_control(out.model)
-    except AlgebraicValue as err:
-        return Control.REFUSED, f"negative control ({proof.control_label}): {err}"
-    if ok:
-        return Control.COUNTEREXAMPLE, (f"negative control ({proof.control_label}): sat, model re-checked in Python: "
-                                        f"{text}")
-    return Control.UNVERIFIED, f"negative control ({proof.control_label}): sat but the Python re-check failed: {text}"
+def proof_obligations(proof: SmtProof, check: str) -> list[Obligation]:
+    """The proof's queries as obligations: each encoding, the negative control, the hypotheses alone."""
+    out = [Obligation(check, proof.claim, proof.name, ObligationKind.ENCODING, label, tuple(assertions),
+                      proof.timeout, n) for n, (label, assertions) in enumerate(proof.encodings)]
+    out.append(Obligation(check, proof.claim, proof.name, ObligationKind.CONTROL, proof.control_label,
+                          tuple(proof.control), proof.timeout))
+    if proof.hypotheses is not None:
+        out.append(Obligation(check, proof.claim, proof.name, ObligationKind.HYPOTHESES, "hypotheses alone",
+                              tuple(proof.hypotheses), proof.timeout))
+    return out
 
 
-def run_proof(proof: SmtProof) -> CheckResult:
-    """Prove ``proof`` (unsat of some encoding) and run its negative control."""
+def _answers(runs: dict[Solver, SolverAnswer]) -> str:
+    """``z3 unsat (0.01 s), cvc5 unknown: timeout (20.00 s)``."""
+    return ", ".join(f"{s.value} {a.status.value}" + (f": {a.reason}" if a.reason else "") + f" ({a.seconds:.2f} s)"
+                     for s, a in runs.items())
+
+
+def combine(proved: dict[Solver, SolverAnswer]) -> Verdict:
+    """The verdict from each solver's answer on the proof obligation (see the module docstring)."""
+    statuses = {s: a.status for s, a in proved.items()}
+    unsat = [s for s, st in statuses.items() if st is UNSAT]
+    if unsat and SAT in statuses.values():
+        return FAILED                               # the solvers disagree
+    if unsat:
+        return PROVED if set(unsat) == set(Solver) else ONLY[unsat[0]]
+    if SAT in statuses.values():
+        return COUNTEREXAMPLE
+    return UNKNOWN
+
+
+def _control(proof: SmtProof, ob: Obligation, choice: SolverChoice) -> tuple[Control, str, dict]:
+    """Each solver on the negative control; each model re-checked in Python."""
+    runs = {s: decide(ob, s) for s in choice.solvers}
+    outcome: dict[Solver, Control] = {}
+    texts = []
+    for s, out in runs.items():
+        if out.status is UNSAT:
+            outcome[s] = Control.UNSAT
+        elif out.status is UNDECIDED:
+            outcome[s] = Control.UNKNOWN
+        else:
+            try:
+                ok, text = proof.verify_control(out.model)
+            except AlgebraicValue as err:
+                outcome[s], text = Control.REFUSED, str(err)
+            else:
+                outcome[s] = Control.COUNTEREXAMPLE if ok else Control.UNVERIFIED
+                text = ("model re-checked in Python: " if ok else "but the Python re-check failed: ") + text
+            texts.append(f"{s.value}: {text}")
+    found = set(outcome.values())
+    sat_side = found & {Control.COUNTEREXAMPLE, Control.UNVERIFIED, Control.REFUSED}
+    if Control.UNSAT in found and sat_side:
+        control = Control.DISAGREEMENT
+    else:
+        control = next(c for c in (Control.UNVERIFIED, Control.COUNTEREXAMPLE, Control.REFUSED, Control.UNSAT,
+                                   Control.UNKNOWN) if c in found)
+    what = {Control.UNSAT: "unsat — the dropped hypothesis is not needed",
+            Control.DISAGREEMENT: "the solvers disagree"}.get(control, control.value)
+    text = f"negative control ({proof.control_label}): {what} [{_answers(runs)}]" + "".join(f"; {t}" for t in texts)
+    return control, text, runs
+
+
+def _record(ob: Obligation, runs: dict[Solver, SolverAnswer]) -> ObligationRecord:
+    return ObligationRecord(ob.kind, ob.filename, ob.expected, ob.label, tuple(a.run(s) for s, a in runs.items()))
+
+
+def run_proof(proof: SmtProof, choice: SolverChoice = SolverChoice.BOTH, check: str | None = None) -> CheckResult:
+    """Prove ``proof`` (unsat of some encoding) under each requested solver and run its negative control."""
+    choice = SolverChoice(choice)
+    name = check or f"{proof.claim}.proof"
+    obligations = proof_obligations(proof, name)
+    encodings = [ob for ob in obligations if ob.kind is ObligationKind.ENCODING]
 
     def body() -> CheckResult:
-        lines, verdict, used = [], UNKNOWN, None
-        for n, (label, assertions) in enumerate(proof.encodings):
-            out = query(assertions, proof.timeout)
-            if out.status == "unsat":
-                verdict, used = PROVED, label
-                lines.append(f"proved: hypotheses ∧ ¬conclusion is unsat ({label})")
-                break
-            if out.status == "sat" and n == 0:
-                verdict = COUNTEREXAMPLE
-                lines.append(f"refuted ({label}): model {out.model}")
-                break
-            why = out.reason if out.status == "unknown" else "instances insufficient (sat)"
-            lines.append(f"{label}: unknown ({why})")
+        lines: list[str] = []
+        records: list[ObligationRecord] = []
+        final: dict[Solver, SolverAnswer] = {}     # each solver's deciding answer on the proof
+        used: dict[Solver, str] = {}
+        tried: dict[str, tuple[Obligation, dict[Solver, SolverAnswer]]] = {}   # file name -> runs
+        for solver in choice.solvers:
+            for n, ob in enumerate(encodings):
+                out = decide(ob, solver)
+                tried.setdefault(ob.filename, (ob, {}))[1][solver] = out
+                final[solver] = out
+                if out.status is UNSAT:
+                    used[solver] = ob.label
+                    break
+                if out.status is SAT and n == 0:
+                    break
+                if out.status is SAT:   # sat of an instantiation says nothing: try the next encoding
+                    final[solver] = SolverAnswer(UNDECIDED, None, "instances insufficient (sat)", out.seconds)
+        records += [_record(ob, runs) for ob, runs in tried.values()]
+        verdict = combine(final)
+        if verdict is FAILED:
+            lines.append(f"the solvers disagree on hypotheses ∧ ¬conclusion: {_answers(final)}")
+        elif verdict is COUNTEREXAMPLE:
+            s, out = next((s, a) for s, a in final.items() if a.status is SAT)
+            lines.append(f"refuted ({encodings[0].label}) by {s.value}: model {out.model}; {_answers(final)}")
+        elif verdict is UNKNOWN:
+            lines.append(f"not proved: no solver decided hypotheses ∧ ¬conclusion: {_answers(final)}")
+        else:
+            labels = ", ".join(dict.fromkeys(used.values()))
+            lines.append(f"{verdict.value}: hypotheses ∧ ¬conclusion is unsat ({labels}): {_answers(final)}")
         if proof.hypotheses is not None:
-            hyp = query(proof.hypotheses, proof.timeout)
-            lines.append(f"hypotheses alone: {hyp.status}" + (f" ({hyp.reason})" if hyp.reason else ""))
-            if hyp.status == "unsat" and verdict == PROVED:
+            ob = next(o for o in obligations if o.kind is ObligationKind.HYPOTHESES)
+            runs = {s: decide(ob, s) for s in choice.solvers}
+            records.append(_record(ob, runs))
+            found = {a.status for a in runs.values()}
+            lines.append(f"hypotheses alone: {_answers(runs)}")
+            proved = verdict is PROVED or verdict in ONLY.values()
+            if SAT in found and UNSAT in found:
+                verdict = FAILED
+                lines.append("the solvers disagree on the hypotheses alone")
+            elif UNSAT in found and proved:
                 verdict = FAILED
                 lines.append("vacuous: the hypotheses are contradictory")
-            elif hyp.status == "unknown" and verdict == PROVED:
+            elif SAT not in found and proved:
                 verdict = UNKNOWN   # not known to be non-vacuous: a proof from possibly contradictory hypotheses
                 lines.append("non-vacuity not established: a proof whose hypotheses may be contradictory is unknown")
-        control, text = _control(proof)
+        ob = next(o for o in obligations if o.kind is ObligationKind.CONTROL)
+        control, text, runs = _control(proof, ob, choice)
+        records.append(_record(ob, runs))
         lines.append(text)
         lines.extend(proof.notes)
+        if verdict in ONLY.values():
+            lines.append("rests on one solver: " + "; ".join(
+                f"{s.value} did not decide within its budget ({final[s].reason or final[s].status.value})"
+                if s in final else f"{s.value} was not asked (--solver)" for s in Solver if s not in used))
+        solvers = {s: a.run(s) for s, a in final.items()}
         return CheckResult(claim=proof.claim, name=proof.name, method="smt", verdict=verdict,
                            negative_control=control, detail="; ".join(lines),
-                           data={"encoding": used, "timeout_s": proof.timeout})
+                           data={"encoding": ", ".join(dict.fromkeys(used.values())) or None,
+                                 "timeout_s": proof.timeout},
+                           solver_choice=choice, solvers=solvers, obligations=records)
 
     return timed(body)
 
 
-def proof_check(make: Callable[[], SmtProof], name: str) -> Callable[[], CheckResult]:
+def proof_check(make: Callable[[], SmtProof], name: str,
+                choice: SolverChoice = SolverChoice.BOTH) -> Callable[[], CheckResult]:
     """The runner's zero-argument callable for one proof, named (the runner labels checks by name)."""
     def check() -> CheckResult:
-        return run_proof(make())
+        return run_proof(make(), choice, name)
     check.__name__ = check.__qualname__ = name
     return check
 

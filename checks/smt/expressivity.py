@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 import z3
 
-from posreal.checks.base import CheckResult
+from posreal.checks.base import CheckResult, SolverChoice
 from posreal.checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, proof_check, table, value
 
 CLAIM = "expressivity"
@@ -88,5 +88,10 @@ def middle_one_row() -> SmtProof:
 MAKERS = [token_independence, middle_one_row]
 
 
-def checks() -> list[Callable[[], CheckResult]]:
-    return [proof_check(make, f"expressivity.{make.__name__}") for make in MAKERS]
+def proofs() -> list[tuple[str, Callable[[], SmtProof]]]:
+    """(check name, proof maker) for every proof of this module."""
+    return [(f"expressivity.{make.__name__}", make) for make in MAKERS]
+
+
+def checks(choice: SolverChoice = SolverChoice.BOTH) -> list[Callable[[], CheckResult]]:
+    return [proof_check(make, name, choice) for name, make in proofs()]

@@ -28,7 +28,7 @@ from fractions import Fraction
 
 import z3
 
-from posreal.checks.base import CheckResult
+from posreal.checks.base import CheckResult, SolverChoice
 from posreal.checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, proof_check, table, value
 
 CLAIM = "proposition4"
@@ -256,5 +256,10 @@ def dual_theorem2() -> SmtProof:
 MAKERS = [involution, key_set_onto, margins, relative_to_column, task_classes, task_duals, dual_theorem2]
 
 
-def checks() -> list[Callable[[], CheckResult]]:
-    return [proof_check(make, f"proposition4.{make.__name__}") for make in MAKERS]
+def proofs() -> list[tuple[str, Callable[[], SmtProof]]]:
+    """(check name, proof maker) for every proof of this module."""
+    return [(f"proposition4.{make.__name__}", make) for make in MAKERS]
+
+
+def checks(choice: SolverChoice = SolverChoice.BOTH) -> list[Callable[[], CheckResult]]:
+    return [proof_check(make, name, choice) for name, make in proofs()]

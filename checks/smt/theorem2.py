@@ -28,7 +28,7 @@ from functools import partial
 
 import z3
 
-from posreal.checks.base import CheckResult
+from posreal.checks.base import CheckResult, SolverChoice
 from posreal.checks.smt.common import CONTROL_BOUND, IntS, RealS, SmtProof, in_range, ivalue, proof_check, table, value
 
 CLAIM = "theorem2"
@@ -212,8 +212,12 @@ def alibi_breaks() -> SmtProof:
 MAKERS = [deep_only_if, deep_if, shallow_iff, position_one_deep_row, alibi_breaks]
 
 
-def checks() -> list[Callable[[], CheckResult]]:
+def proofs() -> list[tuple[str, Callable[[], SmtProof]]]:
+    """(check name, proof maker) for every proof of this module."""
+    return [(f"theorem2.{make.__name__}", make) for make in MAKERS] + \
+        [(f"theorem2.growing_finite[{name}]", partial(growing_finite, name)) for name in GROWING_TARGETS]
+
+
+def checks(choice: SolverChoice = SolverChoice.BOTH) -> list[Callable[[], CheckResult]]:
     """One zero-argument callable per proof (the runner's contract)."""
-    return [proof_check(make, f"theorem2.{make.__name__}") for make in MAKERS] + \
-        [proof_check(partial(growing_finite, name), f"theorem2.growing_finite[{name}]")
-         for name in GROWING_TARGETS]
+    return [proof_check(make, name, choice) for name, make in proofs()]

@@ -4,7 +4,8 @@ Modules: :mod:`~posreal.counterexamples.verifier.certificate` (the format: name,
 rationals as ``"p/q"`` strings), :mod:`~posreal.counterexamples.verifier.exact_model` (tasks and
 rational features re-derived with :class:`fractions.Fraction`), :mod:`~posreal.counterexamples.verifier.qla`
 (exact linear algebra over ℚ), :mod:`~posreal.counterexamples.verifier.verify` (re-derives each
-verdict) and :mod:`~posreal.counterexamples.verifier.errors`.  Nothing here imports numpy, scipy,
+verdict; the format-version-2 kinds in :mod:`~posreal.counterexamples.verifier.residual`) and
+:mod:`~posreal.counterexamples.verifier.errors`.  Nothing here imports numpy, scipy,
 sympy, z3 or matplotlib, and of ``posreal.theory`` only :mod:`posreal.theory.errors` (the error base
 class, ``quote``) and :mod:`posreal.theory.resources` (bounded file reading), both standard library
 only; this ``__init__`` imports nothing at all.  Writing certificates is not here:

@@ -8,7 +8,10 @@ A certificate is one JSON object (``sort_keys=True``)::
 
 * ``kind`` is ``static-colspan`` or ``dynamic-colspan`` (the two forms of the invalid
   outside-colspan argument, definitions.md#outside-colspan) or ``open-tie`` (a row of the conjecture search whose
-  tie the selected θ* leaves open);
+  tie the selected θ* leaves open) — format version 1 — or, since version 2, ``residual-levels`` (an open
+  tie decided through the residual levels) or ``symmetric-tie`` (a tie kept at 0 by a signed permutation),
+  definitions.md#residual-levels.  Each kind has one version (:data:`KIND_VERSION`): a version-1
+  certificate is read as before;
 * every exact number is a rational string ``"p/q"`` (``posreal.theory.rational.fraction_str`` form);
 * ``evidence`` holds float measurements (gradient-descent trajectories): reported, never
   treated as exact claims;
@@ -38,8 +41,10 @@ from posreal.theory.errors import quote
 
 FORMAT = "posreal-certificate"
 BUNDLE_FORMAT = "posreal-certificate-bundle"
-VERSION = 1
-KINDS = ("static-colspan", "dynamic-colspan", "open-tie")
+VERSION = 1                  # the format of the three first kinds (and of bundles)
+KIND_VERSION = {"static-colspan": 1, "dynamic-colspan": 1, "open-tie": 1,
+                "residual-levels": 2, "symmetric-tie": 2}   # version 2 added the last two kinds
+KINDS = tuple(KIND_VERSION)
 MAX_RATIONAL_DIGITS = 200   # digits of a numerator or denominator in a certificate
 _RATIONAL = re.compile(r"(0|-?[1-9][0-9]*)/([1-9][0-9]*)")   # one spelling of zero: "0/1", never "-0/1"
 

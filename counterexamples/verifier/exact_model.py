@@ -7,9 +7,10 @@ definitions.md#linear-pe):
 
 * :func:`rows_and_targets` — scored rows ``R_n`` and targets ``t_n(i)`` of the registry tasks
   ``offset:c``, ``position:p``, ``copy``, ``middle``, ``reverse``, ``half`` and ``dual:T``;
-* :func:`feature` — ψ(i, j) ∈ ℚ^p for the rational PEs ``nope``, ``relbias[:D]``,
-  ``colbias[:D]``, ``alibi``, the shear ``dual:P`` (ψ_S(i, j) = ψ(i, i - j)) and user feature
-  tables embedded in the certificate (relative ``T[i-j]``, column ``T[j]``, general ``T[i][j]``);
+* :func:`feature` — ψ(i, j) ∈ ℚ^p for the rational PEs ``nope``, ``clipped[:D]`` (and its older
+  name ``relbias[:D]``), ``colbias[:D]``, ``slope`` (and its older name ``alibi``), the shear
+  ``dual:P`` (ψ_S(i, j) = ψ(i, i - j)) and user feature tables embedded in the certificate
+  (relative ``T[i-j]``, column ``T[j]``, general ``T[i][j]``);
 * :func:`dimension` — p from the spec alone, so the verifier can budget its work first;
 * :func:`training_pairs` — every (i, t, j) with i ∈ R_L0, j ≤ i, j ≠ t, ordered by row then key.
 
@@ -30,9 +31,12 @@ from posreal.theory.errors import quote
 
 Vector = tuple[Fraction, ...]
 TASK_FORMS = "offset:c, position:p, copy, middle, reverse, half, dual:TASK"
-PE_FORMS = "nope, relbias[:D], colbias[:D], alibi, dual:PE, or the name of an embedded table"
+PE_FORMS = ("nope, clipped[:D] (or relbias[:D]), colbias[:D], slope (or alibi), dual:PE, or the name of an "
+            "embedded table")
+CLIPPED_NAMES = ("clipped", "relbias", "colbias")   # relbias: the older name of clipped
+SLOPE_NAMES = ("slope", "alibi")                     # alibi: the older name of slope
 TABLE_KINDS = ("relative", "column", "general")
-IRRATIONAL_NAMES = ("rope", "abscol", "abssin", "learned")
+IRRATIONAL_NAMES = ("rope", "abscol", "abssin", "learned", "xpos", "kerple-log", "fire")
 MAX_DUAL_DEPTH = 64        # nested shears dual:dual:...:X in a certificate's spec
 MAX_SPEC_DIGITS = 9        # digits of an integer parameter of a spec (offset:c, relbias:D)
 MAX_SPEC_CHARS = 512
@@ -129,11 +133,11 @@ def feature(pe: str, i: int, j: int, train_length: int,
     name, _, arg = base.partition(":")
     if base == "nope":
         return ()
-    if base == "alibi":
+    if base in SLOPE_NAMES:
         return (Fraction(-(i - j)),)
-    if name in ("relbias", "colbias") and (arg or base == name):   # "relbias:" (no D) is no spec
+    if name in CLIPPED_NAMES and (arg or base == name):   # "clipped:" (no D) is no spec
         D = _bucket_clip(arg, pe, train_length)
-        k = i - j if name == "relbias" else j
+        k = j if name == "colbias" else i - j
         return _onehot(min(k, D), D + 1)
     raise _unknown(pe, base)
 
@@ -146,9 +150,9 @@ def dimension(pe: str, train_length: int, tables: Mapping[str, Mapping] | None =
     name, _, arg = base.partition(":")
     if base == "nope":
         return 0
-    if base == "alibi":
+    if base in SLOPE_NAMES:
         return 1
-    if name in ("relbias", "colbias") and (arg or base == name):
+    if name in CLIPPED_NAMES and (arg or base == name):
         return _bucket_clip(arg, pe, train_length) + 1
     raise _unknown(pe, base)
 

@@ -2,7 +2,8 @@
 
 Deliberately independent of :mod:`posreal.theory.rational` (which wraps sympy's DomainMatrix): the
 verifier re-derives ranks with its own Gaussian elimination on :class:`fractions.Fraction`.
-Main function: :func:`rank` (rank of a list of rows, by :func:`echelon`).  Matrices here are
+Main functions: :func:`rank` (rank of a list of rows, by :func:`echelon`), :func:`solve` (the unique
+solution of a linear system) and :func:`project` (orthogonal projection on a span).  Matrices here are
 small (certificates of small instances).
 """
 
@@ -39,3 +40,40 @@ def rank(rows: Sequence[Row]) -> int:
     """Rank of the matrix whose rows are ``rows`` (0 for no rows or zero-width rows)."""
     return len(echelon(rows))
 
+
+
+def solve(a: Sequence[Row], b: Row) -> list[Fraction] | None:
+    """The unique x with A x = b (A: m × n of rank n), by Gauss-Jordan elimination in ℚ; None when the system
+    has no solution or more than one."""
+    m = len(a)
+    n = len(a[0]) if m else 0
+    work = [list(map(Fraction, row)) + [Fraction(bi)] for row, bi in zip(a, b)]
+    pivots: list[int] = []
+    r = 0
+    for c in range(n):
+        p = next((k for k in range(r, m) if work[k][c] != 0), None)
+        if p is None:
+            return None          # a free variable: not unique
+        work[r], work[p] = work[p], work[r]
+        inv = 1 / work[r][c]
+        work[r] = [x * inv for x in work[r]]
+        for k in range(m):
+            if k != r and work[k][c] != 0:
+                f = work[k][c]
+                work[k] = [x - f * y for x, y in zip(work[k], work[r])]
+        pivots.append(c)
+        r += 1
+    if any(row[n] != 0 for row in work[r:]):
+        return None              # inconsistent
+    return [work[k][n] for k in range(n)]
+
+
+def project(basis: Sequence[Row], x: Row) -> tuple[list[Fraction], list[Fraction]]:
+    """(c, P x): the orthogonal projection of x on span(basis) (basis independent), P x = Σ c_b b."""
+    if not basis:
+        return [], [Fraction(0)] * len(x)
+    gram = [[sum((p * q for p, q in zip(u, w)), Fraction(0)) for w in basis] for u in basis]
+    c = solve(gram, [sum((p * q for p, q in zip(u, x)), Fraction(0)) for u in basis])
+    if c is None:
+        raise ValueError("projection onto a dependent basis")
+    return c, [sum((cb * b[i] for cb, b in zip(c, basis)), Fraction(0)) for i in range(len(x))]

@@ -25,6 +25,8 @@ INSTANCE: dict[str, tuple[set[str], set[str]]] = {
     "static-colspan": (_INSTANCE_BASE, {"tables"}),
     "dynamic-colspan": (_INSTANCE_BASE | {"rival"}, {"tables"}),
     "open-tie": (_INSTANCE_BASE, {"tables", "family", "search_index"}),
+    "residual-levels": (_INSTANCE_BASE | {"rival"}, {"tables", "family", "search_index"}),
+    "symmetric-tie": (_INSTANCE_BASE | {"rival"}, {"tables", "family", "search_index"}),
 }
 CLAIMS: dict[str, tuple[set[str], set[str]]] = {
     "static-colspan": ({"selected", "margin", "rank_features", "rank_augmented"}, set()),
@@ -32,6 +34,8 @@ CLAIMS: dict[str, tuple[set[str], set[str]]] = {
                          "rank_with_direction", "step_size", "gradient_at_zero", "first_step",
                          "first_step_dot_v"}, set()),
     "open-tie": ({"selected", "margin", "rivals", "alpha"}, {"predicted_wins"}),
+    "residual-levels": ({"selected", "margin", "tie_direction", "levels", "complete", "decision"}, set()),
+    "symmetric-tie": ({"selected", "margin", "tie_direction", "projection", "symmetry", "row_lost"}, set()),
 }
 SELECTED_FIELDS = {"theta", "support"}
 SUPPORT_FIELDS = {"pair", "lambda"}

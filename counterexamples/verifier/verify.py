@@ -21,6 +21,8 @@ certificate.  What is re-derived, per kind (definitions.md#selection, definition
   the row's margin is 0; rank [Z; v] = rank Z + 1 (v ∉ col Zᵀ); the first step θ_1 = -η ∇ℓ(0),
   ∇ℓ(0) = Σ_i (mean_j ψ(i,j) - ψ(i,t)), η = 1/β, β = Σ_i max_j ‖ψ(i,j)‖², lies in col Zᵀ and
   ⟨θ_1, v⟩ is the claimed value ≠ 0;
+* ``residual-levels``, ``symmetric-tie`` (format version 2) — see
+  :mod:`posreal.counterexamples.verifier.residual`;
 * ``open-tie`` — the row's margin is 0, every tied rival's v_j has ⟨θ*, v_j⟩ = 0 and Z v_j ≠ 0
   (not orthogonal: the conjecture's open case), α_L is the claimed fraction, and, when present,
   the exponential-tail prediction lim ⟨θ_k, v_j⟩ = Σ_s c_s log(n_s / λ_s): the multiplicities n_s
@@ -40,6 +42,7 @@ after sealing) refutes the certificate.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -48,10 +51,11 @@ from pathlib import Path
 from typing import Any
 
 from posreal.counterexamples.verifier import exact_model as em
-from posreal.counterexamples.verifier import qla, schema
+from posreal.counterexamples.verifier import qla, residual, schema
 from posreal.counterexamples.verifier.certificate import (
     BUNDLE_FORMAT,
     FORMAT,
+    KIND_VERSION,
     KINDS,
     VERSION,
     digest,
@@ -440,10 +444,12 @@ def verify_certificate(document: dict, name: str = "certificate") -> Certificate
         raise CertificateError(f"malformed certificate {name}: format {quote(document.get('format'))}; "
                                f"accepted: {FORMAT!r}")
     version = document.get("version")
-    if type(version) is not int or version != VERSION:   # neither true nor 1.0
-        raise CertificateError(f"malformed certificate {name}: version {quote(version)}; "
-                               f"accepted: the integer {VERSION}")
     kind = document.get("kind")
+    expected = KIND_VERSION.get(kind, VERSION) if isinstance(kind, str) else VERSION
+    if type(version) is not int or version != expected:   # neither true nor 1.0
+        raise CertificateError(f"malformed certificate {name}: version {quote(version)}; "
+                               f"accepted: the integer {expected}"
+                               + (f" (the format version of kind {kind})" if expected != VERSION else ""))
     if not isinstance(kind, str) or kind not in KINDS:
         raise CertificateError(f"malformed certificate {name}: kind {quote(kind)}; accepted: {', '.join(KINDS)}")
     schema.check_document(document, kind, name)
@@ -453,7 +459,10 @@ def verify_certificate(document: dict, name: str = "certificate") -> Certificate
     check(document.get("digest") == digest(document), "digest matches the content (no edit after sealing)")
     try:
         inst = _Instance(instance)
-        _KIND_CHECKS[kind](inst, instance, claims, check)
+        if kind in _KIND_CHECKS:
+            _KIND_CHECKS[kind](inst, instance, claims, check)
+        else:   # the version-2 kinds, with this module's helpers
+            residual.KIND_CHECKS[kind](sys.modules[__name__], inst, instance, claims, check)
     except em.NotCheckable as err:
         if check.failures:   # a claim (or the digest) already failed: refuted, whatever was left unchecked
             return CertificateReport(REFUTED, name, check.failures, check.checked,
@@ -465,7 +474,11 @@ def verify_certificate(document: dict, name: str = "certificate") -> Certificate
         raise CertificateError(f"malformed certificate {name}: {err.__class__.__name__} {quote(str(err))}") from None
     for path in check.uncovered(claims):
         check(False, f"claim {'.'.join(map(str, path))} is not re-derived by any check")
-    notes = ["float evidence (log-time gradient flow) is reported, not verified"] if document.get("evidence") else []
+    flow = "log-time gradient flow" if expected == VERSION else "gradient flow to log log t"
+    notes = [f"float evidence ({flow}) is reported, not verified"] if document.get("evidence") else []
+    if kind == "residual-levels" and "spans" in claims.get("decision", {}):
+        notes.append("the sign of the finite limit Σ_k ⟨w̃_k, v⟩ needs exp and log (max-entropy residuals): it is "
+                     "stated in the evidence with its enclosure, not checked by this fractions-only verifier")
     verdict = VERIFIED if not check.failures else REFUTED
     return CertificateReport(verdict, name, check.failures, check.checked, notes)
 

@@ -48,6 +48,7 @@ def on_config(config, **kwargs):
 def on_files(files, config, **kwargs):
     """Render every figure and add it to the site as a generated file."""
     start = time.perf_counter()
+    log.info("posreal docs: rendering figures (%d producers)", len(gen.ASSETS))
     for produce in gen.ASSETS:
         try:
             produced = produce()
@@ -88,7 +89,12 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     notes = len(re.findall(rf"<!--\s*posreal:\s*{NOTE_MARKER}\s*-->", markdown))
     if notes > 1:
         raise PluginError(f"posreal docs: {page.file.src_uri} places the formalization note {notes} times")
+    count = len(MARKER.findall(markdown))
+    start = time.perf_counter()
     out = MARKER.sub(lambda m: _expand(m, page), markdown)
+    if count:
+        log.info("posreal docs: %s: %d generated blocks in %.1f s", page.file.src_uri, count,
+                 time.perf_counter() - start)
     if ANY_MARKER.search(out):
         line = out[ANY_MARKER.search(out).start():].splitlines()[0]
         raise PluginError(f"posreal docs: {page.file.src_uri}: malformed marker {line!r} "

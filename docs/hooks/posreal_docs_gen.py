@@ -6,8 +6,8 @@ Each generator returns Markdown computed from the code at build time: the regist
 (``posreal.checks.runner.run_claims``, the engine of ``posreal check``), the statements
 (``posreal.theory.statements``), the
 counterexample certificates and searches (``counterexamples``), the experiment summary
-(``docs/data/experiment/summary.json``), the argparse parsers (``posreal.cli.build_parser``) and
-the docstrings of ``posreal.theory.__all__``.
+(``docs/data/experiment/summary.json``) and the argparse parsers (``posreal.cli.build_parser``).
+The Python API pages are mkdocstrings' (``docs/api/``), not generated here.
 
 Rules: nothing is pasted by hand; an empty table is an error; a source that is missing or does
 not answer as its contract says is an error (``PluginError``) that names it — there is no
@@ -18,20 +18,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import html
-import inspect
 import io
 import json
+import logging
 import os
 import re
 import tempfile
+import textwrap
 import time
-from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+log = logging.getLogger("mkdocs.hooks.posreal_docs")   # progress lines of the build (INFO)
 ROOT = Path(__file__).resolve().parents[2]          # the repository
 DOCS = ROOT / "docs"
 EXPERIMENT_SUMMARY = DOCS / "data" / "experiment" / "summary.json"
@@ -121,10 +121,11 @@ def fmt_seconds(value) -> str:
 # --------------------------------------------------------------------------- registries
 def gen_pe_registry(train_length: str = "16") -> str:
     """Every registry PE (and two shears, and learned:d), parsed and str()-ed by the code."""
-    from posreal.theory.defaults import REGISTRY_PES
+    from posreal.theory.defaults import TAXONOMY_PES
+    from posreal.theory.encodings import DualOf
     from posreal.theory.pe_specs import is_learned, parse_learned, parse_pe
     L0 = int(train_length)
-    specs = list(REGISTRY_PES) + ["dual:rope:16", "dual:relbias", "learned:8"]
+    specs = list(TAXONOMY_PES) + ["clipped", "slope", "dual:rope:16", "dual:relbias", "dual:t5", "learned:8"]
     rows = []
     for spec in specs:
         parse = parse_learned if is_learned(spec) else parse_pe
@@ -133,7 +134,7 @@ def gen_pe_registry(train_length: str = "16") -> str:
         if str(parse(text)) != text:
             raise PluginError(f"PE spec {spec!r} does not round-trip through str(): {text!r}")
         if not is_learned(pe):
-            base = getattr(pe, "base", pe)
+            base = pe.base if isinstance(pe, DualOf) else pe   # (a sinusoidal PE's .base is its frequency base)
             index = "i − j" if pe.index == "offset" else "j"
             rows.append([f"`{spec}`", f"`{text}`", pe.kind, index, pe.dim(L0),
                          "yes" if pe.rational else "no (certified mode)",
@@ -142,7 +143,7 @@ def gen_pe_registry(train_length: str = "16") -> str:
         else:
             rows.append([f"`{spec}`", f"`{text}`", pe.kind, "—", "—", "—", first_line(type(pe).__doc__)])
     return table(["spec", "str(parse_pe(spec))", "kind", "key index k", f"p at L0 = {L0}", "exact mode",
-                  "docstring"], rows, "posreal.theory.pe_specs.parse_pe, posreal.theory.defaults.REGISTRY_PES")
+                  "docstring"], rows, "posreal.theory.pe_specs.parse_pe, posreal.theory.defaults.TAXONOMY_PES")
 
 
 def gen_task_registry(length: str = "8") -> str:
@@ -257,12 +258,12 @@ def gen_ceilings(length: str = "16", *tasks: str) -> str:
 @cached("taxonomy")
 def taxonomy_docs():
     from posreal.theory.taxonomy import taxonomy
-    from posreal.theory.defaults import REGISTRY_PES
+    from posreal.theory.defaults import TAXONOMY_PES
     from posreal.theory.defaults import REGISTRY_TASKS
     from posreal.theory.alpha import DEFAULT_LENGTHS, DEFAULT_TRAIN_LENGTH
     lengths = list(DEFAULT_LENGTHS)
     start = time.perf_counter()
-    docs = [row.to_json() for row in taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), DEFAULT_TRAIN_LENGTH, lengths)]
+    docs = [row.to_json() for row in taxonomy(list(TAXONOMY_PES), list(REGISTRY_TASKS), DEFAULT_TRAIN_LENGTH, lengths)]
     return docs, lengths, DEFAULT_TRAIN_LENGTH, time.perf_counter() - start
 
 
@@ -330,11 +331,11 @@ GEOMETRY_NAMES = ("l2", "linf", "l1")
 def taxonomy_geometry_docs():
     """The taxonomy in every geometry: geometry -> documents (the ℓ2 ones are the taxonomy's)."""
     from posreal.theory.taxonomy import taxonomy
-    from posreal.theory.defaults import LENGTHS, REGISTRY_PES, REGISTRY_TASKS, TRAIN_LENGTH
+    from posreal.theory.defaults import LENGTHS, REGISTRY_TASKS, TAXONOMY_PES, TRAIN_LENGTH
     start = time.perf_counter()
     out = {"l2": taxonomy_docs()[0]}
     for g in GEOMETRY_NAMES[1:]:
-        out[g] = [row.to_json() for row in taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), TRAIN_LENGTH,
+        out[g] = [row.to_json() for row in taxonomy(list(TAXONOMY_PES), list(REGISTRY_TASKS), TRAIN_LENGTH,
                                                     list(LENGTHS), geometry=g)]
     return out, list(LENGTHS), TRAIN_LENGTH, time.perf_counter() - start
 
@@ -386,6 +387,131 @@ def gen_taxonomy_figure() -> str:
             + provenance("posreal.theory.plots.plot_taxonomy over posreal.theory.taxonomy.taxonomy"))
 
 
+# --------------------------------------------------------------------------- length extensions
+EXTENSION_FIGURE_LENGTHS = (32, 64, 128, 256, 512, 1024)
+
+
+@cached("extension-taxonomy")
+def extension_docs(lengths: tuple[int, ...]):
+    """method -> the taxonomy's cell documents under that length extension (every registry PE × task)."""
+    from posreal.theory.defaults import REGISTRY_PES, REGISTRY_TASKS, TRAIN_LENGTH
+    from posreal.theory.extension import EXTENSIONS
+    from posreal.theory.taxonomy import taxonomy
+    start = time.perf_counter()
+    out = {m: [row.to_json() for row in taxonomy(list(REGISTRY_PES), list(REGISTRY_TASKS), TRAIN_LENGTH,
+                                                 list(lengths), extension=m)] for m in EXTENSIONS}
+    return out, TRAIN_LENGTH, time.perf_counter() - start
+
+
+def _ext_alpha(doc: dict, L) -> str:
+    if doc.get("applicable") is False:
+        return "n/a"
+    value = doc["alpha"].get(str(L))
+    undecided = doc["rows"].get(str(L), {}).get("undecided", 0) if doc["realizable"] else 0
+    return fmt_alpha(value) + (f" (+{undecided} u.)" if undecided else "")
+
+
+def gen_extension_table() -> str:
+    """α_L of every registry cell realizable at L0 under every method side by side (as ``posreal table
+    --extension all``)."""
+    from posreal.theory.defaults import LENGTHS
+    by, L0, seconds = extension_docs(tuple(LENGTHS))
+    methods = list(by)
+    rows = []
+    for n, d in enumerate(by["none"]):
+        if not d["realizable"]:
+            continue
+        rows.append([f"`{d['pe']}` · `{d['task']}`", d["task_class"],
+                     *[" / ".join(_ext_alpha(by[m][n], L) for L in LENGTHS) for m in methods]])
+    out = table(["cell", "task class", *[f"{m}: α at L = {' / '.join(map(str, LENGTHS))}" for m in methods]], rows,
+                f"posreal.theory.taxonomy.taxonomy(extension=...) over the registry (L0 = {L0}; {seconds:.1f} s; "
+                "the same numbers as `posreal table --extension all`)")
+    return out + ("\n*n/a*: the method does not act on the PE (bucketed PEs have no frequencies or positions to "
+                  "rescale; `alibi` takes `pi` only). *u.*: rows undecided in float (within tolerance).\n")
+
+
+def asset_extension() -> dict[str, bytes]:
+    from posreal.theory.plots import plot_extensions
+    by, _, _ = extension_docs(EXTENSION_FIGURE_LENGTHS)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "extension.png")
+        plot_extensions(by, list(EXTENSION_FIGURE_LENGTHS), path)
+        return {"generated/extension.png": Path(path).read_bytes()}
+
+
+def gen_extension_figure() -> str:
+    return ("![α_L against L under each length extension, per registry cell](generated/extension.png)\n\n"
+            + provenance("posreal.theory.plots.plot_extensions over posreal.theory.taxonomy.taxonomy(extension=...), "
+                         f"L = {', '.join(map(str, EXTENSION_FIGURE_LENGTHS))}"))
+
+
+def gen_alpha_extensions(pe: str, train_length: str, length: str, *tasks: str) -> str:
+    """α_L of one PE under every method for several tasks at one length, with the smallest margin of the rows
+    realized (how sharp an α = 1 is)."""
+    import numpy as np
+    from posreal.theory.alpha import compute_alpha
+    from posreal.theory.extension import EXTENSIONS
+    from posreal.theory.realization import REALIZED
+    if not tasks:
+        raise PluginError("alpha-extensions: name at least one task")
+    L0, L = int(train_length), int(length)
+    rows = []
+    for method in EXTENSIONS:
+        cells = []
+        for task in tasks:
+            result = compute_alpha(pe, task, L0, [L], extension=method)
+            if not result.realizable:
+                cells.append("n.r.")
+                continue
+            out = result.outcomes[L]
+            won = [float(g) for g, st in zip(out.margins, out.status) if st == REALIZED and np.isfinite(float(g))]
+            text = fmt_alpha(result.alpha(L)) + (f" (+{out.counts()['undecided']} u.)" if out.counts()["undecided"]
+                                                 else "")
+            cells.append(text + (f", min margin {min(won):.2g}" if won else ""))
+        rows.append([f"`{method}`", *cells])
+    return table(["method", *[f"`{t}`" for t in tasks]], rows,
+                 f"posreal.theory.compute_alpha({pe!r}, task, train_length={L0}, lengths=[{L}], extension=...)")
+
+
+def gen_extension_instances() -> str:
+    """The instances named in the statement's notes, computed now."""
+    import numpy as np
+    from posreal.theory.alpha import compute_alpha
+    from posreal.theory.selection import select
+    checks = [
+        ("rope:32", "copy", 32, 1023, "pi", "(b) odd L: a kernel symmetric about L0/2 ties every row past ⌊L/2⌋"),
+        ("rope:32", "copy", 32, 1024, "pi", "(b) even L: the target sits at x = 16, the maximum of V"),
+        ("rope:32", "offset:1", 32, 1024, "pi", "(c) beyond L_c only row c survives: 1/(L - c)"),
+        ("rope:16", "position:0", 16, 256, "pi", "(d) p = 0 with V increasing on [0, L0]"),
+        ("rope:16", "position:0", 16, 256, "none", "the same cell under T_L"),
+        ("rope:32", "offset:8", 32, 1024, "ntk", "(f) rows at or above L0 are not covered"),
+        ("rope:32", "offset:1", 32, 1024, "ntk", "the nearby fixed offset"),
+        ("rope:16", "copy", 16, 256, "pi", "copy under PI"),
+        ("rope:16", "copy", 16, 256, "yarn", "copy under YaRN at L0 = 16 (γ_0 ≈ 0.05)"),
+    ]
+    rows = []
+    for pe, task, L0, L, method, note in checks:
+        out = compute_alpha(pe, task, L0, [L], extension=method).outcomes[L]
+        c = out.counts()
+        rows.append([f"`{pe}` · `{task}`", L0, L, f"`{method}`",
+                     f"{c['realized']}/{c['total']} = {fmt_alpha(out.alpha)}", c["undecided"], note])
+    sel = select("rope:32", "copy", 32)
+    th = np.asarray(sel.theta, dtype=float)
+    omega = 10000.0 ** (-np.arange(16) / 16)
+    a, b = th[:16], th[16:]
+    A = a * np.cos(16 * omega) + b * np.sin(16 * omega)          # cosine coefficients about x = 16
+    B = -a * np.sin(16 * omega) + b * np.cos(16 * omega)         # sine coefficients about x = 16
+    mirror = float(np.sum(A * (1 - np.cos(16 * omega))))         # margin of the symmetric kernel against offset 0
+    out = table(["cell", "L0", "L", "method", "realized / |R_L| = α", "undecided", "part of the statement"], rows,
+                "posreal.theory.compute_alpha(..., extension=...), run during this build")
+    return out + (f"\nθ* of `rope:32` · `copy` at L0 = 32, written about x = 16, has sine coefficients at most "
+                  f"{float(np.abs(B).max()):.1e} and cosine coefficients up to {float(np.abs(A).max()):.2f}. Why: "
+                  "dropping the sine terms gives a kernel no longer than θ* that meets every training constraint "
+                  "whose offset 16 ± u has its mirror image among the offsets 0..31 (it averages the two), and the "
+                  f"one without a mirror, offset 0, with margin {mirror:.2f} ≥ 1 (in float); θ* is unique, so it is "
+                  "that symmetric kernel — which is why the odd lengths tie.\n")
+
+
 # --------------------------------------------------------------------------- claims and their checks
 def _cli_json(argv: list[str]):
     from posreal.cli import main
@@ -413,7 +539,10 @@ def claims_report():
     renders from this one result; whether a check is good is the runner's own ``CheckResult.ok``."""
     from posreal.checks.runner import run_claims
     start = time.perf_counter()
-    reports = {report.statement.id: report for report in run_claims(skip_slow=True)}
+    log.info("posreal docs: running every claim's checks (posreal check --skip-slow), once for the whole site")
+    reports = {report.statement.id: report for report in run_claims(
+        skip_slow=True, on_check=lambda c: log.info("posreal docs:   check %s: %s — %s", c.claim, c.method, c.label))}
+    log.info("posreal docs: claim checks done in %.1f s", time.perf_counter() - start)
     return reports, RUNNER_SOURCE, time.perf_counter() - start
 
 
@@ -431,10 +560,20 @@ def _verdict(result) -> str:
 
 
 def _control(result) -> str:
-    c = result.to_json()["negative_control"]
-    if c is None:
-        return "n/a"
-    return str(c) if result.ok else f"**{str(c).upper()}** (expected counterexample)"
+    """The negative control in words (``posreal check``'s wording): "fails as it should" when it was refuted."""
+    from posreal.checks.base import control_words
+    words = control_words(result.negative_control)
+    return "n/a" if result.negative_control is None else (words if result.ok else f"**{words}**")
+
+
+def _solver(result, solver: str) -> str:
+    """One SMT solver's answer on the proof obligation and its time, as the runner's JSON has them ("—": none)."""
+    run = result.to_json().get("solvers", {}).get(solver)
+    if run is None:
+        return "—"
+    answer = str(run["answer"])
+    shown = answer if answer == "unsat" else f"**{answer}**"
+    return f"{shown} ({fmt_seconds(run['seconds'])})"
 
 
 def gen_checks(claim_id: str) -> str:
@@ -448,12 +587,14 @@ def gen_checks(claim_id: str) -> str:
     rows = []
     for r in report.results:
         detail = str(r.detail or "")
-        rows.append([md_escape(r.name), r.method, _verdict(r), _control(r), fmt_seconds(r.seconds),
-                     detail[:160] + ("…" if len(detail) > 160 else "")])
+        rows.append([md_escape(r.name), r.method, _verdict(r), _solver(r, "z3"), _solver(r, "cvc5"), _control(r),
+                     fmt_seconds(r.seconds), md_escape(textwrap.shorten(detail, 160, placeholder=" …"))])
     ok = sum(r.ok for r in report.results)
     head = (f"**Latest verdicts** — {ok} of {len(report.results)} checks good "
-            f"(verdict proved/passed and, where there is one, the negative control refuted as it must be).\n\n")
-    out = head + table(["check", "method", "verdict", "negative control", "time", "detail"], rows,
+            f"(verdict proved/passed and, where there is one, the negative control — the same check with one "
+            f"hypothesis dropped — fails as it should; an SMT proof is *proved* only when z3 and cvc5 both "
+            f"answer unsat).\n\n")
+    out = head + table(["check", "method", "verdict", "z3", "cvc5", "control", "time", "detail"], rows,
                        f"{source}, run once during this build ({seconds:.1f} s for every claim)")
     if report.skipped:
         out += ("\nSkipped in this build because they are marked slow (run them with `posreal check "
@@ -471,7 +612,7 @@ def gen_claims_overview() -> str:
         results = claims[cid].results
         methods = ", ".join(dict.fromkeys(r.method for r in results))
         ok = sum(r.ok for r in results)
-        status = "all good" if results and claims[cid].ok else f"**{len(results) - ok} NOT GOOD**"
+        status = claims[cid].verdict if results and claims[cid].ok else f"**{len(results) - ok} NOT GOOD**"
         rows.append([f"[{names.get(cid, cid)}](results/{cid}.md)", f"`{cid}`", methods or "—",
                      f"{ok}/{len(results)} good — {status}"])
     return table(["result", "claim id", "methods", "latest verdicts"], rows, f"{source} ({seconds:.1f} s)")
@@ -504,8 +645,12 @@ def _lookup_statement(claim_id: str):
     return statement(claim_id)   # one-line SpecError for an unknown id: a build error
 
 
-def gen_statement(claim_id: str) -> str:
-    """The statement object as declared in ``posreal.theory.statements`` (its ``to_json()``)."""
+def gen_statement(claim_id: str, where: str = "results") -> str:
+    """The statement object as declared in ``posreal.theory.statements`` (its ``to_json()``); ``where``:
+    ``results`` for a page in results/, ``top`` for a page beside the Definitions page (the link's prefix)."""
+    if where not in ("results", "top"):
+        raise PluginError(f"statement marker: unknown page position {where!r}; accepted: results, top")
+    up = "../" if where == "results" else ""
     s = _lookup_statement(claim_id)
     doc = s.to_json()
     missing = [k for k in ("name", "hypotheses", "conclusion") if not doc.get(k)]
@@ -514,7 +659,7 @@ def gen_statement(claim_id: str) -> str:
     ind = "    "
     out = [f'??? abstract "As declared in code: `posreal.theory.statements.statement({claim_id!r})`"',
            f"{ind}**{md_escape(doc['name'])}** — status: {doc.get('status', '—')}; canonical text: "
-           f"[`{doc['section']}`](../{doc['section']}) (statement markers sit on the pages in results/).", "",
+           f"[`{doc['section']}`]({up}{doc['section']}) (statement markers sit on the pages in results/).", "",
            f"{ind}*Hypotheses*", ""]
     out += [f"{ind}{n}. {md_escape(h)}" for n, h in enumerate(doc["hypotheses"], 1)]
     out += ["", f"{ind}*Conclusion*: {md_escape(doc['conclusion'])}", ""]
@@ -586,111 +731,6 @@ def gen_cli_reference() -> str:
         out += _command_section(f"posreal {name}", sp, 2)
     out.append("\n" + provenance("posreal.cli.build_parser() (argparse)"))
     return "\n".join(out)
-
-
-def _param_text(p: inspect.Parameter) -> str:
-    prefix = {inspect.Parameter.VAR_POSITIONAL: "*", inspect.Parameter.VAR_KEYWORD: "**"}.get(p.kind, "")
-    text = prefix + p.name
-    if p.annotation is not inspect.Parameter.empty:
-        ann = p.annotation if isinstance(p.annotation, str) else inspect.formatannotation(p.annotation)
-        text += f": {ann}"
-    if p.default is not inspect.Parameter.empty:
-        text += (" = " if p.annotation is not inspect.Parameter.empty else "=") + repr(p.default)
-    return text
-
-
-def _signature_parts(obj):
-    try:
-        sig = inspect.signature(obj)
-    except (TypeError, ValueError):
-        return None, ""
-    params, seen_kw_only = [], False
-    for p in sig.parameters.values():
-        if p.name.startswith("_"):
-            continue   # private dataclass fields
-        if p.kind is inspect.Parameter.KEYWORD_ONLY and not seen_kw_only:
-            params.append("*")
-            seen_kw_only = True
-        if p.kind is inspect.Parameter.VAR_POSITIONAL:
-            seen_kw_only = True
-        params.append(_param_text(p))
-    ann = sig.return_annotation
-    ret = ("" if ann is inspect.Signature.empty or inspect.isclass(obj)
-           else " -> " + (ann if isinstance(ann, str) else inspect.formatannotation(ann)))
-    return params, ret
-
-
-def _signature(obj) -> str:
-    params, ret = _signature_parts(obj)
-    return "(…)" if params is None else "(" + ", ".join(params) + ")" + ret
-
-
-def _wrapped_signature(obj, width: int = 88) -> str:
-    """The signature on one line, or one parameter per line when it is long."""
-    params, ret = _signature_parts(obj)
-    if params is None:
-        return "(…)"
-    one = "(" + ", ".join(params) + ")" + ret
-    if len(one) <= width:
-        return one
-    return "(\n" + "".join(f"    {p},\n" for p in params) + ")" + ret
-
-
-def gen_api_reference() -> str:
-    import posreal.theory as api
-    out = [rst_to_md(inspect.getdoc(api) or "") + "\n"]
-    names = list(api.__all__)
-    if not names:
-        raise PluginError("posreal.theory.__all__ is empty")
-    for name in names:
-        obj = getattr(api, name)
-        if inspect.ismodule(obj):
-            raise PluginError(f"posreal.theory.{name} is listed in posreal.theory.__all__ but is a module, "
-                              "not an API object")
-        module = getattr(obj, "__module__", "posreal.theory")
-        kind = "class" if inspect.isclass(obj) else "function"
-        out.append(f"\n## `{name}` {{#{name.lower()}}}\n")
-        out.append(f"```python\n{'class ' if kind == 'class' else ''}{module}.{name}{_wrapped_signature(obj)}\n```\n")
-        doc = inspect.getdoc(obj)
-        out.append(_doc_block(doc) if doc else "*This object has no docstring in the code.*\n")
-        if inspect.isclass(obj) and is_dataclass(obj):
-            rows = [[f"`{f.name}`", "<code>" + html.escape(_type_name(f.type)).replace("|", "&#124;") + "</code>"]
-                    for f in fields(obj) if not f.name.startswith("_")]
-            if rows:
-                out.append(table(["field", "type"], rows))
-        if inspect.isclass(obj):
-            methods = [(m, v) for m, v in vars(obj).items()
-                       if not m.startswith("_") and (callable(v) or isinstance(v, property)) and inspect.getdoc(v)]
-            for m, v in methods:
-                label = "property" if isinstance(v, property) else f"{m}{_signature(v)}"
-                out.append(f"- **`{label if isinstance(v, property) is False else m}`**"
-                           f"{' (property)' if isinstance(v, property) else ''}: {first_line(inspect.getdoc(v))}")
-            if methods:
-                out.append("")
-    out.append("\n" + provenance("inspect.signature and the docstrings of posreal.theory.__all__"))
-    return "\n".join(out)
-
-
-def _type_name(tp) -> str:
-    return tp if isinstance(tp, str) else getattr(tp, "__name__", str(tp))
-
-
-def _doc_block(doc: str) -> str:
-    """A docstring as Markdown: RST roles to code, ``::`` blocks to fenced code."""
-    text = rst_to_md(doc)
-    lines, out, in_code = text.splitlines(), [], False
-    for line in lines:
-        if in_code and line and not line.startswith("    "):
-            out.append("```")
-            in_code = False
-        out.append(line[4:] if in_code else line)
-        if line.rstrip().endswith("::") and not in_code:
-            out[-1] = line.rstrip()[:-1]
-            out.append("\n```text")
-            in_code = True
-    if in_code:
-        out.append("```")
-    return "\n".join(out) + "\n"
 
 
 # --------------------------------------------------------------------------- counterexamples
@@ -781,33 +821,97 @@ def gen_open_ties() -> str:
 def limit_tally():
     from posreal.checks.limit_checks import compare_all
     start = time.perf_counter()
-    tally, control, info = compare_all()
-    return tally, control, info, time.perf_counter() - start
+    tally, controls, info = compare_all()
+    return tally, controls, info, time.perf_counter() - start
 
 
 def gen_limit_tally() -> str:
-    """α♯ against the log-time gradient flow on the certificates and the seeded batch (the slow check's data)."""
-    tally, control, info, seconds = limit_tally()
+    """α♯'s closed forms against the gradient flow on the certificates and the seeded batches (the slow check)."""
+    from posreal.checks.limit_checks import CONTROLS
+    tally, controls, info, seconds = limit_tally()
     if tally.rows == 0:
         raise PluginError("the comparison of α♯ with the gradient flow compared no row")
     lim, ev, und = tally.limit, tally.evidence, tally.evidence_when_undecided
+    batches = ", ".join(f"{b['rows']} from the first {b['instances']} table instances of seed {s}"
+                        for s, b in info["batches"].items())
     out = [f"**{tally.rows} open-tie rows** — {info['certificate_rows']} from {info['certificates']} certificates, "
-           f"{info['batch_rows']} from the first {info['batch_instances']} table instances of the search's seed "
-           f"{info['batch_seed']}.\n",
-           table(["", "rows"], [["α♯ and the flow agree", tally.agrees],
-                                ["α♯ and the flow disagree (counterexamples to Conjecture′)",
-                                 f"**{tally.disagrees}**"
-                                 + (f": {', '.join(tally.disagreements)}" if tally.disagreements else "")],
-                                ["undecided (α♯ or the flow)", tally.undecided],
-                                ["α♯: won / lost / undecided", f"{lim['won']} / {lim['lost']} / {lim['undecided']}"],
-                                ["flow: won / lost / undecided", f"{ev['wins']} / {ev['loses']} / {ev['undecided']}"],
-                                ["flow on the rows α♯ leaves undecided: won / lost / undecided",
-                                 f"{und['wins']} / {und['loses']} / {und['undecided']}"],
-                                ["negative control (n_s → 1/n_s): disagreements", control.disagrees]]),
+           f"{batches}.\n",
+           table(["α♯'s kind of evidence", "agree", "disagree", "undecided"],
+                 [[k, d["agrees"], f"**{d['disagrees']}**", d["undecided"]] for k, d in sorted(tally.by_kind.items())]),
+           "\n" + table(["", "rows"], [
+               ["α♯ (closed forms): won / lost / undecided", f"{lim['won']} / {lim['lost']} / {lim['undecided']}"],
+               ["flow: won / lost / undecided", f"{ev['won']} / {ev['lost']} / {ev['undecided']}"],
+               ["flow on the rows α♯ leaves undecided: won / lost / undecided",
+                f"{und['won']} / {und['lost']} / {und['undecided']}"],
+               ["max |flow slope in log log t − ⟨θ_2, v⟩|",
+                f"{max(tally.slope_errors):.2g}" if tally.slope_errors else "—"],
+               *[[f"negative control ({name}): disagreements", c.disagrees]
+                 for (name, _), c in zip(CONTROLS, controls)]]),
            "\nWhy α♯ left rows undecided:\n",
            table(["reason", "rows"], sorted(tally.reasons.items(), key=lambda kv: -kv[1]) or [["—", 0]],
                  f"posreal.checks.limit_checks.compare_all(), run during this build ({seconds:.1f} s)")]
     return "\n".join(out)
+
+
+LIMIT_SUMMARY = DOCS / "data" / "limit" / "search_summaries.json"
+
+
+def gen_limit_evidence() -> str:
+    """The conjecture search's open-tie tally by kind of evidence, from the committed summaries of two seeds."""
+    if not LIMIT_SUMMARY.is_file():
+        raise PluginError(f"{_rel(LIMIT_SUMMARY)} is missing: commit the summaries of `posreal search conjecture "
+                          "--families relative,column,general --json` for the seeds it names")
+    doc = json.loads(LIMIT_SUMMARY.read_text())
+    kinds = ("exact", "certified", "symmetry", "trajectory", "undecided")
+    out = []
+    for run in doc["runs"]:
+        s = run["summary"]
+        closed, after = s["open_tie_by_evidence"], s["open_tie_with_trajectory"]
+        n = sum(s["open_tie_limit_verdicts"].values())
+        rows = [[k, *(f"{d.get(k, {}).get('won', 0)} / {d.get(k, {}).get('lost', 0)} / "
+                      f"{d.get(k, {}).get('undecided', 0)}" for d in (closed, after))]
+                for k in kinds if k in closed or k in after]
+        agr = s["open_tie_agreement"]
+        out.append(f"**Seed {run['seed']}** ({run['instances']} table instances, {n} open-tie rows): decided in "
+                   f"closed form or by symmetry **{s['decided_in_closed_form']:.1%}**, once trajectory evidence "
+                   f"counts **{s['decided_with_trajectory']:.1%}**; α♯'s closed forms against the gradient flow: "
+                   f"{agr['agrees']} agree, **{agr['disagrees']} disagree**, {agr['undecided']} undecided.\n")
+        out.append(table(["kind of evidence", "closed forms (won / lost / undecided)",
+                          "with trajectory evidence (won / lost / undecided)"], rows))
+        left = s.get("open_tie_reasons_with_trajectory") or {}
+        same = run.get("descent_vs_flow_on_trajectory_rows", {})
+        out.append("\nStill undecided: " + (", ".join(f"{v} {k}" for k, v in sorted(left.items())) or "none")
+                   + f". On the rows decided by trajectory evidence, gradient descent's verdict and the gradient "
+                   f"flow's are the same {same.get('same', '?')} times and differ {same.get('different', '?')} "
+                   "times.\n")
+    return "\n".join(out) + "\n" + provenance(f"{_rel(LIMIT_SUMMARY)} — {doc.get('command', '')}")
+
+
+def gen_limit_example(name: str) -> str:
+    """One designed tie of posreal.checks.level_checks, decided by α♯ and followed by the flow, during this build."""
+    from posreal.checks.level_checks import LEVEL2_TIE, MAXENT_TIE, SYMMETRIC_TIE, registered_table
+    from posreal.theory.limit import open_tie_limit
+    from posreal.theory.trajectory import pair_data, tie_trajectory
+    ties = {"maxent": MAXENT_TIE, "level2": LEVEL2_TIE, "symmetric": SYMMETRIC_TIE}
+    if name not in ties:
+        raise PluginError(f"unknown designed tie {name!r}; accepted: {', '.join(ties)}")
+    with registered_table(ties[name]) as tie:
+        pe, task, sel, row, ctx = tie.open_row()
+        decided = open_tie_limit(ctx, row)
+        (flow,) = tie_trajectory(pair_data(pe, task, tie.train_length, list(sel.exact_theta)),
+                                 [[float(x) for x in row.rivals[0].direction]], 0)
+        levels = ctx.levels()
+    rival = decided.rivals[0]
+    rows = [["tie direction v", ", ".join(str(x) for x in row.rivals[0].direction)],
+            ["θ*", ", ".join(str(x) for x in sel.exact_theta)],
+            ["levels", "; ".join(f"θ_{lv.depth} = ({', '.join(str(x) for x in lv.theta)}), "
+                                 f"S+ = {len(lv.split.positive)}, S0 = {len(lv.split.zero)}"
+                                 + ("" if lv.independent else " (dependent S+)") for lv in levels.levels)],
+            ["α♯ on the row", f"**{decided.verdict.value}** ({decided.evidence.value}) — {rival.detail}"],
+            ["gradient flow at τ = e^24", f"⟨θ, v⟩ = {flow.value:.10g} ({flow.verdict.value}, {flow.basis}, slope in "
+                                        f"σ {flow.slope:.4g})"]]
+    return table(["", name], rows,
+                 f"{tie.name} of posreal.checks.level_checks, decided and integrated during this build")
 
 
 @cached("colspan")
@@ -893,15 +997,15 @@ def _gen_conjecture() -> str:
     s = doc.get("summary")
     if not isinstance(s, dict) or "instances" not in s or "open_tie_agreement" not in s:
         raise PluginError(f"conjecture search summary from {src} has no 'summary.instances' / open_tie_agreement")
-    out = [f"Seed {doc.get('seed')}, families {', '.join(doc.get('families') or [])}, log-time gradient-flow "
-           f"evidence up to τ = {doc.get('tau_max')}: **{s['instances']} instances**"
+    out = [f"Seed {doc.get('seed')}, families {', '.join(doc.get('families') or [])}, gradient-flow "
+           f"evidence up to τ = {float(doc.get('tau_max') or 0):.3g}: **{s['instances']} instances**"
            + (f" in {fmt_seconds(doc.get('seconds'))}" if doc.get("seconds") is not None else "") + ".\n"]
     out.append(table(["instance outcome", "instances"], [[k, n] for k, n in sorted(s.get("status", {}).items())]))
     out.append("\n" + table(["failing-row class", "rows"],
                             [[k.replace("_", " "), n] for k, n in s["failing_rows"].items()]))
     v, lim, agr = s["open_tie_evidence"], s["open_tie_limit_verdicts"], s["open_tie_agreement"]
     out.append(f"\nOpen ties: α_L loses all of them; α♯ {lim['won']} won, {lim['lost']} lost, {lim['undecided']} "
-               f"undecided; the gradient flow {v['wins']} won, {v['loses']} lost, {v['undecided']} undecided; "
+               f"undecided; the gradient flow {v['won']} won, {v['lost']} lost, {v['undecided']} undecided; "
                f"α♯ vs the flow: {agr['agrees']} agree, **{agr['disagrees']} disagree**, "
                f"{agr['undecided']} undecided.\n")
     fams = s.get("families", {})
@@ -980,7 +1084,9 @@ def gen_experiment(part: str) -> str:
     fn = {"headline": _exp_headline, "recipes": _exp_recipes, "agreement": _exp_agreement,
           "separation": _exp_separation, "disagreements": _exp_disagreements, "ends-differ": _exp_ends_differ,
           "cosines": _exp_cosines, "convergence": _exp_convergence, "stability": _exp_stability,
-          "figures": _exp_figures}.get(part)
+          "figures": _exp_figures, "extension-agreement": _exp_extension_agreement,
+          "extension-cells": _exp_extension_cells,
+          "extension-disagreements": _exp_extension_disagreements}.get(part)
     if fn is None:
         raise PluginError(f"unknown experiment part {part!r}")
     return fn(_in_order(summary))
@@ -1141,6 +1247,87 @@ def _exp_stability(s: dict) -> str:
     return out + ("\n" + "\n".join(notes) + "\n" if notes else "")
 
 
+def _extensions(s: dict) -> list[str]:
+    """The length extensions the summary holds (none: a summary written before extensions: a build error)."""
+    found = list(dict.fromkeys(m for rs in s["recipes"].values() for m in rs.get("extensions", {})))
+    order = [m for m in s["grid"].get("extensions", []) if m in found]
+    found = order + [m for m in found if m not in order]          # the grid's order (the JSON is key-sorted)
+    if not found:
+        raise PluginError(f"{_rel(EXPERIMENT_SUMMARY)} holds no measurement under a length extension: regenerate it "
+                          "with `posreal experiment --full --recipe all` (every head is evaluated under pi, ntk, yarn)")
+    return found
+
+
+def _exp_extension_agreement(s: dict) -> str:
+    geoms = _geometries(s)
+    rows = []
+    for name, rs in s["recipes"].items():
+        plain = [f"{_pct(rs['witnesses'][g]['agreement_rate'])} ({rs['witnesses'][g]['agreeing']} of "
+                 f"{rs['witnesses'][g]['total']})" if g in rs["witnesses"] else "—" for g in geoms]
+        att = rs["witnesses"].get("l2", {}).get("attention_verdict", {})
+        rows.append([f"`{name}`", "none ($T_L$)", rs["measurements"], *plain, _pct(att.get("agreement_rate"))])
+        for m in _extensions(s):
+            e = rs["extensions"].get(m)
+            if e is None:
+                continue
+            cells = []
+            for g in geoms:
+                w = e["witnesses"].get(g)
+                cells.append("—" if w is None else
+                             f"{_pct(w['agreement_rate'])} ({w['agreeing']} of {w['total']})")
+            att = e["witnesses"].get("l2", {}).get("attention_verdict", {})
+            rows.append([f"`{name}`", f"`{m}`", e["measurements"], *cells, _pct(att.get("agreement_rate"))])
+    return table(["recipe", "extension", "measurements", *[f"agreement, α^σ,({WITNESS_LABELS.get(g, g)})"
+                                                          for g in geoms],
+                  "agreement with the attention verdict, α^σ,(ℓ2)"], rows, SUMMARY_SOURCE)
+
+
+def _exp_extension_cells(s: dict) -> str:
+    recipes = list(s["recipes"])
+    by: dict[tuple, dict] = {}
+    for name, rs in s["recipes"].items():
+        for m, e in rs.get("extensions", {}).items():
+            for c in e["cells"]:
+                key = (m, c["pe"], c["task"], c["length"])
+                by.setdefault(key, {"alpha": c["alpha"]})[name] = c
+    if not by:
+        raise PluginError("the summary has no per-cell measurement under an extension")
+    rank = {m: n for n, m in enumerate(_extensions(s))}
+    rows = []
+    for (m, pe, task, L), v in sorted(by.items(), key=lambda kv: (rank.get(kv[0][0], 99), *kv[0][1:])):
+        per = []
+        for name in recipes:
+            c = v.get(name)
+            per.append("—" if c is None else
+                       f"{c['token_accuracy']['mean']:.2f} / {c['attention_accuracy']['mean']:.2f} "
+                       f"({c['token_accuracy_without_extension']['mean']:.2f})")
+        rows.append([f"`{m}`", f"`{pe}` · `{task}`", L, _interval(v["alpha"]), *per])
+    return table(["extension", "cell", "L", "α_L^σ (ℓ2)", *[f"`{n}`: token / attention acc. (token acc. under T_L)"
+                                                            for n in recipes]], rows, SUMMARY_SOURCE)
+
+
+def _exp_extension_disagreements(s: dict) -> str:
+    rows = []
+    for name, rs in s["recipes"].items():
+        for m in _extensions(s):
+            e = rs.get("extensions", {}).get(m)
+            if e is None:
+                continue
+            for g in _geometries(s):
+                w = e["witnesses"].get(g)
+                if w is None:
+                    continue
+                for c in w["disagreeing_cells"]:
+                    kind = "α = 1, fails" if c["kind"] == "alpha_one_fails" else "α < 1, generalizes"
+                    rows.append([f"`{name}`", f"`{m}`", WITNESS_LABELS.get(g, g), f"`{c['pe']}` · `{c['task']}`",
+                                 c["length"], _interval(c["alpha"]), kind, c["disagreeing"],
+                                 _stat(c["token_accuracy"])])
+    if not rows:
+        return "**No disagreement** under any length extension.\n\n" + provenance(SUMMARY_SOURCE)
+    return table(["recipe", "extension", "witness", "cell", "L", "α_L^σ", "kind", "disagreeing measurements",
+                  "their token accuracy mean [min, max]"], rows, SUMMARY_SOURCE)
+
+
 @cached("experiment-figures")
 def experiment_figures():
     summary = experiment_summary()
@@ -1181,13 +1368,18 @@ GENERATORS = {
     "claims-overview-here": gen_claims_overview_from_results,
     "statement": gen_statement,
     "cli-reference": gen_cli_reference,
-    "api-reference": gen_api_reference,
     "certificates": gen_certificates,
     "open-ties": gen_open_ties,
     "limit-tally": gen_limit_tally,
+    "limit-evidence": gen_limit_evidence,
+    "limit-example": gen_limit_example,
     "search": gen_search,
     "experiment": gen_experiment,
+    "extension-table": gen_extension_table,
+    "extension-figure": gen_extension_figure,
+    "alpha-extensions": gen_alpha_extensions,
+    "extension-instances": gen_extension_instances,
 }
 
 # Figure producers: each returns {src_uri: PNG bytes}; a source that cannot be read is a build error.
-ASSETS = (asset_taxonomy, asset_taxonomy_geometries, asset_experiment)
+ASSETS = (asset_taxonomy, asset_taxonomy_geometries, asset_experiment, asset_extension)

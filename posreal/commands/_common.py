@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from posreal.theory import resources
-from posreal.theory.errors import PosrealError, quote
+from posreal.theory.errors import PosrealError, SpecError, quote
 from posreal.theory.provenance import versions
 
 T = TypeVar("T")
@@ -80,6 +80,29 @@ def bounded_float(low: float, high: float, what: str = "number") -> Callable[[st
     return parse
 
 
+def scheduler(text: str) -> Any:
+    """``--scheduler``: ``tcp://HOST:PORT`` or ``local:N`` (Dask; a one-line error naming the extra to
+    install when ``distributed`` is missing)."""
+    from posreal.theory.executors import parse_scheduler
+    return _as_type_error(lambda: parse_scheduler(text))
+
+
+def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N`` (processes on this machine) or ``--scheduler ADDRESS`` (Dask), one of them."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--jobs", type=jobs, default=1,
+                       help="worker processes on this machine (default 1: this process)")
+    group.add_argument("--scheduler", type=scheduler, default=None, metavar="ADDRESS",
+                       help="run the units on Dask: tcp://HOST:PORT of a running scheduler, or local:N for a "
+                            "LocalCluster of N processes (needs the 'cluster' extra: pip install -e '.[cluster]')")
+
+
+def executor_of(args: argparse.Namespace) -> Any:
+    """The :class:`~posreal.theory.executors.ExecutorSpec` of ``--jobs`` / ``--scheduler``."""
+    from posreal.theory.executors import local
+    return args.scheduler if args.scheduler is not None else local(args.jobs)
+
+
 def geometry_name(text: str) -> str:
     """``--geometry``: one of l2, linf, l1 (checked without loading numpy)."""
     from posreal.theory.defaults import GEOMETRIES
@@ -90,6 +113,38 @@ def geometry_name(text: str) -> str:
 
 
 positive_float = bounded_float(0.0, float(resources.MAX_SECONDS), "number of seconds")
+
+
+# ----------------------------------------------------------------------------- PEs given as Python functions
+FUNCTION_KINDS = ("relative", "column", "general")   # posreal.theory.function_pe.FUNCTION_KINDS, without numpy
+pe_width = bounded_int(1, 10 ** 6, "PE width")
+
+
+def add_function_pe_options(parser: argparse.ArgumentParser) -> None:
+    """``--pe-kind`` and ``--pe-width``: how to call a ``py:MODULE:FUNCTION`` PE."""
+    parser.add_argument("--pe-kind", choices=FUNCTION_KINDS, default=None,
+                        help="with a py:MODULE:FUNCTION PE: what the function takes — relative (offsets n = i - j), "
+                             "column (key positions j) or general (pairs i, j)")
+    parser.add_argument("--pe-width", type=pe_width, default=None, metavar="P",
+                        help="with a py:MODULE:FUNCTION PE: the number p of features it returns per offset or pair")
+
+
+def load_function_pes(specs: Iterable[str | None], kind: str | None, width: int | None) -> None:
+    """Import and register every ``py:MODULE:FUNCTION`` among ``specs`` (also under ``dual:``), so that the
+    spec parses; ``--pe-kind``/``--pe-width`` without such a PE, or such a PE without them, is refused."""
+    functions = [s for s in specs if isinstance(s, str) and resources.strip_duals(s.strip())[1].startswith("py:")]
+    if not functions:
+        if kind is not None or width is not None:
+            raise SpecError(f"invalid option {'--pe-kind' if kind is not None else '--pe-width'} without a "
+                            "py:MODULE:FUNCTION PE; accepted: --pe-kind and --pe-width with --pe py:MODULE:FUNCTION")
+        return
+    if kind is None or width is None:
+        raise SpecError(f"invalid PE {quote(functions[0])}: a py:MODULE:FUNCTION PE needs --pe-kind (relative, "
+                        "column or general) and --pe-width P (its number of features)")
+    from posreal.theory.function_pe import load_python_pe
+    from posreal.theory.tables import register_loaded
+    for spec in functions:
+        register_loaded(load_python_pe(resources.strip_duals(spec.strip())[1], kind, width))
 
 
 def memory_size(text: str) -> int:
@@ -114,9 +169,24 @@ def plot_file(text: str) -> str:
 
 
 # ----------------------------------------------------------------------------- output
+def _key_order(key: Any) -> tuple[int, int, str]:
+    """Keys that are lengths (ASCII digits) first, in numeric order; every other key after them, sorted as text."""
+    text = str(key)
+    return (0, int(text), "") if text.isascii() and text.isdigit() else (1, 0, text)
+
+
+def json_order(document: Any) -> Any:
+    """The document with every object's keys in :func:`_key_order` (``"32"`` before ``"128"``)."""
+    if isinstance(document, dict):
+        return {k: json_order(document[k]) for k in sorted(document, key=_key_order)}
+    if isinstance(document, list | tuple):
+        return [json_order(v) for v in document]
+    return document
+
+
 def emit_json(document: Any) -> None:
-    """Print exactly one JSON document on stdout."""
-    json.dump(document, sys.stdout, indent=2, sort_keys=True, default=str)
+    """Print exactly one JSON document on stdout, keys sorted, lengths in numeric order."""
+    json.dump(json_order(document), sys.stdout, indent=2, default=str)
     sys.stdout.write("\n")
 
 

@@ -1,9 +1,10 @@
-"""``posreal alpha``: α_L of one (PE, task) cell at several lengths, from θ* alone."""
+"""``posreal alpha``: α_L of one (PE, task) cell at several lengths, from θ* alone (``--extension``: under
+a length-extension method, θ* still selected at L0 without it)."""
 
 from __future__ import annotations
 
-from posreal.commands._common import (emit_json, format_table, geometry_name, int_list, samples, seed, train_length,
-                                      with_provenance)
+from posreal.commands._common import (add_function_pe_options, emit_json, format_table, geometry_name, int_list,
+                                      load_function_pes, samples, seed, train_length, with_provenance)
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
 from posreal.theory.errors import bad_value
@@ -14,7 +15,9 @@ def add_parser(sub) -> None:
                        description="Compute θ* at the train length and α_L = fraction of scored rows "
                                    "that T_L θ* realizes, at each length.")
     p.add_argument("--pe", required=True,
-                   help="PE spec, e.g. rope:16, relbias, dual:abscol:16, table:PATH (a JSON feature table)")
+                   help="PE spec, e.g. rope:16, t5, clipped, dual:abscol:16, table:PATH (a JSON feature table), "
+                        "py:MODULE:FUNCTION (with --pe-kind, --pe-width); 'posreal pes' lists them all")
+    add_function_pe_options(p)
     p.add_argument("--task", required=True, help="task spec, e.g. offset:1, copy, dual:middle")
     p.add_argument("--train-length", type=train_length, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
     p.add_argument("--lengths", type=int_list, default=list(DEFAULT_LENGTHS),
@@ -27,6 +30,10 @@ def add_parser(sub) -> None:
     p.add_argument("--geometry", type=geometry_name, default=None,
                    help="norm of the selection: l2 (θ*, gradient descent; default), linf (sign descent, Adam) "
                         "or l1 (coordinate descent); linf/l1 give α_L as an interval over the optimal face")
+    p.add_argument("--extension", default="none", metavar="METHOD",
+                   help="length extension at evaluation (θ* is selected at L0 without it): none (plain "
+                        "re-evaluation, the default), pi, ntk, yarn, or factors:FILE (a JSON list of one factor per "
+                        "frequency); for rope, abscol, abssin and their duals (alibi: pi)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--limit", action="store_true",
                    help="also α♯_L, the interval predicting lim acc_L(θ_k) for gradient descent (ℓ2 geometry only)")
@@ -69,27 +76,36 @@ def run_learned(args) -> int:
 def run(args) -> int:
     from posreal.theory.alpha import compute_alpha
     from posreal.theory.pe_specs import is_learned
+    load_function_pes([args.pe], args.pe_kind, args.pe_width)
     if args.limit and (args.geometry or "l2") != "l2":
         raise bad_value("option --limit with geometry", args.geometry,
                         "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")
+    if args.limit and args.extension != "none":
+        raise bad_value("option --limit with extension", args.extension,
+                        "none (α♯ is derived for plain re-evaluation; under an extension use α_L)")
     if is_learned(args.pe):
         if args.geometry is not None:
             raise bad_value("option --geometry for PE", args.pe, "a linear PE (learned:d has no selection: "
                             "its α is the Underdetermination interval)")
         if args.limit:
             raise bad_value("option --limit for PE", args.pe, "a linear PE (learned:d has an α interval already)")
+        if args.extension != "none":
+            raise bad_value("option --extension for PE", args.pe, "a linear PE with frequencies or positions to "
+                            "rescale (rope, abscol, abssin, their duals; alibi with pi)")
         return run_learned(args)
     for name in ("seed", "samples"):
         if getattr(args, name) is not None:
             raise bad_value(f"option --{name} for PE", args.pe, "learned:d (α of a linear PE has no randomness)")
     geometry = args.geometry or "l2"
     result = compute_alpha(args.pe, args.task, args.train_length, args.lengths, args.mode, geometry=geometry,
-                           limit=args.limit)
+                           limit=args.limit, extension=args.extension)
     document = result.to_json()
     if args.json:
         emit_json(with_provenance(document))
         return 0
     head = f"{document['pe']} · {document['task']} · L0 = {args.train_length} · mode {document['mode']}"
+    if "extension" in document:
+        head += f" · extension {document['extension']} (θ* selected at L0 without it)"
     if not result.realizable:
         print(f"{head}\n{result.selection.status} at L0: {result.selection.reason}")
         return 0
@@ -130,13 +146,23 @@ def _print_interval(head: str, document: dict) -> int:
 
 
 def print_limit(limits: dict) -> None:
-    """α♯_L per length, and the reason of every undecided row."""
+    """α♯_L per length, the kinds of evidence its rows rest on, and the reason of every undecided row."""
     limits = {L: d for L, d in limits.items() if d is not None}
     rows = [[L, f"[{d['interval_exact'][0]}, {d['interval_exact'][1]}]", d["wins"], d["undecided"], d["total"],
              d["open_ties_won"]] for L, d in limits.items()]
     print("\nα♯_L — predicted lim acc_L(θ_k) for gradient descent (ℓ2): [wins, wins + undecided] / |R_L|")
     print(format_table(["L", "alpha♯ interval", "wins", "undecided", "total", "open ties won"], rows))
+    kinds = [(L, k, c) for L, d in limits.items() for k, c in d.get("by_evidence", {}).items()]
+    if kinds:
+        names = next(iter(limits.values())).get("evidence_kinds", {})
+        print("rows by kind of evidence (won / lost / undecided; the rows T_L θ* realizes count as won):")
+        print(format_table(["L", "evidence", "won / lost / undecided"],
+                           [[L, names.get(k, k), f"{c['won']} / {c['lost']} / {c['undecided']}"] for L, k, c in kinds]))
     for L, d in limits.items():
+        for r in d.get("rows", []):
+            if r["class"] == "open_tie" and r["verdict"] != "undecided":
+                print(f"  L = {L}, row {r['row']} (target {r['target']}, open tie): {r['verdict']} — {r['evidence']}"
+                      + (f" ({r['detail']})" if r["detail"] else ""))
         for r in d["undecided_rows"]:
             print(f"  L = {L}, row {r['row']} (target {r['target']}, {r['class']}): undecided — {r['reason']}"
                   + (f" ({r['detail']})" if r["detail"] else ""))

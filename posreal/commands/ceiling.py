@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import sys
 
-from posreal.commands._common import emit_json, length, positive_float, train_length, with_provenance
+from posreal.commands._common import (add_function_pe_options, emit_json, length, load_function_pes, positive_float,
+                                      train_length, with_provenance)
 from posreal.theory.defaults import KERNEL_CLASSES, MAX_CEILING_LENGTH
 from posreal.theory.defaults import SMT_TIMEOUT as DEFAULT_TIMEOUT
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
@@ -17,7 +18,9 @@ def add_parser(sub) -> None:
                                    "class realizes: free relative / column kernels, or a linear PE with free θ.")
     cls = p.add_mutually_exclusive_group(required=True)
     cls.add_argument("--kernel", choices=KERNEL_CLASSES, help="a free relative or column kernel")
-    cls.add_argument("--pe", help="a linear PE with free parameters θ, e.g. relbias, rope:16, table:PATH")
+    cls.add_argument("--pe", help="a linear PE with free parameters θ, e.g. clipped, t5, rope:16, table:PATH, "
+                                  "py:MODULE:FUNCTION (with --pe-kind, --pe-width)")
+    add_function_pe_options(p)
     p.add_argument("--task", required=True, help="task spec, e.g. copy, middle, position:1")
     p.add_argument("--length", required=True, type=length, help=f"grid length n (1..{MAX_CEILING_LENGTH})")
     p.add_argument("--train-length", type=train_length, default=DEFAULT_TRAIN_LENGTH,
@@ -30,6 +33,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from posreal.checks.smt.ceiling import compute_ceiling
+    load_function_pes([args.pe], args.pe_kind, args.pe_width)
     result = compute_ceiling(args.task, args.length, kernel=args.kernel, pe=args.pe,
                              train_length=args.train_length, timeout=args.timeout)
     ok = result.optimal == "proved" and result.verified

@@ -1,9 +1,11 @@
 """``posreal experiment``: train single-head models over a grid of (recipe, PE, task, seed, V, d)
-and confront every recipe with every witness α_L^(q), q ∈ {ℓ2, ℓ∞, ℓ1} (the docs' Experiment page).
+and confront every recipe with every witness α_L^(q), q ∈ {ℓ2, ℓ∞, ℓ1} (the docs' Experiment page),
+without and under each length extension (pi, ntk, yarn: the same heads evaluated through T_L^σ).
 
 Writes ``DIR/records.jsonl`` (one JSON line per measurement, appended as each batch of models
 finishes), ``DIR/run.json`` (grid, recipes, runs with wall time, peak memory and load),
-``DIR/summary.json`` and ``DIR/experiment-cells.png``.  Exit 0 when the run completed —
+``DIR/summary.json`` and ``DIR/experiment-cells.png``.  Batches of models train in this process,
+on ``--jobs N`` processes, or on Dask (``--scheduler``).  Exit 0 when the run completed —
 disagreements are findings, listed in the summary.
 """
 
@@ -16,7 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from posreal.commands._common import (bounded_float, emit_json, format_table, jobs, output_directory, positive_int)
+from posreal.commands._common import (add_executor_arguments, bounded_float, emit_json, executor_of, format_table,
+                                      output_directory, positive_int)
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB
 
 DEFAULT_OUT = "posreal-experiment"
@@ -37,7 +40,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--out", type=output_directory, default=DEFAULT_OUT,
                    help=f"results directory (default {DEFAULT_OUT})")
     p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished measurements")
-    p.add_argument("--jobs", type=jobs, default=1, help="worker processes (default 1)")
+    add_executor_arguments(p)
     p.add_argument("--memory-mib", type=positive_int, default=EXPERIMENT_MEMORY_MIB,
                    help="memory budget of the run's batches in MiB, shared by the jobs "
                         f"(default {EXPERIMENT_MEMORY_MIB})")
@@ -95,6 +98,14 @@ def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
                          "—" if w["cosine"]["median"] is None else f"{w['cosine']['median']:.3f}"])
         print(format_table(["witness", "α=1 gen.", "α=1 fails", "α<1 gen.", "α<1 fails", "ends differ",
                             "agreement", "median cos(θ, θ*_q)"], rows))
+        ext = rs.get("extensions", {})
+        if ext:
+            geoms = list(rs["witnesses"])
+            rows = [["none (T_L)", *[_rate(rs["witnesses"][g]["agreement_rate"]) for g in geoms]]]
+            rows += [[f"{m} ({e['measurements']} measurements)",
+                      *[_rate(e["agreement"].get(g)) for g in geoms]] for m, e in ext.items()]
+            print("  agreement of α_L^σ = 1 with \"generalizes under σ\", per length extension σ:")
+            print(format_table(["extension", *geoms], rows))
         nc = rs["not_learned_at_train_length"]
         print(f"  not learned at L0 within budget: {nc['models']} of {nc['of']} realizable models")
         st = rs["stability"]
@@ -102,6 +113,10 @@ def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
             print(f"  stability at (V, d) = {tuple(st['reference'])}: {st['cell_verdicts_matching']}/"
                   f"{st['cell_verdicts_compared']} majority verdicts match the other settings")
     print(f"\nrecords, summary and figures in {out}/ ({', '.join(p.name for p in figures)})")
+
+
+def _rate(value: float | None) -> str:
+    return "—" if value is None else f"{value:.4f}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,8 +130,8 @@ def run(args: argparse.Namespace) -> int:
     if args.threshold is not None:
         grid = grid.with_recipe(threshold=args.threshold)
     out = Path(args.out)
-    records = run_grid(grid, out, resume=args.resume, jobs=args.jobs, progress=ModelBar(args.json),
-                       memory_mib=args.memory_mib)
+    records = run_grid(grid, out, resume=args.resume, progress=ModelBar(args.json), memory_mib=args.memory_mib,
+                       executor=executor_of(args))
     meta = read_run_file(out / RUN_FILE)
     summary = summarize_run(records, grid, meta["runs"])
     (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")

@@ -1,41 +1,77 @@
 """``posreal table``: the taxonomy — α_L for every PE × task cell, as text, JSON, CSV or Markdown,
-with an optional figure of α_L against L."""
+with an optional figure of α_L against L.  ``--extension METHOD`` evaluates every cell under one
+length-extension method, ``--extension all`` under every named method side by side; a cell whose PE
+the method cannot act on shows ``n/a`` (its reason is in the JSON)."""
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import os
 import sys
+from functools import partial
 
-from posreal.commands._common import (emit_json, format_table, geometry_name, int_list, plot_file, progress,
-                                      spec_list, train_length, with_provenance)
+from posreal.commands._common import (add_function_pe_options, emit_json, format_table, geometry_name, int_list,
+                                      load_function_pes, plot_file, progress, spec_list, train_length, with_provenance)
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
-from posreal.theory.defaults import REGISTRY_PES, REGISTRY_TASKS
+from posreal.theory.defaults import REGISTRY_TASKS, TAXONOMY_PES
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
-from posreal.theory.errors import SpecError
+from posreal.theory.errors import SpecError, bad_value, quote
 from posreal.theory.taxonomy import taxonomy
+
+ALL_FORMS = "none, pi, ntk, yarn, factors:FILE, or all (none, pi, ntk and yarn side by side)"
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("table", help="α_L for every PE × task cell (the taxonomy)",
-                       description="α_L for every PE × task cell; defaults: every registry PE and task.")
-    p.add_argument("--pes", type=spec_list, default=list(REGISTRY_PES),
-                   help="comma-separated PE specs (registry, dual:, table:PATH)")
-    p.add_argument("--tasks", type=spec_list, default=list(REGISTRY_TASKS), help="comma-separated task specs")
-    p.add_argument("--train-length", type=train_length, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
-    p.add_argument("--lengths", type=int_list, default=list(DEFAULT_LENGTHS), help="comma-separated lengths")
+                       description="α_L for every PE × task cell; defaults: every registry PE (the project's "
+                                   "idealized ones and the published ones) and every registry task.",
+                       epilog="In the text and Markdown tables, — marks a cell not realizable at L0 (there is no "
+                              "θ* to transfer); the CSV leaves it empty and the JSON writes null.")
+    p.add_argument("--pes", type=spec_list, default=list(TAXONOMY_PES),
+                   help="comma-separated PE specs (registry, dual:, table:PATH, py:MODULE:FUNCTION); default: the "
+                        "project's idealized PEs and the published ones")
+    add_function_pe_options(p)
+    p.add_argument("--tasks", type=spec_list, default=list(REGISTRY_TASKS),
+                   help="comma-separated task specs (default " + ",".join(REGISTRY_TASKS) + ")")
+    p.add_argument("--train-length", type=train_length, default=DEFAULT_TRAIN_LENGTH,
+                   help=f"L0 (default {DEFAULT_TRAIN_LENGTH})")
+    p.add_argument("--lengths", type=int_list, default=list(DEFAULT_LENGTHS),
+                   help="comma-separated lengths L >= L0 (default " + ",".join(map(str, DEFAULT_LENGTHS)) + ")")
     fmt = p.add_mutually_exclusive_group()
-    for name in ("json", "csv", "markdown"):
-        fmt.add_argument(f"--{name}", dest="format", action="store_const", const=name, help=f"{name} output")
+    fmt.add_argument("--json", dest="format", action="store_const", const="json", help="print one JSON document")
+    fmt.add_argument("--csv", dest="format", action="store_const", const="csv",
+                     help="CSV at full precision, ASCII headers (alpha_32, ...)")
+    fmt.add_argument("--markdown", dest="format", action="store_const", const="markdown", help="a Markdown table")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--exact", action="store_const", dest="mode", const="exact",
+                      help="decide every row in ℚ (rational PEs only, e.g. --pes nope,relbias,alibi,colbias)")
+    mode.add_argument("--certified", action="store_const", dest="mode", const="certified",
+                      help="re-decide borderline float rows with interval arithmetic")
     p.add_argument("--geometry", type=geometry_name, default="l2",
                    help="norm of the selection: l2 (default), linf or l1 (α_L as an interval)")
+    p.add_argument("--limit", action="store_true",
+                   help="also α♯_L, the interval predicting lim acc_L(θ_k) for gradient descent (ℓ2 geometry only)")
+    p.add_argument("--extension", type=extension_choice, default=None, metavar="METHOD",
+                   help="length extension at evaluation: none, pi, ntk, yarn, factors:FILE, or all (every named "
+                        "method side by side); default: plain re-evaluation")
     p.add_argument("--plot", type=plot_file, metavar="FILE.png", help="write α_L against L, one curve per cell")
-    p.set_defaults(run=run, format="text")
+    p.set_defaults(run=run, format="text", mode="float")
+
+
+def extension_choice(text: str) -> str:
+    """``--extension``: ``all`` or one method spec (checked, and a factors file read, when the command runs)."""
+    if not text or len(text) > 4096:
+        raise argparse.ArgumentTypeError(f"invalid extension {quote(text)}; accepted: {ALL_FORMS}")
+    return text
 
 
 def _alpha_text(doc: dict, L: int) -> str:
-    """α_L to 3 decimals; undecided rows are never hidden: "0.051 (+6 undecided)"."""
+    """α_L to 3 decimals; undecided rows are never hidden: "0.051 (+6 undecided)"; ``n/a`` where the
+    extension does not apply to the PE."""
+    if doc.get("applicable") is False:
+        return "n/a"
     value = doc["alpha"].get(str(L))
     if value is None:
         return "—"
@@ -45,9 +81,78 @@ def _alpha_text(doc: dict, L: int) -> str:
     return text + (f" (+{undecided} undecided)" if undecided else "")
 
 
-def _cell_row(doc: dict, lengths: list[int]) -> list[str]:
+def _realizable(doc: dict) -> str:
+    return "yes" if doc["realizable"] else "no"
+
+
+def _limit_text(doc: dict, L: int) -> str:
+    """α♯_L as its exact interval "[a, b]"; — where the cell has none (not realizable at L0)."""
+    entry = (doc.get("limit") or {}).get(str(L))
+    return "—" if entry is None else f"[{entry['interval_exact'][0]}, {entry['interval_exact'][1]}]"
+
+
+def _cell_row(doc: dict, lengths: list[int], limit: bool = False) -> list[str]:
     alphas = [_alpha_text(doc, L) for L in lengths]
-    return [doc["pe"], doc["pe_kind"], doc["task"], doc["task_class"], "yes" if doc["realizable"] else "no", *alphas]
+    limits = [_limit_text(doc, L) for L in lengths] if limit else []
+    return [doc["pe"], doc["pe_kind"], doc["task"], doc["task_class"], _realizable(doc), *alphas, *limits]
+
+
+def _csv_header(lengths: list[int], interval: bool, limit: bool) -> list[str]:
+    """ASCII column names: alpha_L (or alpha_low_L, alpha_high_L), undecided_L, alpha_limit_low_L, ..."""
+    alphas = ([f"alpha_{b}_{L}" for L in lengths for b in ("low", "high")] if interval
+              else [f"alpha_{L}" for L in lengths])
+    limits = [f"alpha_limit_{b}_{L}" for L in lengths for b in ("low", "high")] if limit else []
+    return ["pe", "kind", "task", "class", "realizable_at_L0", *alphas, *[f"undecided_{L}" for L in lengths], *limits]
+
+
+def _csv_row(doc: dict, lengths: list[int], interval: bool, limit: bool) -> list[str]:
+    """Full precision: exact values as "p/q" when the mode has them, floats as Python's round-trip repr;
+    an empty field where the cell has no value (not realizable at L0)."""
+    def number(value) -> str:
+        return "" if value is None else repr(value) if isinstance(value, float) else str(value)
+    out = [doc["pe"], doc["pe_kind"], doc["task"], doc["task_class"], _realizable(doc)]
+    for L in lengths:
+        key = str(L)
+        if interval:
+            pair = (doc.get("alpha_interval_exact") or doc.get("alpha_interval") or {}).get(key)
+            out += ["", ""] if pair is None else [number(pair[0]), number(pair[1])]
+        else:
+            exact = (doc.get("alpha_exact") or {}).get(key)
+            out.append(exact if exact is not None else number(doc["alpha"].get(key)))
+    out += [number(doc["rows"].get(str(L), {}).get("undecided")) for L in lengths]
+    if limit:
+        for L in lengths:
+            entry = (doc.get("limit") or {}).get(str(L))
+            out += ["", ""] if entry is None else [str(v) for v in entry["interval_exact"]]
+    return out
+
+
+def _methods(args) -> list[str]:
+    """The extension specs asked for (``all``: every named method)."""
+    from posreal.theory.extension import EXTENSIONS
+    return list(EXTENSIONS) if args.extension == "all" else [args.extension]
+
+
+def _side_by_side(by_method: dict[str, list[dict]], lengths: list[int], per_length: bool) -> tuple[list, list]:
+    """Header and rows with the methods side by side: one column per method holding α at every length
+    (``per_length``: one column per method and length, for CSV)."""
+    methods = list(by_method)
+    first = by_method[methods[0]]
+    realizable: list[str] = []
+    for n in range(len(first)):   # realizability at L0 does not depend on the method (θ* is selected without it)
+        known = [by_method[m][n] for m in methods if by_method[m][n].get("applicable") is not False]
+        realizable.append(_realizable(known[0]) if known else "n/a")
+    if per_length:
+        header = ["pe", "kind", "task", "class", "realizable at L0",
+                  *[f"α_{L} ({m})" for m in methods for L in lengths]]
+        rows = [[d["pe"], d["pe_kind"], d["task"], d["task_class"], realizable[n],
+                 *[_alpha_text(by_method[m][n], L) for m in methods for L in lengths]] for n, d in enumerate(first)]
+    else:
+        header = ["pe", "kind", "task", "class", "realizable at L0", *methods]
+        rows = [[d["pe"], d["pe_kind"], d["task"], d["task_class"], realizable[n],
+                 *[" / ".join(_alpha_text(by_method[m][n], L) for L in lengths) for m in methods]]
+                for n, d in enumerate(first)]
+    return header, rows
 
 
 def run(args) -> int:
@@ -56,17 +161,57 @@ def run(args) -> int:
     if args.plot and not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
         raise SpecError(f"invalid plot file {args.plot!r}: its directory does not exist; accepted: a .png path "
                         "in an existing directory")
+    load_function_pes(args.pes, args.pe_kind, args.pe_width)
+    if args.extension is not None:
+        return run_extensions(args)
     lengths = sorted(set(args.lengths))
     quiet = args.format == "json"
+    if args.limit and args.geometry != "l2":
+        raise bad_value("option --limit with geometry", args.geometry,
+                        "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")
     cells = taxonomy(args.pes, args.tasks, args.train_length, lengths, geometry=args.geometry,
-                     progress=lambda cells: progress(cells, total=len(cells), desc="cells", quiet=quiet))
+                     progress=lambda cells: progress(cells, total=len(cells), desc="cells", quiet=quiet),
+                     mode=args.mode, limit=args.limit)
     docs = [cell.to_json() for cell in cells]
-    header = ["pe", "kind", "task", "class", "realizable at L0", *[f"α_{L}" for L in lengths]]
-    rows = [_cell_row(d, lengths) for d in docs]
+    header = ["pe", "kind", "task", "class", "realizable at L0", *[f"α_{L}" for L in lengths],
+              *([f"α♯_{L}" for L in lengths] if args.limit else [])]
+    rows = [_cell_row(d, lengths, args.limit) for d in docs]
     if args.format == "json":
+        extra = {"mode": args.mode} if args.mode != "float" else {}
         emit_json(with_provenance({"train_length": args.train_length, "lengths": lengths,
-                                   "geometry": args.geometry, "cells": docs}))
+                                   "geometry": args.geometry, "cells": docs, **extra}))
     elif args.format == "csv":
+        interval = args.geometry != "l2"
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(_csv_header(lengths, interval, args.limit))
+        writer.writerows(_csv_row(d, lengths, interval, args.limit) for d in docs)
+        sys.stdout.write(buf.getvalue())
+    else:
+        note = ("α♯_L: predicted lim acc_L(θ_k) for gradient descent, [wins, wins + undecided] / rows"
+                if args.limit else "")
+        _print_rows(args, header, rows, _preamble(args), note)
+    if args.plot:
+        from posreal.theory.plots import plot_taxonomy
+        plot_taxonomy(docs, lengths, args.plot)
+        print(f"wrote {args.plot}", file=sys.stderr)
+    return 0
+
+
+def _preamble(args, methods: list[str] | None = None) -> str:
+    if args.geometry == "l2":
+        text = f"α_L(Φ, τ; L0 = {args.train_length}) — computed from θ* before any training"
+    else:
+        text = (f"α_L(Φ, τ; L0 = {args.train_length}) in geometry {args.geometry} — [every, some] optimal θ "
+                "of the face, one number when they agree; computed before any training")
+    if methods is not None:
+        text += f"; θ selected at L0 without extension, evaluated under {', '.join(methods)}"
+    return text
+
+
+def _print_rows(args, header: list, rows: list, preamble: str, note: str = "") -> None:
+    """Text, CSV or Markdown output of a table."""
+    if args.format == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(header)
@@ -77,17 +222,63 @@ def run(args) -> int:
         print("|" + "---|" * len(header))
         for r in rows:
             print("| " + " | ".join(r) + " |")
+        if any("—" in a for r in rows for a in r):
+            print("\n—: not realizable at L0 (no θ* to transfer)")
     else:
-        if args.geometry == "l2":
-            print(f"α_L(Φ, τ; L0 = {args.train_length}) — computed from θ* before any training")
-        else:
-            print(f"α_L(Φ, τ; L0 = {args.train_length}) in geometry {args.geometry} — [every, some] optimal θ "
-                  "of the face, one number when they agree; computed before any training")
+        print(preamble)
         print(format_table(header, rows))
         if any("undecided" in a for r in rows for a in r):
             print("(+k undecided): rows whose float margin is within tolerance; try posreal alpha --certified")
+        if any("—" in a for r in rows for a in r):
+            print("—: not realizable at L0 (no θ* to transfer)")
+        if note:
+            print(note)
+
+
+def _bar(cells: list, desc: str, quiet: bool):
+    return progress(cells, total=len(cells), desc=desc, quiet=quiet)
+
+
+def run_extensions(args) -> int:
+    """``--extension``: the table under one method, or every named method side by side (``all``)."""
+    from posreal.theory.extension import parse_extension
+    lengths = sorted(set(args.lengths))
+    quiet = args.format == "json"
+    methods = _methods(args)
+    operators = [parse_extension(m) for m in methods]          # an unknown method or a bad file: one line, here
+    by_method: dict[str, list[dict]] = {}
+    for m, op in zip(methods, operators):
+        bar = partial(_bar, desc=f"cells ({m})", quiet=quiet)
+        cells = taxonomy(args.pes, args.tasks, args.train_length, lengths, geometry=args.geometry, extension=op,
+                         progress=bar)
+        by_method[str(op)] = [cell.to_json() for cell in cells]
+    if all(d.get("applicable") is False for docs in by_method.values() for d in docs):
+        first = next(iter(by_method.values()))[0]
+        raise SpecError(first["reason"])                           # nothing to show: the refusal, as one line
+    refused: dict[str, list[str]] = {}
+    for m, docs in by_method.items():
+        for pe in dict.fromkeys(d["pe"] for d in docs if d.get("applicable") is False):
+            refused.setdefault(pe, []).append(m)
+    note = ("n/a: the method does not act on the PE (bucketed and table PEs have no frequencies or positions to "
+            "rescale; alibi takes pi only): " + "; ".join(f"{pe} ({', '.join(ms)})" for pe, ms in refused.items())
+            if refused else "")
+    if args.format == "json":
+        emit_json(with_provenance({"train_length": args.train_length, "lengths": lengths, "geometry": args.geometry,
+                                   "extensions": list(by_method),
+                                   "cells": [d for docs in by_method.values() for d in docs]}))
+    elif len(by_method) == 1:
+        docs = next(iter(by_method.values()))
+        header = ["pe", "kind", "task", "class", "realizable at L0", *[f"α_{L}" for L in lengths]]
+        rows = [_cell_row(d, lengths) if d.get("applicable") is not False else
+                [d["pe"], d["pe_kind"], d["task"], d["task_class"], "n/a", *["n/a"] * len(lengths)] for d in docs]
+        _print_rows(args, header, rows, _preamble(args, list(by_method)), note)
+    else:
+        header, rows = _side_by_side(by_method, lengths, per_length=args.format == "csv")
+        preamble = (_preamble(args, list(by_method)) + "\neach method's column: α_L at L = "
+                    + " / ".join(str(L) for L in lengths))
+        _print_rows(args, header, rows, preamble, note)
     if args.plot:
-        from posreal.theory.plots import plot_taxonomy
-        plot_taxonomy(docs, lengths, args.plot)
+        from posreal.theory.plots import plot_extensions
+        plot_extensions(by_method, lengths, args.plot)
         print(f"wrote {args.plot}", file=sys.stderr)
     return 0

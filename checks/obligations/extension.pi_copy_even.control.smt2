@@ -1,0 +1,59 @@
+; posreal proof obligation (SMT-LIB 2.6)
+; claim:      extension — Length extension (what position interpolation, NTK and YaRN keep)
+; check:      extension.pi_copy_even
+; statement:  PI, copy: L0, L even and V(L0/2) > V(x) on [0, L0) \ {L0/2} ⇒ every row of R_L realized
+; obligation: control (L odd (the target ⌊L/2⌋·L0/L leaves L0/2)): negative control, the encoding with one hypothesis dropped or weakened
+; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+(set-info :status sat)
+(set-logic ALL)
+(declare-fun L0 () Int)
+(declare-fun L () Int)
+(declare-fun b () Int)
+(declare-fun i () Int)
+(declare-fun k () Int)
+(declare-fun xt () Real)
+(declare-fun xk () Real)
+(declare-fun V (Real) Real)
+(assert
+ (>= L0 2))
+(assert
+ (>= L L0))
+(assert
+ (let ((?x1 (* 2 b)))
+ (<= ?x1 L)))
+(assert
+ (<= L (+ (* 2 b) 1)))
+(assert
+ (<= b i))
+(assert
+ (< i L))
+(assert
+ (>= k 0))
+(assert
+ (<= k i))
+(assert
+ (and (distinct k b) true))
+(assert
+ (let ((?x2 (to_real L0)))
+ (let ((?x3 (* (to_real b) ?x2)))
+ (let ((?x4 (to_real L)))
+ (let ((?x5 (* xt ?x4)))
+ (= ?x5 ?x3))))))
+(assert
+ (= (* xk (to_real L)) (* (to_real k) (to_real L0))))
+(assert
+ (= (mod L0 2) 0))
+(assert
+ (= (mod L 2) 1))
+(assert
+ (let (($x6 (>= xk 0.0)))
+ (let (($x7 (and $x6 (< xk (to_real L0)) (and (distinct xk (/ (to_real L0) 2.0)) true))))
+ (=> $x7 (< (V xk) (V (/ (to_real L0) 2.0)))))))
+(assert
+ (let ((?x8 (V xk)))
+ (let ((?x9 (V xt)))
+ (<= ?x9 ?x8))))
+(assert
+ (<= L 12))
+(check-sat)

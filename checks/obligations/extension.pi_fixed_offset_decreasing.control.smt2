@@ -1,0 +1,44 @@
+; posreal proof obligation (SMT-LIB 2.6)
+; claim:      extension — Length extension (what position interpolation, NTK and YaRN keep)
+; check:      extension.pi_fixed_offset_decreasing
+; statement:  PI, offset:c (c ≥ 1): V strictly decreasing on [0, (c+1)L0/L] ⇒ no row i ≥ c+1 is realized
+; obligation: control (monotonicity dropped): negative control, the encoding with one hypothesis dropped or weakened
+; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+(set-info :status sat)
+(set-logic ALL)
+(declare-fun L0 () Int)
+(declare-fun L () Int)
+(declare-fun c () Int)
+(declare-fun i () Int)
+(declare-fun xt () Real)
+(declare-fun xn () Real)
+(declare-fun V (Real) Real)
+(assert
+ (>= L0 1))
+(assert
+ (>= L L0))
+(assert
+ (>= c 1))
+(assert
+ (>= i (+ c 1)))
+(assert
+ (< i L))
+(assert
+ (let ((?x1 (to_real L0)))
+ (let ((?x2 (to_real c)))
+ (let ((?x3 (* ?x2 ?x1)))
+ (let ((?x4 (to_real L)))
+ (let ((?x5 (* xt ?x4)))
+ (= ?x5 ?x3)))))))
+(assert
+ (= (* xn (to_real L)) (* (to_real (- c 1)) (to_real L0))))
+(assert
+ (forall ((k Int) )(let ((?x6 (V (* (to_real c) (/ (to_real L0) (to_real L))))))
+ (=> (and (>= k 0) (<= k i) (and (distinct k c) true)) (> ?x6 (V (* (to_real k) (/ (to_real L0) (to_real L))))))))
+ )
+(assert
+ (<= L 12))
+(assert
+ (<= L0 12))
+(check-sat)

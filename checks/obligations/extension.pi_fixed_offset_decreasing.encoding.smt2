@@ -1,0 +1,51 @@
+; posreal proof obligation (SMT-LIB 2.6)
+; claim:      extension — Length extension (what position interpolation, NTK and YaRN keep)
+; check:      extension.pi_fixed_offset_decreasing
+; statement:  PI, offset:c (c ≥ 1): V strictly decreasing on [0, (c+1)L0/L] ⇒ no row i ≥ c+1 is realized
+; obligation: encoding (quantified): hypotheses ∧ ¬conclusion
+; expected:   unsat — the statement holds
+; decide:     z3 -t:20000 FILE   or   cvc5 --enum-inst --tlimit-per=20000 FILE
+(set-info :status unsat)
+(set-logic ALL)
+(declare-fun L0 () Int)
+(declare-fun L () Int)
+(declare-fun c () Int)
+(declare-fun i () Int)
+(declare-fun xt () Real)
+(declare-fun xn () Real)
+(declare-fun V (Real) Real)
+(assert
+ (>= L0 1))
+(assert
+ (>= L L0))
+(assert
+ (>= c 1))
+(assert
+ (let ((?x1 (+ c 1)))
+ (>= i ?x1)))
+(assert
+ (< i L))
+(assert
+ (let ((?x2 (to_real L0)))
+ (let ((?x3 (to_real c)))
+ (let ((?x4 (* ?x3 ?x2)))
+ (let ((?x5 (to_real L)))
+ (let ((?x6 (* xt ?x5)))
+ (= ?x6 ?x4)))))))
+(assert
+ (= (* xn (to_real L)) (* (to_real (- c 1)) (to_real L0))))
+(assert
+ (forall ((x Real) (y Real) )(let (($x7 (<= y (* (to_real (+ c 1)) (/ (to_real L0) (to_real L))))))
+ (let (($x8 (>= x 0.0)))
+ (=> (and $x8 (< x y) $x7) (> (V x) (V y))))))
+ )
+(assert
+ (forall ((k Int) )(let ((?x5 (to_real L)))
+(let ((?x2 (to_real L0)))
+(let ((?x9 (/ ?x2 ?x5)))
+(let ((?x3 (to_real c)))
+(let ((?x10 (* ?x3 ?x9)))
+(let ((?x11 (V ?x10)))
+(=> (and (>= k 0) (<= k i) (and (distinct k c) true)) (> ?x11 (V (* (to_real k) ?x9)))))))))))
+)
+(check-sat)

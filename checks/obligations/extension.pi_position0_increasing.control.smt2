@@ -1,0 +1,48 @@
+; posreal proof obligation (SMT-LIB 2.6)
+; claim:      extension — Length extension (what position interpolation, NTK and YaRN keep)
+; check:      extension.pi_position0_increasing
+; statement:  PI, position:0 (relative): V strictly increasing on [0, L0) ⇒ every row realized at every L
+; obligation: control (V increasing on the integers 0..L0-1 only (what training sees)): negative control, the encoding with one hypothesis dropped or weakened
+; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+(set-info :status sat)
+(set-logic ALL)
+(declare-fun L0 () Int)
+(declare-fun L () Int)
+(declare-fun i () Int)
+(declare-fun k () Int)
+(declare-fun xt () Real)
+(declare-fun xk () Real)
+(declare-fun V (Real) Real)
+(assert
+ (>= L0 1))
+(assert
+ (>= L L0))
+(assert
+ (>= i 0))
+(assert
+ (< i L))
+(assert
+ (>= k 0))
+(assert
+ (< k i))
+(assert
+ (let ((?x1 (to_real L0)))
+ (let ((?x2 (* (to_real i) ?x1)))
+ (let ((?x3 (to_real L)))
+ (let ((?x4 (* xt ?x3)))
+ (= ?x4 ?x2))))))
+(assert
+ (= (* xk (to_real L)) (* (to_real k) (to_real L0))))
+(assert
+ (forall ((n Int) )(=> (and (>= n 0) (< (+ n 1) L0)) (< (V (to_real n)) (V (to_real (+ n 1))))))
+ )
+(assert
+ (let ((?x5 (V xk)))
+ (let ((?x6 (V xt)))
+ (<= ?x6 ?x5))))
+(assert
+ (<= L 12))
+(assert
+ (<= L0 12))
+(check-sat)

@@ -1,0 +1,35 @@
+; posreal proof obligation (SMT-LIB 2.6)
+; claim:      theorem2 — Theorem 2 (relative deep-row characterization)
+; check:      theorem2.growing_finite[middle]
+; statement:  middle: its last row n-1 is realized only if n ≤ 2δ* + 2 (finitely many lengths)
+; obligation: encoding (quantified): hypotheses ∧ ¬conclusion
+; expected:   unsat — the statement holds
+; decide:     z3 -t:20000 FILE   or   cvc5 --enum-inst --tlimit-per=20000 FILE
+(set-info :status unsat)
+(set-logic ALL)
+(declare-fun n () Int)
+(declare-fun N () Int)
+(declare-fun dstar () Int)
+(declare-fun r (Int) Real)
+(assert
+ (>= n 1))
+(assert
+ (<= n N))
+(assert
+ (let (($x1 (>= dstar 0)))
+ (and $x1 (< dstar N))))
+(assert
+ (forall ((delta Int) )(=> (and (and (>= delta 0) (< delta N)) (and (distinct delta dstar) true)) (> (r dstar) (r delta))))
+ )
+(assert
+ (let ((?x2 (div n 2)))
+ (let (($x3 (>= ?x2 0)))
+ (and $x3 (< ?x2 n)))))
+(assert
+ (forall ((j Int) )(let (($x4 (> (r (- (- n 1) (div n 2))) (r (- (- n 1) j)))))
+ (let (($x5 (>= j 0)))
+ (=> (and $x5 (<= j (- n 1)) (and (distinct j (div n 2)) true)) $x4))))
+ )
+(assert
+ (> n (+ (* 2 dstar) 2)))
+(check-sat)

@@ -1,0 +1,44 @@
+; posreal proof obligation (SMT-LIB 2.6)
+; claim:      underdetermination — Underdetermination (learned absolute PE)
+; check:      underdetermination.last_realizes
+; statement:  (b) completion E_j = E_{L0-1}: position:p (p ≤ L0-2) realized at L0 ⇒ every row realized (α_L = 1)
+; obligation: encoding (quantified): hypotheses ∧ ¬conclusion
+; expected:   unsat — the statement holds
+; decide:     z3 -t:20000 FILE   or   cvc5 --enum-inst --tlimit-per=20000 FILE
+(set-info :status unsat)
+(set-logic ALL)
+(declare-sort Vec 0)
+(declare-fun L0 () Int)
+(declare-fun L () Int)
+(declare-fun p () Int)
+(declare-fun B (Vec Vec) Real)
+(declare-fun E (Int) Vec)
+(declare-fun i () Int)
+(declare-fun j () Int)
+(assert
+ (>= L0 1))
+(assert
+ (> L L0))
+(assert
+ (>= p 0))
+(assert
+ (forall ((i Int) )(let (($x1 (forall ((j Int) )(=> (and (>= j 0) (<= j i) (and (distinct j p) true)) (> (B (E i) (E p)) (B (E i) (E j)))))
+ ))
+ (=> (and (<= p i) (< i L0)) $x1)))
+ )
+(assert
+ (<= p (- L0 2)))
+(assert
+ (and (<= p i) (< i L)))
+(assert
+ (>= j 0))
+(assert
+ (<= j i))
+(assert
+ (and (distinct j p) true))
+(assert
+ (let ((?x2 (E (- L0 1))))
+(let ((?x3 (E i)))
+(let ((?x4 (ite (< i L0) ?x3 ?x2)))
+(<= (B ?x4 (ite (< p L0) (E p) ?x2)) (B ?x4 (ite (< j L0) (E j) ?x2)))))))
+(check-sat)

@@ -1,0 +1,34 @@
+"""Every claim, checked as ``posreal check`` checks it: one test per registered check of every statement.
+
+Each test runs one :class:`~posreal.checks.base.RegisteredCheck` through the claim runner
+(``posreal.checks.runner._run_one``, what ``posreal check`` runs) and passes exactly when the runner's
+``CheckResult.ok`` holds: a verdict of proved or passed, and a negative control (where the check has
+one) that fails as it should.  The result is recorded on the test report, and ``tests/conftest.py``
+prints one line per claim at the end of the run (claim, methods, verdict, controls).  Checks the
+runner marks slow carry the ``slow`` marker (``.ci/run`` runs them as its second pytest step).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from posreal.checks.runner import _run_one, registered_checks
+
+TABLE, SMT_NOTE = registered_checks()
+CHECKS = [check for claim in TABLE for check in TABLE[claim]]
+
+
+def test_the_smt_package_registers_its_checks():
+    assert SMT_NOTE == "", SMT_NOTE
+    assert any(c.method == "smt" for c in CHECKS)
+
+
+@pytest.mark.parametrize("check", [pytest.param(c, id=f"{c.claim}:{c.method}:{c.label}"[:90],
+                                                marks=[pytest.mark.slow] if c.slow else [])
+                                   for c in CHECKS])
+def test_registered_check(check, record_check):
+    result = _run_one(check)
+    record_check(result)
+    assert result.claim == check.claim
+    assert result.ok, (f"{check.claim} / {check.method} / {check.label}: verdict {result.verdict.value}, "
+                       f"control {result.negative_control}: {result.detail[:600]}")

@@ -1,0 +1,206 @@
+"""Length extensions as transfer operators (theory/extension.py, Encoding.extended, compute_alpha(extension=...)):
+reference values, an independent hand-rescaled evaluation on hidden cells, YaRN's temperature, the factors
+file, the shear, exactness and the identity at s ≤ 1."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from cases import EXTENSION_CELL, EXTENSION_TASKS, REFERENCE_EXTENSION, quoted_decimals
+from posreal.theory.alpha import compute_alpha, row_outcomes
+from posreal.theory.attention import transferred_attention
+from posreal.theory.errors import SpecError
+from posreal.theory.extension import EXTENSIONS, parse_extension, read_factors, yarn_temperature
+from posreal.theory.pe_specs import parse_pe
+from posreal.theory.realization import DEFAULT_TOL
+from posreal.theory.selection import select
+from posreal.theory.tasks import parse_task
+from posreal.theory.transfer_operator import REEVALUATION
+
+
+@pytest.mark.parametrize("method", list(REFERENCE_EXTENSION))
+def test_reference_values(method):
+    pe, L0, L = EXTENSION_CELL
+    for task, quoted in zip(EXTENSION_TASKS, REFERENCE_EXTENSION[method]):
+        alpha = compute_alpha(pe, task, L0, [L], extension=method).alpha(L)
+        assert round(alpha, quoted_decimals(quoted)) == pytest.approx(float(quoted), abs=1e-12), (method, task, alpha)
+
+
+# --------------------------------------------------------------------------- independent evaluation by hand
+def _hand_omega(method, d, base, L, L0, factors=None):
+    """ω'_f from the published formulas, written here without the project's code."""
+    omega = np.array([base ** (-2.0 * f / d) for f in range(d // 2)])
+    s = L / L0
+    if s <= 1:
+        return omega
+    if method == "pi":
+        return omega / s
+    if method == "ntk":
+        return (base * s ** (d / (d - 2))) ** (-2.0 * np.arange(d // 2) / d)
+    if method == "yarn":
+        r = L0 * omega / (2 * math.pi)
+        gamma = np.clip((r - 1.0) / (32.0 - 1.0), 0.0, 1.0)
+        return (1 - gamma) * omega / s + gamma * omega
+    return omega / np.asarray(factors, dtype=float)
+
+
+def _hand_status(name, d, base, task, theta, L, L0, method, factors=None):
+    """Row outcomes by brute force: the kernel of every row from the rescaled sinusoids, margins, tolerance rule."""
+    w = _hand_omega(method, d, base, L, L0, factors)
+    task = parse_task(task)
+    rows, targets = task.rows_and_targets(L)
+    th = np.asarray(theta, dtype=float)
+    out = []
+    for i, t in zip(rows.tolist(), targets.tolist()):
+        j = np.arange(i + 1)
+        if name == "rope":
+            x = (i - j)[:, None] * w[None, :]
+            kappa = np.cos(x) @ th[: d // 2] + np.sin(x) @ th[d // 2:]
+        elif name == "abscol":
+            x = j[:, None] * w[None, :]
+            kappa = np.sin(x) @ th[: d // 2] + np.cos(x) @ th[d // 2:]
+        else:   # abssin: φ(i)ᵀ W φ(j), φ = [sin] ++ [cos]
+            phi = lambda p: np.concatenate([np.sin(p * w), np.cos(p * w)])
+            W = th.reshape(d, d)
+            kappa = np.array([phi(i) @ W @ phi(jj) for jj in j])
+        if i == 0:
+            out.append(1)
+            continue
+        gamma = kappa[t] - np.delete(kappa, t).max()
+        scale = DEFAULT_TOL * max(1.0, abs(kappa[t]))
+        out.append(1 if gamma > scale else (-1 if gamma < -scale else 0))
+    return np.array(out)
+
+
+HIDDEN = [("rope", 8, 500.0, "offset:3", 12, (40, 97, 300)), ("rope", 6, 30.0, "copy", 10, (20, 31, 64)),
+          ("abscol", 12, 1000.0, "position:2", 20, (45, 160)), ("rope", 10, 10000.0, "position:0", 14, (29, 100)),
+          ("abssin", 4, 50.0, "offset:1", 8, (17, 40))]
+
+
+@pytest.mark.parametrize("cell", HIDDEN, ids=lambda c: f"{c[0]}:{c[1]}:{c[2]:g}·{c[3]}")
+@pytest.mark.parametrize("method", ["pi", "ntk", "yarn"])
+def test_hand_rescaled_frequencies_reproduce_alpha(cell, method):
+    name, d, base, task, L0, lengths = cell
+    pe = f"{name}:{d}:{base!r}"
+    sel = select(pe, task, L0)
+    assert sel.realizable
+    result = compute_alpha(pe, task, L0, list(lengths), extension=method)
+    for L in lengths:
+        hand = _hand_status(name, d, base, task, sel.theta, L, L0, method)
+        assert np.array_equal(result.outcomes[L].status, hand), (method, L)
+        assert result.alpha(L) == pytest.approx(np.mean(hand == 1))
+
+
+def test_factors_equal_to_s_are_position_interpolation(tmp_path):
+    pe, task, L0, L = "rope:8:300.0", "offset:2", 12, 48
+    path = tmp_path / "f.json"
+    path.write_text("[4, 4, \"8/2\", 4.0]")
+    by_file = compute_alpha(pe, task, L0, [L], extension=f"factors:{path}")
+    by_pi = compute_alpha(pe, task, L0, [L], extension="pi")
+    assert by_file.outcomes[L].status.tolist() == by_pi.outcomes[L].status.tolist()
+    path.write_text("[1, 2, 3, 5]")
+    sel = select(pe, task, L0)
+    hand = _hand_status("rope", 8, 300.0, task, sel.theta, L, L0, "factors", [1, 2, 3, 5])
+    assert np.array_equal(compute_alpha(pe, task, L0, [L], extension=f"factors:{path}").outcomes[L].status, hand)
+
+
+# --------------------------------------------------------------------------- YaRN's temperature
+def test_yarn_temperature_keeps_alpha_and_sharpens_attention():
+    pe, task, L0, L = parse_pe("rope:16"), parse_task("position:0"), 16, 128
+    sel = select(pe, task, L0)
+    op = parse_extension("yarn")
+    s = L / L0
+    assert op.logit_scale(L, L0) == pytest.approx((0.1 * math.log(s) + 1) ** 2) == yarn_temperature(s)
+    assert op.logit_scale(L0, L0) == 1.0 and REEVALUATION.logit_scale(L, L0) == 1.0
+    rows, targets = task.rows_and_targets(L)
+    hot = transferred_attention(pe, sel.theta, L, L0, rows, op)                              # with 1/t
+    cold = transferred_attention(op.at_length(pe, L, L0), sel.theta, L, L0, rows)             # same features, no 1/t
+    assert np.array_equal(hot.argmax(axis=1), cold.argmax(axis=1))
+    on_hot, on_cold = hot[np.arange(rows.size), targets], cold[np.arange(rows.size), targets]
+    realized = hot.argmax(axis=1) == targets
+    several = realized & (rows > 0)                                  # row 0 has one key: weight 1 either way
+    assert several.sum() > 0 and np.all(on_hot[several] > on_cold[several])     # sharper where the target wins
+    alpha = compute_alpha(pe, task, L0, [L], extension="yarn").alpha(L)
+    assert alpha == pytest.approx(realized.mean())
+
+
+# --------------------------------------------------------------------------- shear, exact mode, identity
+@pytest.mark.parametrize("method", ["pi", "ntk", "yarn"])
+def test_extension_commutes_with_the_shear(method):
+    for pe, task in (("rope:16", "offset:2"), ("rope:16", "copy"), ("abscol:16", "position:0")):
+        a = compute_alpha(pe, task, 16, [48, 128], extension=method)
+        b = compute_alpha(f"dual:{pe}", f"dual:{task}", 16, [48, 128], extension=method)
+        for L in (48, 128):
+            assert np.array_equal(a.outcomes[L].status, b.outcomes[L].status)
+
+
+def test_alibi_interpolation_is_a_positive_rescaling_in_exact_mode():
+    plain = compute_alpha("alibi", "position:0", 16, [32, 100], mode="exact")
+    pi = compute_alpha("alibi", "position:0", 16, [32, 100], mode="exact", extension="pi")
+    for L in (32, 100):
+        assert pi.outcomes[L].exact_alpha == plain.outcomes[L].exact_alpha
+        pairs = [(m, p) for m, p in zip(pi.outcomes[L].margins, plain.outcomes[L].margins) if p is not None and p != 0]
+        assert pairs and {m / p for m, p in pairs} == {Fraction(16, L)}    # every margin scaled by 1/s exactly
+
+
+@pytest.mark.parametrize("method", EXTENSIONS)
+def test_every_method_is_the_identity_at_the_train_length(method):
+    sel = select("rope:16", "offset:1", 16)
+    a = row_outcomes("rope:16", "offset:1", sel.theta, 16, 16, extension=method)
+    b = row_outcomes("rope:16", "offset:1", sel.theta, 16, 16)
+    assert np.array_equal(a.margins, b.margins)
+
+
+def test_certified_mode_decides_interpolated_copy():
+    """The copy target of rope:32 at L0 = 32 sits at x = 16 for every even L (part (b)): certified α = 1."""
+    result = compute_alpha("rope:32", "copy", 32, [1024], mode="certified", extension="pi")
+    assert result.alpha(1024) == 1.0 and result.outcomes[1024].counts()["undecided"] == 0
+
+
+# --------------------------------------------------------------------------- refusals
+@pytest.mark.parametrize("pe", ["relbias", "colbias", "nope", "dual:relbias"])
+def test_bucketed_pes_refuse_every_method(pe):
+    for method in ("pi", "ntk", "yarn"):
+        with pytest.raises(SpecError, match="bucketed, kerple, fire, table and function PEs"):
+            compute_alpha(pe, "offset:1", 16, [32], extension=method)
+
+
+def test_alibi_takes_pi_only():
+    with pytest.raises(SpecError, match="alibi"):
+        compute_alpha("alibi", "position:0", 16, [32], extension="ntk")
+
+
+def test_limit_with_an_extension_is_refused():
+    with pytest.raises(SpecError, match="extension with limit"):
+        compute_alpha("rope:16", "offset:1", 16, [32], limit=True, extension="pi")
+
+
+@pytest.mark.parametrize("content, needle", [
+    ("", "not JSON"), ("[]", "list of 0 entries"), ("{\"a\": 1}", "JSON dict"), ("[[1]]", "entry [0]"),
+    ("[NaN]", "malformed"), ("[1e400]", "malformed"), ("[0]", "entry [0]"), ("[-2]", "entry [0]"),
+    ("[\"1/0\"]", "entry [0]"), ("[\"1e999999999\"]", "entry [0]"), ("[true]", "entry [0]"),
+    ("[1e-12]", "entry [0]"), ("[1e13]", "entry [0]"), ("[" + ",".join(["1"] * 5000) + "]", "5000 entries"),
+    ("[" * 200 + "]" * 200, "nested"),
+])
+def test_hostile_factors_files_are_one_line_errors(tmp_path, content, needle):
+    path = tmp_path / "f.json"
+    path.write_text(content)
+    with pytest.raises(SpecError) as err:
+        read_factors(str(path))
+    assert needle in str(err.value) and "\n" not in str(err.value)
+
+
+def test_non_utf8_factors_file(tmp_path):
+    path = tmp_path / "f.json"
+    path.write_bytes(b"[1, \xff]")
+    with pytest.raises(SpecError, match="not UTF-8"):
+        read_factors(str(path))
+
+
+def test_wrong_number_of_factors(tmp_path):
+    path = tmp_path / "f.json"
+    path.write_text("[1, 2, 3]")
+    with pytest.raises(SpecError, match="8 frequencies: the file gives 3"):
+        compute_alpha("rope:16", "offset:1", 16, [32], extension=f"factors:{path}")

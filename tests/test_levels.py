@@ -1,0 +1,171 @@
+"""The residual levels (theory/levels.py), their max-entropy residuals (theory/maxent.py) and symmetric ties
+(theory/symmetry.py): expected values derived by hand or from the mathematics, never pasted."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+from posreal.checks.level_checks import LEVEL2_TIE, MAXENT_TIE, SYMMETRIC_CONTROL, SYMMETRIC_TIE, registered_table
+from posreal.theory.levels import (ActiveSplit, _check_farkas, leading_level, level_span_decomposition, max_margin,
+                                   residual_levels, split_active)
+from posreal.theory.maxent import LogForm, Residuals
+from posreal.theory.symmetry import SignedPermutation, find_symmetry, preserves
+from posreal.theory.trajectory import follow, pair_data
+
+WORKED = [(F(-3), F(2)), (F(1), F(2)), (F(-1), F(2))]      # the worked example of the issue: n = 1, θ* = (0, ½)
+
+
+def _hand_max_entropy() -> float:
+    """3x⁴ + x² - 1 = 0 for x = e^{w_1} (stationarity of Σ e^{-⟨w, z⟩} + ⟨θ*, w⟩), value 4 w_1 = 2 log x²."""
+    x2 = (math.sqrt(13.0) - 1.0) / 6.0          # the positive root in x²
+    return 2.0 * math.log(x2)
+
+
+def test_worked_example_split_is_all_positive_and_dependent():
+    levels = residual_levels(WORKED, (F(0), F(1, 2)), [1, 1, 1])
+    assert levels.complete and levels.depth == 1
+    (level,) = levels.levels
+    assert level.split.positive == (0, 1, 2) and level.split.zero == ()
+    assert not level.independent
+    lam = level.split.interior                      # the interior certificate, re-checked here by hand
+    assert all(v > 0 for v in lam.values())
+    assert tuple(sum(lam[s] * WORKED[s][i] for s in lam) for i in range(2)) == (F(0), F(1, 2))
+
+
+def test_worked_example_max_entropy_value_is_enclosed():
+    levels = residual_levels(WORKED, (F(0), F(1, 2)), [1, 1, 1])
+    coefficients = level_span_decomposition(levels, (F(4), F(0)))
+    assert coefficients is not None
+    value = Residuals(levels).value(coefficients)
+    assert not value.exact and value.sign == -1 and value.bound < 1e-20
+    assert abs(value.value - _hand_max_entropy()) <= value.bound + 1e-15
+    # the two vertex formulas of Λ are not the limit: -log 3 (vertex (1/16, 3/16, 0)) and 0
+    for vertex_value in (-math.log(3.0), 0.0):
+        assert abs(value.value - vertex_value) > 0.5
+
+
+def test_max_entropy_weights_change_the_value():
+    """n = (2, 1, 1): μ_s = n_s e^{-⟨w, z_s⟩}; the stationarity equation becomes 6x⁴ + x² - 1 = 0."""
+    levels = residual_levels(WORKED, (F(0), F(1, 2)), [2, 1, 1])
+    value = Residuals(levels).value(level_span_decomposition(levels, (F(4), F(0))))
+    x2 = (-1.0 + math.sqrt(1.0 + 24.0)) / 12.0
+    assert abs(value.value - 2.0 * math.log(x2)) <= value.bound + 1e-15
+
+
+def test_forced_zero_multiplier_gives_a_second_level():
+    """Z = {(1, 0), (1, 1)}, θ* = (1, 0): both active, λ_2 = 0 in Λ; θ_2 = P_U z_2 / ‖P_U z_2‖² = (0, 1)."""
+    levels = residual_levels([(F(1), F(0)), (F(1), F(1))], (F(1), F(0)), [2, 1])
+    assert levels.complete and levels.depth == 2
+    first, second = levels.levels
+    assert first.split.positive == (0,) and first.split.zero == (1,)
+    assert second.theta == (F(0), F(1)) and second.vectors == {1: (F(0), F(1))}
+    assert leading_level(levels, (F(0), F(1))) == (2, 1)
+    assert leading_level(levels, (F(0), F(-3))) == (2, -1)
+    assert leading_level(levels, (F(5), F(0))) is None
+
+
+def test_second_level_weights_come_from_the_level_before():
+    """n = (2, 1): ⟨w̃_1, z_1⟩ = log(2/1); z_2 projects on V_1 as z_1, so n_{2,2} = 1·e^{-log 2} = 1/2 and
+    ⟨w̃_2, u_2⟩ = log(n_{2,2}/λ) = -log 2 (λ = 1): exactly, as a log-linear form."""
+    levels = residual_levels([(F(1), F(0)), (F(1), F(1))], (F(1), F(0)), [2, 1])
+    res = Residuals(levels)
+    first, second = res.exact_inner(1), res.exact_inner(2)
+    assert first is not None and second is not None
+    assert (first[0] - LogForm.log(2)).sign() == 0
+    assert (second[1] + LogForm.log(2)).sign() == 0
+
+
+def test_second_level_residual_is_what_the_flow_reaches():
+    """LEVEL2_TIE: ⟨θ, v⟩ = ⟨θ_2, v⟩ σ + ⟨w̃_2, v⟩ + o(1) with σ = log log t, ⟨θ_2, v⟩ = 1, ⟨w̃_2, v⟩ = -log 2."""
+    with registered_table(LEVEL2_TIE) as tie:
+        pe, task, sel, row, ctx = tie.open_row()
+        path = follow(pair_data(pe, task, tie.train_length, list(sel.exact_theta)))
+    v = np.array([float(x) for x in row.rivals[0].direction])
+    margin = path.hs @ v
+    assert path.success and abs(margin[-1] - path.sigmas[-1] + math.log(2.0)) < 1e-6
+
+
+def test_split_with_an_inactive_constraint_ends_at_the_first_level():
+    levels = residual_levels([(F(1), F(0)), (F(2), F(1))], (F(1), F(0)), [1, 1])
+    assert levels.complete and levels.depth == 1 and levels.levels[0].split.active == (0,)
+    # v = (0, 1) leaves V_1 = span{e_1} inside col Zᵀ = ℝ²: the limit depends on the path
+    assert level_span_decomposition(levels, (F(0), F(1))) is None
+    assert level_span_decomposition(levels, (F(3), F(0))) == [[F(3)]]
+
+
+def test_the_farkas_check_rejects_a_vector_that_is_not_one():
+    split = ActiveSplit((0, 1), (0,), (1,), {0: F(1)})
+    vectors = {0: (F(1), F(0)), 1: (F(1), F(1))}
+    assert _check_farkas(vectors, split, (F(1), F(0)), (F(0), F(1)))
+    assert not _check_farkas(vectors, split, (F(1), F(0)), (F(1), F(1)))      # ⟨θ*, y⟩ ≠ 0
+    assert not _check_farkas(vectors, split, (F(1), F(0)), (F(0), F(1, 2)))   # ⟨z_2, y⟩ < 1
+
+
+def test_split_active_names_a_missing_active_set():
+    assert split_active({0: (F(2), F(0))}, (F(1), F(0))) == "no active constraint (⟨θ, u⟩ = 1 nowhere)"
+
+
+def test_max_margin_is_refused_for_a_zero_vector():
+    assert max_margin({0: (F(0), F(0))}, 2) is None
+    theta, lam = max_margin({3: (F(0), F(2))}, 2)
+    assert theta == (F(0), F(1, 2)) and lam == {3: F(1, 4)}
+
+
+def test_log_form_signs_are_exact():
+    assert (LogForm.log(2) - LogForm.log(3)).sign() == -1
+    assert (LogForm.log(4).scaled(F(1, 2)) - LogForm.log(2)).sign() == 0
+    assert (LogForm.log(F(9, 8)).scaled(F(7)) - LogForm.log(2)).sign() == 1      # (9/8)^7 ≈ 2.28 > 2
+    assert (LogForm.log(F(9, 8)).scaled(F(5)) - LogForm.log(2)).sign() == -1     # (9/8)^5 ≈ 1.80 < 2
+    assert LogForm.log(F(3, 2)).sign() == 1
+    with pytest.raises(ValueError, match="non-positive"):
+        LogForm.log(0)
+
+
+def test_log_form_sign_gives_up_beyond_its_budget():
+    huge = LogForm({F(3): F(1, 10 ** 6), F(2): F(-1, 10 ** 6 + 1)})
+    assert huge.sign() is None
+    enclosure = huge.interval()
+    assert float(enclosure.a) > 0       # the interval still decides it: log 3 > log 2 per unit
+
+
+def test_symmetric_tie_has_the_swap_and_its_control_none():
+    with registered_table(SYMMETRIC_TIE) as tie:
+        _, _, _, row, ctx = tie.open_row()
+        w = ctx.column_projection(row.rivals[0].direction)
+    q = find_symmetry(ctx.rows, w)
+    assert isinstance(q, SignedPermutation) and q.apply(w) == tuple(-x for x in w) and preserves(q, ctx.rows)
+    with registered_table(SYMMETRIC_CONTROL) as tie:
+        _, _, _, row, ctx = tie.open_row()
+        assert find_symmetry(ctx.rows, ctx.column_projection(row.rivals[0].direction)) is None
+
+
+def test_symmetry_search_respects_row_structure_and_budget():
+    """Differences {(1, 0)} and {(0, 1)} in separate rows are swapped by Q(a, b) = (b, a) as a multiset of
+    rows; in one row with a third difference (1, 2) they are not."""
+    rows = [Counter({(F(1), F(0)): 1}), Counter({(F(0), F(1)): 1})]
+    assert isinstance(find_symmetry(rows, (F(1), F(-1))), SignedPermutation)
+    rows = [Counter({(F(1), F(0)): 1, (F(0), F(1)): 1, (F(1), F(2)): 1})]
+    assert find_symmetry(rows, (F(1), F(-1))) is None
+    many = [Counter({tuple(F(1) if c == k else F(0) for c in range(6)): 1}) for k in range(6)]
+    w = (F(1), F(-1), F(1), F(-1), F(1), F(-1))
+    assert find_symmetry(many, w, budget=2) == "symmetry search stopped after 2 nodes"
+
+
+def test_designed_maxent_tie_is_the_worked_example():
+    with registered_table(MAXENT_TIE) as tie:
+        _, _, sel, row, ctx = tie.open_row()
+    assert sorted(ctx.constraints) == sorted(WORKED) and tuple(sel.exact_theta) == (F(0), F(1, 2))
+    assert row.rivals[0].direction == (F(4), F(0))
+
+
+# Exists because the negative control (n_s → 1/n_s) crashed: interval weights from a rational multiplicity.
+def test_rational_weights_are_enclosed_too():
+    """n = (1/2, 1, 1): 3 n_1 x⁴ + x² - 1 = 0, so x² = (√7 - 1)/3."""
+    levels = residual_levels(WORKED, (F(0), F(1, 2)), [F(1, 2), 1, 1])
+    value = Residuals(levels).value(level_span_decomposition(levels, (F(4), F(0))))
+    assert abs(value.value - 2.0 * math.log((math.sqrt(7.0) - 1.0) / 3.0)) <= value.bound + 1e-15

@@ -1,0 +1,195 @@
+"""Trajectory evidence (theory/trajectory.py and theory/flow.py): the flow in h = θ - θ* τ and σ = log τ
+against exact solutions and finite differences, gradient descent against the trainer, the verdict rules."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import scipy.integrate
+from scipy.optimize import brentq
+
+from posreal.counterexamples.designed import LOG2_TIE
+from posreal.theory import parse_pe, parse_task, select
+from posreal.theory.flow import Agreement, compare, row_verdict, tie_flow
+from posreal.theory.limit import LimitVerdict
+from posreal.theory.sampling import registered
+from posreal.theory.training import gradient_descent
+from posreal.theory.trajectory import (DRIFT_TOL, SLOPE_TOL, ShiftedField, TrajectoryEvidence, descend, follow, judge,
+                                       pair_data, tie_trajectory)
+
+
+def _data(pe: str, task: str, L0: int, exact: bool = True):
+    p, t = parse_pe(pe), parse_task(task)
+    sel = select(p, t, L0, exact=exact)
+    theta = list(sel.exact_theta) if exact else [float(x) for x in sel.theta]
+    return pair_data(p, t, L0, theta)
+
+
+def test_flow_follows_the_exact_two_key_flow():
+    """alibi·position:0 at L0 = 2: ℓ(θ) = log(1 + e^θ), θ* = -1; with u = -θ, (1 + e^u) du = dt, so
+    u + e^u = e^τ + 1, and h = θ - θ* τ = τ - u.  The recorded path is within 1e-7 of it."""
+    data = _data("alibi", "position:0", 2)
+    assert data.theta.tolist() == [-1.0] and data.gap.tolist() == [0.0]
+    path = follow(data, 0, math.log(10.0))
+    assert path.success and path.sigmas[-1] == pytest.approx(math.log(10.0))
+    for sigma, h in zip(path.sigmas, path.hs):
+        tau = math.exp(sigma)
+        u = brentq(lambda v, tau=tau: v + np.exp(v) - np.exp(tau) - 1.0, 0.0, tau + 1.0, xtol=1e-14, rtol=1e-15)
+        assert abs(h[0] - (tau - u)) < 1e-7, (tau, h, u)
+
+
+def test_flow_reaches_log_two_on_the_designed_tie():
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        (ev,) = tie_flow(pe, task, 3, [[1.0, -1.0, 1.0]])
+    assert ev.verdict is LimitVerdict.WON and ev.basis == "settled" and abs(ev.value - math.log(2)) < 1e-10
+    assert ev.sigma == pytest.approx(24.0)
+
+
+@pytest.mark.parametrize("pe, task, tau", [("relbias", "position:0", 0.0), ("relbias", "offset:1", 1.5),
+                                           ("colbias", "position:1", 7.0)])
+def test_shifted_field_jacobian_is_the_derivative_of_the_field(pe: str, task: str, tau: float) -> None:
+    field = ShiftedField(_data(pe, task, 6))
+    p = field.d.z.shape[1]
+    h0 = np.random.default_rng(3).normal(size=p)                    # (p,)
+    step = 1e-6
+    numeric = np.empty((p, p))                                      # (p, p): column q = ∂rhs/∂h_q
+    for q in range(p):
+        e = np.zeros(p)
+        e[q] = step
+        numeric[:, q] = (field.rhs(tau, h0 + e) - field.rhs(tau, h0 - e)) / (2 * step)
+    analytic = field.jac(tau, h0)
+    scale = np.abs(numeric).max()
+    assert scale > 1e-3
+    np.testing.assert_allclose(analytic, numeric, rtol=0, atol=1e-6 * scale)
+
+
+def test_shifted_field_at_tau_zero_is_minus_the_gradient():
+    """At τ = 0, h = θ and Σ W z = -∇ℓ(θ): compared with the trainer's gradient."""
+    pe, task = parse_pe("colbias"), parse_task("position:1")
+    data = _data("colbias", "position:1", 5)
+    from posreal.theory.training import training_grid
+    grid = training_grid(pe, task, 5, 5)
+    theta = np.random.default_rng(0).normal(size=data.z.shape[1])
+    _, grad = grid.loss_and_grad(theta)
+    np.testing.assert_allclose(ShiftedField(data).rhs(0.0, theta) + data.theta, -grad, atol=1e-12)
+
+
+def test_descent_is_the_trainers_gradient_descent():
+    """descend(K) reproduces posreal.theory.training.gradient_descent at the same step 1/β."""
+    data = _data("relbias", "offset:1", 5)
+    traj = gradient_descent("relbias", "offset:1", 5, steps=300)
+    assert traj.step_size == pytest.approx(data.step, rel=1e-12)
+    np.testing.assert_allclose(descend(data, 300), traj.final, atol=1e-10)
+
+
+def test_descent_evidence_reports_its_gap_and_it_shrinks_with_more_steps():
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        sel = select(pe, task, 3)
+        data = pair_data(pe, task, 3, list(sel.exact_theta))
+    few, many = (tie_trajectory(data, [[1.0, -1.0, 1.0]], k)[0] for k in (2000, 20000))
+    assert few.method == many.method == "gradient descent" and many.steps == 20000
+    assert 0 < many.gap < few.gap
+    assert many.verdict is LimitVerdict.WON and abs(many.value - math.log(2)) < 0.05   # GD's limit differs by O(η)
+
+
+def test_relbias_without_d_is_relbias_l0_minus_1():
+    a, b = _data("relbias", "position:0", 3), _data("relbias:2", "position:0", 3)
+    np.testing.assert_array_equal(a.z, b.z)
+    pa, pb = follow(a, 0, 1.0), follow(b, 0, 1.0)
+    np.testing.assert_array_equal(pa.hs, pb.hs)
+
+
+def test_every_segment_is_integrated_with_lsoda(monkeypatch):
+    methods = []
+    real = scipy.integrate.solve_ivp
+
+    def spy(*args, **kwargs):
+        methods.append(kwargs.get("method", "RK45"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scipy.integrate, "solve_ivp", spy)
+    path = follow(_data("alibi", "position:0", 2), 0, 2.0)
+    assert path.success and len(methods) == 3 and set(methods) == {"LSODA"}
+
+
+def test_a_failed_segment_is_reported_not_hidden(monkeypatch):
+    from types import SimpleNamespace
+    real = scipy.integrate.solve_ivp
+    calls = []
+
+    def solver(*args, **kwargs):
+        calls.append(args[1])
+        if len(calls) == 1:
+            return real(*args, **kwargs)
+        return SimpleNamespace(success=False, t=np.array([0.0]), y=np.zeros((1, 1)))
+
+    monkeypatch.setattr(scipy.integrate, "solve_ivp", solver)
+    path = follow(_data("alibi", "position:0", 2), 0, 2.0)
+    assert path.success is False
+    (ev,) = tie_trajectory(_data("alibi", "position:0", 2), [[1.0]], 0, 2.0)
+    assert ev.verdict is LimitVerdict.UNDECIDED and ev.basis == "horizon not reached"
+
+
+# --------------------------------------------------------------------------- the verdict rules
+SIGMAS = np.linspace(0.0, 24.0, 97)
+
+
+def test_judge_reads_log_log_t_growth_as_a_slope_in_sigma():
+    verdict, basis, _, slope, previous = judge(SIGMAS, -0.3 * SIGMAS + 2.0, 0.0, True)
+    assert verdict is LimitVerdict.LOST and basis == "slope in log log t"
+    assert slope == pytest.approx(-0.3) and previous == pytest.approx(-0.3)
+
+
+def test_judge_reads_log_log_log_t_growth_as_a_slope_in_log_sigma():
+    values = 0.5 * np.log(np.maximum(SIGMAS, 1e-9)) - 1.0
+    verdict, basis, *_ = judge(SIGMAS, values, 0.0, True)
+    assert verdict is LimitVerdict.WON and basis == "slope in log log log t"
+
+
+def test_judge_settles_a_converged_value_and_refuses_small_or_moving_ones():
+    assert judge(SIGMAS, 0.2 + 0 * SIGMAS, 0.0, True)[:2] == (LimitVerdict.WON, "settled")
+    assert judge(SIGMAS, -0.2 + np.exp(-SIGMAS), 0.0, True)[:2] == (LimitVerdict.LOST, "settled")
+    assert judge(SIGMAS, 0.5 * DRIFT_TOL + 0 * SIGMAS, 0.0, True)[0] is LimitVerdict.UNDECIDED
+    assert judge(SIGMAS, 0.2 + 0 * SIGMAS, 0.5, True)[0] is LimitVerdict.UNDECIDED          # gap larger than value
+    wobble = 0.2 + 0.01 * np.sin(3 * SIGMAS)
+    assert judge(SIGMAS, wobble, 0.0, True)[0] is LimitVerdict.UNDECIDED
+    assert judge(SIGMAS, 0.2 + 0 * SIGMAS, 0.0, False)[:2] == (LimitVerdict.UNDECIDED, "horizon not reached")
+
+
+def test_judge_needs_a_stable_slope_above_its_tolerance():
+    # a slope that halves from one window to the next is not a log log t term
+    decaying = 1.0 + 5.0 * np.exp(-0.17 * SIGMAS)
+    assert judge(SIGMAS, decaying, 0.0, True)[1] != "slope in log log t"
+    assert judge(SIGMAS, 0.5 * SLOPE_TOL * SIGMAS, 0.0, True)[1] != "slope in log log t"
+
+
+def test_row_verdicts_and_agreement():
+    won, lost, und = LimitVerdict.WON, LimitVerdict.LOST, LimitVerdict.UNDECIDED
+    assert row_verdict([won, lost]) is lost and row_verdict([won, und]) is und and row_verdict([won, won]) is won
+    assert row_verdict([]) is und
+    assert compare(won, lost) is Agreement.DISAGREES and compare(und, lost) is Agreement.UNDECIDED
+    assert compare(lost, lost) is Agreement.AGREES
+    assert LimitVerdict.parse("wins") is won and LimitVerdict.parse("loses") is lost
+
+
+def test_evidence_reports_sigma_to_six_decimals_and_its_tau():
+    doc = TrajectoryEvidence("gradient flow", 0, 1.23456789, 0.5, 1e-9, 0.0, 0.0, 0.0, LimitVerdict.WON,
+                             "settled").to_json()
+    assert doc["sigma"] == 1.234568 and doc["tau"] == pytest.approx(math.exp(1.23456789))
+    assert doc["value"] == 0.5 and doc["verdict"] == "won"
+
+
+def test_pair_weights_scale_only_the_named_differences():
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        sel = select(pe, task, 3)
+        key = (Fraction(0), Fraction(1), Fraction(0))
+        data = pair_data(pe, task, 3, list(sel.exact_theta), {key: 100.0})
+    hit = [np.allclose(z, [0, 1, 0]) for z in data.z]
+    assert any(hit) and np.allclose(data.log_weight[hit], math.log(100.0))
+    assert np.all(data.log_weight[~np.array(hit)] == 0)
