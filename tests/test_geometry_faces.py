@@ -151,6 +151,31 @@ def test_the_warm_started_solver_prints_nothing(capfd, form):
 
 
 @pytest.mark.parametrize("form", [FaceLP, DualFaceLP])
+def test_a_failed_warm_solve_falls_back_to_one_cold_solve(form, monkeypatch):
+    """When the warm model gives no answer (HiGHS without presolve stalled on dual:abssin:16 · dual:offset:1
+    in ℓ∞ with two BLAS threads, not with one), minimize() answers from one cold linprog solve; control:
+    without an optimum (an unbounded LP) the fallback still says no optimum."""
+    A, r = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0])
+    model = form(A, r, np.full(2, -5.0), np.full(2, 5.0))
+    monkeypatch.setattr(model, "_run", lambda c: None)                   # the warm model fails
+    value, w, mu = model.minimize(np.array([1.0, 2.0]))
+    assert value == pytest.approx(3.0) and w == pytest.approx([1.0, 1.0]) and mu == pytest.approx([1.0, 2.0])
+    open_box = form(A, r, np.full(2, -np.inf), np.full(2, np.inf))
+    monkeypatch.setattr(open_box, "_run", lambda c: None)
+    value, w, mu = open_box.minimize(np.array([-1.0, 0.0]))               # unbounded below: no optimum
+    assert np.isnan(value) and w is None and mu is None
+
+
+def test_the_dual_cell_of_abssin_in_linf_equals_the_cell_itself():
+    """Proposition 4 in the ℓ∞ geometry: dual:abssin:16 · dual:offset:1 has the rows of abssin:16 · offset:1
+    (a case whose face LP needs the cold fallback under some BLAS thread counts)."""
+    from posreal.theory import compute_alpha
+    plain = compute_alpha("abssin:16", "offset:1", geometry="linf")
+    dual = compute_alpha("dual:abssin:16", "dual:offset:1", geometry="linf")
+    assert plain.to_json()["alpha"] == dual.to_json()["alpha"]
+
+
+@pytest.mark.parametrize("form", [FaceLP, DualFaceLP])
 def test_warm_started_face_lp_matches_linprog(form):
     """Both forms of the warm-started model (primal; dual with the finite bounds as rows) give linprog's
     minima, a feasible minimizer, and duals μ ≥ 0 whose weak-duality bound is the minimum."""

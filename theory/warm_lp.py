@@ -76,7 +76,10 @@ class _WarmLP:
         """(min value, a minimizer w (d,), row duals μ ≥ 0 (M,)); (NaN, None, None) without an optimum."""
         if self.model is not None:
             out = self._run(c)
-            return out if out is not None else (float("nan"), None, None)
+            if out is not None:
+                return out
+            # the warm model failed twice (HiGHS without presolve can stall on an ill-scaled face, depending on
+            # the last bits of A, e.g. on the number of BLAS threads): one cold solve with presolve decides
         res = linprog(c, A_ub=-self.A, b_ub=-self.r, bounds=self._bounds(), method="highs")
         if res.status != 0:
             return float("nan"), None, None
