@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from posreal.checks.base import ObligationKind, Solver, SolverStatus
 from posreal.checks.runner import _run_one, registered_checks
 
 TABLE, SMT_NOTE = registered_checks()
@@ -32,3 +33,11 @@ def test_registered_check(check, record_check):
     assert result.claim == check.claim
     assert result.ok, (f"{check.claim} / {check.method} / {check.label}: verdict {result.verdict.value}, "
                        f"control {result.negative_control}: {result.detail[:600]}")
+    if result.method == "smt":   # both solvers decided the proof obligation, and no answer contradicts its kind
+        assert {s: r.answer for s, r in result.solvers.items()} == {Solver.Z3: SolverStatus.UNSAT,
+                                                                     Solver.CVC5: SolverStatus.UNSAT}
+        assert {ObligationKind.ENCODING, ObligationKind.CONTROL} <= {o.kind for o in result.obligations}
+        for ob in result.obligations:
+            assert {r.solver for r in ob.runs} == {Solver.Z3, Solver.CVC5}
+            wrong = SolverStatus.SAT if ob.expected is SolverStatus.UNSAT else SolverStatus.UNSAT
+            assert all(r.answer is not wrong for r in ob.runs), (ob.file, ob.runs)

@@ -4,7 +4,7 @@
 ; statement:  the class ceiling of relative kernels on middle at n = 16 is 1/8 rows
 ; obligation: control (bound weakened to at least 1 rows): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun w1 () Real)

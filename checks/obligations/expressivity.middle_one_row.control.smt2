@@ -4,7 +4,7 @@
 ; statement:  (b) a free relative kernel realizes at most one row of middle, at every length
 ; obligation: control (drop h = ⌊n/2⌋ (keep 0 ≤ h < n)): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun n () Int)

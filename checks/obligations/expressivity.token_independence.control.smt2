@@ -4,7 +4,7 @@
 ; statement:  (a) static routing: a positional-only head's attention depends on n alone, never on the tokens
 ; obligation: control (allow a content term (c ≠ 0)): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun n () Int)

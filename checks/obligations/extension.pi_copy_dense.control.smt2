@@ -4,7 +4,7 @@
 ; statement:  PI, copy: every rational x ∈ [0, L0) \ {L0/2} is a key other than the target on the last row of some even L
 ; obligation: control (drop x ≠ L0/2): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun L0 () Int)

@@ -4,7 +4,7 @@
 ; statement:  PI, copy: L0, L even and V(L0/2) > V(x) on [0, L0) \ {L0/2} ⇒ every row of R_L realized
 ; obligation: hypotheses (hypotheses alone): the hypotheses alone
 ; expected:   sat — the hypotheses are consistent (the proof is not vacuous)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun L0 () Int)

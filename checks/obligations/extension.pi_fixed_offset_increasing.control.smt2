@@ -4,7 +4,7 @@
 ; statement:  PI, offset:c (c ≥ 1): V strictly increasing on [0, (c+1)L0/L] ⇒ no row i ≥ c+1 is realized
 ; obligation: control (monotonicity dropped): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun L0 () Int)

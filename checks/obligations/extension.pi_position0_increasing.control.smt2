@@ -4,7 +4,7 @@
 ; statement:  PI, position:0 (relative): V strictly increasing on [0, L0) ⇒ every row realized at every L
 ; obligation: control (V increasing on the integers 0..L0-1 only (what training sees)): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun L0 () Int)

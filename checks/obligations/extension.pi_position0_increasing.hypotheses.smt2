@@ -4,7 +4,7 @@
 ; statement:  PI, position:0 (relative): V strictly increasing on [0, L0) ⇒ every row realized at every L
 ; obligation: hypotheses (hypotheses alone): the hypotheses alone
 ; expected:   sat — the hypotheses are consistent (the proof is not vacuous)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun L0 () Int)

@@ -4,7 +4,7 @@
 ; statement:  dual of Theorem 2: a column kernel with unique maximizer p realizes exactly position:p on rows i ≥ p
 ; obligation: control (drop i ≥ p): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun n () Int)

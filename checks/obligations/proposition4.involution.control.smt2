@@ -4,7 +4,7 @@
 ; statement:  the shear is an involution: S(Sκ) = κ on the causal triangle
 ; obligation: control (cyclic shift j ↦ (j+1) mod (i+1) in place of the shear): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun i () Int)

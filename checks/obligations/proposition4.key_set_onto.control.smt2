@@ -4,7 +4,7 @@
 ; statement:  the shear maps each row's key set {0..i} onto itself
 ; obligation: control (bidirectional key set {0..n-1} in place of the causal {0..i}): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun i () Int)

@@ -4,7 +4,7 @@
 ; statement:  margins are preserved: γ_i(Sκ; Sτ) = γ_i(κ; τ) for every kernel, row and target
 ; obligation: control (shear the kernel but not the task (target t instead of i - t)): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun i () Int)

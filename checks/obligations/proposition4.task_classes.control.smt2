@@ -4,7 +4,7 @@
 ; statement:  S maps fixed-offset tasks to fixed-position tasks and back, hence growing to growing
 ; obligation: control (the reflection t ↦ n-1-t in place of the shear (lengths 1..4)): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun t (Int Int) Int)

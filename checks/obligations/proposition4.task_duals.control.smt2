@@ -4,7 +4,7 @@
 ; statement:  S(offset:c) = position:c, S(position:c) = offset:c, S(copy) = middle (same rows)
 ; obligation: control (the reflection j ↦ n-1-j in place of the shear): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun c () Int)

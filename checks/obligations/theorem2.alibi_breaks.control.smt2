@@ -4,7 +4,7 @@
 ; statement:  where it breaks: alibi r(δ) = mδ, m > 0 (no maximizer), realizes position:0 on every row of every length
 ; obligation: control (drop m > 0 (slope of either sign)): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun n () Int)

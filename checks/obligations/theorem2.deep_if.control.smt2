@@ -4,7 +4,7 @@
 ; statement:  deep row i ≥ δ* is realized for t = i - δ* (all N, n, i)
 ; obligation: control (maximizer not unique (r(δ*) ≥ r(δ))): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun n () Int)

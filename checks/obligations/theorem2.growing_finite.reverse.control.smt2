@@ -4,7 +4,7 @@
 ; statement:  reverse: its last row n-1 is realized only if n ≤ 2δ* + 2 (finitely many lengths)
 ; obligation: control (a fixed-offset task offset:c in place of the growing task): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-fun n () Int)

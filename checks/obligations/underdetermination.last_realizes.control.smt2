@@ -4,7 +4,7 @@
 ; statement:  (b) completion E_j = E_{L0-1}: position:p (p ≤ L0-2) realized at L0 ⇒ every row realized (α_L = 1)
 ; obligation: control (allow p = L0 - 1 (drop p ≤ L0 - 2)): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-sort Vec 0)

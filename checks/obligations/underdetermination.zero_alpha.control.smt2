@@ -4,7 +4,7 @@
 ; statement:  (a') completion E_j = 0, targets independent of n, realized at L0: row i < L is realized iff i < L0, so α_L = |R_L ∩ [0, L0)| / |R_L|
 ; obligation: control (drop realization at L0): negative control, the encoding with one hypothesis dropped or weakened
 ; expected:   sat — without that hypothesis the statement fails (the model is re-checked in Python)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-sort Vec 0)

@@ -4,7 +4,7 @@
 ; statement:  (a') completion E_j = 0, targets independent of n, realized at L0: row i < L is realized iff i < L0, so α_L = |R_L ∩ [0, L0)| / |R_L|
 ; obligation: hypotheses (hypotheses alone): the hypotheses alone
 ; expected:   sat — the hypotheses are consistent (the proof is not vacuous)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-sort Vec 0)

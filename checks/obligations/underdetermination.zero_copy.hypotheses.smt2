@@ -4,7 +4,7 @@
 ; statement:  (a) for copy: completion E_j = 0 and ⌊L/2⌋ ≠ ⌊L0/2⌋ ⇒ no row of R_L is realized (α_L = 0)
 ; obligation: hypotheses (hypotheses alone): the hypotheses alone
 ; expected:   sat — the hypotheses are consistent (the proof is not vacuous)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-sort Vec 0)

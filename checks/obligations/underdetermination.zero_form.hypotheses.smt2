@@ -4,7 +4,7 @@
 ; statement:  B(0, v) = 0 for every v: from additivity of B in its first argument and 0 + 0 = 0
 ; obligation: hypotheses (hypotheses alone): the hypotheses alone
 ; expected:   sat — the hypotheses are consistent (the proof is not vacuous)
-; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=20000 FILE
+; decide:     z3 -t:20000 FILE   or   cvc5 --mbqi --mbqi-enum --tlimit-per=3000 FILE
 (set-info :status sat)
 (set-logic ALL)
 (declare-sort Vec 0)
