@@ -14,7 +14,6 @@
 (declare-fun k () Int)
 (declare-fun xt () Real)
 (declare-fun xk () Real)
-(declare-fun V (Real) Real)
 (assert
  (>= L0 2))
 (assert
@@ -47,14 +46,11 @@
 (assert
  (= (mod L 2) 0))
 (assert
- (forall ((x Real) )(let (($x6 (>= x 0.0)))
- (let (($x7 (and $x6 (< x (to_real L0)) (and (distinct x (/ (to_real L0) 2.0)) true))))
- (=> $x7 (< (V x) (V (/ (to_real L0) 2.0)))))))
- )
-(assert
- (forall ((x Real) )(let ((?x8 (ite (>= x (/ (to_real L0) 2.0)) (- x (/ (to_real L0) 2.0)) (- (/ (to_real L0) 2.0) x))))
- (let ((?x9 (V x)))
- (= ?x9 (- ?x8)))))
+ (forall ((x Real) )(let ((?x2 (to_real L0)))
+ (let ((?x6 (/ ?x2 2.0)))
+ (let ((?x7 (- ?x6 ?x6)))
+ (let (($x8 (< (- (ite (>= x ?x6) (- x ?x6) (- ?x6 x))) (- (ite (>= ?x6 ?x6) ?x7 ?x7)))))
+ (=> (and (>= x 0.0) (< x ?x2) (and (distinct x ?x6) true)) $x8))))))
  )
 (assert
  (= L0 4))

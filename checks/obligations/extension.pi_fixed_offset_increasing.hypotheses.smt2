@@ -13,7 +13,6 @@
 (declare-fun i () Int)
 (declare-fun xt () Real)
 (declare-fun xn () Real)
-(declare-fun V (Real) Real)
 (assert
  (>= L0 1))
 (assert
@@ -35,13 +34,10 @@
 (assert
  (= (* xn (to_real L)) (* (to_real (+ c 1)) (to_real L0))))
 (assert
- (forall ((x Real) (y Real) )(let (($x7 (<= y (* (to_real (+ c 1)) (/ (to_real L0) (to_real L))))))
- (let (($x8 (>= x 0.0)))
- (=> (and $x8 (< x y) $x7) (< (V x) (V y))))))
- )
-(assert
- (forall ((x Real) )(let ((?x9 (V x)))
- (= ?x9 x)))
+ (forall ((x Real) (y Real) )(let (($x7 (< x y)))
+ (let (($x8 (<= y (* (to_real (+ c 1)) (/ (to_real L0) (to_real L))))))
+ (let (($x9 (>= x 0.0)))
+ (=> (and $x9 $x7 $x8) $x7)))))
  )
 (assert
  (= L0 4))

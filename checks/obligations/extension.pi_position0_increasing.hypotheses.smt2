@@ -13,7 +13,6 @@
 (declare-fun k () Int)
 (declare-fun xt () Real)
 (declare-fun xk () Real)
-(declare-fun V (Real) Real)
 (assert
  (>= L0 1))
 (assert
@@ -35,11 +34,8 @@
 (assert
  (= (* xk (to_real L)) (* (to_real k) (to_real L0))))
 (assert
- (forall ((x Real) (y Real) )(=> (and (>= x 0.0) (< x y) (< y (to_real L0))) (< (V x) (V y))))
- )
-(assert
- (forall ((x Real) )(let ((?x5 (V x)))
- (= ?x5 x)))
+ (forall ((x Real) (y Real) )(let (($x5 (< x y)))
+ (=> (and (>= x 0.0) $x5 (< y (to_real L0))) $x5)))
  )
 (assert
  (= L0 4))
