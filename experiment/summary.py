@@ -376,7 +376,8 @@ def summarize_recipe(records: list[dict], witnesses: dict, threshold: float,
     out["convergence"] = convergence_summary(records)
     out["not_learned_at_train_length"] = not_learned(records, threshold)
     out["extensions"] = {method: extension_summary(records, method, per, threshold)
-                         for method, per in (extension_witnesses or {}).items()}
+                         for method, per in (extension_witnesses or {}).items()
+                         if base["recipe"].get("optimizer") not in ("gd-flow", "sign-descent")}   # no tokens: none
     return out
 
 
@@ -452,7 +453,8 @@ def attention_agreement(records: list[dict], witness: dict, tol: float = ATTENTI
     not defined (a length without a value: NaN) are counted apart."""
     inside = total = 0
     errors: list[float] = []
-    by_status = {st.value: {"inside": 0, "total": 0, "errors": []} for st in Status}
+    counts = {st.value: [0, 0] for st in Status}                 # status -> [inside, total]
+    status_errors: dict[str, list[float]] = {st.value: [] for st in Status}
     outside: dict[tuple, list[dict]] = defaultdict(list)
     per_pair: dict[tuple, list[dict]] = defaultdict(list)
     undefined = 0
@@ -468,10 +470,10 @@ def attention_agreement(records: list[dict], witness: dict, tol: float = ATTENTI
         total += 1
         inside += ok
         errors.append(err)
-        entry = by_status[status_of(r).value]
-        entry["total"] += 1
-        entry["inside"] += ok
-        entry["errors"].append(err)
+        st = status_of(r).value
+        counts[st][0] += ok
+        counts[st][1] += 1
+        status_errors[st].append(err)
         per_pair[(r["pe"], r["task"], r["length"])].append(r)
         if not ok:
             outside[(r["pe"], r["task"], r["length"])].append(r)
@@ -483,9 +485,9 @@ def attention_agreement(records: list[dict], witness: dict, tol: float = ATTENTI
         "mean_absolute_error": float(np.mean(errors)) if errors else None,
         "undefined": undefined,
         "pairs": len(per_pair), "pairs_inside_by_mean": pairs_inside,
-        "by_convergence": {k: {"inside": v["inside"], "total": v["total"],
-                               "mean_absolute_error": float(np.mean(v["errors"])) if v["errors"] else None}
-                           for k, v in by_status.items()},
+        "by_convergence": {k: {"inside": v[0], "total": v[1],
+                               "mean_absolute_error": float(np.mean(status_errors[k])) if status_errors[k] else None}
+                           for k, v in counts.items()},
         "outside": [{"pe": k[0], "task": k[1], "length": k[2], "alpha": list(witness[k[:2]].alpha[k[2]]),
                      "outside": len(v), "measurements": len(per_pair[k]),
                      "attention_accuracy": _stats([r["attention_accuracy"] for r in per_pair[k]]),
@@ -499,7 +501,7 @@ def row_agreement(records: list[dict], witness: dict) -> dict | None:
     the witness decides (won / lost), is the row realized exactly when it is won?  Exceptions listed with the row's
     class and the evidence that decided it.  None when no record or witness has rows."""
     decided = agreeing = undecided = checked = 0
-    exceptions = []
+    exceptions: dict[tuple, list[int]] = defaultdict(list)
     for r in records:
         if not r["realizable"] or "realized_rows" not in r:
             continue
@@ -517,13 +519,16 @@ def row_agreement(records: list[dict], witness: dict) -> dict | None:
             if (row in realized) == (verdict == "won"):
                 agreeing += 1
             else:
-                exceptions.append({"pe": r["pe"], "task": r["task"], "length": r["length"], "row": row,
-                                   "predicted": verdict, "measured": "won" if row in realized else "lost",
-                                   "class": cls, "evidence": evidence, "convergence": status_of(r).value})
+                key = (r["pe"], r["task"], r["length"], verdict, cls, evidence, status_of(r).value)
+                exceptions[key].append(row)
     if not checked:
         return None
     return {"records": checked, "decided_rows": decided, "agreeing_rows": agreeing, "undecided_rows": undecided,
-            "exceptions": exceptions}
+            "exception_rows": sum(len(v) for v in exceptions.values()),
+            "exceptions": [{"pe": k[0], "task": k[1], "length": k[2], "predicted": k[3],
+                            "measured": "lost" if k[3] == "won" else "won", "class": k[4], "evidence": k[5],
+                            "convergence": k[6], "rows": v}
+                           for k, v in sorted(exceptions.items(), key=lambda kv: str(kv[0]))]}
 
 
 def convergence_summary(records: list[dict]) -> dict:

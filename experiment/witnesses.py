@@ -32,7 +32,8 @@ from posreal.theory.alpha import compute_alpha
 from posreal.theory.defaults import GEOMETRIES
 from posreal.theory.selection import select
 
-__all__ = ["GEOMETRIES", "LIMIT", "Witness", "limit_witness", "compute_extension_witnesses", "compute_witnesses", "witness_summary"]
+__all__ = ["GEOMETRIES", "LIMIT", "Witness", "compute_extension_witnesses", "compute_witnesses", "limit_witness",
+           "witness_summary"]
 
 
 @dataclass(frozen=True)
