@@ -235,8 +235,13 @@ def test_normalized_gd_moves_each_model_block_by_lr_along_the_gradient():
 
 
 def test_recipes_are_fixed_and_parse():
-    assert [r.name for r in parse_recipes("all")] == ["adam", "signum", "gd"]
+    assert [r.name for r in parse_recipes("all")] == ["adam", "signum", "gd", "gd-positional", "signum-positional"]
+    assert [r.name for r in parse_recipes("token")] == ["adam", "signum", "gd"]
+    assert [r.name for r in parse_recipes("positional")] == ["gd-positional", "signum-positional"]
+    assert [r.name for r in parse_recipes("gd,adam")] == ["gd", "adam"]
     assert parse_recipes("gd")[0].optimizer.value == "gd"
+    with pytest.raises(SpecError, match="distinct"):
+        parse_recipes("gd,gd")
     with pytest.raises(SpecError, match="recipe"):
         parse_recipes("sgd")
     adam = RECIPES["adam"]

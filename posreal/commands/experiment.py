@@ -37,6 +37,15 @@ def recipe_list(text: str) -> str:
     return text
 
 
+def pe_list(text: str) -> tuple[str, ...]:
+    """An argparse type: comma-separated PE specs (checked against the grid when the run starts)."""
+    names = tuple(part.strip() for part in text.split(","))
+    if not all(names) or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"invalid PE list {text[:80]!r}; accepted: distinct PE specs separated by "
+                                         "commas, e.g. relbias,rope:16")
+    return names
+
+
 def earlier_run(text: str) -> str:
     """An argparse type: a directory holding an earlier run (its records.jsonl and run.json)."""
     path = Path(text)
@@ -58,6 +67,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--recipe", type=recipe_list, default="all",
                    help="training recipe: " + ", ".join(RECIPE_NAMES) + " (several separated by commas), token, "
                         "positional, or all of them (default all)")
+    p.add_argument("--pes", type=pe_list, default=None, metavar="PE,PE,...",
+                   help="train only these PEs of the grid (default: every PE of the grid)")
     p.add_argument("--include", type=earlier_run, action="append", default=[], metavar="DIR",
                    help="also summarize the records of an earlier run in DIR for the recipes this run does not train "
                         "(its runs' provenance is kept beside this run's, marked with DIR)")
@@ -193,9 +204,16 @@ def run(args: argparse.Namespace) -> int:
     from posreal.experiment.recipes import parse_recipes
     from posreal.experiment.runner import RUN_FILE, read_run_file, run_grid
     from posreal.experiment.summary import summarize_run
+    from posreal.theory.errors import SpecError
     grid = GRIDS[args.grid].with_recipes(parse_recipes(args.recipe))
     if args.threshold is not None:
         grid = grid.with_recipe(threshold=args.threshold)
+    if args.pes is not None:
+        unknown = [pe for pe in args.pes if pe not in grid.pes]
+        if unknown:
+            raise SpecError(f"invalid --pes {unknown[0]!r}: not a PE of the {grid.name} grid; accepted: "
+                            + ", ".join(grid.pes))
+        grid = replace(grid, pes=tuple(pe for pe in grid.pes if pe in args.pes))
     out = Path(args.out)
     records = run_grid(grid, out, resume=args.resume, progress=ModelBar(args.json), memory_mib=args.memory_mib,
                        executor=executor_of(args))
