@@ -61,7 +61,7 @@ def measure_instance(path: Path, recipes: tuple[Recipe, ...]) -> dict:
                     "row_verdicts": {str(k): v for k, v in sorted(verdicts.items())}, "recipes": {}})
         for recipe in recipes:
             recipe = recipe.with_changes(train_length=L0)
-            run = train_positional(pe, task, L0, recipe)
+            run = train_positional(pe, task, L0, recipe, (L,))
             won = realized_rows(pe, task, run, L, L0)                  # (m,) bool
             realized = [int(r) for r in rows[won]]
             entry = {"attention_accuracy": float(won.mean()) if won.size else 1.0, "realized_rows": realized,

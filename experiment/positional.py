@@ -6,7 +6,9 @@ Main definitions (the docs' Experiment page, "The ladder"; definitions.md#select
   no value map, no readout — the object of Theorem 1, Conjecture′ and the Geometry result;
 * :func:`train_gd_flow` (recipe ``gd-positional``) — gradient descent from θ = 0 at the fixed step 1/β for the
   recipe's steps, continued by the gradient flow in log-time (:func:`posreal.theory.trajectory.follow`:
-  θ = θ* τ + h, τ = log t, integrated in σ = log τ) up to σ = :data:`FLOW_SIGMA` (τ ≈ 2.6·10¹⁰);
+  θ = θ* τ + h, τ = log t, integrated in σ = log τ) to the first checkpoint σ ∈ :data:`FLOW_CHECKPOINTS` = 8, 16,
+  24 where it has converged — direction drift over [τ/2, τ] below the bound and the same rows realized at τ/2
+  and τ at L0 and at every evaluation length — else to σ = 24 (τ ≈ 2.6·10¹⁰), flagged by its drift;
   a cell not realizable at L0 has no θ*: plain gradient descent for the recipe's steps;
 * :func:`train_sign_descent` (recipe ``signum-positional``) — sign descent from θ = 0 with the diminishing
   steps η_t = η₀ (t + 1)^(-1/2) (:func:`posreal.theory.steepest.steepest_descent`), for T = :data:`SIGN_FIRST`,
@@ -41,8 +43,11 @@ from posreal.theory.tasks import Task
 from posreal.theory.training import training_grid
 from posreal.theory.trajectory import SIGMA_MAX, follow, pair_data
 
+FLOW_CHECKPOINTS = (8.0, 16.0, SIGMA_MAX)
+"""σ = log log t at which the flow of ``gd-positional`` is checked; it stops at the first where it has converged
+(direction drift over [τ/2, τ] at most the bound, and the same rows realized at τ/2 and τ at L0 and at every
+evaluation length), else at the last, the project's horizon of trajectory evidence (σ = 24)."""
 FLOW_SIGMA = SIGMA_MAX
-"""σ = log log t at which the flow of ``gd-positional`` stops (the project's horizon of trajectory evidence)."""
 
 SIGN_FIRST = 2 ** 10
 """The first step count of ``signum-positional``; it doubles until the run has converged."""
@@ -71,12 +76,13 @@ class PositionalRun:
     convergence: Convergence
     steps: int                        # descent steps taken (before the flow, for gd-positional)
     flow: FlowEnd | None = None       # gd-positional on a realizable cell
+    rows_stable: bool | None = None   # the flow: the same rows realized at τ/2 and τ (L0 and every length)
 
     def horizon(self) -> dict:
         out: dict = {"steps": self.steps}
         if self.flow is not None:
             out.update({"sigma": self.flow.sigma, "tau": self.flow.tau, "integrator_success": self.flow.success,
-                        "descent_to_flow_gap": self.flow.gap})
+                        "descent_to_flow_gap": self.flow.gap, "rows_stable": self.rows_stable})
         return out
 
 
@@ -87,8 +93,10 @@ def _theta_star(pe: Encoding, task: Task, train_length: int) -> list | None:
     return list(sel.exact_theta) if sel.exact_theta is not None else [float(x) for x in sel.theta]
 
 
-def train_gd_flow(pe: Encoding, task: Task, train_length: int, recipe: Recipe) -> PositionalRun:
-    """Gradient descent at lr/β for the recipe's steps, then the log-time flow to σ = FLOW_SIGMA."""
+def train_gd_flow(pe: Encoding, task: Task, train_length: int, recipe: Recipe,
+                  lengths: tuple[int, ...] = ()) -> PositionalRun:
+    """Gradient descent at lr/β for the recipe's steps, then the log-time flow to the first checkpoint of
+    :data:`FLOW_CHECKPOINTS` where it has converged (``lengths``: the evaluation lengths whose rows must be stable)."""
     theta_star = _theta_star(pe, task, train_length)
     if theta_star is None:   # not separable: no θ*, no flow — plain gradient descent
         half = max(1, recipe.steps // 2)
@@ -100,7 +108,20 @@ def train_gd_flow(pe: Encoding, task: Task, train_length: int, recipe: Recipe) -
                              recipe.steps)
     data = pair_data(pe, task, train_length, theta_star)
     data = replace(data, step=data.step * recipe.lr)
-    path = follow(data, recipe.steps, FLOW_SIGMA)
+    run: PositionalRun | None = None
+    for sigma_max in FLOW_CHECKPOINTS:
+        run, stable = _flow_until(pe, task, train_length, recipe, data, sigma_max, lengths)
+        if stable and run.convergence.status.value == "converged":
+            break
+    assert run is not None
+    return run
+
+
+def _flow_until(pe: Encoding, task: Task, train_length: int, recipe: Recipe, data, sigma_max: float,
+                lengths: tuple[int, ...]) -> tuple[PositionalRun, bool]:
+    """The flow to σ = ``sigma_max``: the run at its end, and whether the rows realized at log-time τ/2 and τ are
+    the same at L0 and at every length of ``lengths``."""
+    path = follow(data, recipe.steps, sigma_max)
     star = data.theta                                                   # (p,) θ* in floats
     sigma = float(path.sigmas[-1])
     tau = math.exp(sigma)
@@ -110,8 +131,13 @@ def train_gd_flow(pe: Encoding, task: Task, train_length: int, recipe: Recipe) -
     theta_end = star * tau + h_end
     theta_mid = star * (tau / 2) + h_mid
     conv = diagnose(pe, task, train_length, theta_mid, theta_end, "log-time", tau / 2, tau)
-    flow = FlowEnd(star, tau, h_end, sigma, bool(path.success and sigma >= FLOW_SIGMA - 1e-9), path.gap)
-    return PositionalRun(theta_end, conv, recipe.steps, flow)
+    ok = bool(path.success and sigma >= sigma_max - 1e-9)
+    flow = FlowEnd(star, tau, h_end, sigma, ok, path.gap)
+    half = FlowEnd(star, tau / 2, h_mid, sigma_mid, ok, path.gap)
+    stable = ok and all(np.array_equal(flow_realized(pe, task, flow, L, train_length),
+                                       flow_realized(pe, task, half, L, train_length))
+                        for L in (train_length, *lengths))
+    return PositionalRun(theta_end, conv, recipe.steps, flow, stable), stable
 
 
 def train_sign_descent(pe: Encoding, task: Task, train_length: int, recipe: Recipe) -> PositionalRun:
@@ -127,9 +153,10 @@ def train_sign_descent(pe: Encoding, task: Task, train_length: int, recipe: Reci
         half, mid, T = T, end, 2 * T
 
 
-def train_positional(pe: Encoding, task: Task, train_length: int, recipe: Recipe) -> PositionalRun:
+def train_positional(pe: Encoding, task: Task, train_length: int, recipe: Recipe,
+                     lengths: tuple[int, ...] = ()) -> PositionalRun:
     if recipe.optimizer is Optimizer.GD_FLOW:
-        return train_gd_flow(pe, task, train_length, recipe)
+        return train_gd_flow(pe, task, train_length, recipe, lengths)
     if recipe.optimizer is Optimizer.SIGN_DESCENT:
         return train_sign_descent(pe, task, train_length, recipe)
     raise ValueError(f"recipe {recipe.name!r} is not a positional-loss recipe")
@@ -164,7 +191,7 @@ def positional_records(pe_spec: str, task_spec: str, pe: Encoding, task: Task, r
     """Train one positional-loss run and measure it at each length: one record per length."""
     start = time.perf_counter()
     L0 = recipe.train_length
-    run = train_positional(pe, task, L0, recipe)
+    run = train_positional(pe, task, L0, recipe, tuple(lengths))
     seconds = round(time.perf_counter() - start, 4)
     train_rows = realized_rows(pe, task, run, L0, L0)
     tools = versions()
