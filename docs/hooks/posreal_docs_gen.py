@@ -1110,7 +1110,7 @@ def _exp_headline(s: dict) -> str:
     loads = [entry for entry in prov.get("load_average", []) if entry]
     rows = [["measurements (all recipes)", s["measurements"]], ["trained models", s.get("models", "—")]]
     rows += [[f"measurements, recipe `{name}`", rs["measurements"]] for name, rs in s["recipes"].items()]
-    rows += [["generalizes when token accuracy ≥", s["threshold"]],
+    rows += [["generalizes when token accuracy (positional-loss recipes: attention accuracy) ≥", s["threshold"]],
              ["wall time of the training run(s)", f"{prov['wall_seconds'] / 60:.1f} min"
               + (f" ({prov['runs_that_trained']} runs)" if prov.get("runs_that_trained", 1) > 1 else "")],
              ["CPU time of the training run(s), all processes",
@@ -1274,6 +1274,14 @@ def _exp_recipes(s: dict) -> str:
     rows = []
     for name, rs in s["recipes"].items():
         r = rs["recipe"]
+        opt = r.get("optimizer")
+        if opt in ("gd-flow", "sign-descent"):     # the positional-loss recipes: θ alone, no tokens
+            step = (f"{r['lr']}/β, then the log-time flow" if opt == "gd-flow"
+                    else f"{r['lr']} (t + 1)^(-1/2)")
+            steps = f"{r['steps']} (then σ = 8, 16, 24)" if opt == "gd-flow" else f"up to {r['steps']}"
+            rows.append([f"`{name}`", opt, step, steps, "—", "— (no tokens)", r.get("dtype", "—"),
+                         "ℓ2 (its limit: α♯)" if opt == "gd-flow" else "ℓ∞"])
+            continue
         rows.append([f"`{name}`", r.get("optimizer", "—"), r.get("lr", "—"), r.get("steps", "—"),
                      r.get("momentum", "—") if r.get("optimizer") != "gd" else "—", r.get("batch", "—"),
                      r.get("dtype", "—"), WITNESS_LABELS.get(OWN_GEOMETRY.get(name, ""), "—")])
