@@ -68,6 +68,7 @@ class BatchData:
 class TrainedBatch:
     params: Params         # each with a leading model axis K
     final_loss: np.ndarray  # (K,) mean loss of the last 50 steps
+    theta_mid: np.ndarray | None = None   # (K, p) θ after steps // 2 steps (the convergence diagnostics)
 
 
 def pe_dim(pe_spec: str, train_length: int) -> int:
@@ -186,14 +187,17 @@ def train_batch(members: list[Member], shape: BatchShape, dtype: type = np.float
     tail = np.zeros(K)
     tail_from = recipe.steps - min(50, recipe.steps)
     x = np.empty((K, recipe.batch, n), dtype=np.int64)          # (K, B, n)
+    theta_mid = params["theta"].copy()                          # (K, p)
     for step in range(recipe.steps):
+        if step == recipe.steps // 2:
+            theta_mid = params["theta"].copy()                  # (K, p) θ at step T/2
         for k, rng in enumerate(rngs):
             x[k] = rng.integers(0, V, size=(recipe.batch, n))   # (B, n) fresh tokens, own stream
         loss, grads = batch_loss_and_grads(params, data, x)
         opt.step(params, grads)
         if step >= tail_from:
             tail += loss
-    return TrainedBatch(params, tail / (recipe.steps - tail_from))
+    return TrainedBatch(params, tail / (recipe.steps - tail_from), theta_mid)
 
 
 # --------------------------------------------------------------------------- memory

@@ -82,9 +82,10 @@ class Grid:
 
     @property
     def size(self) -> int:
-        """Number of measurements (every recipe)."""
-        return (len(self.recipes) * len(self.pes) * len(self.tasks) * self.seeds * len(self.settings)
-                * len(self.multipliers))
+        """Number of measurements (every recipe): a token recipe trains one model per cell, setting and seed, a
+        positional-loss recipe one run per cell (it has no tokens and no random stream)."""
+        per_cell = sum(1 if r.positional else self.seeds * len(self.settings) for r in self.recipes)
+        return per_cell * len(self.pes) * len(self.tasks) * len(self.multipliers)
 
     def with_recipe(self, **changes: object) -> Grid:
         """The grid with ``changes`` applied to every recipe."""
@@ -166,10 +167,18 @@ def extension_operators(names: tuple[str, ...], pe: str, train_length: int) -> t
 
 
 def model_jobs(grid: Grid, preds: dict | None = None) -> list[ModelJob]:
-    """Every trained model of the grid, in a fixed order."""
+    """Every trained model of the grid, in a fixed order (a positional-loss recipe: one run per cell, with
+    V = d = seed = 0)."""
     preds = predictions(grid) if preds is None else preds
     jobs = []
     for recipe in grid.recipes:
+        if recipe.positional:
+            for pe in grid.pes:
+                for task in grid.tasks:
+                    realizable, alphas = preds[(pe, task)]
+                    jobs.append(ModelJob(pe, task, 0, 0, 0, tuple(grid.lengths), realizable,
+                                         tuple(alphas[L] for L in grid.lengths), recipe))
+            continue
         for V, d in grid.settings:
             for pe in grid.pes:
                 for task in grid.tasks:

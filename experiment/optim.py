@@ -111,4 +111,7 @@ def make_optimizer(recipe: Recipe, model_axis: bool = False) -> Stepper:
         return Adam(lr=recipe.lr, beta1=recipe.momentum)
     if recipe.optimizer is Optimizer.SIGNUM:
         return Signum(lr=recipe.lr, beta=recipe.momentum)
+    if recipe.optimizer.positional:
+        raise ValueError(f"recipe {recipe.name!r} trains the positional loss (posreal.experiment.positional), "
+                         "not the token model")
     return NormalizedGD(lr=recipe.lr, model_axis=model_axis)

@@ -20,11 +20,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 CELLS_FIGURE = "experiment-cells.png"
-RECIPE_COLOURS = {"adam": "tab:blue", "signum": "tab:orange", "gd": "tab:green"}
+RECIPE_COLOURS = {"adam": "tab:blue", "signum": "tab:orange", "gd": "tab:green", "gd-positional": "tab:olive",
+                  "signum-positional": "tab:purple"}
 # (line width, marker size): a recipe drawn later is thinner, so identical curves leave the earlier one showing
-RECIPE_WIDTHS = {"adam": (2.6, 5.0), "signum": (1.6, 3.4), "gd": (0.9, 2.2)}
+RECIPE_WIDTHS = {"adam": (2.6, 5.0), "signum": (1.6, 3.4), "gd": (0.9, 2.2), "gd-positional": (1.3, 2.8),
+                 "signum-positional": (1.0, 2.4)}
 WITNESS_STYLES = {"l2": ("k", "^-", "α_L (ℓ2)"), "linf": ("tab:purple", "v--", "α_L (ℓ∞) lo–hi"),
-                  "l1": ("tab:brown", "d:", "α_L (ℓ1) lo–hi")}
+                  "l1": ("tab:brown", "d:", "α_L (ℓ1) lo–hi"), "l2-limit": ("0.45", "s--", "α♯_L lo–hi")}
 
 
 def _panel(ax: Any, pe: str, task: str, curves: dict[str, dict], witness: dict | None, threshold: float) -> None:
@@ -36,7 +38,8 @@ def _panel(ax: Any, pe: str, task: str, curves: dict[str, dict], witness: dict |
         tok = [cell["train_token_accuracy"]] + [cell["token_accuracy"][str(L)] for L in lengths]
         ax.fill_between(xs, [t["min"] for t in tok], [t["max"] for t in tok], color=colour, alpha=0.12, lw=0)
         width, size = RECIPE_WIDTHS.get(name, (1.1, 2.5))
-        ax.plot(xs, [t["mean"] for t in tok], "o-", color=colour, ms=size, lw=width, label=f"token acc. ({name})")
+        measured = "attention" if name.endswith("-positional") else "token"     # no tokens in a positional run
+        ax.plot(xs, [t["mean"] for t in tok], "o-", color=colour, ms=size, lw=width, label=f"{measured} acc. ({name})")
     if witness is not None and witness["realizable"]:
         for geometry, per_length in witness["alpha"].items():
             colour, style, label = WITNESS_STYLES.get(geometry, ("0.5", "x-", geometry))

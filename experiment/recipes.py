@@ -7,7 +7,13 @@ Main definitions:
   ``lr`` in ℓ2 along its own negative gradient, Nacson et al. 2019);
 * :class:`Recipe` — the optimizer with its step size and step count, the batch sizes and the
   threshold of the verdict, shared by every cell of a grid and never tuned per cell;
-* :data:`RECIPES` — the three named recipes ``adam``, ``signum`` and ``gd``.
+* :data:`RECIPES` — the token recipes ``adam``, ``signum`` and ``gd``, and the positional-loss recipes
+  ``gd-positional`` and ``signum-positional`` (:mod:`posreal.experiment.positional`): θ alone, no tokens,
+  trained on the positional cross-entropy at L0 — the object of Theorem 1 and Conjecture′ — to their limit:
+  ``gd-positional`` is gradient descent at the fixed step 1/β for ``steps`` steps continued by the
+  log-time gradient flow to its horizon; ``signum-positional`` is sign descent with the diminishing steps
+  η_t = η₀ (t + 1)^(-1/2) that the ℓ∞ result assumes (η₀ = ``lr``), run for doubling step counts up to
+  ``steps`` until its direction drift is below the bound (:mod:`posreal.experiment.convergence`).
 
 Implicit bias (definitions.md#geometry): gradient descent on a
 separable logistic-type loss tends in direction to the ℓ2 max-margin solution (Soudry et al.
@@ -39,6 +45,13 @@ class Optimizer(Enum):
     ADAM = "adam"
     SIGNUM = "signum"
     GD = "gd"
+    GD_FLOW = "gd-flow"              # positional loss: gradient descent at 1/β, then the log-time flow
+    SIGN_DESCENT = "sign-descent"    # positional loss: sign descent, η_t = η₀ (t + 1)^(-1/2)
+
+    @property
+    def positional(self) -> bool:
+        """Trains θ alone on the positional cross-entropy (no tokens, no value map, no readout)."""
+        return self in (Optimizer.GD_FLOW, Optimizer.SIGN_DESCENT)
 
 
 @dataclass(frozen=True)
@@ -72,6 +85,10 @@ class Recipe:
         if not (isinstance(self.threshold, (int, float)) and 0 < self.threshold <= 1):
             raise bad_value("threshold", self.threshold, "a number in (0, 1]")
 
+    @property
+    def positional(self) -> bool:
+        return self.optimizer.positional
+
     def to_json(self) -> dict:
         out = asdict(self)
         out["optimizer"] = self.optimizer.value
@@ -84,15 +101,31 @@ class Recipe:
 ADAM = Recipe(name="adam", optimizer=Optimizer.ADAM, steps=1500, lr=0.02)
 SIGNUM = Recipe(name="signum", optimizer=Optimizer.SIGNUM, steps=1500, lr=0.005)
 GD = Recipe(name="gd", optimizer=Optimizer.GD, steps=1500, lr=0.1)
+GD_POSITIONAL = Recipe(name="gd-positional", optimizer=Optimizer.GD_FLOW, steps=20000, lr=1.0, momentum=0.0,
+                       dtype="float64")       # lr: the step in units of 1/β; then the flow to σ = 24
+SIGNUM_POSITIONAL = Recipe(name="signum-positional", optimizer=Optimizer.SIGN_DESCENT, steps=2 ** 17, lr=0.01,
+                           momentum=0.0, dtype="float64")   # lr: η₀; steps: the largest step count tried
 
-RECIPES: dict[str, Recipe] = {r.name: r for r in (ADAM, SIGNUM, GD)}
+RECIPES: dict[str, Recipe] = {r.name: r for r in (ADAM, SIGNUM, GD, GD_POSITIONAL, SIGNUM_POSITIONAL)}
 """The named recipes, in the order of ``--recipe all``."""
+
+LADDER = ("gd-positional", "signum-positional", "gd", "signum", "adam")
+"""The recipes from the theorems' regime to the token model: positional loss with GD and with sign descent,
+then the token model with GD, Signum and Adam."""
 
 
 def parse_recipes(text: str) -> tuple[Recipe, ...]:
-    """``adam``, ``signum``, ``gd`` or ``all`` (every recipe) -> the recipes."""
+    """A recipe name, several separated by commas, ``positional`` (the two positional-loss recipes),
+    ``token`` (the three token recipes) or ``all`` (every recipe) -> the recipes."""
     if text == "all":
         return tuple(RECIPES.values())
-    if text not in RECIPES:
-        raise bad_value("recipe", text, "one of " + ", ".join([*RECIPES, "all"]))
-    return (RECIPES[text],)
+    if text in ("positional", "token"):
+        return tuple(r for r in RECIPES.values() if r.positional == (text == "positional"))
+    names = text.split(",")
+    for name in names:
+        if name not in RECIPES:
+            raise bad_value("recipe", name, "one of " + ", ".join([*RECIPES, "positional", "token", "all"])
+                            + ", or several separated by commas")
+    if len(set(names)) != len(names):
+        raise bad_value("recipe", text, "distinct recipe names")
+    return tuple(RECIPES[n] for n in names)

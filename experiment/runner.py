@@ -42,7 +42,9 @@ from posreal.experiment.batched import (
     pe_dim,
     train_batch,
 )
+from posreal.experiment.convergence import diagnose
 from posreal.experiment.grid import Grid, ModelJob, extension_operators, model_jobs, predictions
+from posreal.experiment.positional import positional_records
 from posreal.experiment.train import measure_extensions, measure_model
 from posreal.theory import resources
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB, EXPERIMENT_STEP_CACHE_MIB
@@ -102,8 +104,9 @@ def plan_batches(jobs: list[ModelJob], budget_bytes: int,
     out = []
     for shape, members in groups.items():
         itemsize = np.dtype(shape.recipe.dtype).itemsize
-        cap = min(batch_capacity(budget, shape.vocab, shape.width, shape.dim, shape.recipe, itemsize)
-                  for budget in (budget_bytes, cache_bytes))
+        cap = 1 if shape.recipe.positional else min(       # a positional-loss run is its own unit of work
+            batch_capacity(budget, shape.vocab, shape.width, shape.dim, shape.recipe, itemsize)
+            for budget in (budget_bytes, cache_bytes))
         parts = -(-len(members) // cap)
         size = -(-len(members) // parts)
         out += [Batch(shape, tuple(members[i:i + size]), extensions) for i in range(0, len(members), size)]
@@ -115,6 +118,10 @@ def run_batch(batch: Batch) -> list[dict]:
     the batch's length extensions that acts on its PE)."""
     start = time.perf_counter()
     shape, recipe = batch.shape, batch.shape.recipe
+    if recipe.positional:
+        return [r for job in batch.jobs for r in positional_records(
+            job.pe, job.task, parse_pe(job.pe), parse_task(job.task), recipe, list(job.lengths), job.realizable,
+            list(job.alphas))]
     members = [Member(j.pe, j.task, j.seed) for j in batch.jobs]
     trained = train_batch(members, shape, np.dtype(recipe.dtype).type)
     L0 = recipe.train_length
@@ -128,6 +135,9 @@ def run_batch(batch: Batch) -> list[dict]:
         operators = extension_operators(batch.extensions, job.pe, L0)
         extended = measure_extensions(pe, task, params, job.vocab, recipe, list(job.lengths), job.key, operators)
         theta = [float(t) for t in params["theta"]]
+        mid = trained.theta_mid[k] if trained.theta_mid is not None else params["theta"]
+        convergence = diagnose(pe, task, L0, np.asarray(mid, dtype=np.float64), params["theta"], "steps",
+                               recipe.steps // 2, recipe.steps).to_json()
         for L, alpha in zip(job.lengths, job.alphas):
             token, attn = measured[L]
             records.append({
@@ -138,7 +148,7 @@ def run_batch(batch: Batch) -> list[dict]:
                 "token_accuracy": token, "attention_accuracy": attn, "generalizes": token >= recipe.threshold,
                 "train_token_accuracy": measured[L0][0], "train_attention_accuracy": measured[L0][1],
                 "final_loss": float(trained.final_loss[k]), "theta_norm": float(np.linalg.norm(params["theta"])),
-                "theta": theta, "recipe": recipe.to_json(),
+                "theta": theta, "recipe": recipe.to_json(), "model": "token", "convergence": convergence,
                 "extensions": {name: {"token_accuracy": per_length[L][0], "attention_accuracy": per_length[L][1],
                                       "generalizes": per_length[L][0] >= recipe.threshold}
                                for name, per_length in extended.items()},
@@ -149,7 +159,7 @@ def run_batch(batch: Batch) -> list[dict]:
 
 _RECORD_FIELDS: dict[str, type | tuple] = {
     "pe": str, "task": str, "vocab": int, "width": int, "seed": int, "length": int, "train_length": int,
-    "realizable": bool, "alpha": (float, int, type(None)), "token_accuracy": (float, int),
+    "realizable": bool, "alpha": (float, int, type(None)), "token_accuracy": (float, int, type(None)),
     "attention_accuracy": (float, int), "recipe": dict, "seconds": (float, int)}
 _EXTENSION_FIELDS: dict[str, type | tuple] = {"token_accuracy": (float, int), "attention_accuracy": (float, int)}
 
@@ -164,6 +174,9 @@ def _check_record(record: object, path: Path, line: int) -> dict:
         if key not in record or (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
             raise SpecError(f"{where}: field {key!r} is missing or not of its type; accepted: records written by "
                             "'posreal experiment'")
+    if record["token_accuracy"] is None and record.get("model") != "positional":
+        raise SpecError(f"{where}: field 'token_accuracy' is null in a token-model record; accepted: records written "
+                        "by 'posreal experiment'")
     if not isinstance(record["recipe"].get("threshold"), (float, int)):
         raise SpecError(f"{where}: recipe.threshold is missing; accepted: records written by 'posreal experiment'")
     extensions = record.get("extensions", {})          # absent in records written before length extensions

@@ -32,11 +32,34 @@ from __future__ import annotations
 from collections import defaultdict
 
 import numpy as np
+from posreal.experiment.convergence import DRIFT_BOUND, Status, status_of
 from posreal.experiment.grid import STABILITY_SETTING
+from posreal.experiment.recipes import LADDER
+
+ATTENTION_TOL = 0.02
+"""A measurement's attention accuracy lies *inside* its witness when lo - 0.02 ≤ accuracy ≤ hi + 0.02 (fixed before
+any run, the same for every recipe, witness and cell)."""
+
+OWN_WITNESS = {"gd-positional": "l2-limit", "signum-positional": "linf", "gd": "l2", "signum": "linf",
+               "adam": "linf"}
+"""The witness of each recipe's own geometry: α♯ (the ℓ2 limit) for gradient descent on the positional loss,
+α^(2) for normalized GD on the token model, α^(∞) for sign descent, Signum and Adam."""
+
+
+def measured_accuracy(record: dict) -> float:
+    """The accuracy a verdict reads: token accuracy, or attention accuracy for a positional-loss record (it has
+    no tokens)."""
+    token = record["token_accuracy"]
+    return record["attention_accuracy"] if token is None else token
+
+
+def train_accuracy(record: dict) -> float:
+    token = record.get("train_token_accuracy")
+    return record["train_attention_accuracy"] if token is None else token
 
 
 def _verdict(record: dict, threshold: float) -> bool:
-    return record["token_accuracy"] >= threshold
+    return measured_accuracy(record) >= threshold
 
 
 def _stats(values: list[float]) -> dict:
@@ -84,7 +107,7 @@ def disagreeing_cells(disagreements: list[dict], records: list[dict]) -> list[di
         cell = all_by_cell[(pe, task, L)]
         out.append({"pe": pe, "task": task, "length": L, "alpha": rs[0]["alpha"],
                     "disagreeing": len(rs), "measurements": len(cell),
-                    "token_accuracy": _stats([r["token_accuracy"] for r in cell]),
+                    "token_accuracy": _stats([measured_accuracy(r) for r in cell]),
                     "attention_accuracy": _stats([r["attention_accuracy"] for r in cell])})
     return out
 
@@ -131,14 +154,14 @@ def cell_curves(records: list[dict]) -> list[dict]:
         first_per_model = list(_group(rs, ("vocab", "width", "seed")).values())
         per_setting = {}
         for (V, d), srs in _group(rs, ("vocab", "width")).items():
-            per_setting[f"{V}x{d}"] = {str(L): float(np.mean([r["token_accuracy"] for r in srs if r["length"] == L]))
+            per_setting[f"{V}x{d}"] = {str(L): float(np.mean([measured_accuracy(r) for r in srs if r["length"] == L]))
                                        for L in lengths}
         out.append({
             "pe": pe, "task": task, "realizable": rs[0]["realizable"], "train_length": L0,
             "lengths": lengths,
             "alpha": {str(L): by_length[(L,)][0]["alpha"] for L in lengths},
-            "train_token_accuracy": _stats([m[0]["train_token_accuracy"] for m in first_per_model]),
-            "token_accuracy": {str(L): _stats([r["token_accuracy"] for r in by_length[(L,)]]) for L in lengths},
+            "train_token_accuracy": _stats([train_accuracy(m[0]) for m in first_per_model]),
+            "token_accuracy": {str(L): _stats([measured_accuracy(r) for r in by_length[(L,)]]) for L in lengths},
             "attention_accuracy": {str(L): _stats([r["attention_accuracy"] for r in by_length[(L,)]])
                                    for L in lengths},
             "token_accuracy_by_setting": per_setting,
@@ -210,6 +233,13 @@ def witness_table(records: list[dict], witness: dict, threshold: float) -> dict:
         table["alpha_one" if predicted else "alpha_below_one"]["generalizes" if verdict else "fails"] += 1
         if predicted != verdict:
             disagreements.append(r)
+    by_status: dict[str, dict[str, int]] = {st.value: {"agreeing": 0, "total": 0} for st in Status}
+    for r in records:
+        if r["realizable"]:
+            lo, hi = witness[(r["pe"], r["task"])].alpha[r["length"]]
+            entry = by_status[status_of(r).value]
+            entry["total"] += 1
+            entry["agreeing"] += (lo == 1.0) == (hi == 1.0) and (lo == 1.0) == _verdict(r, threshold)
     determined = sum(sum(row.values()) for row in table.values())
     n_differ = sum(len(v) for v in differ.values())
     total = determined + n_differ
@@ -219,7 +249,7 @@ def witness_table(records: list[dict], witness: dict, threshold: float) -> dict:
         lo, hi = witness[(pe, task)].alpha[L]
         cells.append({"pe": pe, "task": task, "length": L, "alpha": [lo, hi], "disagreeing": len(rs),
                       "kind": "alpha_one_fails" if lo == 1.0 else "alpha_below_one_generalizes",
-                      "token_accuracy": _stats([r["token_accuracy"] for r in rs])})
+                      "token_accuracy": _stats([measured_accuracy(r) for r in rs])})
     all_cos = [c for v in cosines.values() for c in v]
     return {
         "geometry": next(iter(witness.values())).geometry if witness else None,
@@ -231,6 +261,7 @@ def witness_table(records: list[dict], witness: dict, threshold: float) -> dict:
                                    "measurements": len(v), "generalizes": sum(_verdict(r, threshold) for r in v)}
                                   for k, v in sorted(differ.items(), key=lambda kv: str(kv[0]))]},
         "disagreeing_cells": cells,
+        "by_convergence": by_status,
         "cosine": {"median": float(np.median(all_cos)) if all_cos else None,
                    "mean": float(np.mean(all_cos)) if all_cos else None,
                    "min": float(np.min(all_cos)) if all_cos else None, "models": len(all_cos),
@@ -250,11 +281,11 @@ def cosine(a: list[float] | np.ndarray, b: np.ndarray) -> float | None:
 def not_learned(records: list[dict], threshold: float) -> dict:
     """Realizable models whose token accuracy at L0 stays below the threshold (not converged within budget)."""
     models = {(r["pe"], r["task"], r["vocab"], r["width"], r["seed"]): r for r in records if r["realizable"]}
-    low = [r for r in models.values() if r["train_token_accuracy"] < threshold]
+    low = [r for r in models.values() if train_accuracy(r) < threshold]
     by_cell = _group(low, ("pe", "task"))
     return {"models": len(low), "of": len(models), "threshold": threshold,
             "cells": [{"pe": k[0], "task": k[1], "models": len(v),
-                       "train_token_accuracy": _stats([r["train_token_accuracy"] for r in v])}
+                       "train_token_accuracy": _stats([train_accuracy(r) for r in v])}
                       for k, v in by_cell.items()]}
 
 
@@ -331,11 +362,22 @@ def summarize_recipe(records: list[dict], witnesses: dict, threshold: float,
             continue
         table = witness_table(records, witness, threshold)
         table["attention_verdict"] = attention_verdict(records, witness, threshold)
+        table["left"] = residuals(records, witness, threshold)
         out["witnesses"][geometry] = table
         out["agreement"][geometry] = table["agreement_rate"]
+    out["model"] = "positional" if records and records[0].get("model") == "positional" else "token"
+    for geometry, witness in witnesses.items():
+        if isinstance(witness, str):
+            continue
+        out["witnesses"][geometry]["attention"] = attention_agreement(records, witness)
+        rows = row_agreement(records, witness)
+        if rows is not None:
+            out["witnesses"][geometry]["rows"] = rows
+    out["convergence"] = convergence_summary(records)
     out["not_learned_at_train_length"] = not_learned(records, threshold)
     out["extensions"] = {method: extension_summary(records, method, per, threshold)
-                         for method, per in (extension_witnesses or {}).items()}
+                         for method, per in (extension_witnesses or {}).items()
+                         if base["recipe"].get("optimizer") not in ("gd-flow", "sign-descent")}   # no tokens: none
     return out
 
 
@@ -380,14 +422,191 @@ def summarize_run(records: list[dict], grid, runs: list[dict], witnesses: dict |
     for r in records:
         by_recipe[r["recipe"]["name"]].append(r)
     order = [r.name for r in grid.recipes] + sorted(set(by_recipe) - {r.name for r in grid.recipes})
+    recipes = {name: summarize_recipe(by_recipe[name], witnesses, threshold, extension_witnesses)
+               for name in order if by_recipe.get(name)}
     return {
         "threshold": threshold,
         "measurements": len(records),
         "models": len({(r["recipe"]["name"], r["pe"], r["task"], r["vocab"], r["width"], r["seed"]) for r in records}),
         "grid": grid.to_json(),
-        "recipes": {name: summarize_recipe(by_recipe[name], witnesses, threshold, extension_witnesses)
-                    for name in order if by_recipe.get(name)},
+        "recipes": recipes,
+        "ladder": ladder(recipes, LADDER),
+        "attention_tolerance": ATTENTION_TOL,
+        "drift_bound": DRIFT_BOUND,
         "witness_cells": witness_summary(witnesses),
         "runs": runs,
         "provenance": provenance(runs),
     }
+
+
+# --------------------------------------------------------------------------- attention accuracy against α, as numbers
+def distance_to(value: float, interval: tuple[float, float]) -> float:
+    """How far ``value`` lies outside [lo, hi] (0 inside)."""
+    lo, hi = interval
+    return max(0.0, lo - value, value - hi)
+
+
+def attention_agreement(records: list[dict], witness: dict, tol: float = ATTENTION_TOL) -> dict:
+    """Attention accuracy against α_L^(q) of one witness, over the realizable measurements: the fraction inside
+    [lo - tol, hi + tol], the mean absolute error (distance to the interval), per convergence status, and the
+    (cell, length) pairs with a measurement outside (how many, their mean accuracy).  Measurements where α_L is
+    not defined (a length without a value: NaN) are counted apart."""
+    inside = total = 0
+    errors: list[float] = []
+    counts = {st.value: [0, 0] for st in Status}                 # status -> [inside, total]
+    status_errors: dict[str, list[float]] = {st.value: [] for st in Status}
+    outside: dict[tuple, list[dict]] = defaultdict(list)
+    per_pair: dict[tuple, list[dict]] = defaultdict(list)
+    undefined = 0
+    for r in records:
+        if not r["realizable"]:
+            continue
+        lo, hi = witness[(r["pe"], r["task"])].alpha[r["length"]]
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            undefined += 1
+            continue
+        err = distance_to(r["attention_accuracy"], (lo, hi))
+        ok = err <= tol
+        total += 1
+        inside += ok
+        errors.append(err)
+        st = status_of(r).value
+        counts[st][0] += ok
+        counts[st][1] += 1
+        status_errors[st].append(err)
+        per_pair[(r["pe"], r["task"], r["length"])].append(r)
+        if not ok:
+            outside[(r["pe"], r["task"], r["length"])].append(r)
+    pairs_inside = sum(distance_to(float(np.mean([r["attention_accuracy"] for r in rs])),
+                                   witness[k[:2]].alpha[k[2]]) <= tol for k, rs in per_pair.items())
+    return {
+        "tolerance": tol, "measurements": total, "inside": inside,
+        "fraction_inside": inside / total if total else None,
+        "mean_absolute_error": float(np.mean(errors)) if errors else None,
+        "undefined": undefined,
+        "pairs": len(per_pair), "pairs_inside_by_mean": pairs_inside,
+        "by_convergence": {k: {"inside": v[0], "total": v[1],
+                               "mean_absolute_error": float(np.mean(status_errors[k])) if status_errors[k] else None}
+                           for k, v in counts.items()},
+        "outside": [{"pe": k[0], "task": k[1], "length": k[2], "alpha": list(witness[k[:2]].alpha[k[2]]),
+                     "outside": len(v), "measurements": len(per_pair[k]),
+                     "attention_accuracy": _stats([r["attention_accuracy"] for r in per_pair[k]]),
+                     "not_converged": sum(status_of(r) is Status.NOT_CONVERGED for r in v)}
+                    for k, v in sorted(outside.items(), key=lambda kv: str(kv[0]))],
+    }
+
+
+def row_agreement(records: list[dict], witness: dict) -> dict | None:
+    """Row by row, for records that list their realized rows and a witness with per-row verdicts (α♯): on every row
+    the witness decides (won / lost), is the row realized exactly when it is won?  Exceptions listed with the row's
+    class and the evidence that decided it.  None when no record or witness has rows."""
+    decided = agreeing = undecided = checked = 0
+    exceptions: dict[tuple, list[int]] = defaultdict(list)
+    for r in records:
+        if not r["realizable"] or "realized_rows" not in r:
+            continue
+        w = witness[(r["pe"], r["task"])]
+        verdicts = (w.rows or {}).get(r["length"])
+        if verdicts is None:
+            continue
+        checked += 1
+        realized = set(r["realized_rows"])
+        for row, (verdict, cls, evidence) in verdicts.items():
+            if verdict == "undecided":
+                undecided += 1
+                continue
+            decided += 1
+            if (row in realized) == (verdict == "won"):
+                agreeing += 1
+            else:
+                key = (r["pe"], r["task"], r["length"], verdict, cls, evidence, status_of(r).value)
+                exceptions[key].append(row)
+    if not checked:
+        return None
+    return {"records": checked, "decided_rows": decided, "agreeing_rows": agreeing, "undecided_rows": undecided,
+            "exception_rows": sum(len(v) for v in exceptions.values()),
+            "exceptions": [{"pe": k[0], "task": k[1], "length": k[2], "predicted": k[3],
+                            "measured": "lost" if k[3] == "won" else "won", "class": k[4], "evidence": k[5],
+                            "convergence": k[6], "rows": v}
+                           for k, v in sorted(exceptions.items(), key=lambda kv: str(kv[0]))]}
+
+
+def convergence_summary(records: list[dict]) -> dict:
+    """Per run (model): converged, not converged or not recorded, with drift and margin-growth statistics."""
+    models = {(r["pe"], r["task"], r["vocab"], r["width"], r["seed"]): r for r in records}
+    counts = {st.value: 0 for st in Status}
+    drifts, growth = [], []
+    not_converged = []
+    for r in models.values():
+        st = status_of(r)
+        counts[st.value] += 1
+        conv = r.get("convergence")
+        if isinstance(conv, dict):
+            if conv.get("drift") is not None:
+                drifts.append(conv["drift"])
+            if conv.get("margin_mid") is not None and conv.get("margin_end") is not None:
+                growth.append(conv["margin_end"] - conv["margin_mid"])
+            if st is Status.NOT_CONVERGED:
+                not_converged.append((r["pe"], r["task"]))
+    cells: dict[tuple, int] = defaultdict(int)
+    for k in not_converged:
+        cells[k] += 1
+    return {"drift_bound": DRIFT_BOUND, "models": len(models), "counts": counts,
+            "drift": _stats(drifts) if drifts else None,
+            "margin_growth": _stats(growth) if growth else None,
+            "margin_growing": sum(g > 0 for g in growth),
+            "not_converged_cells": [{"pe": k[0], "task": k[1], "models": v} for k, v in sorted(cells.items())]}
+
+
+def ladder(recipes: dict, order: tuple[str, ...]) -> list[dict]:
+    """One row per recipe of ``order`` present in ``recipes`` (summaries of :func:`summarize_recipe`): its own
+    witness, the attention accuracy against it (fraction inside, mean absolute error, converged apart), the
+    threshold agreement, and what is left, by cause: measurements outside the witness that did not converge,
+    that did not learn L0, or neither (the direction the run took is not the witness's); threshold disagreements
+    where the witness is silent (interval ends differ), where the attention accuracy is inside the witness (the
+    token verdict's cut and readout) and where it is not."""
+    out = []
+    for name in order:
+        rs = recipes.get(name)
+        if rs is None:
+            continue
+        geometry = OWN_WITNESS.get(name, "l2")
+        w = rs["witnesses"].get(geometry)
+        if w is None:
+            continue
+        att = w["attention"]
+        out.append({
+            "recipe": name, "witness": geometry, "model": rs.get("model", "token"),
+            "measurements": att["measurements"], "inside": att["inside"], "fraction_inside": att["fraction_inside"],
+            "mean_absolute_error": att["mean_absolute_error"], "by_convergence": att["by_convergence"],
+            "pairs_outside": len(att["outside"]),
+            "threshold": {"agreeing": w["agreeing"], "total": w["total"], "agreement_rate": w["agreement_rate"],
+                          "ends_differ": w["ends_differ"]["measurements"]},
+            "rows": w.get("rows"), "left": w.get("left"),
+        })
+    return out
+
+
+def residuals(records: list[dict], witness: dict, threshold: float, tol: float = ATTENTION_TOL) -> dict:
+    """What is left against one witness, by cause (see :func:`ladder`)."""
+    out = {"outside_not_converged": 0, "outside_not_learned": 0, "outside_direction": 0,
+           "threshold_witness_silent": 0, "threshold_attention_inside": 0, "threshold_attention_outside": 0}
+    for r in records:
+        if not r["realizable"]:
+            continue
+        lo, hi = witness[(r["pe"], r["task"])].alpha[r["length"]]
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            continue
+        inside = distance_to(r["attention_accuracy"], (lo, hi)) <= tol
+        if not inside:
+            if status_of(r) is Status.NOT_CONVERGED:
+                out["outside_not_converged"] += 1
+            elif train_accuracy(r) < threshold:
+                out["outside_not_learned"] += 1
+            else:
+                out["outside_direction"] += 1
+        if (lo == 1.0) != (hi == 1.0):
+            out["threshold_witness_silent"] += 1
+        elif (lo == 1.0) != _verdict(r, threshold):
+            out["threshold_attention_inside" if inside else "threshold_attention_outside"] += 1
+    return out

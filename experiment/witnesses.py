@@ -11,6 +11,11 @@ Main definitions:
   ``posreal.theory.faces.select_in_geometry`` — when that module is not available the
   geometry is reported as unavailable with the reason, never guessed.
 
+* ``l2-limit`` — α♯_L (definitions.md#alpha-sharp): the interval that predicts lim acc_L of gradient descent
+  on the positional loss, with its verdict on every row of R_L (won / lost / undecided, the row's class and the
+  evidence that decided it), from :func:`posreal.theory.alpha.compute_alpha` with ``limit=True`` — closed
+  forms only (no trajectory evidence, which would be the flow the ``gd-positional`` recipe runs);
+
 * :func:`compute_extension_witnesses` — the same under each length-extension method σ
   (α_L^σ,(q): θ*_q selected at L0 without extension, evaluated through T_L^σ), for the PEs σ acts on.
 
@@ -27,7 +32,8 @@ from posreal.theory.alpha import compute_alpha
 from posreal.theory.defaults import GEOMETRIES
 from posreal.theory.selection import select
 
-__all__ = ["GEOMETRIES", "Witness", "compute_extension_witnesses", "compute_witnesses", "witness_summary"]
+__all__ = ["GEOMETRIES", "LIMIT", "Witness", "compute_extension_witnesses", "compute_witnesses", "limit_witness",
+           "witness_summary"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,31 @@ class Witness:
     realizable: bool
     alpha: dict[int, tuple[float, float]]   # L -> (lo, hi); empty when not realizable
     theta: np.ndarray | None                # (p,) θ*_q, None when not realizable
+    rows: dict[int, dict[int, tuple[str, str, str]]] | None = None   # α♯ only: L -> row -> (verdict, class, evidence)
+
+
+LIMIT = "l2-limit"
+"""The witness key of α♯_L (the ℓ2 limit of gradient descent)."""
+
+
+def limit_witness(pe: str, task: str, train_length: int, lengths: list[int]) -> Witness:
+    """α♯_L of one cell at each length, with its verdict on every row of R_L."""
+    from posreal.theory.realization import REALIZED
+    result = compute_alpha(pe, task, train_length, lengths, limit=True)
+    if not result.realizable or result.limits is None:
+        return Witness(LIMIT, pe, task, False, {}, None)
+    alpha, rows = {}, {}
+    for L in lengths:
+        sharp = result.limits[L]
+        alpha[L] = (float(sharp.low), float(sharp.high))
+        out = result.outcomes[L]
+        kind = "exact" if sharp.exact else "float"
+        verdicts = {int(r): ("won", "realized", kind) for r, st in zip(out.rows, out.status) if st == REALIZED}
+        for row in sharp.rows:
+            verdicts[int(row.row)] = (row.verdict.value, row.cls, row.evidence.value)
+        rows[L] = verdicts
+    theta = np.asarray(result.selection.theta, dtype=float)   # (p,)
+    return Witness(LIMIT, pe, task, True, alpha, theta, rows)
 
 
 def _l2(pe: str, task: str, train_length: int, lengths: list[int], extension: str = "none") -> Witness:
@@ -64,10 +95,12 @@ def _lp(geometry: str, pe: str, task: str, train_length: int, lengths: list[int]
 
 
 def compute_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[str, ...] | list[str], train_length: int,
-                      lengths: list[int]) -> dict[str, dict[tuple[str, str], Witness] | str]:
-    """geometry -> {(pe, task): Witness}, or geometry -> the reason it is unavailable."""
+                      lengths: list[int], limit: bool = True) -> dict[str, dict[tuple[str, str], Witness] | str]:
+    """geometry -> {(pe, task): Witness}, or geometry -> the reason it is unavailable; ``limit``: α♯ too."""
     out: dict[str, dict[tuple[str, str], Witness] | str] = {}
     out["l2"] = {(pe, task): _l2(pe, task, train_length, lengths) for pe in pes for task in tasks}
+    if limit:
+        out[LIMIT] = {(pe, task): limit_witness(pe, task, train_length, lengths) for pe in pes for task in tasks}
     try:
         import posreal.theory.faces  # noqa: F401
     except ImportError as exc:

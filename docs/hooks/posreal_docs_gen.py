@@ -1044,8 +1044,17 @@ def experiment_summary():
 
 
 SUMMARY_SOURCE = "docs/data/experiment/summary.json (written by posreal experiment)"
-WITNESS_LABELS = {"l2": "ℓ2", "linf": "ℓ∞", "l1": "ℓ1"}
-OWN_GEOMETRY = {"adam": "linf", "signum": "linf", "gd": "l2"}
+WITNESS_LABELS = {"l2": "ℓ2", "l2-limit": "♯", "linf": "ℓ∞", "l1": "ℓ1"}
+OWN_GEOMETRY = {"adam": "linf", "signum": "linf", "gd": "l2", "gd-positional": "l2-limit", "signum-positional": "linf"}
+LADDER_MODEL = {"gd-positional": "positional loss, gradient descent (then the log-time flow)",
+                "signum-positional": "positional loss, sign descent (diminishing steps)",
+                "gd": "token model, normalized GD", "signum": "token model, Signum", "adam": "token model, Adam"}
+LEFT_CAUSES = (("outside_not_converged", "outside α, run not converged"),
+               ("outside_not_learned", "outside α, L0 not learned"),
+               ("outside_direction", "outside α, converged: the direction trained is not the witness's"),
+               ("threshold_witness_silent", "verdict: interval ends differ (witness silent)"),
+               ("threshold_attention_inside", "verdict: attention inside α, token verdict across the cut"),
+               ("threshold_attention_outside", "verdict: attention outside α"))
 
 
 def _pct(x) -> str:
@@ -1086,7 +1095,10 @@ def gen_experiment(part: str) -> str:
           "cosines": _exp_cosines, "convergence": _exp_convergence, "stability": _exp_stability,
           "figures": _exp_figures, "extension-agreement": _exp_extension_agreement,
           "extension-cells": _exp_extension_cells,
-          "extension-disagreements": _exp_extension_disagreements}.get(part)
+          "extension-disagreements": _exp_extension_disagreements, "ladder": _exp_ladder,
+          "attention-agreement": _exp_attention_agreement, "attention-outside": _exp_attention_outside,
+          "convergence-diagnostics": _exp_convergence_diagnostics, "limit-rows": _exp_limit_rows,
+          "open-tie-instances": _exp_open_tie_instances, "runs": _exp_runs}.get(part)
     if fn is None:
         raise PluginError(f"unknown experiment part {part!r}")
     return fn(_in_order(summary))
@@ -1098,7 +1110,7 @@ def _exp_headline(s: dict) -> str:
     loads = [entry for entry in prov.get("load_average", []) if entry]
     rows = [["measurements (all recipes)", s["measurements"]], ["trained models", s.get("models", "—")]]
     rows += [[f"measurements, recipe `{name}`", rs["measurements"]] for name, rs in s["recipes"].items()]
-    rows += [["generalizes when token accuracy ≥", s["threshold"]],
+    rows += [["generalizes when token accuracy (positional-loss recipes: attention accuracy) ≥", s["threshold"]],
              ["wall time of the training run(s)", f"{prov['wall_seconds'] / 60:.1f} min"
               + (f" ({prov['runs_that_trained']} runs)" if prov.get("runs_that_trained", 1) > 1 else "")],
              ["CPU time of the training run(s), all processes",
@@ -1114,10 +1126,162 @@ def _exp_headline(s: dict) -> str:
     return table(["", "value"], rows, SUMMARY_SOURCE)
 
 
+def _frac(inside: int, total: int) -> str:
+    return "—" if not total else f"{inside}/{total} ({100 * inside / total:.1f} %)"
+
+
+def _need(s: dict, key: str) -> None:
+    if key not in s:
+        raise PluginError(f"{_rel(EXPERIMENT_SUMMARY)} has no {key!r}: regenerate it with `posreal experiment --full "
+                          "--recipe all` (the attention agreement and the ladder came with issue 25)")
+
+
+def _exp_ladder(s: dict) -> str:
+    _need(s, "ladder")
+    rows = []
+    for row in s["ladder"]:
+        conv = row["by_convergence"]
+        thr = row["threshold"]
+        left = row.get("left") or {}
+        causes = "; ".join(f"{text}: {left[key]}" for key, text in LEFT_CAUSES if left.get(key)) or "nothing"
+        rows.append([f"`{row['recipe']}`", LADDER_MODEL.get(row["recipe"], row["model"]),
+                     f"α_L^({WITNESS_LABELS.get(row['witness'], row['witness'])})",
+                     _frac(row["inside"], row["measurements"]),
+                     "—" if row["mean_absolute_error"] is None else f"{row['mean_absolute_error']:.3f}",
+                     _frac(conv["converged"]["inside"], conv["converged"]["total"]),
+                     _frac(conv["not converged"]["inside"], conv["not converged"]["total"]),
+                     _frac(conv["not recorded"]["inside"], conv["not recorded"]["total"]),
+                     f"{_pct(thr['agreement_rate'])} ({thr['agreeing']} of {thr['total']})", causes])
+    return table(["recipe", "model and optimizer", "own witness",
+                  f"attention accuracy in α ± {s['attention_tolerance']}", "mean abs. error",
+                  "… converged runs", "… not converged", "… not recorded",
+                  "threshold verdict agrees", "what is left, by cause (measurements)"], rows, SUMMARY_SOURCE)
+
+
+def _exp_attention_agreement(s: dict) -> str:
+    _need(s, "attention_tolerance")
+    geoms = _geometries(s)
+    rows = []
+    for name, rs in s["recipes"].items():
+        row = [f"`{name}`"]
+        for g in geoms:
+            w = rs["witnesses"].get(g)
+            a = None if w is None else w.get("attention")
+            if not a or not a["measurements"]:
+                row.append("—")
+                continue
+            cell = (f"{_frac(a['inside'], a['measurements'])}, MAE {a['mean_absolute_error']:.3f}; "
+                    f"{a['pairs_inside_by_mean']}/{a['pairs']} (cell, L) by mean")
+            row.append(f"**{cell}**" if OWN_GEOMETRY.get(name) == g else cell)
+        rows.append(row)
+    return table(["recipe \\ witness", *[f"α_L^({WITNESS_LABELS.get(g, g)})" for g in geoms]], rows, SUMMARY_SOURCE)
+
+
+def _exp_attention_outside(s: dict) -> str:
+    rows = []
+    for name, rs in s["recipes"].items():
+        g = OWN_GEOMETRY.get(name)
+        w = rs["witnesses"].get(g or "")
+        if not w or "attention" not in w:
+            continue
+        for c in w["attention"]["outside"]:
+            rows.append([f"`{name}`", WITNESS_LABELS.get(g, g), f"`{c['pe']}` · `{c['task']}`", c["length"],
+                         _interval(c["alpha"]), f"{c['outside']} of {c['measurements']}",
+                         _stat(c["attention_accuracy"]), c["not_converged"]])
+    if not rows:
+        return "**No measurement** outside its own witness.\n\n" + provenance(SUMMARY_SOURCE)
+    return table(["recipe", "own witness", "cell", "L", "α_L", "measurements outside", "attention accuracy mean "
+                  "[min, max] (all the pair's measurements)", "of them not converged"], rows, SUMMARY_SOURCE)
+
+
+def _exp_convergence_diagnostics(s: dict) -> str:
+    _need(s, "drift_bound")
+    rows = []
+    for name, rs in s["recipes"].items():
+        c = rs["convergence"]
+        n = c["counts"]
+        drift = c.get("drift")
+        growth = c.get("margin_growth")
+        where = ", ".join(f"`{x['pe']}` · `{x['task']}` ({x['models']})" for x in c["not_converged_cells"][:10])
+        more = len(c["not_converged_cells"]) - 10
+        rows.append([f"`{name}`", c["models"], n["converged"], n["not converged"], n["not recorded"],
+                     "—" if drift is None else f"{drift['mean']:.2g} (max {drift['max']:.2g})",
+                     "—" if growth is None else f"{c['margin_growing']} of {growth['n']}",
+                     (where + (f", and {more} more cells" if more > 0 else "")) or "—"])
+    return table(["recipe", "runs", "converged", "not converged", "not recorded", "drift 1 - cos(θ_T/2, θ_T), mean",
+                  "training margin grew over [T/2, T]", "cells not converged (runs)"], rows, SUMMARY_SOURCE)
+
+
+def _exp_limit_rows(s: dict) -> str:
+    rows, notes = [], []
+    for name, rs in s["recipes"].items():
+        w = rs["witnesses"].get("l2-limit") or {}
+        r = w.get("rows")
+        if not r:
+            continue
+        rows.append([f"`{name}`", r["records"], r["decided_rows"], r["agreeing_rows"], r["exception_rows"],
+                     r["undecided_rows"]])
+        for e in r["exceptions"][:12]:
+            notes.append(f"- `{name}`: `{e['pe']}` · `{e['task']}` at L = {e['length']}, {len(e['rows'])} row(s) "
+                         f"({e['rows'][0]}{'…' if len(e['rows']) > 1 else ''}): α♯ says {e['predicted']} "
+                         f"({e['class']}, {e['evidence']}), measured {e['measured']}, run {e['convergence']}")
+        if len(r["exceptions"]) > 12:
+            notes.append(f"- `{name}`: {len(r['exceptions']) - 12} more groups in the summary")
+    if not rows:
+        raise PluginError("the summary has no row-by-row comparison with α♯ (no positional-loss recipe)")
+    out = table(["recipe", "measurements", "rows α♯ decides", "realized exactly when α♯ says won", "exceptions",
+                 "rows α♯ leaves undecided"], rows, SUMMARY_SOURCE)
+    return out + ("\n" + "\n".join(notes) + "\n" if notes else "")
+
+
+def _exp_open_tie_instances(s: dict) -> str:
+    _need(s, "positional_instances")
+    rows = []
+    for inst in s["positional_instances"]:
+        if not inst.get("realizable"):
+            rows.append([f"`{inst['certificate']}`", "not realizable", "", "", "", "", ""])
+            continue
+        per = []
+        for name in ("gd-positional", "signum-positional"):
+            e = inst["recipes"].get(name)
+            if e is None:
+                per.append("—")
+                continue
+            bad = e["against_alpha_sharp"]["disagreeing_rows"]
+            per.append(f"{e['attention_accuracy']:.3f} ({e['convergence']['status']}; rows against α♯: "
+                       f"{', '.join(map(str, bad)) if bad else 'none'})")
+        rows.append([f"`{inst['certificate']}`", f"`{inst['task']}`", f"{inst['train_length']} → {inst['length']}",
+                     f"{inst['alpha']:.3f}", _interval(inst["alpha_sharp"]), _interval(inst["alpha_linf"]), *per])
+    return table(["certificate", "task", "L0 → L", "α_L", "α♯_L", "α_L^(∞)", "`gd-positional`: attention acc.",
+                  "`signum-positional`: attention acc."], rows, SUMMARY_SOURCE)
+
+
+def _exp_runs(s: dict) -> str:
+    rows = []
+    for r in s["runs"]:
+        if not r.get("models_trained"):
+            continue
+        load = r.get("load_average") or {}
+        rows.append([", ".join(f"`{n}`" for n in r.get("recipes", [])) or "—", r.get("included_from") or "this run",
+                     r.get("started", "—"), r["models_trained"], f"{r['wall_seconds'] / 60:.1f} min",
+                     "—" if r.get("cpu_seconds") is None else f"{r['cpu_seconds'] / 60:.1f} min", r.get("jobs", "—"),
+                     "—" if not load else f"{load['start'][0]:.1f} → {load['end'][0]:.1f}"])
+    return table(["recipes", "run", "started", "models (runs) trained", "wall time", "CPU time", "--jobs",
+                  "load average (1 min) start → end"], rows, SUMMARY_SOURCE)
+
+
 def _exp_recipes(s: dict) -> str:
     rows = []
     for name, rs in s["recipes"].items():
         r = rs["recipe"]
+        opt = r.get("optimizer")
+        if opt in ("gd-flow", "sign-descent"):     # the positional-loss recipes: θ alone, no tokens
+            step = (f"{r['lr']}/β, then the log-time flow" if opt == "gd-flow"
+                    else f"{r['lr']} (t + 1)^(-1/2)")
+            steps = f"{r['steps']} (then σ = 8, 16, 24)" if opt == "gd-flow" else f"up to {r['steps']}"
+            rows.append([f"`{name}`", opt, step, steps, "—", "— (no tokens)", r.get("dtype", "—"),
+                         "ℓ2 (its limit: α♯)" if opt == "gd-flow" else "ℓ∞"])
+            continue
         rows.append([f"`{name}`", r.get("optimizer", "—"), r.get("lr", "—"), r.get("steps", "—"),
                      r.get("momentum", "—") if r.get("optimizer") != "gd" else "—", r.get("batch", "—"),
                      r.get("dtype", "—"), WITNESS_LABELS.get(OWN_GEOMETRY.get(name, ""), "—")])

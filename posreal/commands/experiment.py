@@ -1,5 +1,7 @@
 """``posreal experiment``: train single-head models over a grid of (recipe, PE, task, seed, V, d)
-and confront every recipe with every witness α_L^(q), q ∈ {ℓ2, ℓ∞, ℓ1} (the docs' Experiment page),
+and confront every recipe with every witness α_L^(q), q ∈ {ℓ2, ℓ∞, ℓ1}, and α♯_L (the docs' Experiment page): by
+threshold and by attention accuracy against the witness as a number; the positional-loss recipes train θ alone
+on the positional cross-entropy to their limit, on the grid's cells and on the committed open-tie instances;
 without and under each length extension (pi, ntk, yarn: the same heads evaluated through T_L^σ).
 
 Writes ``DIR/records.jsonl`` (one JSON line per measurement, appended as each batch of models
@@ -15,15 +17,42 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from posreal.commands._common import (add_executor_arguments, bounded_float, emit_json, executor_of, format_table,
-                                      output_directory, positive_int)
+from posreal.commands._common import (_as_type_error, add_executor_arguments, bounded_float, emit_json, executor_of,
+                                      format_table, output_directory, positive_int)
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB
 
 DEFAULT_OUT = "posreal-experiment"
-RECIPE_CHOICES = ("adam", "signum", "gd", "all")
+RECIPE_NAMES = ("adam", "signum", "gd", "gd-positional", "signum-positional")
+RECIPE_GROUPS = ("token", "positional", "all")
+
+
+def recipe_list(text: str) -> str:
+    """An argparse type: a recipe name, several separated by commas, ``token``, ``positional`` or ``all``."""
+    from posreal.experiment.recipes import parse_recipes
+    _as_type_error(lambda: parse_recipes(text))
+    return text
+
+
+def pe_list(text: str) -> tuple[str, ...]:
+    """An argparse type: comma-separated PE specs (checked against the grid when the run starts)."""
+    names = tuple(part.strip() for part in text.split(","))
+    if not all(names) or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"invalid PE list {text[:80]!r}; accepted: distinct PE specs separated by "
+                                         "commas, e.g. relbias,rope:16")
+    return names
+
+
+def earlier_run(text: str) -> str:
+    """An argparse type: a directory holding an earlier run (its records.jsonl and run.json)."""
+    path = Path(text)
+    if not (path / "records.jsonl").is_file() or not (path / "run.json").is_file():
+        raise argparse.ArgumentTypeError(f"invalid run directory {text[:80]!r}; accepted: a directory written by "
+                                         "'posreal experiment' (records.jsonl and run.json)")
+    return text
 
 
 def add_parser(sub: Any) -> None:
@@ -35,8 +64,14 @@ def add_parser(sub: Any) -> None:
                       help="a few cells, one seed (the default)")
     size.add_argument("--full", dest="grid", action="store_const", const="full",
                       help="the full grid: every PE × task × seed × length × (vocab, width) setting")
-    p.add_argument("--recipe", choices=RECIPE_CHOICES, default="all",
-                   help="training recipe: adam, signum, gd, or all of them (default all)")
+    p.add_argument("--recipe", type=recipe_list, default="all",
+                   help="training recipe: " + ", ".join(RECIPE_NAMES) + " (several separated by commas), token, "
+                        "positional, or all of them (default all)")
+    p.add_argument("--pes", type=pe_list, default=None, metavar="PE,PE,...",
+                   help="train only these PEs of the grid (default: every PE of the grid)")
+    p.add_argument("--include", type=earlier_run, action="append", default=[], metavar="DIR",
+                   help="also summarize the records of an earlier run in DIR for the recipes this run does not train "
+                        "(its runs' provenance is kept beside this run's, marked with DIR)")
     p.add_argument("--out", type=output_directory, default=DEFAULT_OUT,
                    help=f"results directory (default {DEFAULT_OUT})")
     p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished measurements")
@@ -95,9 +130,14 @@ def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
             rows.append([geometry, t["alpha_one"]["generalizes"], t["alpha_one"]["fails"],
                          t["alpha_below_one"]["generalizes"], t["alpha_below_one"]["fails"],
                          w["ends_differ"]["measurements"], "—" if rate is None else f"{rate:.4f}",
+                         _inside(w["attention"]),
                          "—" if w["cosine"]["median"] is None else f"{w['cosine']['median']:.3f}"])
         print(format_table(["witness", "α=1 gen.", "α=1 fails", "α<1 gen.", "α<1 fails", "ends differ",
-                            "agreement", "median cos(θ, θ*_q)"], rows))
+                            "agreement", f"attention in α ± {summary['attention_tolerance']}",
+                            "median cos(θ, θ*_q)"], rows))
+        conv = rs["convergence"]["counts"]
+        print(f"  runs converged (1 - cos(θ_T/2, θ_T) <= {summary['drift_bound']}): {conv['converged']}, not "
+              f"converged: {conv['not converged']}, not recorded: {conv['not recorded']}")
         ext = rs.get("extensions", {})
         if ext:
             geoms = list(rs["witnesses"])
@@ -115,8 +155,46 @@ def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
     print(f"\nrecords, summary and figures in {out}/ ({', '.join(p.name for p in figures)})")
 
 
+def _inside(att: dict) -> str:
+    if not att["measurements"]:
+        return "—"
+    return f"{att['inside']}/{att['measurements']} (MAE {att['mean_absolute_error']:.3f})"
+
+
 def _rate(value: float | None) -> str:
     return "—" if value is None else f"{value:.4f}"
+
+
+def _with_included(records: list[dict], runs: list[dict], grid: Any, dirs: list[str]) -> tuple[list, list, tuple]:
+    """This run's records and runs, with those of the earlier runs in ``dirs`` for the recipes this run does not
+    train; the PEs of every run."""
+    from posreal.experiment.runner import RECORDS, RUN_FILE, read_records, read_run_file
+    from posreal.theory.errors import SpecError
+    own = {r.name for r in grid.recipes}
+    pes = list(grid.pes)
+    for d in dirs:
+        meta = read_run_file(Path(d) / RUN_FILE)
+        earlier, _ = read_records(Path(d) / RECORDS)
+        kept = [r for r in earlier if r["recipe"]["name"] not in own]
+        if {(r["train_length"], r["recipe"]["threshold"]) for r in kept} - {(grid.train_length, grid.threshold)}:
+            raise SpecError(f"invalid --include {d!r}: its records have another training length or threshold; "
+                            "accepted: a run of the same L0 and threshold")
+        names = sorted({r["recipe"]["name"] for r in kept})
+        records = records + kept
+        runs = runs + [{**r, "included_from": Path(d).name, "recipes": names} for r in meta["runs"]]
+        pes += [pe for pe in meta["grid"].get("pes", []) if pe not in pes]
+    return records, runs, tuple(pes)
+
+
+def _instances(grid: Any, out: Path) -> list[dict] | None:
+    """The positional-loss recipes of the grid on the committed open-tie instances (DIR/instances.json)."""
+    from posreal.experiment.instances import measure_instances
+    recipes = tuple(r for r in grid.recipes if r.positional)
+    if not recipes:
+        return None
+    found = measure_instances(recipes)
+    (out / "instances.json").write_text(json.dumps(found, indent=2, sort_keys=True) + "\n")
+    return found
 
 
 def run(args: argparse.Namespace) -> int:
@@ -126,14 +204,25 @@ def run(args: argparse.Namespace) -> int:
     from posreal.experiment.recipes import parse_recipes
     from posreal.experiment.runner import RUN_FILE, read_run_file, run_grid
     from posreal.experiment.summary import summarize_run
+    from posreal.theory.errors import SpecError
     grid = GRIDS[args.grid].with_recipes(parse_recipes(args.recipe))
     if args.threshold is not None:
         grid = grid.with_recipe(threshold=args.threshold)
+    if args.pes is not None:
+        unknown = [pe for pe in args.pes if pe not in grid.pes]
+        if unknown:
+            raise SpecError(f"invalid --pes {unknown[0]!r}: not a PE of the {grid.name} grid; accepted: "
+                            + ", ".join(grid.pes))
+        grid = replace(grid, pes=tuple(pe for pe in grid.pes if pe in args.pes))
     out = Path(args.out)
     records = run_grid(grid, out, resume=args.resume, progress=ModelBar(args.json), memory_mib=args.memory_mib,
                        executor=executor_of(args))
-    meta = read_run_file(out / RUN_FILE)
-    summary = summarize_run(records, grid, meta["runs"])
+    runs = [{**r, "recipes": [x.name for x in grid.recipes]} for r in read_run_file(out / RUN_FILE)["runs"]]
+    records, runs, pes = _with_included(records, runs, grid, args.include)
+    instances = _instances(grid, out)
+    summary = summarize_run(records, replace(grid, pes=pes), runs)
+    if instances is not None:
+        summary["positional_instances"] = instances
     (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     figures = write_figures(summary, out)
     if args.json:
