@@ -114,6 +114,14 @@ def theta_of(spec: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.concatenate([a, b] if name == "rope" else [b, a])
 
 
+def unit_scale(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """a and b divided by their largest |entry| (unchanged when all are 0).  The realized rows of θ and of cθ
+    (c > 0) are the same, but the float decision of a row uses absolute tolerances: coefficients drawn at
+    1e-43 made every margin a tie.  Random coefficients are therefore compared at unit scale."""
+    top = float(max(np.abs(a).max(initial=0.0), np.abs(b).max(initial=0.0)))
+    return (a / top, b / top) if top > 0 else (a, b)
+
+
 def peak_at(omega: np.ndarray, amps: np.ndarray, m: float) -> tuple[np.ndarray, np.ndarray]:
     """Coefficients of Σ_f A_f cos(ω_f (x - m)): a_f = A_f cos ω_f m, b_f = A_f sin ω_f m."""
     return amps * np.cos(omega * m), amps * np.sin(omega * m)
@@ -197,7 +205,7 @@ def offset_setup(case: dict) -> tuple[str, str, np.ndarray, Profile]:
     if case["kind"] == "peak":
         a, b = peak_at(omega, np.asarray(case["amps"], dtype=float), case["c"] + case["shift"])
     else:
-        a, b = np.asarray(case["a"], dtype=float), np.asarray(case["b"], dtype=float)
+        a, b = unit_scale(np.asarray(case["a"], dtype=float), np.asarray(case["b"], dtype=float))
     theta = theta_of(pe, a, b)
     return pe, task, theta, profile(pe, theta)
 
@@ -289,7 +297,7 @@ def keep_setup(case: dict) -> tuple[str, str, np.ndarray, Profile]:
     if case["kind"] == "peak":
         a, b = peak_at(omega, np.asarray(case["amps"], dtype=float), c)
     else:
-        a, b = np.asarray(case["a"], dtype=float), np.asarray(case["b"], dtype=float)
+        a, b = unit_scale(np.asarray(case["a"], dtype=float), np.asarray(case["b"], dtype=float))
     theta = theta_of(pe, a, b)
     return pe, task, theta, profile(pe, theta)
 

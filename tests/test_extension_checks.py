@@ -90,3 +90,16 @@ def test_the_runner_lists_the_claim_with_three_methods():
     from posreal.checks.runner import registered_checks
     table, _ = registered_checks()
     assert {c.method for c in table["extension"]} == {"smt", "property", "registry"}
+
+
+def test_tiny_random_coefficients_are_decided_at_unit_scale():
+    """A case hypothesis found (coefficients of 1.5e-43): every kernel margin fell under the float tolerance
+    and row c read as a tie.  Realized rows do not change under θ -> cθ (c > 0); the case is checked at unit
+    scale, where the prediction (row c survives PI beyond L_c, V'(0) > 0) holds."""
+    from posreal.checks.extension_checks import _offset_assert, offset_setup, offset_threshold
+    case = {"pe": "rope", "d": 4, "base": 10.0, "c": 1, "L0": 2, "kind": "random", "a": [0.0, 0.0],
+            "b": [0.0, 1.5418611174280304e-43], "amps": [1.0, 1.0], "shift": 0.0, "extra": 0}
+    pe, task, theta, prof = offset_setup(case)
+    assert float(abs(theta).max()) == 1.0 and prof.slope(0.0)[0] > 0
+    L = max(3, int(offset_threshold(prof, 1, 2)) + 1)
+    _offset_assert(pe, task, theta, prof, 1, 2, L)
