@@ -79,7 +79,7 @@ HIDDEN = [("rope", 8, 500.0, "offset:3", 12, (40, 97, 300)), ("rope", 6, 30.0, "
           ("abssin", 4, 50.0, "offset:1", 8, (17, 40))]
 
 
-@pytest.mark.parametrize("cell", HIDDEN, ids=lambda c: f"{c[0]}:{c[1]}:{c[2]:g}·{c[3]}")
+@pytest.mark.parametrize("cell", HIDDEN, ids=lambda c: f"{c[0]}:{c[1]}:{c[2]:g}-{c[3]}")
 @pytest.mark.parametrize("method", ["pi", "ntk", "yarn"])
 def test_hand_rescaled_frequencies_reproduce_alpha(cell, method):
     name, d, base, task, L0, lengths = cell
