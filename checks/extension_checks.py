@@ -34,7 +34,6 @@ import math
 import os
 import tempfile
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
@@ -158,7 +157,8 @@ def _extension_spec(method: str, factors: list[float] | None, tmpdir: str) -> st
         return method
     path = os.path.join(tmpdir, "factors.json")
     with open(path, "w") as fh:
-        json.dump([str(Fraction(x).limit_denominator(10 ** 9)) for x in factors or []], fh)
+        json.dump([float(x) for x in factors or []], fh)     # shortest repr: the same doubles back (a factor
+        # rounded to a fraction of denominator ≤ 1e9 read 1.000000000001 as 1, and the comparison failed)
     return f"factors:{path}"
 
 

@@ -103,3 +103,13 @@ def test_tiny_random_coefficients_are_decided_at_unit_scale():
     assert float(abs(theta).max()) == 1.0 and prof.slope(0.0)[0] > 0
     L = max(3, int(offset_threshold(prof, 1, 2)) + 1)
     _offset_assert(pe, task, theta, prof, 1, 2, L)
+
+
+def test_a_factor_near_one_reaches_the_code_unrounded():
+    """A case hypothesis found: the check wrote λ = 1.000000000001 to the factors file as a fraction of
+    denominator ≤ 1e9, i.e. as 1, and then compared the code's λ with the unrounded formula.  The file now
+    holds the doubles themselves, and the code's λ equal them."""
+    case = {"pe": "rope", "d": 16, "base": 2.0, "L0": 4, "c": 0, "fixed": "offset", "kind": "random",
+            "a": [0.0] * 8, "b": [0.0] * 8, "amps": [1.0] + [0.0] * 7, "method": "factors", "length": 5,
+            "factors": [1.0] * 7 + [1.000000000001]}
+    ec.keep_body(case)
