@@ -18,8 +18,9 @@ Main definitions:
   function of (seed, index, families, τ_max) only, so any executor gives the same record set.
 * :func:`exhaustive` — every instance of a :class:`~posreal.counterexamples.families.TableFamily`
   in index order, in chunks (:func:`evaluate_range`), resumable; the run says whether every
-  instance of the family has been evaluated, with counts (:func:`merge_summaries` adds the chunk
-  summaries; it equals :func:`~posreal.counterexamples.conjecture.summarize` over all records).
+  instance of the family has been evaluated, with counts (:func:`add_summaries` adds the chunk
+  summaries' counts and computes their shares again; the result equals
+  :func:`~posreal.counterexamples.conjecture.summarize` over all records).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from posreal.counterexamples.families import parse_family
 from posreal.counterexamples.search_runner import exhaustive, merge_summaries, read_results
 from posreal.theory.errors import PosrealError, SpecError
 from posreal.theory.sampling import TABLE_TASKS
+from posreal.theory.trajectory import SIGMA_ATOL
 
 TAU = 100.0
 SMALL = "relative:3x1:-1..1:offset:1,copy,dual:position:0"     # 27 tables × 3 tasks × 1 length pair
@@ -206,8 +207,9 @@ def test_committed_hits_and_candidates_replay():
         assert record["candidate"] and record["alpha"] == c["alpha"] and record["table"] == c["table"]
         (replayed,) = summarize({c["index"]: record})["candidates"]
         # the pass was run before the σ phase's absolute tolerance changed (theory/trajectory.py, SIGMA_ATOL
-        # 1e-11 -> 1e-9): the flow's estimate agrees to the integrator's accuracy, every other field exactly
-        assert replayed["limit_estimate"] == pytest.approx(c["limit_estimate"], abs=1e-6)
+        # 1e-11 -> 1e-9): the flow's estimate agrees to the integrator's accuracy (measured: 9.2e-10 on index
+        # 3485), every other field exactly
+        assert replayed["limit_estimate"] == pytest.approx(c["limit_estimate"], abs=10 * SIGMA_ATOL)
         assert {**replayed, "limit_estimate": None} == {**c, "limit_estimate": None}
 
 
