@@ -295,10 +295,11 @@ def test_fraction_rank_agrees_with_sympy_rank(rows):
 
 # --------------------------------------------------------------------- reading and writing certificate files
 # Exists because a mutant survived: load's error for a non-object top level was unchecked.
-def test_load_refuses_a_non_object_top_level_naming_the_file_and_what_is_accepted(tmp_path):
+def test_load_refuses_a_non_object_top_level_naming_the_file_and_what_is_accepted(tmp_path, monkeypatch):
     """A certificate file whose top level is a JSON list is a one-line error naming the file, the
     type found and what is accepted."""
-    path = tmp_path / "list.json"
+    monkeypatch.chdir(tmp_path)   # a short relative name: the message shortens long paths
+    path = Path("list.json")
     path.write_text("[1, 2]", encoding="utf-8")
     message = _message(lambda: load(path), CertificateError)
     assert "list.json" in message and "top level is list;" in message

@@ -111,8 +111,9 @@ def test_parse_document_refuses(document, problem):
     assert str(err.value) == f"invalid feature table file 't.json': {problem}; accepted: {FORM}"
 
 
-def test_unreadable_and_malformed_files_are_refused(tmp_path):
-    missing = str(tmp_path / "missing.json")
+def test_unreadable_and_malformed_files_are_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)   # relative names: the messages shorten long paths (pytest-xdist's tmp_path is long)
+    missing = "missing.json"
     with pytest.raises(SpecError, match=r"^invalid feature table file '.*missing\.json': cannot be read \("):
         load_table(missing)
     with pytest.raises(SpecError, match=r": not a regular file;"):
@@ -134,11 +135,12 @@ def test_table_document_writes_rationals_as_strings():
 
 # --------------------------------------------------------------------------- table files that cannot be read
 # Exists because a mutant survived: a table file nested too deeply was never refused.
-def test_table_file_nested_too_deeply_says_so(tmp_path):
+def test_table_file_nested_too_deeply_says_so(tmp_path, monkeypatch):
     """A table file whose JSON nests deeper than any input file may (64) is refused with its depth."""
     from posreal.theory.tables import load_table
 
-    path = tmp_path / "deep.json"
+    monkeypatch.chdir(tmp_path)   # a short relative name: the message shortens long paths
+    path = Path("deep.json")
     path.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
     with pytest.raises(SpecError) as err:
         load_table(str(path))
@@ -166,7 +168,8 @@ def test_table_file_grown_past_the_limit_after_its_size_was_checked_is_refused(
     JSON table padded with blanks would otherwise be accepted above the limit)."""
     from posreal.theory import tables
 
-    path = tmp_path / "grows.json"
+    monkeypatch.chdir(tmp_path)   # a short relative name: the message shortens long paths
+    path = Path("grows.json")
     body = json.dumps({"kind": "relative", "rows": [[1]]})
     path.write_text(body)
     real_stat = os.stat
