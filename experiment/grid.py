@@ -6,10 +6,11 @@ Main definitions:
   (multiples of L0); each :class:`~posreal.experiment.recipes.Recipe` is shared by every cell; every
   trained head is also evaluated under each length-extension method of ``extensions`` that acts on
   its PE (:func:`extension_operators`; definitions.md#length-extension);
-* :data:`FULL` — 8 PEs × 7 tasks × 5 seeds × 5 (V, d) settings × 3 lengths = 4200 measurements
-  from 1400 trained models per recipe: the five idealized PEs of the committed run and the published
-  encodings whose θ is free (``t5``, ``xpos:16``, ``fire``; ``alibi-fixed`` and ``kerple-log`` have a
-  positive scale the trainer does not keep); :data:`QUICK` — a few cells, one seed, one setting (tests, CI);
+* :data:`FULL` — 9 PEs × 8 tasks × 5 seeds × 5 (V, d) settings × 3 lengths = 5400 measurements
+  from 1800 trained models per token recipe: every registry PE whose θ is free and that realizes some
+  registry task (``nope`` realizes none; ``alibi-fixed`` and ``kerple-log`` have a positive scale the
+  trainer does not keep) and every registry task, so the grid holds every realizable registry cell;
+  :data:`QUICK` — a few cells, one seed, one setting (tests, CI);
 * :func:`model_jobs` — one :class:`ModelJob` per trained model (it yields one measurement per
   evaluation length); :func:`predictions` — α_L(Φ, τ; L0) per cell from
   :func:`posreal.theory.alpha.compute_alpha`, computed once before any training.
@@ -104,8 +105,8 @@ class Grid:
 
 FULL = Grid(
     name="full",
-    pes=("relbias", "alibi", "rope:16", "abscol:16", "abssin:16", "t5", "xpos:16", "fire"),
-    tasks=("offset:1", "offset:2", "position:0", "position:1", "copy", "middle", "half"),
+    pes=("relbias", "alibi", "rope:16", "colbias", "abscol:16", "abssin:16", "t5", "xpos:16", "fire"),
+    tasks=("offset:1", "offset:2", "position:0", "position:1", "copy", "middle", "reverse", "half"),
     seeds=5,
     settings=((8, 16), (16, 32), (32, 64), (64, 64), STABILITY_SETTING),
 )

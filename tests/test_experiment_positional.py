@@ -174,3 +174,25 @@ def test_row_agreement_lists_the_rows_against_the_witness():
     assert (out["decided_rows"], out["agreeing_rows"], out["undecided_rows"], out["exception_rows"]) == (4, 3, 2, 1)
     assert out["exceptions"][0]["rows"] == [2] and out["exceptions"][0]["class"] == "open_tie"
     assert row_agreement([_rec("a", 32, 0.5)], w) is None                   # token records list no rows
+
+
+def _missing_realizable_cells(pes: tuple[str, ...], tasks: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The taxonomy's cells realizable at L0 that the grid (pes × tasks) does not hold."""
+    from posreal.theory.defaults import REGISTRY_TASKS, TAXONOMY_PES, TRAIN_LENGTH
+
+    grid = {(pe, task) for pe in pes for task in tasks}
+    return [(pe, task) for pe in TAXONOMY_PES for task in REGISTRY_TASKS
+            if (pe, task) not in grid
+            and compute_alpha(parse_pe(pe), parse_task(task), TRAIN_LENGTH, [TRAIN_LENGTH]).realizable]
+
+
+def test_the_full_grid_holds_every_realizable_registry_cell():
+    """The positional-loss recipes are compared with α♯ on every realizable registry cell (the issue's
+    "every realizable registry cell"): the full grid's PEs × tasks cover them; control: without
+    colbias and reverse, the cells colbias · position:0/position:1/middle and abssin:16 · reverse are missing."""
+    from posreal.experiment.grid import FULL
+
+    assert _missing_realizable_cells(FULL.pes, FULL.tasks) == []
+    fewer = _missing_realizable_cells(tuple(p for p in FULL.pes if p != "colbias"),
+                                      tuple(t for t in FULL.tasks if t != "reverse"))
+    assert ("abssin:16", "reverse") in fewer and ("colbias", "position:0") in fewer
