@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import sys
 import types
 from pathlib import Path
 from types import SimpleNamespace
@@ -173,6 +174,24 @@ def test_the_dual_cell_of_abssin_in_linf_equals_the_cell_itself():
     plain = compute_alpha("abssin:16", "offset:1", geometry="linf")
     dual = compute_alpha("dual:abssin:16", "dual:offset:1", geometry="linf")
     assert plain.to_json()["alpha"] == dual.to_json()["alpha"]
+
+
+# Exists because a mutant survived: the check that highspy offers the API the warm models use was never run.
+def test_the_warm_models_use_highspy_when_it_has_their_api(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With highspy installed (a dependency) the first use loads it and the face models are warm-started HiGHS
+    models; a highspy without ``HighsLp`` (an incompatible version) is not used: every LP goes to linprog."""
+    import highspy
+
+    A, r, lo, hi = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0]), np.full(2, -5.0), np.full(2, 5.0)
+    monkeypatch.setattr(warm_lp, "_HIGHS", None)
+    assert warm_lp._highs_api() is highspy
+    assert DualFaceLP(A, r, lo, hi).model is not None and FaceLP(A, r, lo, hi).model is not None
+    monkeypatch.setattr(warm_lp, "_HIGHS", None)
+    monkeypatch.setitem(sys.modules, "highspy", types.SimpleNamespace(_Highs=highspy._Highs,
+                                                                      MatrixFormat=highspy.MatrixFormat))
+    assert warm_lp._highs_api() is False
+    model = DualFaceLP(A, r, lo, hi)
+    assert model.model is None and model.minimize(np.array([1.0, 1.0]))[0] == pytest.approx(2.0)
 
 
 @pytest.mark.parametrize("form", [FaceLP, DualFaceLP])
