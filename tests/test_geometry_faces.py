@@ -480,6 +480,67 @@ def test_block_sees_every_known_point_of_the_face():
     assert blk.some.tolist() == [REALIZED] and blk.every.tolist() == [FAILED]
 
 
+def _rows_one_rival(face: Face, g0: float, slopes: list[float]) -> _Block:
+    """One row per slope (rows 1, 2, ...: distinct cache keys), target key 0 and one rival, key 1, whose margin
+    over the face is g0 + slope · w (d = 1), tolerance 1e-7; a general PE (rival keys (row, target, key))."""
+    b = len(slopes)
+    a = np.zeros((b, 2, 1))
+    a[:, 1, 0] = slopes
+    gsel = SimpleNamespace(pe=SimpleNamespace(kernel_form=None))
+    return _Block(gsel, face, None, np.arange(1, b + 1), np.zeros(b, dtype=int), np.tile([0.0, g0], (b, 1)), a,
+                  np.tile([False, True], (b, 1)), np.full(b, 1e-7), np.zeros(b, dtype=bool),
+                  np.zeros(b, dtype=np.int8), np.zeros(b, dtype=np.int8))
+
+
+def _decide_within(blk: _Block, monkeypatch: pytest.MonkeyPatch, rounds: int = 50) -> None:
+    """``blk.decide()``, failing (instead of running on) if it looks at new points more than ``rounds`` times."""
+    see, calls = blk.see, []
+
+    def counted(points: np.ndarray) -> None:
+        calls.append(len(points))
+        assert len(calls) <= rounds, "decide() does not end"
+        see(points)
+
+    monkeypatch.setattr(blk, "see", counted)
+    blk.decide()
+
+
+# Exists because a mutant survived: the skipped box was computed later than once BOX_AFTER·d rivals needed an LP.
+def test_a_skipped_box_is_computed_once_box_after_d_rivals_needed_an_lp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """F = [0, 2] (d = 1) with its box skipped; seven rows whose one rival margin is 1 + s w, s = 1..7: positive
+    on F (least value 1 at w = 0), which an LP per rival proves (distinct slopes: no earlier dual bounds the next
+    one through an infinite box).  The LP budget is 4: once BOX_AFTER·d = 4 rivals needed an LP and more than
+    2d wait, the box (2 LPs, not charged to the budget) is computed and proves the other three on the box [0, 2].
+    Computing it one LP later would find the budget spent: three rows left undecided."""
+    A, r = np.array([[1.0], [-1.0]]), np.array([0.0, -2.0])
+    inf = np.full(1, np.inf)
+    face = Face(np.zeros(1), np.ones((1, 1)), A, r, -inf, inf, False, probes=np.zeros((0, 1)), boxed=False)
+    face.lp_budget = 4
+    assert face_rows.BOX_AFTER * 1 == 4
+    blk = _rows_one_rival(face, 1.0, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0])
+    _decide_within(blk, monkeypatch)
+    assert blk.every.tolist() == [REALIZED] * 7
+    assert face.boxed and face.lo.tolist() == pytest.approx([0.0]) and face.hi.tolist() == pytest.approx([2.0])
+    assert face.lp_count == 4 + 2 == face.lp_budget                   # four rival LPs and the box's two
+
+
+# Exists because a mutant survived: decide() on a face whose box is in place was never run past BOX_AFTER·d LPs.
+def test_many_rivals_proved_by_lps_on_a_boxed_face_end_the_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """F = [0, 2] inside a looser box [-1, 3] (a box need only contain F); rival margins 0.5 + s w, s = 1..7, are
+    at least 0.5 on F but negative at the box's end -1, so each rival needs its LP (no box bound, and no earlier
+    dual bounds the next one: 0.5 - (s - s') < 0 on the box).  Past BOX_AFTER·d = 4 proved rivals the box is
+    already there (``ensure_box`` computes nothing): the decision goes on with LPs and ends, every row realized."""
+    A, r = np.array([[1.0], [-1.0]]), np.array([0.0, -2.0])
+    face = Face(np.zeros(1), np.ones((1, 1)), A, r, np.array([-1.0]), np.array([3.0]), False,
+                probes=np.zeros((0, 1)))
+    face.lp_budget = 100
+    blk = _rows_one_rival(face, 0.5, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0])
+    assert not blk.box_bounds().any()                                 # the box proves no rival
+    _decide_within(blk, monkeypatch)
+    assert blk.every.tolist() == [REALIZED] * 7
+    assert face.lp_count == 7                                          # one LP per rival, no box LP
+
+
 # Exists because a mutant survived: box_bounds could refute rows with the least bound over all rows.
 def test_box_refutes_each_row_from_its_own_rivals() -> None:
     """On the box w ∈ [-1, 1], row 0's rival margin -2 + 0.5 w is at most -1.5 (lost by every θ of F);
