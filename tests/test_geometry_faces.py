@@ -336,6 +336,28 @@ def test_a_wide_face_of_many_directions_keeps_its_box_for_later():
     assert np.all(face.hi - face.lo > 1.0)
 
 
+# Exists because a mutant survived: a face of more than 16 directions that is a point was never read off a dual.
+def test_a_point_read_off_a_low_rank_dual_with_many_directions_is_a_point() -> None:
+    """p = 20, Z = e_1 and e_1 ± e_j (j = 2..20): θ*_∞ = e_1 with t* = 1 is the only optimum (θ_1 ≤ t = 1 and
+    θ_1 ± θ_j ≥ 1 force θ_j = 0).  The optimal dual y = (row e_1) + (row t - θ_1) has rank 2 in 21 variables, so
+    the face read off it has 19 > 16 directions; the two LPs along one direction find no width, the box is
+    computed (2 · 19 LPs) and has width 0: the face is a point (not a wide face with its box skipped)."""
+    p = 20
+    eye = np.eye(p)
+    z = np.array([eye[0]] + [eye[0] + s * eye[j] for j in range(1, p) for s in (1.0, -1.0)])
+    lp = norm_programs.norm_program(z, norm_programs.Geometry.LINF)
+    m = z.shape[0]
+    y = np.zeros(lp.A.shape[0])
+    y[0] = y[m] = 1.0                                               # rows: z (m), then t - θ_1 ≥ 0
+    x = np.concatenate([eye[0], [1.0]])
+    assert lp.A.T @ y == pytest.approx(lp.c) and float(lp.b @ y) == 1.0 and np.all(lp.A @ x >= lp.b)
+    face = faces.optimal_face(lp, x, y)
+    assert face.directions.shape == (p, p - 1) and p - 1 > faces.SMALL_BOX_DIRECTIONS
+    assert face.point is True and face.dimension == 0 and face.boxed
+    assert face.lp_count == 2 * (p - 1)
+    assert np.abs(face.hi - face.lo).max() <= LP_TOL
+
+
 # Exists because a mutant survived: the empty data of an exact point face were unchecked.
 def test_an_exact_point_face_has_no_rows():
     """A face proved a point in ℚ is θ₀ alone: no directions (p, 0), no rows (A_red (0, 0), r (0,)), an empty box."""
