@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import sys
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -162,6 +164,32 @@ def test_a_lost_pool_worker_is_replaced_and_its_unit_resubmitted(tmp_path):
     assert sorted(u[1] for u, _ in results) == list(range(12))         # nothing lost, nothing twice
     assert all(v == u[1] ** 2 for u, v in results)
     assert pool.report.resubmitted >= 1
+
+
+# Exists because a mutant survived: the count of units resubmitted after a lost pool was only checked with real workers.
+def test_a_unit_lost_with_its_pool_is_resubmitted_and_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No process is started: the pool's executor computes in this process, except that unit 3's first run
+    raises BrokenProcessPool (its worker died).  The pool is rebuilt, unit 3 runs again, every unit is yielded
+    once, and the provenance says one unit was resubmitted."""
+    lost: list[int] = []
+
+    class Flaky(executors.InProcessExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            if args[-1] == 3 and not lost:        # args: (expected versions, fn, unit) of checked_call
+                lost.append(3)
+                future: Future = Future()
+                future.set_exception(BrokenProcessPool("a worker died"))
+                return future
+            return super().submit(fn, *args, **kwargs)
+
+    pool: executors.WorkerPool[int, int] = executors.WorkerPool(local(1))
+    pool.executor = Flaky()
+    monkeypatch.setattr(pool, "_process_pool", Flaky)       # the rebuilt pool: no process either
+    results = list(pool.run(square, range(6), in_flight=3))
+    assert lost == [3]
+    assert sorted(results) == [(x, x * x) for x in range(6)]
+    report = pool.report.to_json()
+    assert report["resubmitted"] == 1 and report["units"] == 6
 
 
 @pytest.mark.subprocess

@@ -153,6 +153,19 @@ def test_every_method_is_the_identity_at_the_train_length(method):
     assert np.array_equal(a.margins, b.margins)
 
 
+# Exists because a mutant survived: NTK at head dimension d = 2 (one frequency, 2f/(d - 2) undefined) was never run.
+def test_ntk_keeps_the_one_frequency_of_a_two_dimensional_head():
+    """d = 2 has the one frequency ω_0 = base^0 = 1, which NTK (ω_f / s^(2f/(d-2))) leaves unchanged at f = 0:
+    the rows are those of plain re-evaluation, margin for margin, at every length."""
+    a = compute_alpha("rope:2", "offset:1", 8, [32, 64], extension="ntk")
+    b = compute_alpha("rope:2", "offset:1", 8, [32, 64])
+    assert a.realizable and b.realizable
+    for L in (32, 64):
+        assert np.all(np.isfinite(a.outcomes[L].margins))
+        assert np.array_equal(a.outcomes[L].margins, b.outcomes[L].margins)
+        assert np.array_equal(a.outcomes[L].status, b.outcomes[L].status)
+
+
 def test_certified_mode_decides_interpolated_copy():
     """The copy target of rope:32 at L0 = 32 sits at x = 16 for every even L (part (b)): certified α = 1."""
     result = compute_alpha("rope:32", "copy", 32, [1024], mode="certified", extension="pi")

@@ -20,7 +20,7 @@ import pytest
 
 from posreal.cli import main
 from posreal.theory import compute_alpha, parse_pe, register_pe
-from posreal.theory.blocked import FEATURE_BLOCK
+from posreal.theory.blocked import FEATURE_BLOCK, causal_pairs
 from posreal.theory.errors import SpecError
 from posreal.theory.function_pe import FunctionGeneral, FunctionProfile, load_python_pe
 from posreal.theory.tables import unregister_pe
@@ -154,6 +154,30 @@ def test_a_relative_function_is_evaluated_on_the_offsets_only(registered):
     registered("lazyrope", psi=rec, kind="relative", width=8)
     compute_alpha("lazyrope", "offset:1", 16, [L])
     assert rec.largest == L - 1 and sum(rec.sizes) <= 3 * L + 1000   # O(L) offsets in all, never pairs
+
+
+# Exists because a mutant survived: an empty block of rows given as a plain list was never paired.
+def test_causal_pairs_of_plain_lists() -> None:
+    """Rows [2, 0] have the pairs (row 2: keys 0, 1, 2) and (row 0: key 0), as integer positions; an empty
+    block (an empty list, whose numpy default is float) has none."""
+    local, keys = causal_pairs([2, 0])
+    assert local.tolist() == [0, 0, 0, 1] and keys.tolist() == [0, 1, 2, 0]
+    none_local, none_keys = causal_pairs([])
+    assert none_local.size == none_keys.size == 0 and none_keys.dtype == np.int64
+
+
+# Exists because a mutant survived: a float tie of distinct rationals was never split in ℚ for a general function.
+def test_a_general_rational_function_ties_only_exactly_equal_keys(registered):
+    """ψ(i, j) = 1 + 10⁻²⁰ [j = 1]: keys 0 and 1 share the float 1.0 but differ in ℚ, keys 0 and 2 are equal.
+    Row 1 (target 0, rival 1) has no structural tie; row 2 (target 0, rivals 1 and 2) ties key 2."""
+    tiny = Fraction(1, 10 ** 20)
+    assert float(1 + tiny) == 1.0
+    pe = registered("nearly", psi=lambda i, j: [[1 + (tiny if int(k) == 1 else 0)] for k in j], kind="general",
+                    width=1)
+    assert pe.rational
+    rows, targets = np.array([1, 2]), np.array([0, 0])
+    assert pe.structural_ties(rows, targets, 3, 3).tolist() == [False, True]
+    assert pe.float_row_margins(np.array([1.0]), rows, targets, 3, 3)[2].tolist() == [False, True]
 
 
 # --------------------------------------------------------------------------- bad functions: one line each

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import sys
 import types
 from pathlib import Path
 from types import SimpleNamespace
@@ -175,6 +176,24 @@ def test_the_dual_cell_of_abssin_in_linf_equals_the_cell_itself():
     assert plain.to_json()["alpha"] == dual.to_json()["alpha"]
 
 
+# Exists because a mutant survived: the check that highspy offers the API the warm models use was never run.
+def test_the_warm_models_use_highspy_when_it_has_their_api(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With highspy installed (a dependency) the first use loads it and the face models are warm-started HiGHS
+    models; a highspy without ``HighsLp`` (an incompatible version) is not used: every LP goes to linprog."""
+    import highspy
+
+    A, r, lo, hi = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0]), np.full(2, -5.0), np.full(2, 5.0)
+    monkeypatch.setattr(warm_lp, "_HIGHS", None)
+    assert warm_lp._highs_api() is highspy
+    assert DualFaceLP(A, r, lo, hi).model is not None and FaceLP(A, r, lo, hi).model is not None
+    monkeypatch.setattr(warm_lp, "_HIGHS", None)
+    monkeypatch.setitem(sys.modules, "highspy", types.SimpleNamespace(_Highs=highspy._Highs,
+                                                                      MatrixFormat=highspy.MatrixFormat))
+    assert warm_lp._highs_api() is False
+    model = DualFaceLP(A, r, lo, hi)
+    assert model.model is None and model.minimize(np.array([1.0, 1.0]))[0] == pytest.approx(2.0)
+
+
 @pytest.mark.parametrize("form", [FaceLP, DualFaceLP])
 def test_warm_started_face_lp_matches_linprog(form):
     """Both forms of the warm-started model (primal; dual with the finite bounds as rows) give linprog's
@@ -315,6 +334,28 @@ def test_a_wide_face_of_many_directions_keeps_its_box_for_later():
     assert face.ensure_box() is True
     assert face.boxed and np.all(np.isfinite(face.lo)) and np.all(np.isfinite(face.hi))
     assert np.all(face.hi - face.lo > 1.0)
+
+
+# Exists because a mutant survived: a face of more than 16 directions that is a point was never read off a dual.
+def test_a_point_read_off_a_low_rank_dual_with_many_directions_is_a_point() -> None:
+    """p = 20, Z = e_1 and e_1 ± e_j (j = 2..20): θ*_∞ = e_1 with t* = 1 is the only optimum (θ_1 ≤ t = 1 and
+    θ_1 ± θ_j ≥ 1 force θ_j = 0).  The optimal dual y = (row e_1) + (row t - θ_1) has rank 2 in 21 variables, so
+    the face read off it has 19 > 16 directions; the two LPs along one direction find no width, the box is
+    computed (2 · 19 LPs) and has width 0: the face is a point (not a wide face with its box skipped)."""
+    p = 20
+    eye = np.eye(p)
+    z = np.array([eye[0]] + [eye[0] + s * eye[j] for j in range(1, p) for s in (1.0, -1.0)])
+    lp = norm_programs.norm_program(z, norm_programs.Geometry.LINF)
+    m = z.shape[0]
+    y = np.zeros(lp.A.shape[0])
+    y[0] = y[m] = 1.0                                               # rows: z (m), then t - θ_1 ≥ 0
+    x = np.concatenate([eye[0], [1.0]])
+    assert lp.A.T @ y == pytest.approx(lp.c) and float(lp.b @ y) == 1.0 and np.all(lp.A @ x >= lp.b)
+    face = faces.optimal_face(lp, x, y)
+    assert face.directions.shape == (p, p - 1) and p - 1 > faces.SMALL_BOX_DIRECTIONS
+    assert face.point is True and face.dimension == 0 and face.boxed
+    assert face.lp_count == 2 * (p - 1)
+    assert np.abs(face.hi - face.lo).max() <= LP_TOL
 
 
 # Exists because a mutant survived: the empty data of an exact point face were unchecked.
@@ -459,6 +500,67 @@ def test_block_sees_every_known_point_of_the_face():
     assert blk.best.tolist() == [4.0]
     blk.refresh()
     assert blk.some.tolist() == [REALIZED] and blk.every.tolist() == [FAILED]
+
+
+def _rows_one_rival(face: Face, g0: float, slopes: list[float]) -> _Block:
+    """One row per slope (rows 1, 2, ...: distinct cache keys), target key 0 and one rival, key 1, whose margin
+    over the face is g0 + slope · w (d = 1), tolerance 1e-7; a general PE (rival keys (row, target, key))."""
+    b = len(slopes)
+    a = np.zeros((b, 2, 1))
+    a[:, 1, 0] = slopes
+    gsel = SimpleNamespace(pe=SimpleNamespace(kernel_form=None))
+    return _Block(gsel, face, None, np.arange(1, b + 1), np.zeros(b, dtype=int), np.tile([0.0, g0], (b, 1)), a,
+                  np.tile([False, True], (b, 1)), np.full(b, 1e-7), np.zeros(b, dtype=bool),
+                  np.zeros(b, dtype=np.int8), np.zeros(b, dtype=np.int8))
+
+
+def _decide_within(blk: _Block, monkeypatch: pytest.MonkeyPatch, rounds: int = 50) -> None:
+    """``blk.decide()``, failing (instead of running on) if it looks at new points more than ``rounds`` times."""
+    see, calls = blk.see, []
+
+    def counted(points: np.ndarray) -> None:
+        calls.append(len(points))
+        assert len(calls) <= rounds, "decide() does not end"
+        see(points)
+
+    monkeypatch.setattr(blk, "see", counted)
+    blk.decide()
+
+
+# Exists because a mutant survived: the skipped box was computed later than once BOX_AFTER·d rivals needed an LP.
+def test_a_skipped_box_is_computed_once_box_after_d_rivals_needed_an_lp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """F = [0, 2] (d = 1) with its box skipped; seven rows whose one rival margin is 1 + s w, s = 1..7: positive
+    on F (least value 1 at w = 0), which an LP per rival proves (distinct slopes: no earlier dual bounds the next
+    one through an infinite box).  The LP budget is 4: once BOX_AFTER·d = 4 rivals needed an LP and more than
+    2d wait, the box (2 LPs, not charged to the budget) is computed and proves the other three on the box [0, 2].
+    Computing it one LP later would find the budget spent: three rows left undecided."""
+    A, r = np.array([[1.0], [-1.0]]), np.array([0.0, -2.0])
+    inf = np.full(1, np.inf)
+    face = Face(np.zeros(1), np.ones((1, 1)), A, r, -inf, inf, False, probes=np.zeros((0, 1)), boxed=False)
+    face.lp_budget = 4
+    assert face_rows.BOX_AFTER * 1 == 4
+    blk = _rows_one_rival(face, 1.0, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0])
+    _decide_within(blk, monkeypatch)
+    assert blk.every.tolist() == [REALIZED] * 7
+    assert face.boxed and face.lo.tolist() == pytest.approx([0.0]) and face.hi.tolist() == pytest.approx([2.0])
+    assert face.lp_count == 4 + 2 == face.lp_budget                   # four rival LPs and the box's two
+
+
+# Exists because a mutant survived: decide() on a face whose box is in place was never run past BOX_AFTER·d LPs.
+def test_many_rivals_proved_by_lps_on_a_boxed_face_end_the_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """F = [0, 2] inside a looser box [-1, 3] (a box need only contain F); rival margins 0.5 + s w, s = 1..7, are
+    at least 0.5 on F but negative at the box's end -1, so each rival needs its LP (no box bound, and no earlier
+    dual bounds the next one: 0.5 - (s - s') < 0 on the box).  Past BOX_AFTER·d = 4 proved rivals the box is
+    already there (``ensure_box`` computes nothing): the decision goes on with LPs and ends, every row realized."""
+    A, r = np.array([[1.0], [-1.0]]), np.array([0.0, -2.0])
+    face = Face(np.zeros(1), np.ones((1, 1)), A, r, np.array([-1.0]), np.array([3.0]), False,
+                probes=np.zeros((0, 1)))
+    face.lp_budget = 100
+    blk = _rows_one_rival(face, 0.5, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0])
+    assert not blk.box_bounds().any()                                 # the box proves no rival
+    _decide_within(blk, monkeypatch)
+    assert blk.every.tolist() == [REALIZED] * 7
+    assert face.lp_count == 7                                          # one LP per rival, no box LP
 
 
 # Exists because a mutant survived: box_bounds could refute rows with the least bound over all rows.

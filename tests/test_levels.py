@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from posreal.checks.level_checks import LEVEL2_TIE, MAXENT_TIE, SYMMETRIC_CONTROL, SYMMETRIC_TIE, registered_table
-from posreal.theory.levels import (ActiveSplit, _check_farkas, leading_level, level_span_decomposition, max_margin,
-                                   residual_levels, split_active)
+from posreal.theory.levels import (SUPPORT_TOL, ActiveSplit, _check_farkas, _exact_vertex, leading_level,
+                                   level_span_decomposition, max_margin, residual_levels, split_active)
+from posreal.theory import maxent
 from posreal.theory.maxent import LogForm, Residuals
 from posreal.theory.symmetry import SignedPermutation, find_symmetry, preserves
 from posreal.theory.trajectory import follow, pair_data
@@ -47,6 +48,34 @@ def test_worked_example_max_entropy_value_is_enclosed():
     # the two vertex formulas of Λ are not the limit: -log 3 (vertex (1/16, 3/16, 0)) and 0
     for vertex_value in (-math.log(3.0), 0.0):
         assert abs(value.value - vertex_value) > 0.5
+
+
+# Exists because a mutant survived: the certified half-width was never compared with the enclosure it reports.
+def test_certified_value_and_bound_cover_the_whole_enclosure(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a working precision of 15 digits the enclosure of the worked example's limit is about 2e-7 wide (at 40
+    digits it is far below a float's resolution).  The limit is -⟨w̃, u_0⟩ + ⟨w̃, u_1⟩ (its decomposition); with
+    the level's enclosures [a_b, b_b] of ⟨w̃, u_b⟩ it lies in [a_1 - b_0, b_1 - a_0], and value ± bound must be
+    that interval (midpoint and half-width), so it contains the limit by hand as well."""
+    from mpmath import iv, mp
+
+    saved = mp.dps, iv.dps
+    monkeypatch.setattr(maxent, "DIGITS", 15)
+    try:
+        levels = residual_levels(WORKED, (F(0), F(1, 2)), [1, 1, 1])
+        coefficients = level_span_decomposition(levels, (F(4), F(0)))
+        assert coefficients == [[F(-1), F(1)]]
+        residuals = Residuals(levels)
+        value = residuals.value(coefficients)
+        inner = residuals.interval_inner(1)
+        low = float(mp.mpf(inner[1].a) - mp.mpf(inner[0].b))
+        high = float(mp.mpf(inner[1].b) - mp.mpf(inner[0].a))
+    finally:
+        mp.dps, iv.dps = saved
+    assert not value.exact and value.sign == -1
+    assert 1e-8 < (high - low) / 2 < 1e-5                            # wide enough to tell a half-width from a third
+    assert value.value == pytest.approx((low + high) / 2, abs=1e-15)
+    assert value.bound == pytest.approx((high - low) / 2, rel=1e-9)
+    assert value.value - value.bound <= _hand_max_entropy() <= value.value + value.bound
 
 
 def test_max_entropy_weights_change_the_value():
@@ -104,6 +133,20 @@ def test_the_farkas_check_rejects_a_vector_that_is_not_one():
     assert _check_farkas(vectors, split, (F(1), F(0)), (F(0), F(1)))
     assert not _check_farkas(vectors, split, (F(1), F(0)), (F(1), F(1)))      # ⟨θ*, y⟩ ≠ 0
     assert not _check_farkas(vectors, split, (F(1), F(0)), (F(0), F(1, 2)))   # ⟨z_2, y⟩ < 1
+
+
+# Exists because a mutant survived: the support tolerance of a float vertex was never tried with entries above 1.
+def test_exact_vertex_ignores_rounding_noise_relative_to_the_vertex() -> None:
+    """θ = (2, 2) = 4 u_1 + 4 u_2 with u_1 = (0, ½), u_2 = (½, 0), and u_0 = (1, -½) also active (⟨u_0, θ⟩ = 1).
+    The float vertex x = (1e-12, 4, 4) carries 1e-12 of rounding noise on u_0: below SUPPORT_TOL times the
+    vertex's scale (4), so not in its support, and λ = (u_1: 4, u_2: 4) is confirmed in ℚ.  Taking the noise
+    into the support would pair u_2 with u_0 first, where θ = 12 u_2 - 4 u_0 has a negative λ (no vertex)."""
+    vectors = {0: (F(1), F(-1, 2)), 1: (F(0), F(1, 2)), 2: (F(1, 2), F(0))}
+    theta = (F(2), F(2))
+    assert all(sum(a * b for a, b in zip(u, theta)) == 1 for u in vectors.values())
+    x = np.array([1e-12, 4.0, 4.0])
+    assert SUPPORT_TOL / 4 < x[0] <= SUPPORT_TOL * 4
+    assert _exact_vertex([0, 1, 2], vectors, theta, x, 2) == {1: F(4), 2: F(4)}
 
 
 def test_split_active_names_a_missing_active_set():

@@ -490,6 +490,43 @@ def test_float_undecided_row_keeps_its_class_in_the_limit() -> None:
     assert doc["class"] == "undecided" and doc["reason"] == UndecidedReason.NOT_EXACT.value
 
 
+# Exists because a mutant survived: predict could return the failed hypothesis' text instead of None.
+def test_predict_is_none_when_a_hypothesis_fails() -> None:
+    """seed 1 #1509 row 3 has no strict complementarity: no non-degenerate prediction (None; the reason is
+    predict_in's), while the designed log-2 tie, whose hypotheses hold, has one."""
+    inst = instance(1, 1509)
+    with registered(inst):
+        pe, task = parse_pe(inst.pe), parse_task(inst.task)
+        sel = select(pe, task, inst.train_length)
+        (rival,) = next(r for r in classify(pe, task, sel, inst.length).open_rows if r.row == 3).rivals
+        assert limit.predict(pe, task, sel, rival.direction) is None
+        assert "strict complementarity" in str(predict_in(prediction_context(pe, task, sel), rival.direction))
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        sel = select(pe, task, LOG2_TIE.train_length)
+        (rival,) = classify(pe, task, sel, LOG2_TIE.length).open_rows[0].rivals
+        assert isinstance(limit.predict(pe, task, sel, rival.direction), Prediction)
+
+
+# Exists because a mutant survived: a context without training rows (no symmetry search) was never decided.
+def test_without_training_rows_a_zero_limit_stays_undecided_with_its_reason() -> None:
+    """The designed log-2 tie with every multiplicity 1 has the limit 0 exactly; a context built without the
+    training rows' multisets (``rows=None``) searches no symmetry, so the row is undecided for that reason —
+    as with the rows, where no symmetry exists either."""
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        sel = select(pe, task, LOG2_TIE.train_length)
+        (row,) = classify(pe, task, sel, LOG2_TIE.length).open_rows
+        ctx = prediction_context(pe, task, sel)
+    for rows in (None, ctx.rows):
+        flat = type(ctx)(ctx.constraints, ctx.support, ctx.multipliers, [1 for _ in ctx.multiplicities],
+                         theta=ctx.theta, weights=[1 for _ in ctx.weights], rows=rows)
+        out = open_tie_limit(flat, row)
+        assert out.verdict is LimitVerdict.UNDECIDED and out.reason is UndecidedReason.ZERO_LIMIT
+        assert out.rivals[0].undecided is UndecidedReason.ZERO_LIMIT and out.rivals[0].symmetry is None
+        assert out.to_json()["reason"] == "zero limit"
+
+
 # --------------------------------------------------------------------------- the rescaling control
 def _case(index: int):
     from posreal.checks.limit_checks import TieCase, _listify

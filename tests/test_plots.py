@@ -189,6 +189,31 @@ def test_geometry_figure_has_one_style_per_geometry_and_one_colour_per_task(tmp_
     assert labels == ["offset:1", "copy", " ", "ℓ2 (θ*)", "ℓ∞ [every, some]", "ℓ1 [every, some]"]
 
 
+# Exists because a mutant survived: a geometry without a style of its own was never drawn.
+def test_a_geometry_outside_the_style_table_is_drawn_and_named(tmp_path, monkeypatch):
+    """A geometry name the style table does not know (here "l3") gets the fallback style (dash-dot, x) and
+    its own name in the legend; the known one keeps its style and label."""
+    figures = _recorded_figures(monkeypatch)
+    plots.plot_geometries({"l2": _geometry_docs(), "l3": _geometry_docs()}, [4, 16], str(tmp_path / "g.png"))
+    assert (tmp_path / "g.png").stat().st_size > 0
+    lines = [line for line in figures[0].axes[0].get_lines() if line.get_marker() not in ("None", None, "")]
+    assert [(line.get_linestyle(), line.get_marker()) for line in lines] == [("-", "o"), ("-.", "x")]
+    labels = [t.get_text() for t in figures[0].legends[0].get_texts()]
+    assert labels[-2:] == ["ℓ2 (θ*)", "l3"]
+
+
+# Exists because a mutant survived: the geometry figure's pixel size was unchecked.
+def test_geometry_figure_pixel_size(tmp_path, monkeypatch):
+    """(3.3 × columns + 2.2) × (2.9 × rows + 0.6) inches at 120 dpi: one panel is 660 × 420 pixels; five PEs
+    take 4 columns and 2 rows, 1848 × 768."""
+    _recorded_figures(monkeypatch)
+    plots.plot_geometries({"l2": _geometry_docs()}, [4], str(tmp_path / "one.png"))
+    assert _png_size(tmp_path / "one.png") == (round(5.5 * 120), round(3.5 * 120))
+    docs = [{**_geometry_docs()[0], "pe": pe} for pe in ("a", "b", "c", "d", "e")]
+    plots.plot_geometries({"l2": docs}, [4], str(tmp_path / "five.png"))
+    assert _png_size(tmp_path / "five.png") == (round(15.4 * 120), round(6.4 * 120))
+
+
 # Exists because a mutant survived: the base of the geometry figure's log axis was unchecked.
 def test_geometry_figure_has_a_base_two_length_axis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """L is drawn on a log axis of base 2, ticked at the lengths."""

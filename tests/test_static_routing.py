@@ -87,6 +87,20 @@ def test_monte_carlo_is_seeded_and_close_to_the_exact_value():
         assert abs(est - float(ex)) < 5 * se + 1e-12
 
 
+# Exists because a mutant survived: the β document's instance fields were never read back.
+def test_a_beta_document_names_the_instance_it_was_computed_on():
+    """From its JSON alone (task, length, vocab, method, seed, samples) the run is reproduced: the same document;
+    the enumeration document's β are the brute-force fractions."""
+    mc = static_routing_bound("sort", 3, 2, method="monte-carlo", samples=2000, seed=5).to_json()
+    again = static_routing_bound(mc["task"], mc["length"], mc["vocab"], method=mc["method"], samples=mc["samples"],
+                                 seed=mc["seed"])
+    assert again.to_json() == mc and again.length == 3
+    exact = static_routing_bound("sort", 3, 2).to_json()
+    assert (exact["task"], exact["length"], exact["vocab"], exact["method"]) == ("sort", 3, 2, "enumeration")
+    expected = brute_beta(lambda x: sorted(x), exact["length"], exact["vocab"], lambda r: range(exact["length"]))
+    assert exact["beta"] == [f"{b.numerator}/{b.denominator}" for b in expected]
+
+
 def test_large_instances_switch_to_monte_carlo():
     res = static_routing_bound("addition", 8, 10, samples=20_000)
     assert res.method == "monte-carlo" and res.seed is not None

@@ -33,6 +33,26 @@ def test_stable_gradient_is_the_loss_gradient():
     assert stable_gradient(grid, theta) == pytest.approx(grad, rel=1e-9, abs=1e-9)
 
 
+# Exists because a mutant survived: rows whose logits lie far below other rows' were never in a gradient.
+def test_stable_gradient_shifts_each_row_by_its_own_maximum():
+    """relbias · offset:1 at L0 = 8 with θ = 1000 e_3: rows 3..7 see offset 3 (logit 1000) and put their whole
+    weight on it, rows 1 and 2 do not have it (every logit 0) and attend uniformly.  By hand, ∇ = 5 (e_3 - e_1)
+    + (½ e_0 - ½ e_1) + (⅓ (e_0 + e_1 + e_2) - e_1): finite, although exp(0 - 1000) underflows to 0."""
+    grid = training_grid("relbias", "offset:1", 8, 8)
+    theta = np.zeros(grid.features.shape[2])
+    theta[3] = 1000.0
+    expected = np.zeros_like(theta)
+    expected[:4] = [1 / 2 + 1 / 3, -5 - 1 / 2 - 2 / 3, 1 / 3, 5]
+    assert stable_gradient(grid, theta) == pytest.approx(expected, abs=1e-12)
+
+
+# Exists because a mutant survived: the refusal of a bad start could drop the start it was given.
+def test_steepest_descent_bad_start_names_the_start():
+    with pytest.raises(SpecError) as err:
+        steepest_descent("relbias", "offset:1", 4, "l2", steps=10, start=(11, np.zeros(3)))
+    assert str(err.value) == "invalid start (11, (3,)); accepted: (k, θ_k) with 0 <= k <= 10 and θ_k of shape (4,)"
+
+
 # Exists because a mutant survived: steepest descent's error for a bad step size was unchecked.
 def test_steepest_descent_bad_step_size_message():
     with pytest.raises(SpecError) as err:

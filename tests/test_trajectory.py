@@ -97,6 +97,20 @@ def test_descent_evidence_reports_its_gap_and_it_shrinks_with_more_steps():
     assert many.verdict is LimitVerdict.WON and abs(many.value - math.log(2)) < 0.05   # GD's limit differs by O(η)
 
 
+# Exists because a mutant survived: the evidence's JSON could lose the descent-to-flow gap it reports.
+def test_evidence_json_reports_the_descent_to_flow_gap():
+    """The gap bound (definitions.md#trajectory-evidence: "estimated along the way and reported") is in the
+    JSON record: positive after K descent steps, smaller after more steps, 0 for the flow itself."""
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        sel = select(pe, task, 3)
+        data = pair_data(pe, task, 3, list(sel.exact_theta))
+    few, many, flow = (tie_trajectory(data, [[1.0, -1.0, 1.0]], k)[0].to_json() for k in (200, 2000, 0))
+    assert (few["method"], flow["method"]) == ("gradient descent", "gradient flow")
+    assert few["gap"] > many["gap"] > 0 and flow["gap"] == 0.0
+    assert few["verdict"] == "won" and abs(few["value"]) > few["gap"]
+
+
 def test_relbias_without_d_is_relbias_l0_minus_1():
     a, b = _data("relbias", "position:0", 3), _data("relbias:2", "position:0", 3)
     np.testing.assert_array_equal(a.z, b.z)

@@ -449,6 +449,26 @@ def test_each_failed_check_refutes_with_exactly_its_message(name: str, edits: li
     assert (verdict.verdict, verdict.failures, verdict.name) == (REFUTED, failures, "c")
 
 
+# Exists because a mutant survived: a failed independence hypothesis could be forgotten by a later passing one.
+def test_a_prediction_on_a_dependent_support_predicts_no_win() -> None:
+    """The support lists z(1,1,0) = e1 twice (λ = 1/2 each) and z(2,2,0) = e2 (λ = 1): stationarity and
+    complementarity still hold, but the three support vectors are dependent, so the prediction's hypotheses fail
+    and the row is not predicted to win — although strict complementarity (no difference off the support) and
+    v - (e1 - e2) ⊥ col Zᵀ pass after it and the sign Σ c log(n/λ) = log 4 > 0 is the one claimed.  The verifier
+    names the independence check and the predicted outcome (predicted_wins stays true in the certificate)."""
+    support = _support(([1, 1, 0], "1/2"), ([1, 1, 0], "1/2"), ([2, 2, 0], "1/1"))
+    verdict = _one(_edited(OPEN, _put("claims", "selected", "support", support),
+                           _prediction("coefficients", ["1/1", "0/1", "-1/1"]),
+                           _prediction("multiplicities", [2, 2, 1])))
+    assert verdict.verdict == REFUTED
+    assert verdict.failures == [
+        "support pair [1, 1, 0] is the first training pair with its difference, listed in order",
+        "claims.rivals[0].prediction: support vectors linearly independent",
+        "predicted row outcome: wins = False"]
+    assert "claims.rivals[0].prediction: strict complementarity (⟨θ*, z⟩ > 1 off the support)" in verdict.checked
+    assert "claims.rivals[0].prediction: sign of the predicted limit is 1" in verdict.checked
+
+
 def test_the_unedited_certificates_of_this_file_verify_and_name_their_checks() -> None:
     """The control: re-sealed without an edit, the three certificates the catalogue edits verify, and the
     refuted messages above are each among the passed checks of the original."""
@@ -831,6 +851,14 @@ def test_rank_of_small_rational_matrices(rows: list, rank: int) -> None:
     assert qla.rank(rows) == rank
     transposed = [list(column) for column in zip(*rows)]
     assert qla.rank(transposed) == (rank if rows and rows[0] else 0)
+
+
+# Exists because a mutant survived: the refusal of a projection onto a dependent basis was never read.
+def test_projection_onto_a_dependent_basis_is_refused_by_name() -> None:
+    # P x onto span{(1, 1)} is (1/2)(1, 1) for x = e1; with (2, 2) added the Gram matrix is singular: refused
+    assert qla.project([[1, 1]], [1, 0]) == ([F(1, 2)], [F(1, 2), F(1, 2)])
+    with pytest.raises(ValueError, match="^projection onto a dependent basis$"):
+        qla.project([[1, 1], [2, 2]], [1, 0])
 
 
 # ===================================================================== exact_model
