@@ -823,3 +823,25 @@ def test_dual_face_model_refuses_a_complex_cost():
     assert value == pytest.approx(-2.0) and w is not None and w[0] == pytest.approx(2.0)
     with pytest.raises(TypeError):
         solver.minimize([-1.0 + 1.0j])                                 # a complex cost is not a cost
+
+
+# Exists because a mutant survived: the max-min LP's value and maximizer were never checked.
+def test_max_min_over_face_returns_the_maximum_and_its_point() -> None:
+    """The value is min_j (g0_j + a_jᵀ w) at the returned w, at most 1, and no known point of F (the face's
+    probes) does better."""
+    face = _wide_face()
+    d = face.directions.shape[1]
+    u = np.random.default_rng(1).normal(size=(2, d))
+    g0 = np.array([0.25, -0.5])
+    probes = face.probes.copy()
+    value, w = _max_min_over_face(face, g0, u)
+    assert w is not None and np.isfinite(value) and value <= 1.0
+    assert value == pytest.approx(float((g0 + u @ w).min()), abs=1e-7)
+    assert all(float((g0 + u @ p).min()) <= value + 1e-7 for p in probes)
+
+
+# Exists because a mutant survived: the refusal of an α interval for an ℓ2 selection could lose its message.
+def test_interval_outcomes_refuses_an_l2_selection_by_name() -> None:
+    gsel = select_in_geometry("relbias", "offset:1", 8, Geometry.L2, exact=False)
+    with pytest.raises(PosrealError, match="invalid selection for the α interval; accepted: a realizable linf or l1"):
+        interval_outcomes(gsel, [8])
