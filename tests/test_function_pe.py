@@ -343,3 +343,14 @@ def test_experiment_workers_get_the_registered_function(registered, tmp_path, mo
                 (ADAM.with_changes(steps=20),))
     records = run_grid(grid, tmp_path / "run", jobs=2)
     assert sorted({r["pe"] for r in records}) == ["logd", "slope"] and len(records) == 4
+
+
+# Exists because a mutant survived: a refusal of function_pe could lose the value it refuses.
+def test_every_refusal_of_function_pe_names_its_field_and_value() -> None:
+    from posreal.theory.function_pe import function_pe
+    with pytest.raises(SpecError, match=r"^invalid psi 3; accepted: a function of integer arrays"):
+        function_pe("f", 3, "relative", 1)
+    with pytest.raises(SpecError, match=r"^invalid PE kind 'diagonal'; accepted: "):
+        function_pe("f", lambda n: np.ones((n.size, 1)), "diagonal", 1)
+    with pytest.raises(SpecError, match=r"^invalid PE width True; accepted: an integer p from 1 to "):
+        function_pe("f", lambda n: np.ones((n.size, 1)), "relative", True)
