@@ -845,3 +845,17 @@ def test_interval_outcomes_refuses_an_l2_selection_by_name() -> None:
     gsel = select_in_geometry("relbias", "offset:1", 8, Geometry.L2, exact=False)
     with pytest.raises(PosrealError, match="invalid selection for the α interval; accepted: a realizable linf or l1"):
         interval_outcomes(gsel, [8])
+
+
+# Exists because a mutant survived: the point test's scale floor of 1 (for a small θ) was unchecked.
+def test_a_face_a_little_wider_than_lp_tol_is_not_a_point() -> None:
+    """The face of the previous test cut to θ ∈ [-0.7 LP_TOL, 0.7 LP_TOL]: its width 1.4 LP_TOL exceeds
+    LP_TOL · max(1, |θ₀|) = LP_TOL at θ₀ = 0, so it is a segment (a floor of 2 would call it a point)."""
+    tol, half = faces.NULL_TOL, 0.7 * LP_TOL
+    A = np.array([[tol, 0.0], [0.0, 1.0], [1.0, 0.0], [-1.0, 0.0]])
+    lp = norm_programs.LinearProgram(norm_programs.Geometry.LINF, A, np.array([0.0, 0.0, -half, -half]),
+                                     np.zeros(2), 1)
+    face = faces.optimal_face(lp, np.zeros(2), np.array([1.0, 1.0, 0.0, 0.0]))
+    assert face.directions.shape == (1, 1)
+    assert float(face.hi[0] - face.lo[0]) == pytest.approx(2 * half, rel=1e-6)
+    assert face.point is False
