@@ -180,6 +180,19 @@ def test_a_general_rational_function_ties_only_exactly_equal_keys(registered):
     assert pe.float_row_margins(np.array([1.0]), rows, targets, 3, 3)[2].tolist() == [False, True]
 
 
+
+# Exists because a mutant survived: a float tie of distinct rationals was never split in ℚ for a profile function.
+def test_a_relative_rational_function_splits_a_float_tie_of_distinct_rationals(registered):
+    """f(n) = 1 + 10⁻²⁰ [n = 1]: offsets 0, 1 and 2 share the float 1.0; offsets 0 and 2 are equal in ℚ, offset
+    1 is not, so it gets an id of its own (the next unused one) and keys 0 and 2 keep theirs."""
+    tiny = Fraction(1, 10 ** 20)
+    pe = registered("nearlyrel", psi=lambda n: [[1 + (tiny if int(k) == 1 else 0)] for k in n], kind="relative",
+                    width=1)
+    assert pe.rational
+    ids = pe.feature_ids(4, 4)
+    assert ids.tolist() == [0, 1, 0, 0]
+
+
 # --------------------------------------------------------------------------- bad functions: one line each
 def _refused(call, *needles):
     with pytest.raises(SpecError) as err:
