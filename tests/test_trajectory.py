@@ -207,3 +207,13 @@ def test_pair_weights_scale_only_the_named_differences():
     hit = [np.allclose(z, [0, 1, 0]) for z in data.z]
     assert any(hit) and np.allclose(data.log_weight[hit], math.log(100.0))
     assert np.all(data.log_weight[~np.array(hit)] == 0)
+
+
+# Exists because a mutant survived: a cell without training pairs was never turned into pair data.
+def test_pair_data_of_a_task_without_training_pairs_is_empty_and_its_field_zero() -> None:
+    """offset:5 has no row at L0 = 4: no differences, no row starts (an integer index array), and the
+    shifted field (which indexes by the starts) is the zero vector."""
+    pe = parse_pe("relbias")
+    data = pair_data(pe, parse_task("offset:5"), 4, [0.0] * pe.dim(4))
+    assert data.z.shape == (0, 4) and data.starts.size == 0 and data.starts.dtype.kind == "i"
+    assert ShiftedField(data).rhs(0.5, np.ones(4)).tolist() == [0.0] * 4
