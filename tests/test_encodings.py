@@ -105,3 +105,18 @@ def test_integer_positions_passes_integers_through() -> None:
     np.testing.assert_array_equal(integer_positions(np.array([1, 2], dtype=object), "key"), [1, 2])
     np.testing.assert_array_equal(integer_positions(np.array([3.0, -1.0]), "key"), [3, -1])
     assert integer_positions(np.array([3.0]), "key").dtype == np.int64
+
+
+# Exists because a mutant survived: Encoding.max_abs_feature, the fallback no built-in PE uses, was never run.
+@pytest.mark.parametrize("spec", ["abssin:4", "rope:4", "dual:slope"])
+def test_generic_max_abs_feature_is_the_largest_entry_of_the_feature_grid(spec):
+    """Every built-in PE overrides ``max_abs_feature`` (profiles, blocked, tables, AbsSin, duals), so only
+    a direct call runs the base class's version: max |ψ(i, k)| over 0 ≤ k ≤ i < L, entry by entry."""
+    from posreal.theory.encodings import Encoding
+    pe, length, train_length = parse_pe(spec), 9, 4
+    naive = max(abs(float(x)) for i in range(length) for k in range(i + 1)
+                for x in pe.index_features(np.array([i]), np.array([k]), train_length)[0])
+    assert naive > 0
+    assert Encoding.max_abs_feature(pe, length, train_length) == pytest.approx(naive, rel=1e-12)
+    assert Encoding.max_abs_feature(pe, length, train_length) == pytest.approx(pe.max_abs_feature(length, train_length))
+    assert Encoding.max_abs_feature(pe, 0, train_length) == 0.0

@@ -219,3 +219,26 @@ def test_the_module_imports_neither_numpy_nor_distributed():
     probe = "import sys, posreal.theory.sampling; print('numpy' in sys.modules)"
     control = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
     assert control.stdout.strip() == "True"          # the reading can see numpy where it is imported
+
+
+# Exists because a mutant survived: a Dask cluster that went away was not named by the kind of its error.
+@pytest.mark.parametrize("kind", ["CancelledError", "FutureCancelledError", "CommClosedError"])
+def test_each_dask_cluster_loss_is_a_worker_lost_naming_its_kind(kind: str) -> None:
+    """Dask's errors are recognized by their class name (no Dask is imported here): each of the three
+    becomes a one-line WorkerLost that names it and the unit; any other error is left to the caller."""
+    exc = type(kind, (Exception,), {})("gone")
+    with pytest.raises(WorkerLost, match=rf"went away while unit 7 ran \({kind}\); resume the run with --resume"):
+        executors.WorkerPool._dask_loss(exc, 7)
+    assert executors.WorkerPool._dask_loss(type("OtherError", (Exception,), {})(), 7) is None
+
+
+# Exists because a mutant survived: the process pool's start method was never looked at.
+def test_the_process_pool_starts_its_workers_by_spawn() -> None:
+    """The executor is only built (no unit is submitted, so no process starts) and shut down."""
+    pool: executors.WorkerPool[int, int] = executors.WorkerPool(local(2))
+    executor = pool._process_pool()
+    try:
+        assert executor._mp_context.get_start_method() == "spawn" and executor._max_workers == 2
+        assert not executor._processes
+    finally:
+        executor.shutdown(wait=True)

@@ -180,6 +180,19 @@ def test_a_general_rational_function_ties_only_exactly_equal_keys(registered):
     assert pe.float_row_margins(np.array([1.0]), rows, targets, 3, 3)[2].tolist() == [False, True]
 
 
+
+# Exists because a mutant survived: a float tie of distinct rationals was never split in ℚ for a profile function.
+def test_a_relative_rational_function_splits_a_float_tie_of_distinct_rationals(registered):
+    """f(n) = 1 + 10⁻²⁰ [n = 1]: offsets 0, 1 and 2 share the float 1.0; offsets 0 and 2 are equal in ℚ, offset
+    1 is not, so it gets an id of its own (the next unused one) and keys 0 and 2 keep theirs."""
+    tiny = Fraction(1, 10 ** 20)
+    pe = registered("nearlyrel", psi=lambda n: [[1 + (tiny if int(k) == 1 else 0)] for k in n], kind="relative",
+                    width=1)
+    assert pe.rational
+    ids = pe.feature_ids(4, 4)
+    assert ids.tolist() == [0, 1, 0, 0]
+
+
 # --------------------------------------------------------------------------- bad functions: one line each
 def _refused(call, *needles):
     with pytest.raises(SpecError) as err:
@@ -343,3 +356,14 @@ def test_experiment_workers_get_the_registered_function(registered, tmp_path, mo
                 (ADAM.with_changes(steps=20),))
     records = run_grid(grid, tmp_path / "run", jobs=2)
     assert sorted({r["pe"] for r in records}) == ["logd", "slope"] and len(records) == 4
+
+
+# Exists because a mutant survived: a refusal of function_pe could lose the value it refuses.
+def test_every_refusal_of_function_pe_names_its_field_and_value() -> None:
+    from posreal.theory.function_pe import function_pe
+    with pytest.raises(SpecError, match=r"^invalid psi 3; accepted: a function of integer arrays"):
+        function_pe("f", 3, "relative", 1)
+    with pytest.raises(SpecError, match=r"^invalid PE kind 'diagonal'; accepted: "):
+        function_pe("f", lambda n: np.ones((n.size, 1)), "diagonal", 1)
+    with pytest.raises(SpecError, match=r"^invalid PE width True; accepted: an integer p from 1 to "):
+        function_pe("f", lambda n: np.ones((n.size, 1)), "relative", True)

@@ -823,3 +823,39 @@ def test_dual_face_model_refuses_a_complex_cost():
     assert value == pytest.approx(-2.0) and w is not None and w[0] == pytest.approx(2.0)
     with pytest.raises(TypeError):
         solver.minimize([-1.0 + 1.0j])                                 # a complex cost is not a cost
+
+
+# Exists because a mutant survived: the max-min LP's value and maximizer were never checked.
+def test_max_min_over_face_returns_the_maximum_and_its_point() -> None:
+    """The value is min_j (g0_j + a_jᵀ w) at the returned w, at most 1, and no known point of F (the face's
+    probes) does better."""
+    face = _wide_face()
+    d = face.directions.shape[1]
+    u = np.random.default_rng(1).normal(size=(2, d))
+    g0 = np.array([0.25, -0.5])
+    probes = face.probes.copy()
+    value, w = _max_min_over_face(face, g0, u)
+    assert w is not None and np.isfinite(value) and value <= 1.0
+    assert value == pytest.approx(float((g0 + u @ w).min()), abs=1e-7)
+    assert all(float((g0 + u @ p).min()) <= value + 1e-7 for p in probes)
+
+
+# Exists because a mutant survived: the refusal of an α interval for an ℓ2 selection could lose its message.
+def test_interval_outcomes_refuses_an_l2_selection_by_name() -> None:
+    gsel = select_in_geometry("relbias", "offset:1", 8, Geometry.L2, exact=False)
+    with pytest.raises(PosrealError, match="invalid selection for the α interval; accepted: a realizable linf or l1"):
+        interval_outcomes(gsel, [8])
+
+
+# Exists because a mutant survived: the point test's scale floor of 1 (for a small θ) was unchecked.
+def test_a_face_a_little_wider_than_lp_tol_is_not_a_point() -> None:
+    """The face of the previous test cut to θ ∈ [-0.7 LP_TOL, 0.7 LP_TOL]: its width 1.4 LP_TOL exceeds
+    LP_TOL · max(1, |θ₀|) = LP_TOL at θ₀ = 0, so it is a segment (a floor of 2 would call it a point)."""
+    tol, half = faces.NULL_TOL, 0.7 * LP_TOL
+    A = np.array([[tol, 0.0], [0.0, 1.0], [1.0, 0.0], [-1.0, 0.0]])
+    lp = norm_programs.LinearProgram(norm_programs.Geometry.LINF, A, np.array([0.0, 0.0, -half, -half]),
+                                     np.zeros(2), 1)
+    face = faces.optimal_face(lp, np.zeros(2), np.array([1.0, 1.0, 0.0, 0.0]))
+    assert face.directions.shape == (1, 1)
+    assert float(face.hi[0] - face.lo[0]) == pytest.approx(2 * half, rel=1e-6)
+    assert face.point is False

@@ -541,3 +541,10 @@ def test_rescaling_moves_a_trajectory_dependent_limit_and_not_a_closed_form():
     assert kind == "trajectory-dependent" and abs(a - b) > MOVED
     moves = rescaling_moves(_case(817), 0.01)                       # seed 1 #817 row 3: an exact finite limit
     assert moves and all(k == "closed form" and abs(a - b) <= STILL for k, a, b in moves)
+
+
+# Exists because a mutant survived: a tied rival's undecided reason could be dropped from its JSON.
+def test_rival_json_names_why_it_is_undecided() -> None:
+    undecided = RivalLimit(rival=3, prediction=None, undecided=UndecidedReason.ZERO_LIMIT)
+    assert undecided.to_json()["reason"] == "zero limit" and undecided.to_json()["rival"] == 3
+    assert RivalLimit(rival=3, prediction=None).to_json()["reason"] is None

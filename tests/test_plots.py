@@ -240,3 +240,38 @@ def test_figures_refuse_to_draw_nothing(tmp_path):
     with pytest.raises(SpecError, match="^invalid geometry plot: no geometries; accepted: one or more geometry"):
         plots.plot_geometries({}, [32], str(tmp_path / "g.png"))
     assert not list(tmp_path.iterdir())
+
+
+# Exists because a mutant survived: the geometry figure's margins, bars, spacer, empty note and title were unchecked.
+def test_geometry_figure_margins_bars_spacer_empty_note_and_title(tmp_path, monkeypatch):
+    """The length axis runs from min L / 1.25 to max L · 1.25; an interval bar is drawn at alpha 0.7; the legend's
+    spacer between tasks and geometries draws no line; a PE without a realizable cell says so; the title is 10 pt."""
+    figures = _recorded_figures(monkeypatch)
+    docs = _geometry_docs() + [{"pe": "nope", "task": "offset:1", "realizable": False, "alpha_interval": {}}]
+    plots.plot_geometries({"l2": docs}, [4, 16, 64], str(tmp_path / "g.png"))
+    fig = figures[0]
+    full, empty = fig.axes[:2]
+    assert full.get_xlim() == pytest.approx((4 / 1.25, 64 * 1.25))
+    bars = [line for line in full.get_lines() if line.get_marker() in ("None", None, "")]
+    assert len(bars) == 2 and all(line.get_alpha() == 0.7 for line in bars)
+    (text,) = empty.texts
+    assert text.get_text() == "no task realizable at L0:\nnothing to transfer"
+    assert fig.legends[0].legend_handles[1].get_linewidth() == 0
+    assert fig.get_suptitle().endswith("is not realizable at L0") and fig._suptitle.get_fontsize() == 10
+
+
+# Exists because a mutant survived: ten tasks could be drawn from the twenty-colour palette.
+def test_ten_tasks_take_the_ten_colour_palette_and_eleven_the_twenty(tmp_path):
+    ten = plots.task_styles([f"t{k}" for k in range(10)])
+    assert [s.colour for s in ten.values()] == [plt.matplotlib.colors.to_hex(c) for c in plt.get_cmap("tab10").colors]
+    eleven = plots.task_styles([f"t{k}" for k in range(11)])
+    assert eleven["t1"].colour == plt.matplotlib.colors.to_hex(plt.get_cmap("tab20")(1))
+
+
+# Exists because a mutant survived: the extension figure's axis labels were unchecked.
+def test_extension_figure_labels_both_axes(tmp_path, monkeypatch):
+    figures = _recorded_figures(monkeypatch)
+    cell = {"pe": "rope", "task": "offset:1", "train_length": 4, "realizable": True, "alpha": {"4": 1.0, "8": 0.5}}
+    plots.plot_extensions({"none": [cell], "pi": [cell]}, [4, 8], str(tmp_path / "e.png"))
+    (ax,) = [ax for ax in figures[0].axes if ax.get_visible()]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("L", "α_L")

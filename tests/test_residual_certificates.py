@@ -115,3 +115,11 @@ def test_undecided_or_unsymmetric_rivals_get_no_certificate():
         levels_certificate(instance(1, 5, FAMILIES), 3)
     with pytest.raises(CertificateError, match="no signed permutation"):
         symmetric_certificate(instance(1, 174, FAMILIES), 3)
+
+
+
+# Exists because a mutant survived: a levels certificate whose decision is not an object was refused without its path.
+def test_a_levels_certificate_whose_decision_is_not_an_object_is_refused_by_path():
+    doc = _tampered(_load("residual_levels_seed1_641_row3.json"), lambda c: c.update(decision=["leading"]))
+    with pytest.raises(CertificateError, match=r"^malformed certificate: claims\.decision "):
+        _verdict(doc)

@@ -417,6 +417,17 @@ def test_cell_estimate_formulas(args, memory, what):
     assert cell_estimate(*args) == Estimate(memory, what, 0)
 
 
+
+# Exists because a mutant survived: the blocked kernel's memory (a block of ψ rows) was never estimated in a test.
+def test_cell_estimate_of_a_blocked_kernel():
+    """blocked: 4 · 2²⁰ floats for one block of ψ rows, plus L · (p + 16) scalars — not the profile formula."""
+    block = 4 * 2 ** 20 * 8
+    assert cell_estimate("fire", 3, "blocked", 7, [5, 40]) == Estimate(4 * 7 * 3 * 8 + block + 40 * 19 * 8,
+                                                                       _tr("fire", 40), 0)
+    assert cell_estimate("q", 2, "blocked", 9, [6], True) == Estimate(4 * 9 * 2 * 160 + block + 6 * 18 * 160,
+                                                                      _tr("q", 6), 0)
+
+
 def test_cell_estimate_tie_is_described_as_the_selection():
     """profile, p = 4, float: selection 4·5·4·8 = 640 = transfer 4·(4 + 16)·8; one more pair or length tips it."""
     assert cell_estimate("t", 4, "profile", 5, [4]) == Estimate(640 + 640, _sel("t", 5, 4))

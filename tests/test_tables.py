@@ -320,3 +320,11 @@ def test_a_certificate_table_is_a_table_file(tmp_path, certificate):
 
 def test_certificates_with_tables_are_found():
     assert len(_open_tie_certificates()) >= 5
+
+
+# Exists because a mutant survived: a width given with a feature table could be refused without naming it.
+def test_register_pe_refuses_a_width_for_a_table_by_name() -> None:
+    with pytest.raises(SpecError, match=r"^invalid width for a feature table 2; accepted: no width \(the table"):
+        register_pe("widthless", [[1.0], [0.5]], "relative", width=2)
+    with pytest.raises(SpecError, match=r"^invalid PE 'widthless'"):     # and nothing was registered
+        parse_pe("widthless")

@@ -207,3 +207,39 @@ def test_pair_weights_scale_only_the_named_differences():
     hit = [np.allclose(z, [0, 1, 0]) for z in data.z]
     assert any(hit) and np.allclose(data.log_weight[hit], math.log(100.0))
     assert np.all(data.log_weight[~np.array(hit)] == 0)
+
+
+# Exists because a mutant survived: a cell without training pairs was never turned into pair data.
+def test_pair_data_of_a_task_without_training_pairs_is_empty_and_its_field_zero() -> None:
+    """offset:5 has no row at L0 = 4: no differences, no row starts (an integer index array), and the
+    shifted field (which indexes by the starts) is the zero vector."""
+    pe = parse_pe("relbias")
+    data = pair_data(pe, parse_task("offset:5"), 4, [0.0] * pe.dim(4))
+    assert data.z.shape == (0, 4) and data.starts.size == 0 and data.starts.dtype.kind == "i"
+    assert ShiftedField(data).rhs(0.5, np.ones(4)).tolist() == [0.0] * 4
+
+
+# Exists because a mutant survived: a descent path cut to two points by a failing integrator lost its gap estimate.
+def test_a_descent_path_of_two_points_still_reports_its_gap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The τ-phase integration is made to stop after two recorded points τ > 0 (as a failing LSODA would): the
+    path is those two points, not a success, and its descent-to-flow gap is the trapezoid of the gap rate
+    over them — the same number as from the field directly, and not 0."""
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        data = pair_data(pe, task, 3, list(select(pe, task, 3).exact_theta))
+    real = scipy.integrate.solve_ivp
+
+    def cut(*args, **kwargs):
+        sol = real(*args, **kwargs)
+        t_eval = kwargs.get("t_eval")
+        if t_eval is not None and t_eval.size == 9:                 # the τ phase
+            n = 2 + int(sol.t[0] <= 0)                              # two recorded points with τ > 0
+            sol.t, sol.y, sol.success = sol.t[:n], sol.y[:, :n], False
+        return sol
+    monkeypatch.setattr(scipy.integrate, "solve_ivp", cut)
+    path = follow(data, 5, 0.5)
+    assert path.sigmas.size == 2 and not path.success and path.steps == 5
+    field, taus = ShiftedField(data), np.exp(path.sigmas)
+    rates = [field.gap_rate(t, h) for t, h in zip(taus, path.hs)]
+    expected = 0.5 * data.step * float(np.trapezoid(rates, taus))
+    assert expected != 0.0 and path.gap == pytest.approx(expected, rel=1e-12)

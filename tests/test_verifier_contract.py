@@ -861,6 +861,19 @@ def test_projection_onto_a_dependent_basis_is_refused_by_name() -> None:
         qla.project([[1, 1], [2, 2]], [1, 0])
 
 
+
+# Exists because a mutant survived: the empty system (no equations, no unknowns) was never solved.
+@pytest.mark.parametrize("a, b, x", [
+    ([], [], []), ([[2]], [3], [F(3, 2)]), ([[1, 1], [1, -1]], [3, 1], [F(2), F(1)]),
+    ([[1, 0], [0, 1], [1, 1]], [1, 2, 3], [F(1), F(2)]), ([[1, 0], [0, 1], [1, 1]], [1, 2, 4], None),
+    ([[1, 1], [2, 2]], [1, 2], None), ([[0, 1]], [1], None),
+])
+def test_solve_gives_the_unique_solution_or_none(a: list, b: list, x: list | None) -> None:
+    """Unique: the empty system's is [] (the solution of 0 equations in 0 unknowns); inconsistent or
+    underdetermined: None."""
+    assert qla.solve(a, b) == x
+
+
 # ===================================================================== exact_model
 @pytest.mark.parametrize("task, n, rows", [
     ("copy", 5, [(2, 0), (3, 1), (4, 2)]), ("copy", 4, [(2, 0), (3, 1)]), ("copy", 1, [(0, 0)]),
