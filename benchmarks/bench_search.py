@@ -3,8 +3,10 @@
 With ``--scheduler local:2`` (Dask) or ``--jobs 2`` (processes) it measures instead how the search
 scales: the same instances of an exhaustive family (default the first 20000 of
 ``relative:3x3:-1..1``, in units of 1000 — the unit of ``posreal search conjecture --exhaustive``,
-``DEFAULT_CHUNK[EXHAUSTIVE]``) evaluated in one process and then on the executor, in the same run, and
-prints instances per second of each and their ratio.  Target: ≥ 1.7× on 2 cores.  (The earlier default,
+``DEFAULT_CHUNK[EXHAUSTIVE]``) evaluated in one process and then on the executor, in the same run, in
+``--rounds`` alternating rounds (default 3), and prints instances per second of each, each round's ratio and
+their median.  Target: ≥ 1.7× on 2 cores.  (One process's speed drifts by ±15 % between minutes on a shared
+virtual machine; alternating rounds show that drift instead of folding it into one ratio.)  (The earlier default,
 4000 instances in units of 100, is a 5-second run that the executor's fixed costs and each worker's own
 selection cache dominate: 1.39× on a quiet machine, where the product's unit size gives 1.71×.)
 It also prints the CPU time the units got (``time.process_time`` on the worker), as cores on
@@ -93,34 +95,52 @@ def cores_available(seconds: float = 2.0) -> tuple[float, float]:
     return out[0], out[1]
 
 
-def scaling(spec, family_text: str, count: int, chunk: int, tau_max: float) -> None:
-    """Instances per second of one process and of the executor ``spec`` on the same units."""
+def _timed_pass(pool, units: list[RangeUnit]) -> tuple[int, float, float]:
+    """(instances, wall seconds, CPU seconds of the units) of one pass of ``units`` on ``pool``."""
+    t0 = time.perf_counter()
+    results = list(pool.run(timed_range, units))
+    seconds = time.perf_counter() - t0
+    return sum(u.stop - u.start for u, _ in results), seconds, sum(c for _, c in results)
+
+
+def scaling(spec, family_text: str, count: int, chunk: int, tau_max: float, rounds: int) -> None:
+    """Instances per second of one process and of the executor ``spec`` on the same units, in ``rounds``
+    alternating rounds (one process, then the executor): a drift of the machine's speed during the run
+    shows as rounds that disagree, and the median round ratio is the figure."""
     family = parse_family(family_text)
     count = min(count, family.size)
     units = [RangeUnit(str(family), s, min(s + chunk, count), tau_max) for s in range(0, count, chunk)]
     load0 = os.getloadavg()
-    rates = {}
-    for name, executor in (("1 process", local(1)), (f"{spec}", spec)):
-        with open_pool(executor) as pool:
+    names = ("1 process", str(spec))
+    ratios = []
+    totals = {name: [0, 0.0] for name in names}             # instances, seconds
+    with open_pool(local(1)) as one, open_pool(spec) as many:
+        for pool in (one, many):
             warm = [RangeUnit(str(family), family.size - 1 - k, family.size - k, tau_max) for k in range(pool.slots)]
             list(pool.run(evaluate_range, warm, in_flight=pool.slots))        # imports and first unit everywhere
-            t0 = time.perf_counter()
-            results = list(pool.run(timed_range, units))
-            seconds = time.perf_counter() - t0
-            done = sum(u.stop - u.start for u, _ in results)
-            cpu = sum(c for _, c in results)
-            rates[name] = done / seconds
-            print(f"{name}: {done} instances of {family} in {seconds:.1f} s — {rates[name]:.1f} instances/s "
-                  f"({pool.slots} worker{'s' if pool.slots > 1 else ''}; the units got {cpu:.1f} CPU s, "
-                  f"{cpu / seconds:.2f} cores on average)")
-    ratio = rates[str(spec)] / rates["1 process"]
-    print(f"ratio {spec} / 1 process: {ratio:.2f}x  [target ≥ {SCALING_TARGET}x on 2 cores: "
-          f"{'met' if ratio >= SCALING_TARGET else 'NOT MET'}]")
+        for r in range(1, rounds + 1):
+            rate = {}
+            for name, pool in zip(names, (one, many)):
+                done, seconds, cpu = _timed_pass(pool, units)
+                rate[name] = done / seconds
+                totals[name][0] += done
+                totals[name][1] += seconds
+                print(f"round {r}, {name}: {done} instances of {family} in {seconds:.1f} s — {rate[name]:.1f} "
+                      f"instances/s ({pool.slots} worker{'s' if pool.slots > 1 else ''}; the units got {cpu:.1f} "
+                      f"CPU s, {cpu / seconds:.2f} cores on average)")
+            ratios.append(rate[names[1]] / rate[names[0]])
+            print(f"round {r}: ratio {ratios[-1]:.2f}x")
+    ratio = statistics.median(ratios)
+    pooled = (totals[names[1]][0] / totals[names[1]][1]) / (totals[names[0]][0] / totals[names[0]][1])
+    print(f"ratio {spec} / 1 process: {ratio:.2f}x, the median of {rounds} rounds "
+          f"({', '.join(f'{x:.2f}' for x in ratios)}; all rounds pooled: {pooled:.2f}x)  "
+          f"[target ≥ {SCALING_TARGET}x on 2 cores: {'met' if ratio >= SCALING_TARGET else 'NOT MET'}]")
     print(f"cores: {os.cpu_count()}; load average (1, 5, 15 min) at start {tuple(round(x, 2) for x in load0)}, "
           f"at end {tuple(round(x, 2) for x in os.getloadavg())}")
-    one, two = cores_available()
-    print(f"control: a busy loop gets {one:.2f} cores in 1 process and {two:.2f} cores in 2 processes of this run "
-          f"(an idle 2-core machine gives about 1 and 2; the ratio above cannot exceed {two / one:.2f}x here)")
+    one_core, two_cores = cores_available()
+    print(f"control: a busy loop gets {one_core:.2f} cores in 1 process and {two_cores:.2f} cores in 2 processes of "
+          f"this run (an idle 2-core machine gives about 1 and 2; the ratio above cannot exceed "
+          f"{two_cores / one_core:.2f}x here)")
 
 
 def main() -> None:
@@ -136,10 +156,14 @@ def main() -> None:
     parser.add_argument("--family", default="relative:3x3:-1..1", help="the family of the scaling measurement")
     parser.add_argument("--chunk", type=int, default=DEFAULT_CHUNK[EXHAUSTIVE],
                         help="instances per unit in the scaling measurement (default: the exhaustive search's unit)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternating rounds of the scaling measurement (one process, then the executor)")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error(f"--rounds must be an integer >= 1, not {args.rounds}")
     if args.scheduler is not None or args.jobs is not None:
         spec = args.scheduler if args.scheduler is not None else local(args.jobs)
-        scaling(spec, args.family, args.count or 20000, args.chunk, args.tau_max)
+        scaling(spec, args.family, args.count or 20000, args.chunk, args.tau_max, args.rounds)
         return
     args.count = args.count or 600
     report("registry grid", measure(args.seed, args.count, ("registry",), args.tau_max), TARGET)

@@ -147,3 +147,18 @@ def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path, monkeypatch, cap
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "cannot connect" in err and "Traceback" not in err
     assert not out.exists()
+
+
+def _profiler_enabled() -> bool:
+    import dask
+    return bool(dask.config.get("distributed.worker.profile.enabled"))
+
+
+def test_local_scheduler_workers_run_without_the_statistical_profiler():
+    """``--scheduler local:N`` starts its workers with Dask's stack-sampling profiler off (it takes the GIL
+    from the unit every 10 ms); the control is Dask's default here, which has it on."""
+    assert _profiler_enabled()                                   # the default this setting overrides
+    with executors.open_pool(executors.parse_scheduler("local:2")) as pool:
+        found = pool._client.run(_profiler_enabled)
+    assert len(found) == 2 and not any(found.values())
+    assert _profiler_enabled()                                   # the client's own configuration is untouched

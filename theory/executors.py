@@ -58,6 +58,8 @@ INSTALL_HINT = "pip install -e '.[cluster]' (or pip install distributed)"
 SOURCE_KEY = "posreal-source-sha256"
 MAX_ATTEMPTS = 3                 # a unit whose worker was lost this many times stops the run
 CONNECT_TIMEOUT = "20s"          # connecting to a --scheduler tcp://HOST:PORT
+# Dask settings of the workers of a --scheduler local:N cluster (a tcp:// cluster keeps its own configuration)
+LOCAL_WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 _ADDRESS = re.compile(r"(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):([0-9]{1,5})")
 _ACCEPTED = "tcp://HOST:PORT (a running dask scheduler) or local:N (a LocalCluster of N processes)"
@@ -287,14 +289,19 @@ class WorkerPool(Generic[U, R]):
     def _open_dask(self) -> None:
         text = str(self.spec.scheduler)
         try:
+            import dask
             import distributed
         except ImportError:
             raise _missing(text) from None
         if text.startswith("local:"):
             # one thread per worker process (the units hold the GIL); Dask's nanny starts each with
             # OMP/MKL/OPENBLAS_NUM_THREADS=1 (distributed.nanny.pre-spawn-environ)
-            self._cluster = distributed.LocalCluster(n_workers=self.spec.jobs, threads_per_worker=1, processes=True,
-                                                     dashboard_address=":0", silence_logs=logging.CRITICAL)
+            # the workers' statistical profiler is off: every 10 ms it takes the GIL from the unit to sample its
+            # stack, which cost the search 10-40 % more CPU per instance (benchmarks/bench_search.py)
+            with dask.config.set(LOCAL_WORKER_CONFIG):
+                self._cluster = distributed.LocalCluster(n_workers=self.spec.jobs, threads_per_worker=1,
+                                                         processes=True, dashboard_address=":0",
+                                                         silence_logs=logging.CRITICAL)
             self._client = distributed.Client(self._cluster)
         else:
             try:
