@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import struct
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -117,8 +118,8 @@ def _drawn(d: dict[str, Any]) -> bool:
 def _run(monkeypatch: pytest.MonkeyPatch, plot: Callable[[Path], None], path: Path, *,
          render: bool = True) -> tuple[Figure, dict[str, Any]]:
     """Run ``plot(path)``; return the one figure it closed (recorded, then closed for real) and the keyword
-    arguments it saved the figure with.  ``render=False`` records the save without drawing (fast: no layout
-    pass, no PNG)."""
+    arguments it saved the figure with; any warning fails.  ``render=False`` records the save without drawing
+    (fast: no layout pass, no PNG)."""
     figures: list[Any] = []
     saves: list[dict[str, Any]] = []
     close = plt.close
@@ -135,7 +136,9 @@ def _run(monkeypatch: pytest.MonkeyPatch, plot: Callable[[Path], None], path: Pa
 
     monkeypatch.setattr(plots.plt, "close", record)
     monkeypatch.setattr(Figure, "savefig", save)
-    plot(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                   # a figure drawn as intended draws without a warning
+        plot(path)
     monkeypatch.undo()
     assert len(figures) == 1 and isinstance(figures[0], Figure), "the figure is closed once, by itself"
     (saved,) = saves
