@@ -95,8 +95,8 @@ _EXTENSION_ROWS: list[tuple[str, str, dict[str, tuple[float | None, bool | None]
                            "window": (None, True)}),
     ("abscol:16", "position:0", {"none": (0.75, None), "pi": (0.75, False), "ntk": (0.25, True),
                                  "yarn": (0.5, False), "window": (None, True)}),
-    ("abssin", "position:0", {"none": (1.0, None), "pi": (0.5, True), "ntk": (1.0, True), "yarn": (0.25, True),
-                              "window": (1.0, None)}),                           # "applicable" absent: applies
+    ("abssin", "position:0", {"none": (1.0, None), "pi": (None, True), "ntk": (1.0, False), "yarn": (None, True),
+                              "window": (1.0, None)}),             # shown only as "applicable" absent means applies
     ("relbias", "offset:1", {"none": (1.0, None), "pi": (1.0, False), "ntk": (1.0, False), "yarn": (1.0, False),
                              "window": (1.0, False)}),                           # refused everywhere: hidden
     ("rope", "position:0", {"none": (0.25, None), "pi": (0.25, True), "ntk": (None, True), "yarn": (0.5, True),
