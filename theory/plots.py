@@ -45,8 +45,8 @@ class Style:
 
     colour: str
     marker: str
-    size: float        # marker size: earlier tasks larger, so a later identical curve leaves them visible
-    width: float       # line width, likewise
+    size: float        # marker size (the same for every task; the markers are hollow and differ in shape)
+    width: float       # line width: earlier tasks wider, so a later identical curve leaves them visible
 
 
 def task_styles(tasks: list[str]) -> dict[str, Style]:
