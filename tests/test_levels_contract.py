@@ -243,3 +243,9 @@ def test_span_decomposition_refuses_a_direction_off_the_levels() -> None:
     levels = Levels([(F(1), F(0))], [1])
     assert level_span_decomposition(levels, (F(0), F(0))) == []
     assert level_span_decomposition(levels, (F(1), F(0))) is None
+
+
+# Exists because a mutant survived: an empty float vertex (no active entry) was never passed.
+def test_exact_vertex_of_an_empty_float_vertex_is_none() -> None:
+    """No entries: no support, no basis, no λ (and no error from the empty maximum)."""
+    assert lv._exact_vertex([], dict(enumerate(TWO_LEVEL)), (F(1), F(0)), np.zeros(0), 0) is None
