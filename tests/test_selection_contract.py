@@ -207,3 +207,37 @@ def test_float_kkt_residuals_on_hand_data() -> None:
     assert cert["primal_min_slack"] == pytest.approx(-2e-6) and not sm._primal_feasible(cert)
     assert cert["complementarity"] == 0.0
     assert cert["stationarity"] == pytest.approx(np.hypot(3.0, 1 - 2e-6) / np.hypot(1, 1 - 2e-6))
+
+
+@pytest.mark.parametrize("exact", [False, True], ids=["float", "exact"])
+def test_fixed_bias_with_negative_differences_is_refused_with_the_first_pair(exact: bool) -> None:
+    """alibi-fixed on position:0: every difference is negative; the reason names the first pair (row 1, key 1)."""
+    sel = sm.select("alibi-fixed", "position:0", 8, exact=exact)
+    assert sel.status is SelectionStatus.NOT_REALIZABLE and sel.optimum is None
+    assert sel.evidence == {"negative_scale": True, "exact": exact}
+    assert sel.reason == ("the fixed bias ranks key 1 above the target 0 on row 1 of the L0-grid (every training "
+                          "difference is negative): only a negative scale would realize the task, and the scale of a "
+                          "fixed bias is positive")
+    kept = sm.select("alibi-fixed", "position:7", 8, exact=exact)
+    assert kept.realizable and kept.theta[0] > 0
+
+
+def test_select_refuses_a_task_without_rows_and_bad_lengths() -> None:
+    with pytest.raises(sm.SpecError) as err:
+        sm.select("relbias", "offset:5", 4)
+    assert str(err.value) == ("invalid task 'offset:5' at train length 4: it scores no row there; accepted: a task "
+                              "with at least one scored row at L0")
+    for bad in (True, 1.5, -1):
+        with pytest.raises(sm.SpecError) as err:
+            sm.select("relbias", "offset:1", bad)  # type: ignore[arg-type]
+        assert str(err.value) == f"invalid train length {bad}; accepted: an integer >= 1"
+
+
+def test_float_and_exact_selection_agree_on_a_small_cell() -> None:
+    """relbias on offset:1 at L0 = 4: θ* = (-¼, ¾, -¼, -¼) in ℚ, the float selection within 1e-9, same support."""
+    exact = sm.select("relbias", "offset:1", 4, exact=True)
+    floating = sm.select("relbias", "offset:1", 4, exact=False)
+    assert exact.exact_theta == [F(-1, 4), F(3, 4), F(-1, 4), F(-1, 4)] and sm.verify_kkt_exact(exact)
+    assert floating.theta == pytest.approx([float(x) for x in exact.exact_theta], abs=1e-9)
+    assert floating.support == exact.support and floating.exact_theta is None and not floating.exact
+    assert exact.summary()["exact"] is True and exact.summary()["reason"] is None
