@@ -118,11 +118,20 @@ def test_rounding_refuses_a_point_with_too_few_tight_rows() -> None:
 
 
 def test_bounded_linf_agrees_with_the_direct_lp() -> None:
-    """θ*_∞ of z = (1, 2), (2, -1): both routes give the same value, and the bound must be positive and finite."""
+    """θ*_∞ of z = (1, 2), (2, -1) by hand: θ = (⅗, ⅕), t = ⅗ (both rows and t - θ₁ tight); the dual is unique,
+    y = (⅕, ⅖) on Z and 1 on t - θ₁ ≥ 0 (θ₁: y₀ + 2y₁ = y₂, θ₂: 2y₀ = y₁, t: y₂ = 1).  Both routes give it, the
+    bounded one stably; its bound must be positive and finite."""
     lp = norm_program(np.array([[1.0, 2.0], [2.0, -1.0]]), Geometry.LINF)
-    x, _, fun = solve_program(lp)
+    x, y, fun = solve_program(lp)
+    assert x == pytest.approx([0.6, 0.2, 0.6], abs=1e-9) and fun == pytest.approx(0.6, abs=1e-12)
+    assert y == pytest.approx([0.2, 0.4, 1.0, 0.0, 0.0, 0.0], abs=1e-9)
     solved = norm_programs._solve_linf(lp, 5.0)
-    assert solved is not None and solved[2] == pytest.approx(fun, abs=1e-9)
-    assert solved[0][:2] == pytest.approx(x[:2], abs=1e-9)
+    assert solved is not None and solved[2] == pytest.approx(0.6, abs=1e-9) and solved[3] is True
+    assert solved[0] == pytest.approx([0.6, 0.2, 0.6], abs=1e-9)
+    assert solved[1] == pytest.approx([0.2, 0.4, 1.0, 0.0, 0.0, 0.0], abs=1e-9)
+    program = exact_norm_program([(F(1), F(2)), (F(2), F(-1))], 2, Geometry.LINF)
+    cert = exact_lp_optimality(program, lp, solved[0], solved[1])
+    assert cert is not None and cert.primal == [F(3, 5), F(1, 5), F(3, 5)]
+    assert cert.dual == {0: F(1, 5), 1: F(2, 5), 2: F(1)}
     for bad in (0.0, -1.0, float("inf"), float("nan")):
         assert norm_programs._solve_linf(lp, bad) is None
