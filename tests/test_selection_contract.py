@@ -241,3 +241,19 @@ def test_float_and_exact_selection_agree_on_a_small_cell() -> None:
     assert floating.theta == pytest.approx([float(x) for x in exact.exact_theta], abs=1e-9)
     assert floating.support == exact.support and floating.exact_theta is None and not floating.exact
     assert exact.summary()["exact"] is True and exact.summary()["reason"] is None
+
+
+def _farkas_selection(rows: list[Row], cert: dict[int, F]) -> Selection:
+    sel = _selection(rows) if rows else Selection(parse_pe("relbias"), parse_task("offset:1"), 4, np.zeros((0, 1)),
+                                                  np.zeros((0, 3), dtype=np.int64), exact_constraints=[])
+    sel.evidence = {"farkas_exact": True, "farkas": cert}
+    return sel
+
+
+def test_farkas_verifier_refuses_weights_on_constraints_the_cell_does_not_have() -> None:
+    """A cell without constraints is realizable (θ = 0), so no certificate may prove it is not; a weight on row 5
+    of a one-row cell, or on row -1 (an alias of the last row), is refused rather than read or raised on."""
+    assert not sm.verify_farkas_exact(_farkas_selection([], {5: F(1)}))
+    assert not sm.verify_farkas_exact(_farkas_selection([(F(1),)], {5: F(1)}))
+    assert not sm.verify_farkas_exact(_farkas_selection([(F(1),), (F(-1),)], {0: F(1, 2), -1: F(1, 2)}))
+    assert sm.verify_farkas_exact(_farkas_selection([(F(1),), (F(-1),)], {0: F(1, 2), 1: F(1, 2)}))
