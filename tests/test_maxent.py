@@ -122,3 +122,15 @@ def test_uncertified_hessian_is_reported_with_its_level(monkeypatch: pytest.Monk
     with pytest.raises(ResidualError) as err:
         enclose_residual(levels.levels[0], {s: iv.mpf(1) for s in (0, 1, 2)})
     assert str(err.value) == "level 1: the Hessian of the residual problem is not certified positive"
+
+
+# Exists because a mutant survived: the text of a Newton iteration that does not converge was never read.
+def test_newton_without_enough_steps_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One damped Newton step from 0 does not reach the 1e-32 gradient: a ResidualError with its text."""
+    levels = residual_levels(DEPENDENT, (F(1, 2), F(1, 2)), [1, 2, 3])
+    monkeypatch.setattr(maxent, "NEWTON_STEPS", 1)
+    with pytest.raises(ResidualError) as err:
+        enclose_residual(levels.levels[0], {s: iv.mpf(w) for s, w in zip((0, 1, 2), (1, 2, 3))})
+    assert str(err.value) == "the max-entropy residual's Newton iteration did not converge"
+    monkeypatch.setattr(maxent, "NEWTON_STEPS", 200)
+    assert set(enclose_residual(levels.levels[0], {s: iv.mpf(w) for s, w in zip((0, 1, 2), (1, 2, 3))})) == {0, 1}
