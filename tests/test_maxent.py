@@ -134,3 +134,13 @@ def test_newton_without_enough_steps_is_reported(monkeypatch: pytest.MonkeyPatch
     assert str(err.value) == "the max-entropy residual's Newton iteration did not converge"
     monkeypatch.setattr(maxent, "NEWTON_STEPS", 200)
     assert set(enclose_residual(levels.levels[0], {s: iv.mpf(w) for s, w in zip((0, 1, 2), (1, 2, 3))})) == {0, 1}
+
+
+def test_enclosure_that_does_not_close_is_reported() -> None:
+    """Weights known only within [½, 2]: the gradient bound g is of order 1, so the ball's radius ρ ≈ (r/2)e^{rR}
+    exceeds r = 4g/m0 — refused, naming the level and ρ.  Point weights close it."""
+    levels = residual_levels(DEPENDENT, (F(1, 2), F(1, 2)), [1, 2, 3])
+    with pytest.raises(ResidualError,
+                       match=r"^level 1: the residual's enclosure did not close \(ρ = [0-9.]+(e[+-]?[0-9]+)?\)$"):
+        enclose_residual(levels.levels[0], {s: iv.mpf([0.5, 2]) for s in (0, 1, 2)})
+    assert set(enclose_residual(levels.levels[0], {s: iv.mpf(1) for s in (0, 1, 2)})) == {0, 1}
