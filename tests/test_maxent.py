@@ -144,3 +144,21 @@ def test_enclosure_that_does_not_close_is_reported() -> None:
                        match=r"^level 1: the residual's enclosure did not close \(ρ = [0-9.]+(e[+-]?[0-9]+)?\)$"):
         enclose_residual(levels.levels[0], {s: iv.mpf([0.5, 2]) for s in (0, 1, 2)})
     assert set(enclose_residual(levels.levels[0], {s: iv.mpf(1) for s in (0, 1, 2)})) == {0, 1}
+
+
+# Exists because a mutant survived: a second level's weights after a dependent first level were never enclosed.
+def test_second_level_after_a_dependent_level_is_enclosed() -> None:
+    """Z = 2e1, 2e2, e1 + e2, (2, 0, 1), θ* = (½, ½, 0): level 1 is dependent, z_3 is active with λ_3 = 0 and
+    projects to u_{2,3} = e3 = θ_2 (λ = 1).  So ⟨w̃_2, e3⟩ = log n_3 - ⟨w̃_1, (2, 0, 0)⟩, with w̃_1 from scipy."""
+    rows = [(F(2), F(0), F(0)), (F(0), F(2), F(0)), (F(1), F(1), F(0)), (F(2), F(0), F(1))]
+    weights = [1, 2, 3, 5]
+    levels = residual_levels(rows, (F(1, 2), F(1, 2), F(0)), weights)
+    assert levels.complete and levels.depth == 2 and not levels.levels[0].independent
+    assert levels.levels[1].vectors == {3: (F(0), F(0), F(1))}
+    w = _float_residual([(2.0, 0.0), (0.0, 2.0), (1.0, 1.0)], (0.5, 0.5), [1.0, 2.0, 3.0])
+    expected = math.log(5.0) - 2.0 * float(w[0])
+    res = Residuals(levels)
+    assert res.exact_inner(2) is None
+    enclosed = res.interval_inner(2)[3]
+    assert float(enclosed.a) - 1e-9 <= expected <= float(enclosed.b) + 1e-9
+    assert float(enclosed.b - enclosed.a) < 1e-15
