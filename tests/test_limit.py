@@ -671,3 +671,65 @@ def test_without_exact_theta_a_direction_is_not_decided() -> None:
 def test_exact_sign_of_a_log_linear_combination(c: tuple, n: tuple, lam: tuple, sign: int) -> None:
     """sign Σ c_s log(n_s/λ_s): log 2 - log 3 < 0; ½ log 4 - log 2 = 0; ⅓ log 9 - ½ log 2 > 0 (9^2 > 2^3)."""
     assert limit.exact_sign([Fraction(x) for x in c], list(n), [Fraction(x) for x in lam]) == sign
+
+
+def test_row_details_name_each_rival_and_the_trajectory_evidence() -> None:
+    """combine's texts: a lost row names its strongest lost rival, a won row every rival, an undecided row its
+    open rivals and the first one's reason; trajectory evidence names the closed form's reason."""
+    won, lost, und = LimitVerdict.WON, LimitVerdict.LOST, LimitVerdict.UNDECIDED
+    a = RivalLimit(1, None, verdict=lost, evidence=Evidence.CERTIFIED, detail="a")
+    b = RivalLimit(2, None, verdict=lost, evidence=Evidence.SYMMETRY, detail="b")
+    c = RivalLimit(3, None, verdict=und, undecided=UndecidedReason.ZERO_LIMIT, detail="c")
+    d = RivalLimit(4, None, verdict=und, undecided=UndecidedReason.LEVELS, detail="d")
+    e = RivalLimit(5, None, verdict=won, evidence=Evidence.EXACT, detail="e")
+    row = LimitRow(7, 1, "open_tie", und, rivals=[a, b, c])
+    assert combine(row).detail == "rival 2: b" and combine(row).evidence is Evidence.SYMMETRY
+    row = LimitRow(7, 1, "open_tie", und, rivals=[e, c, d])
+    out = combine(row)
+    assert (out.verdict, out.reason, out.detail, out.evidence) == (und, UndecidedReason.ZERO_LIMIT,
+                                                                   "rival 3: c; rival 4: d", Evidence.UNDECIDED)
+    after = with_trajectory(row, [(lost, None), (won, {"t": 1}), (und, None)])
+    assert after.rivals[0].evidence is Evidence.EXACT and after.rivals[0].verdict is won   # decided: kept
+    assert after.rivals[1].detail == "zero limit; trajectory evidence: won"
+    assert after.rivals[1].evidence is Evidence.TRAJECTORY and after.rivals[2].detail == "d"
+    assert after.verdict is und and after.reason is UndecidedReason.LEVELS
+    bare = RivalLimit(6, None, verdict=und)
+    assert with_trajectory(LimitRow(7, 1, "open_tie", und, rivals=[bare]), [(lost, None)]).rivals[0].detail == (
+        "undecided; trajectory evidence: lost")
+    assert combine(LimitRow(7, 1, "open_tie", und)).verdict is und          # no rivals: not won
+
+
+def test_limit_interval_counts_and_json() -> None:
+    """5 rows, 2 realized, one rival won, one lost, one undecided: α♯ = [3/5, 4/5]; no rows gives [1, 1]."""
+    rows = [LimitRow(1, 0, "open_tie", LimitVerdict.WON, evidence=Evidence.CERTIFIED),
+            LimitRow(2, 0, "strict_misrank", LimitVerdict.LOST),
+            LimitRow(3, 0, "open_tie", LimitVerdict.UNDECIDED, UndecidedReason.ZERO_LIMIT, "z",
+                     evidence=Evidence.UNDECIDED)]
+    interval = limit.LimitInterval(8, 5, 2, rows, exact=False)
+    assert (interval.wins, interval.undecided, interval.low, interval.high) == (3, 1, Fraction(3, 5), Fraction(4, 5))
+    assert interval.by_evidence() == {"float": {"won": 2, "lost": 0, "undecided": 0},
+                                      "certified": {"won": 1, "lost": 0, "undecided": 0},
+                                      "exact": {"won": 0, "lost": 1, "undecided": 0},
+                                      "undecided": {"won": 0, "lost": 0, "undecided": 1}}
+    out = interval.to_json()
+    assert out["interval"] == [0.6, 0.8] and out["interval_exact"] == ["3/5", "4/5"]
+    assert (out["wins"], out["undecided"], out["total"], out["open_ties_won"]) == (3, 1, 5, 1)
+    assert [r["row"] for r in out["rows"]] == [1, 3] and [r["row"] for r in out["undecided_rows"]] == [3]
+    assert out["undecided_rows"][0]["reason"] == "zero limit"
+    empty = limit.LimitInterval(8, 0, 0, [])
+    assert (empty.low, empty.high) == (1, 1)
+
+
+def test_limit_rows_by_failing_class() -> None:
+    """Margin and orthogonal ties are lost on α's evidence; a float near-tie is undecided with its margin."""
+    from posreal.theory.ties import Classification, FailingRow
+
+    failing = [FailingRow(1, 0, "strict_misrank", Fraction(-1)), FailingRow(2, 0, "orthogonal_tie", Fraction(0)),
+               FailingRow(3, 1, "float_tie", -2.5e-9)]
+    ctx = _hand_context([(1, 0)], (1, 0), [1], [0], [Fraction(1)])
+    rows = limit.limit_rows(Classification(8, False, 4, 1, failing), ctx)
+    assert [(r.verdict, r.evidence) for r in rows[:2]] == [(LimitVerdict.LOST, Evidence.FLOAT)] * 2
+    assert (rows[2].verdict, rows[2].reason, rows[2].evidence) == (LimitVerdict.UNDECIDED, UndecidedReason.NOT_EXACT,
+                                                                  Evidence.UNDECIDED)
+    assert rows[2].detail == "|margin| = 2.5e-09 within the float tolerance"
+    assert limit.limit_rows(Classification(8, True, 4, 3, failing[:1]), ctx)[0].evidence is Evidence.EXACT
