@@ -725,7 +725,7 @@ def test_limit_rows_by_failing_class() -> None:
     from posreal.theory.ties import Classification, FailingRow
 
     failing = [FailingRow(1, 0, "strict_misrank", Fraction(-1)), FailingRow(2, 0, "orthogonal_tie", Fraction(0)),
-               FailingRow(3, 1, "float_tie", -2.5e-9)]
+               FailingRow(3, 1, "undecided", -2.5e-9)]
     ctx = _hand_context([(1, 0)], (1, 0), [1], [0], [Fraction(1)])
     rows = limit.limit_rows(Classification(8, False, 4, 1, failing), ctx)
     assert [(r.verdict, r.evidence) for r in rows[:2]] == [(LimitVerdict.LOST, Evidence.FLOAT)] * 2
