@@ -548,3 +548,188 @@ def test_rival_json_names_why_it_is_undecided() -> None:
     undecided = RivalLimit(rival=3, prediction=None, undecided=UndecidedReason.ZERO_LIMIT)
     assert undecided.to_json()["reason"] == "zero limit" and undecided.to_json()["rival"] == 3
     assert RivalLimit(rival=3, prediction=None).to_json()["reason"] is None
+
+
+# --------------------------------------------------------------------------- decide_direction on hand contexts
+def _hand_context(rows: list[tuple[int, ...]], theta: tuple, weights: list[int], support: list[int],
+                  multipliers: list[Fraction]) -> limit.PredictionContext:
+    """A prediction context from hand data in ℚ (no PE: no training-row multisets, so no symmetry search)."""
+    zq = [tuple(Fraction(x) for x in r) for r in rows]
+    return limit.PredictionContext(zq, support, multipliers, [weights[k] for k in support],
+                                   theta=tuple(Fraction(x) for x in theta), weights=weights)
+
+
+@pytest.mark.parametrize(("v", "verdict", "detail"),
+                         [((0, 1), LimitVerdict.WON, "⟨θ_2, v⟩ > 0: the margin goes to +∞ like +log^(∘2) t"),
+                          ((0, -3), LimitVerdict.LOST, "⟨θ_2, v⟩ < 0: the margin goes to -∞ like -log^(∘2) t")],
+                         ids=["up", "down"])
+def test_second_level_decides_a_direction_with_its_text(v: tuple[int, int], verdict: LimitVerdict,
+                                                        detail: str) -> None:
+    """Z = (1, 0), (1, 1), θ* = (1, 0): z_1 is active off the support (no non-degenerate prediction) and
+    θ_2 = (0, 1) decides the sign of ⟨θ_k, v⟩ at level 2."""
+    ctx = _hand_context([(1, 0), (1, 1)], (1, 0), [2, 1], [0], [Fraction(1)])
+    ctx.failure = "no strict complementarity (⟨θ*, z⟩ = 1 off the support)"
+    out = limit.decide_direction(ctx, 4, [Fraction(x) for x in v])
+    assert (out.rival, out.verdict, out.evidence, out.level, out.detail) == (4, verdict, Evidence.EXACT, 2, detail)
+    assert out.prediction is None and out.reason == ctx.failure and out.undecided is None
+
+
+@pytest.mark.parametrize(("weights", "verdict", "sign"), [([2, 3], LimitVerdict.LOST, -1),
+                                                          ([3, 2], LimitVerdict.WON, 1)], ids=["lost", "won"])
+def test_exact_finite_limit_is_log_of_the_weight_ratio(weights: list[int], verdict: LimitVerdict, sign: int) -> None:
+    """Z = e1, e2, θ* = (1, 1), λ = (1, 1): lim ⟨θ_k, (1, -1)⟩ = log(n_0/n_1), exact, at level 1; the
+    non-degenerate prediction agrees in value and sign."""
+    ctx = _hand_context([(1, 0), (0, 1)], (1, 1), weights, [0, 1], [Fraction(1), Fraction(1)])
+    out = limit.decide_direction(ctx, 0, [Fraction(1), Fraction(-1)])
+    expected = math.log(weights[0] / weights[1])
+    assert out.verdict is verdict and out.evidence is Evidence.EXACT and out.level == 1 and out.bound == 0.0
+    assert out.value == pytest.approx(expected, rel=1e-14)
+    assert out.detail == f"Σ_k ⟨w̃_k, v⟩ = {out.value:.6g} over 1 level(s)"
+    assert out.prediction is not None and out.prediction.sign == sign
+    assert out.prediction.value == pytest.approx(expected, rel=1e-14)
+    assert out.prediction.coefficients == (1, -1) and out.prediction.support == (0, 1)
+
+
+def test_equal_weights_leave_a_zero_limit_undecided() -> None:
+    ctx = _hand_context([(1, 0), (0, 1)], (1, 1), [2, 2], [0, 1], [Fraction(1), Fraction(1)])
+    out = limit.decide_direction(ctx, 0, [Fraction(1), Fraction(-1)])
+    assert out.verdict is LimitVerdict.UNDECIDED and out.undecided is UndecidedReason.ZERO_LIMIT
+    assert out.detail == limit.REASON_TEXT[UndecidedReason.ZERO_LIMIT] and out.value == 0.0
+
+
+def test_certified_limit_of_a_dependent_level_states_its_bound() -> None:
+    """Z = 2e1, 2e2, e1 + e2 (θ* = (½, ½), all active, S+ dependent): the limit is enclosed, not exact."""
+    ctx = _hand_context([(2, 0), (0, 2), (1, 1)], (Fraction(1, 2), Fraction(1, 2)), [1, 2, 3], [0, 1],
+                        [Fraction(1, 4), Fraction(1, 4)])
+    out = limit.decide_direction(ctx, 0, [Fraction(1), Fraction(-3)])
+    assert out.evidence is Evidence.CERTIFIED and out.verdict in (LimitVerdict.WON, LimitVerdict.LOST)
+    assert 0.0 < out.bound < 1e-15 and out.level == 1
+    assert out.detail == f"Σ_k ⟨w̃_k, v⟩ = {out.value:.6g} ± {out.bound:.2g} over 1 level(s)"
+
+
+def test_direction_off_the_level_spans_is_trajectory_dependent() -> None:
+    """Z = (1, 0), (2, 1), θ* = (1, 0): only z_0 is active, so v = (0, 1) leaves V_1 inside col Zᵀ."""
+    ctx = _hand_context([(1, 0), (2, 1)], (1, 0), [1, 1], [0], [Fraction(1)])
+    out = limit.decide_direction(ctx, 0, [Fraction(0), Fraction(1)])
+    assert out.undecided is UndecidedReason.TRAJECTORY_DEPENDENT
+    assert out.detail == limit.REASON_TEXT[UndecidedReason.TRAJECTORY_DEPENDENT]
+
+
+def test_symmetry_search_text_is_joined_to_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed symmetry search adds its own text before the reason; a found one decides the direction lost."""
+    ctx = _hand_context([(1, 0), (2, 1)], (1, 0), [1, 1], [0], [Fraction(1)])
+    ctx.rows = object()  # type: ignore[assignment]
+    monkeypatch.setattr(limit, "find_symmetry", lambda rows, v: "no signed permutation found")
+    out = limit.decide_direction(ctx, 0, [Fraction(0), Fraction(1)])
+    assert out.detail == ("no signed permutation found; "
+                          + limit.REASON_TEXT[UndecidedReason.TRAJECTORY_DEPENDENT])
+    swap = limit.SignedPermutation((0, 1), (1, -1))
+    monkeypatch.setattr(limit, "find_symmetry", lambda rows, v: swap)
+    out = limit.decide_direction(ctx, 0, [Fraction(0), Fraction(1)])
+    assert (out.verdict, out.evidence, out.symmetry, out.undecided, out.value, out.level) == (
+        LimitVerdict.LOST, Evidence.SYMMETRY, swap, None, 0.0, 1)
+    assert out.detail == "a signed permutation maps every training row's differences to themselves and v to -v"
+
+
+def test_uncertified_levels_and_residuals_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Incomplete levels give their failure text; a residual that cannot be enclosed gives its error; an
+    enclosure around 0 gives its interval."""
+    ctx = _hand_context([(1, 0), (0, 1)], (1, 1), [2, 3], [0, 1], [Fraction(1), Fraction(1)])
+    ctx._levels = limit.Levels(ctx.constraints, ctx.weights, failure="level 1: made up")
+    out = limit.decide_direction(ctx, 0, [Fraction(1), Fraction(-1)])
+    assert out.undecided is UndecidedReason.LEVELS and out.detail == "level 1: made up"
+    ctx._levels = None
+
+    class Failing:
+        def value(self, coefficients: list) -> None:
+            raise limit.ResidualError("level 1: no enclosure")
+
+    ctx._residuals = Failing()  # type: ignore[assignment]
+    out = limit.decide_direction(ctx, 0, [Fraction(1), Fraction(-1)])
+    assert out.undecided is UndecidedReason.NOT_CERTIFIED and out.detail == "level 1: no enclosure"
+
+    class Open:
+        def value(self, coefficients: list) -> object:
+            from posreal.theory.maxent import LimitValue
+            return LimitValue(None, False, 0.00125, 0.0125)
+
+    ctx._residuals = Open()  # type: ignore[assignment]
+    out = limit.decide_direction(ctx, 0, [Fraction(1), Fraction(-1)])
+    assert out.undecided is UndecidedReason.NOT_CERTIFIED and out.detail == "Σ_k ⟨w̃_k, v⟩ ∈ 0.00125 ± 0.013"
+
+
+def test_without_exact_theta_a_direction_is_not_decided() -> None:
+    ctx = _hand_context([(1, 0)], (), [1], [0], [Fraction(1)])
+    out = limit.decide_direction(ctx, 2, [Fraction(1), Fraction(0)])
+    assert out.undecided is UndecidedReason.NOT_EXACT and out.verdict is LimitVerdict.UNDECIDED
+
+
+@pytest.mark.parametrize(("c", "n", "lam", "sign"),
+                         [((1, -1), (2, 3), (1, 1), -1), ((Fraction(1, 2), -1), (4, 2), (1, 1), 0),
+                          ((Fraction(1, 3), Fraction(-1, 2)), (9, 1), (1, Fraction(1, 2)), 1), ((), (), (), 0)],
+                         ids=["log2-log3", "half-log4-log2", "thirds-halves", "empty"])
+def test_exact_sign_of_a_log_linear_combination(c: tuple, n: tuple, lam: tuple, sign: int) -> None:
+    """sign Σ c_s log(n_s/λ_s): log 2 - log 3 < 0; ½ log 4 - log 2 = 0; ⅓ log 9 - ½ log 2 > 0 (9^2 > 2^3)."""
+    assert limit.exact_sign([Fraction(x) for x in c], list(n), [Fraction(x) for x in lam]) == sign
+
+
+def test_row_details_name_each_rival_and_the_trajectory_evidence() -> None:
+    """combine's texts: a lost row names its strongest lost rival, a won row every rival, an undecided row its
+    open rivals and the first one's reason; trajectory evidence names the closed form's reason."""
+    won, lost, und = LimitVerdict.WON, LimitVerdict.LOST, LimitVerdict.UNDECIDED
+    a = RivalLimit(1, None, verdict=lost, evidence=Evidence.CERTIFIED, detail="a")
+    b = RivalLimit(2, None, verdict=lost, evidence=Evidence.SYMMETRY, detail="b")
+    c = RivalLimit(3, None, verdict=und, undecided=UndecidedReason.ZERO_LIMIT, detail="c")
+    d = RivalLimit(4, None, verdict=und, undecided=UndecidedReason.LEVELS, detail="d")
+    e = RivalLimit(5, None, verdict=won, evidence=Evidence.EXACT, detail="e")
+    row = LimitRow(7, 1, "open_tie", und, rivals=[a, b, c])
+    assert combine(row).detail == "rival 2: b" and combine(row).evidence is Evidence.SYMMETRY
+    row = LimitRow(7, 1, "open_tie", und, rivals=[e, c, d])
+    out = combine(row)
+    assert (out.verdict, out.reason, out.detail, out.evidence) == (und, UndecidedReason.ZERO_LIMIT,
+                                                                   "rival 3: c; rival 4: d", Evidence.UNDECIDED)
+    after = with_trajectory(row, [(lost, None), (won, {"t": 1}), (und, None)])
+    assert after.rivals[0].evidence is Evidence.EXACT and after.rivals[0].verdict is won   # decided: kept
+    assert after.rivals[1].detail == "zero limit; trajectory evidence: won"
+    assert after.rivals[1].evidence is Evidence.TRAJECTORY and after.rivals[2].detail == "d"
+    assert after.verdict is und and after.reason is UndecidedReason.LEVELS
+    bare = RivalLimit(6, None, verdict=und)
+    assert with_trajectory(LimitRow(7, 1, "open_tie", und, rivals=[bare]), [(lost, None)]).rivals[0].detail == (
+        "undecided; trajectory evidence: lost")
+    assert combine(LimitRow(7, 1, "open_tie", und)).verdict is und          # no rivals: not won
+
+
+def test_limit_interval_counts_and_json() -> None:
+    """5 rows, 2 realized, one rival won, one lost, one undecided: α♯ = [3/5, 4/5]; no rows gives [1, 1]."""
+    rows = [LimitRow(1, 0, "open_tie", LimitVerdict.WON, evidence=Evidence.CERTIFIED),
+            LimitRow(2, 0, "strict_misrank", LimitVerdict.LOST),
+            LimitRow(3, 0, "open_tie", LimitVerdict.UNDECIDED, UndecidedReason.ZERO_LIMIT, "z",
+                     evidence=Evidence.UNDECIDED)]
+    interval = limit.LimitInterval(8, 5, 2, rows, exact=False)
+    assert (interval.wins, interval.undecided, interval.low, interval.high) == (3, 1, Fraction(3, 5), Fraction(4, 5))
+    assert interval.by_evidence() == {"float": {"won": 2, "lost": 0, "undecided": 0},
+                                      "certified": {"won": 1, "lost": 0, "undecided": 0},
+                                      "exact": {"won": 0, "lost": 1, "undecided": 0},
+                                      "undecided": {"won": 0, "lost": 0, "undecided": 1}}
+    out = interval.to_json()
+    assert out["interval"] == [0.6, 0.8] and out["interval_exact"] == ["3/5", "4/5"]
+    assert (out["wins"], out["undecided"], out["total"], out["open_ties_won"]) == (3, 1, 5, 1)
+    assert [r["row"] for r in out["rows"]] == [1, 3] and [r["row"] for r in out["undecided_rows"]] == [3]
+    assert out["undecided_rows"][0]["reason"] == "zero limit"
+    empty = limit.LimitInterval(8, 0, 0, [])
+    assert (empty.low, empty.high) == (1, 1)
+
+
+def test_limit_rows_by_failing_class() -> None:
+    """Margin and orthogonal ties are lost on α's evidence; a float near-tie is undecided with its margin."""
+    from posreal.theory.ties import Classification, FailingRow
+
+    failing = [FailingRow(1, 0, "strict_misrank", Fraction(-1)), FailingRow(2, 0, "orthogonal_tie", Fraction(0)),
+               FailingRow(3, 1, "undecided", -2.5e-9)]
+    ctx = _hand_context([(1, 0)], (1, 0), [1], [0], [Fraction(1)])
+    rows = limit.limit_rows(Classification(8, False, 4, 1, failing), ctx)
+    assert [(r.verdict, r.evidence) for r in rows[:2]] == [(LimitVerdict.LOST, Evidence.FLOAT)] * 2
+    assert (rows[2].verdict, rows[2].reason, rows[2].evidence) == (LimitVerdict.UNDECIDED, UndecidedReason.NOT_EXACT,
+                                                                  Evidence.UNDECIDED)
+    assert rows[2].detail == "|margin| = 2.5e-09 within the float tolerance"
+    assert limit.limit_rows(Classification(8, True, 4, 3, failing[:1]), ctx)[0].evidence is Evidence.EXACT

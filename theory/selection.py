@@ -501,12 +501,14 @@ def verify_kkt_exact(sel: Selection) -> bool:
 
 
 def verify_farkas_exact(sel: Selection) -> bool:
-    """Re-check the exact infeasibility certificate: u ≥ 0, Zᵀu = 0, Σu = 1."""
+    """Re-check the exact infeasibility certificate: u ≥ 0 on constraints of the cell, Zᵀu = 0, Σu = 1."""
     cert = sel.evidence.get("farkas") if sel.evidence.get("farkas_exact") else None
     if cert is None or sel.exact_constraints is None:
         return False
     zq = sel.exact_constraints
     p = len(zq[0]) if zq else 0
+    if any(not 0 <= k < len(zq) for k in cert):      # a weight on a constraint the cell does not have
+        return False
     if any(v < 0 for v in cert.values()) or sum(cert.values()) != 1:
         return False
     return all(sum((v * zq[k][c] for k, v in cert.items()), Fraction(0)) == 0 for c in range(p))
