@@ -242,3 +242,16 @@ def test_load_python_pe_imports_from_the_current_directory(tmp_path: Path, monke
         sys.modules.pop("kexec_pe_cwd", None)
     assert sys.path[0] == str(tmp_path) and sys.path.count(str(tmp_path)) == 1
     assert type(pe) is FunctionProfile and pe.kind == "column" and not pe.rational
+
+
+def test_three_inputs_are_shown_whole_and_more_are_cut() -> None:
+    """A function that fails beyond offset 4: after the probe, three offsets are listed without '…', four with."""
+    def psi(n: np.ndarray) -> np.ndarray:
+        if n.max(initial=0) > 4:
+            raise ValueError("far")
+        return np.ones((n.size, 2))
+
+    pe = function_pe("far", psi, "relative", 2)
+    assert refusal(lambda: pe.features(np.array([5, 6, 7]), 8)) == (
+        f"invalid PE 'far': its function raised ValueError: 'far' on offsets [5, 6, 7]; accepted: {SINGLE_FORM}")
+    assert "on offsets [5, 6, 7]…;" in refusal(lambda: pe.features(np.array([5, 6, 7, 8]), 8))
