@@ -3,6 +3,7 @@ reference values, an independent hand-rescaled evaluation on hidden cells, YaRN'
 file, the shear, exactness and the identity at s ≤ 1."""
 
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -371,3 +372,19 @@ def test_factor_entries_and_their_bounds(tmp_path, entry: str, value: Fraction |
     assert str(err.value).startswith(f"invalid factors file {str(path)!r}: entry [1] is ")
     assert str(err.value).endswith("accepted: a JSON list of 1 to 4096 factors, one per frequency, each a number "
                                    "or a rational string such as \"3/2\" between 1e-9 and 1e12")
+
+
+def test_spec_and_factor_count_limits_are_inclusive(tmp_path) -> None:
+    """A spec of 4096 characters is read (its file is then looked for), 4097 are refused unread; a file of
+    4096 factors is accepted, 4097 are refused with their count."""
+    with pytest.raises(SpecError, match=r"^unreadable factors file "):
+        parse_extension("factors:" + "a" * (4096 - len("factors:")))
+    with pytest.raises(SpecError, match=r"^invalid extension 'factors:a+'… \(4097 characters\)"):
+        parse_extension("factors:" + "a" * (4097 - len("factors:")))
+    path = tmp_path / "f.json"
+    path.write_text("[" + ",".join(["2"] * 4096) + "]")
+    assert read_factors(str(path)) == (Fraction(2),) * 4096
+    path.write_text("[" + ",".join(["2"] * 4097) + "]")
+    shown = re.escape(repr(str(path)))
+    with pytest.raises(SpecError, match=rf"^invalid factors file {shown}: a list of 4097 entries;"):
+        read_factors(str(path))
