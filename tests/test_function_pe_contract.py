@@ -255,3 +255,13 @@ def test_three_inputs_are_shown_whole_and_more_are_cut() -> None:
     assert refusal(lambda: pe.features(np.array([5, 6, 7]), 8)) == (
         f"invalid PE 'far': its function raised ValueError: 'far' on offsets [5, 6, 7]; accepted: {SINGLE_FORM}")
     assert "on offsets [5, 6, 7]…;" in refusal(lambda: pe.features(np.array([5, 6, 7, 8]), 8))
+
+
+# Exists because a mutant survived: two different rationals split from one float tie could share one new id.
+def test_each_distinct_rational_of_a_float_tie_gets_its_own_new_id() -> None:
+    """f(n) = 1 + t [n = 1] + 2t [n = 2], t = 10^-20: offsets 0-3 share the float 1.0; offsets 0 and 3 are equal
+    in Q, offsets 1 and 2 differ from them and from each other: new ids 1 and 2, in order."""
+    tiny = Fraction(1, 10 ** 20)
+    pe = function_pe("tie", lambda n: [[1 + tiny * (int(k) if int(k) < 3 else 0)] for k in n], "relative", 1)
+    assert pe.rational and float(1 + 2 * tiny) == 1.0
+    assert pe.feature_ids(4, 4).tolist() == [0, 1, 2, 0]
