@@ -265,3 +265,19 @@ def test_each_distinct_rational_of_a_float_tie_gets_its_own_new_id() -> None:
     pe = function_pe("tie", lambda n: [[1 + tiny * (int(k) if int(k) < 3 else 0)] for k in n], "relative", 1)
     assert pe.rational and float(1 + 2 * tiny) == 1.0
     assert pe.feature_ids(4, 4).tolist() == [0, 1, 2, 0]
+
+
+# Exists because a mutant survived: the largest accepted width was never registered.
+def test_the_largest_width_is_accepted() -> None:
+    """Width MAX_WIDTH: the probe's float call gets (4, MAX_WIDTH) zeros; its exact call raises, so the PE is
+    registered as a float PE (one large array is built, not two)."""
+    calls: list[int] = []
+
+    def wide(n: np.ndarray) -> np.ndarray:
+        calls.append(n.size)
+        if len(calls) > 1:
+            raise MemoryError("once is enough")
+        return np.zeros((n.size, MAX_WIDTH))
+
+    pe = function_pe("wide", wide, "relative", MAX_WIDTH)
+    assert pe.dim(8) == MAX_WIDTH and not pe.rational and calls == [4, 4]
