@@ -3,6 +3,7 @@ reference values, an independent hand-rescaled evaluation on hidden cells, YaRN'
 file, the shear, exactness and the identity at s ≤ 1."""
 
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -12,7 +13,8 @@ from cases import EXTENSION_CELL, EXTENSION_TASKS, REFERENCE_EXTENSION, quoted_d
 from posreal.theory.alpha import compute_alpha, row_outcomes
 from posreal.theory.attention import transferred_attention
 from posreal.theory.errors import SpecError
-from posreal.theory.extension import EXTENSIONS, parse_extension, read_factors, yarn_temperature
+from posreal.theory.extension import (EXTENSIONS, Extension, ExtensionMethod, FrequencyRescaling, parse_extension,
+                                      read_factors, yarn_temperature)
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.realization import DEFAULT_TOL
 from posreal.theory.selection import select
@@ -217,3 +219,172 @@ def test_wrong_number_of_factors(tmp_path):
     path.write_text("[1, 2, 3]")
     with pytest.raises(SpecError, match="8 frequencies: the file gives 3"):
         compute_alpha("rope:16", "offset:1", 16, [32], extension=f"factors:{path}")
+
+
+# --------------------------------------------------------------------------- the rescaling, formula by formula
+# Each method's ω' is derived here by hand from the formulas of the module docstring (definitions.md), on
+# frequencies chosen so the numbers are easy: s = L / L0 = 4, and for YaRN r_f = L0 ω_f / 2π = 1/2, 33/2, 40
+# (γ = 0, 1/2, 1 on the ramp from α = 1 to β = 32).
+L0_HAND, L_HAND = 64, 256
+OMEGA_HAND = np.array([1.0, 0.1, 0.01, 0.001])
+YARN_R = [0.5, 16.5, 40.0]
+YARN_OMEGA = np.array([2 * math.pi * r / L0_HAND for r in YARN_R])
+
+
+def _rescaling(method: str, length: int = L_HAND, factors: tuple = ()) -> FrequencyRescaling:
+    return FrequencyRescaling(ExtensionMethod(method), length, L0_HAND, factors)
+
+
+def _expected(method: str, omega: np.ndarray) -> np.ndarray:
+    """ω' at s = 4 by hand: PI ω/4; NTK (base · 4^(d/(d-2)))^(-2f/d) with base^(-2f/d) = ω_f; YaRN's ramp."""
+    d = 2 * omega.size
+    if method == "pi":
+        return omega / 4
+    if method == "ntk":
+        return np.array([w * 4.0 ** (-(d / (d - 2)) * 2 * f / d) for f, w in enumerate(omega)])
+    gamma = {0.5: 0.0, 16.5: 0.5, 40.0: 1.0}
+    return np.array([(1 - gamma[r]) * w / 4 + gamma[r] * w for r, w in zip(YARN_R, omega)])
+
+
+@pytest.mark.parametrize("method,omega", [("pi", OMEGA_HAND), ("ntk", OMEGA_HAND), ("yarn", YARN_OMEGA)],
+                         ids=["pi", "ntk", "yarn"])
+def test_rescaled_frequencies_follow_the_published_formulas(method: str, omega: np.ndarray) -> None:
+    rescaling = _rescaling(method)
+    assert rescaling.scale == Fraction(4)
+    assert rescaling.floats(omega) == pytest.approx(_expected(method, omega), rel=1e-12)
+
+
+# Exists because a mutant survived: YaRN's (and every method's) interval enclosures were never computed.
+@pytest.mark.parametrize("method,omega", [("pi", OMEGA_HAND), ("ntk", OMEGA_HAND), ("yarn", YARN_OMEGA)],
+                         ids=["pi", "ntk", "yarn"])
+def test_interval_enclosures_contain_the_hand_values_tightly(method: str, omega: np.ndarray) -> None:
+    from mpmath import iv
+    boxes = _rescaling(method).intervals(iv, [iv.mpf(float(w)) for w in omega])
+    assert len(boxes) == omega.size
+    for box, hand in zip(boxes, _expected(method, omega)):       # the hand value is itself rounded: 1e-15
+        assert float(box.a) * (1 - 1e-15) <= hand <= float(box.b) * (1 + 1e-15)
+        assert float(box.b - box.a) <= 1e-12 * hand
+
+
+def test_ntk_keeps_the_one_frequency_of_a_two_dimensional_head_in_both_arithmetics() -> None:
+    from mpmath import iv
+    assert _rescaling("ntk").floats(np.array([1.0])).tolist() == [1.0]
+    (box,) = _rescaling("ntk").intervals(iv, [iv.mpf(1)])
+    assert float(box.a) == float(box.b) == 1.0
+
+
+def test_factors_divide_each_frequency_in_both_arithmetics() -> None:
+    from mpmath import iv
+    factors = (Fraction(2), Fraction(1, 3), Fraction(5, 4), Fraction(7))
+    rescaling = _rescaling("factors", factors=factors)
+    expected = [1.0 / 2, 0.1 * 3, 0.01 * 4 / 5, 0.001 / 7]
+    assert rescaling.floats(OMEGA_HAND) == pytest.approx(expected, rel=1e-15)
+    boxes = rescaling.intervals(iv, [iv.mpf(float(w)) for w in OMEGA_HAND])
+    for box, hand in zip(boxes, expected):                       # the hand value is itself rounded: 1e-15
+        assert float(box.a) * (1 - 1e-15) <= hand <= float(box.b) * (1 + 1e-15)
+        assert float(box.b - box.a) <= 1e-14 * hand
+
+
+def test_a_factors_count_other_than_the_frequencies_is_refused_exactly() -> None:
+    from mpmath import iv
+    rescaling = _rescaling("factors", factors=(Fraction(2),) * 3)
+    message = ("invalid factors for a PE with 4 frequencies: the file gives 3; accepted: a JSON list of 4 positive "
+               "factors")
+    for call in (lambda: rescaling.floats(OMEGA_HAND), lambda: rescaling.intervals(iv, [iv.mpf(1)] * 4)):
+        with pytest.raises(SpecError) as err:
+            call()
+        assert str(err.value) == message
+    _rescaling("pi").check_width(7)                     # only a factors file has a count to check
+
+
+@pytest.mark.parametrize("method", ["pi", "ntk", "yarn"])
+def test_rescaling_is_the_identity_at_scale_one_and_shrinks_with_the_scale(method: str) -> None:
+    """s = 1 leaves every ω; a larger s never raises a frequency and never lowers it below ω / s."""
+    omega = YARN_OMEGA if method == "yarn" else OMEGA_HAND
+    assert _rescaling(method, L0_HAND).floats(omega) == pytest.approx(omega, rel=1e-15)
+    previous = omega
+    for length in (2 * L0_HAND, 4 * L0_HAND, 16 * L0_HAND):
+        now = _rescaling(method, length).floats(omega)
+        assert np.all(now <= previous) and np.all(now >= omega * L0_HAND / length * (1 - 1e-15))
+        previous = now
+
+
+def test_yarn_temperature_values() -> None:
+    assert yarn_temperature(0.5) == yarn_temperature(1) == 1.0
+    assert yarn_temperature(math.exp(10)) == pytest.approx(4.0, rel=1e-15)
+    assert yarn_temperature(math.e) == pytest.approx(1.21, rel=1e-15)
+
+
+class _Recorder:
+    """A PE stand-in that records the rescaling it is asked to extend by."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[FrequencyRescaling, int]] = []
+
+    def extended(self, rescaling: FrequencyRescaling, train_length: int) -> str:
+        self.calls.append((rescaling, train_length))
+        return "extended"
+
+
+def test_extension_acts_only_beyond_the_train_length() -> None:
+    op = parse_extension("ntk")
+    assert isinstance(op, Extension) and op.name == "ntk" and op.method is ExtensionMethod.NTK
+    pe = _Recorder()
+    assert op.at_length(pe, 16, 16) is pe and op.at_length(pe, 8, 16) is pe and pe.calls == []
+    assert op.at_length(pe, 17, 16) == "extended"
+    op.accept(pe, 16)
+    assert pe.calls == [(FrequencyRescaling(ExtensionMethod.NTK, 17, 16), 16),
+                        (FrequencyRescaling(ExtensionMethod.NTK, 32, 16), 16)]
+    yarn = parse_extension("yarn")
+    assert yarn.logit_scale(16, 16) == 1.0 and yarn.logit_scale(48, 16) == yarn_temperature(3)
+    assert op.logit_scale(48, 16) == 1.0
+
+
+def test_parse_extension_forms_and_refusals(tmp_path) -> None:
+    assert parse_extension("none") is REEVALUATION and parse_extension(REEVALUATION) is REEVALUATION
+    path = tmp_path / "f.json"
+    path.write_text("[2, \" 3/2 \", 0.5]")
+    op = parse_extension(f"factors:{path}")
+    assert (op.name, op.method, op.factors) == (f"factors:{path}", ExtensionMethod.FACTORS,
+                                                (Fraction(2), Fraction(3, 2), Fraction(1, 2)))
+    accepted = "accepted: none, pi, ntk, yarn, factors:FILE (a JSON list of one positive factor per frequency)"
+    for bad, shown in (("PI", "'PI'"), ("factors:", "'factors:'"), (3, "3"), (None, "None")):
+        with pytest.raises(SpecError) as err:
+            parse_extension(bad)
+        assert str(err.value) == f"invalid extension {shown}; {accepted}"
+
+
+@pytest.mark.parametrize("entry,value", [("9.99e-10", None), ("\"1/1000000000\"", Fraction(1, 10 ** 9)),
+                                         ("1000000000000", Fraction(10 ** 12)), ("1000000000001", None),
+                                         ("\"1/3\"", Fraction(1, 3)), ("\"7\"", Fraction(7)), ("\"1.5\"", None),
+                                         ("\"-1\"", None), ("0.25", Fraction(1, 4)), ("false", None)],
+                         ids=["float-floor", "string-floor", "ceiling", "above", "ratio", "integer-text",
+                              "decimal-text", "negative-text", "float", "bool"])
+def test_factor_entries_and_their_bounds(tmp_path, entry: str, value: Fraction | None) -> None:
+    """Factors lie in [1e-9, 1e12], both ends included; entries out of range are named exactly."""
+    path = tmp_path / "f.json"
+    path.write_text(f"[1, {entry}]")
+    if value is not None:
+        assert read_factors(str(path)) == (Fraction(1), value)
+        return
+    with pytest.raises(SpecError) as err:
+        read_factors(str(path))
+    assert str(err.value).startswith(f"invalid factors file {str(path)!r}: entry [1] is ")
+    assert str(err.value).endswith("accepted: a JSON list of 1 to 4096 factors, one per frequency, each a number "
+                                   "or a rational string such as \"3/2\" between 1e-9 and 1e12")
+
+
+def test_spec_and_factor_count_limits_are_inclusive(tmp_path) -> None:
+    """A spec of 4096 characters is read (its file is then looked for), 4097 are refused unread; a file of
+    4096 factors is accepted, 4097 are refused with their count."""
+    with pytest.raises(SpecError, match=r"^unreadable factors file "):
+        parse_extension("factors:" + "a" * (4096 - len("factors:")))
+    with pytest.raises(SpecError, match=r"^invalid extension 'factors:a+'… \(4097 characters\)"):
+        parse_extension("factors:" + "a" * (4097 - len("factors:")))
+    path = tmp_path / "f.json"
+    path.write_text("[" + ",".join(["2"] * 4096) + "]")
+    assert read_factors(str(path)) == (Fraction(2),) * 4096
+    path.write_text("[" + ",".join(["2"] * 4097) + "]")
+    shown = re.escape(repr(str(path)))
+    with pytest.raises(SpecError, match=rf"^invalid factors file {shown}: a list of 4097 entries;"):
+        read_factors(str(path))
