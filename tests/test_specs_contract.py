@@ -598,3 +598,17 @@ def test_table_error_cuts_a_quoted_value_at_80_characters():
     with pytest.raises(SpecError) as err:
         parse_document({"kind": fits, "rows": [[1]]}, "t.json")
     assert str(err.value) == "invalid feature table file 't.json': kind '" + fits + "' " + tail
+
+
+# Exists because a mutant survived: alibi-fixed with a third parameter was never refused.
+def test_alibi_fixed_takes_at_most_two_parameters() -> None:
+    """``alibi-fixed:H:h`` parses; a third parameter is an unknown form."""
+    assert str(parse_pe("alibi-fixed:8:1")) == "alibi-fixed:8:1"
+    refused(lambda: parse_pe("alibi-fixed:8:1:3"), pe_msg("alibi-fixed:8:1:3", PE_FORMS))
+
+
+# Exists because a mutant survived: the refusal of xpos without a width or with four parameters was unchecked.
+@pytest.mark.parametrize("spec", ["xpos", "xpos:4:10000:2:9"])
+def test_xpos_needs_one_to_three_parameters(spec: str) -> None:
+    """``xpos:d[:base[:scale]]``: none or four parameters are an unknown form, quoting the spec."""
+    refused(lambda: parse_pe(spec), pe_msg(spec, PE_FORMS))
