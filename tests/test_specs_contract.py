@@ -612,3 +612,20 @@ def test_alibi_fixed_takes_at_most_two_parameters() -> None:
 def test_xpos_needs_one_to_three_parameters(spec: str) -> None:
     """``xpos:d[:base[:scale]]``: none or four parameters are an unknown form, quoting the spec."""
     refused(lambda: parse_pe(spec), pe_msg(spec, PE_FORMS))
+
+
+# Exists because a mutant survived: the lower end of alibi-fixed's head count H was unchecked.
+def test_alibi_fixed_takes_one_head_and_refuses_none() -> None:
+    """``alibi-fixed:1`` is one head (H = 1); H = 0 is refused by the integer range 1..10^9."""
+    assert str(parse_pe("alibi-fixed:1")) == "alibi-fixed:1"
+    refused(lambda: parse_pe("alibi-fixed:0"),
+            pe_msg("alibi-fixed:0", f"{PE_FORMS}; integer parameters from 1 to {BILLION}"))
+
+
+# Exists because a mutant survived: the spec quoted in the refusal of FIRE's knot count was unchecked.
+@pytest.mark.parametrize("spec, accepted", [("fire:1", f"integer parameters from 2 to {BILLION}"),
+                                            ("fire:x", "integer parameters in ASCII digits")])
+def test_fire_knot_count_refusals_quote_the_spec(spec: str, accepted: str) -> None:
+    """``fire:K`` needs K >= 2 in ASCII digits; the refusal quotes the whole spec."""
+    assert str(parse_pe("fire:2")) == "fire:2"
+    refused(lambda: parse_pe(spec), pe_msg(spec, f"{PE_FORMS}; {accepted}"))

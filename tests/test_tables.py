@@ -328,3 +328,12 @@ def test_register_pe_refuses_a_width_for_a_table_by_name() -> None:
         register_pe("widthless", [[1.0], [0.5]], "relative", width=2)
     with pytest.raises(SpecError, match=r"^invalid PE 'widthless'"):     # and nothing was registered
         parse_pe("widthless")
+
+
+# Exists because a mutant survived: integer entries beyond int64 mixed with small ones were never tried.
+def test_large_integer_entries_keep_the_table_rational_and_exact() -> None:
+    """Entries 2^63 and -1 (no common int64 form) stay exact rationals: the table is rational."""
+    from posreal.theory.tables import build_table
+    pe = build_table("big", [[2 ** 63], [-1]], "relative")
+    assert pe.rational
+    assert pe.exact_index_features([1, 1], [0, 1], 2) == [(Fraction(2 ** 63),), (Fraction(-1),)]
