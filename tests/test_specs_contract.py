@@ -629,3 +629,12 @@ def test_fire_knot_count_refusals_quote_the_spec(spec: str, accepted: str) -> No
     """``fire:K`` needs K >= 2 in ASCII digits; the refusal quotes the whole spec."""
     assert str(parse_pe("fire:2")) == "fire:2"
     refused(lambda: parse_pe(spec), pe_msg(spec, f"{PE_FORMS}; {accepted}"))
+
+
+# Exists because a mutant survived: a learned spec with more than one parameter was not recognised as learned.
+def test_a_learned_spec_with_extra_parameters_is_refused_as_not_linear() -> None:
+    """``learned:4:2`` is a learned spec (not linear), refused by parse_pe with the learned:d advice."""
+    from posreal.theory.pe_specs import is_learned
+    assert is_learned("learned:4:2") and is_learned(" learned ") and not is_learned("learnedx:4")
+    accepted = f"a linear PE here; learned:d is not linear (its α_L is an interval): use {LEARNED_API}"
+    refused(lambda: parse_pe("learned:4:2"), pe_msg("learned:4:2", accepted))

@@ -337,3 +337,13 @@ def test_large_integer_entries_keep_the_table_rational_and_exact() -> None:
     pe = build_table("big", [[2 ** 63], [-1]], "relative")
     assert pe.rational
     assert pe.exact_index_features([1, 1], [0, 1], 2) == [(Fraction(2 ** 63),), (Fraction(-1),)]
+
+
+# Exists because a mutant survived: the entries a general table file omits (j > i) were never read.
+def test_a_general_table_files_omitted_entries_add_nothing_to_the_feature_bound(tmp_path: Path) -> None:
+    """Every given entry is ±1/2: the certified-mode bound max |ψ| is 1/2 (the omitted j > i entries are 0)."""
+    from posreal.theory.tables import load_table
+    rows = [[["1/2"]], [["-1/2"], ["1/2"]], [["1/2"], ["1/2"], ["-1/2"]]]
+    pe = load_table(_write(tmp_path, "general.json", {"kind": "general", "rows": rows}))
+    assert pe.max_abs_feature(3, 2) == 0.5
+    assert pe.exact_index_features([2, 1], [2, 0], 2) == [(Fraction(-1, 2),), (Fraction(-1, 2),)]
