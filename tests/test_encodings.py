@@ -120,3 +120,38 @@ def test_generic_max_abs_feature_is_the_largest_entry_of_the_feature_grid(spec):
     assert Encoding.max_abs_feature(pe, length, train_length) == pytest.approx(naive, rel=1e-12)
     assert Encoding.max_abs_feature(pe, length, train_length) == pytest.approx(pe.max_abs_feature(length, train_length))
     assert Encoding.max_abs_feature(pe, 0, train_length) == 0.0
+
+
+# Exists because a mutant survived: ties_from_ids was never run on its own.
+def test_ties_from_ids_marks_later_keys_and_rows_that_reach_a_second_key() -> None:
+    """ids [0, 1, 0, 2]: key 0 ties once key 2 (its id's second key) is on the row; key 2 always ties."""
+    from posreal.theory.encodings import ties_from_ids
+    ties = ties_from_ids(np.array([0, 1, 0, 2]), np.array([1, 2, 2, 3, 3]), np.array([0, 0, 2, 3, 1]))
+    assert ties.tolist() == [False, True, True, False, False]
+
+
+# Exists because a mutant survived: the printed name of a bucketed PE was unchecked here.
+@pytest.mark.parametrize("spec", ["clipped", "clipped:3", "colbias", "colbias:2", "relbias", "relbias:4"])
+def test_bucketed_pes_print_as_written(spec: str) -> None:
+    """``str`` of a parsed bucketed PE is its spec."""
+    assert str(parse_pe(spec)) == spec
+
+
+# Exists because a mutant survived: float margins' structural ties were never computed at the cell's L0.
+def test_float_row_margins_ties_buckets_at_the_train_length() -> None:
+    """clipped at L0 = 2 (D = 1), θ = (1, 0): profile v = (1, 0, 0); offsets 1 and 2 share bucket 1."""
+    pe = parse_pe("clipped")
+    margins, values, ties = pe.float_row_margins(np.array([1.0, 0.0]), np.array([0, 1, 2]), np.array([0, 0, 1]), 3, 2)
+    assert margins.tolist() == [np.inf, 1.0, -1.0] and values.tolist() == [1.0, 1.0, 0.0]
+    assert ties.tolist() == [False, False, True]
+
+
+# Exists because a mutant survived: a rational general PE's ties were never compared over the whole row.
+def test_a_rational_general_table_ties_where_its_features_repeat_on_the_row() -> None:
+    """ψ(2, 0) = ψ(2, 2) = 1: row 2's key 0 ties (and key 1 does not); row 1's keys differ."""
+    from posreal.theory.tables import build_table
+    table = [[[0], [0], [0]], [[1], [0], [0]], [[1], [2], [1]]]
+    pe = build_table("gen", table, "general")
+    assert pe.rational
+    ties = pe.structural_ties(np.array([1, 2, 2]), np.array([0, 0, 1]), 3, 2)
+    assert ties.tolist() == [False, True, False]
