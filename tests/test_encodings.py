@@ -11,6 +11,7 @@ import copy
 import numpy as np
 import pytest
 from posreal.theory.encodings import DualOf, Slope, OFFSET, ProfileEncoding, RELATIVE, integer_positions
+from posreal.theory.encodings import Encoding
 from posreal.theory.sinusoids import sinusoid
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
@@ -112,7 +113,7 @@ def test_integer_positions_passes_integers_through() -> None:
 def test_generic_max_abs_feature_is_the_largest_entry_of_the_feature_grid(spec):
     """Every built-in PE overrides ``max_abs_feature`` (profiles, blocked, tables, AbsSin, duals), so only
     a direct call runs the base class's version: max |ψ(i, k)| over 0 ≤ k ≤ i < L, entry by entry."""
-    from posreal.theory.encodings import Encoding
+
     pe, length, train_length = parse_pe(spec), 9, 4
     naive = max(abs(float(x)) for i in range(length) for k in range(i + 1)
                 for x in pe.index_features(np.array([i]), np.array([k]), train_length)[0])
@@ -155,3 +156,25 @@ def test_a_rational_general_table_ties_where_its_features_repeat_on_the_row() ->
     assert pe.rational
     ties = pe.structural_ties(np.array([1, 2, 2]), np.array([0, 0, 1]), 3, 2)
     assert ties.tolist() == [False, True, False]
+
+
+class _FloatGeneral(Encoding):
+    """A float general PE ψ(i, j) = (i == j, 0.5): asserts rows and keys come as arrays of one shape (m,)."""
+
+    kind = "general"
+    index = "position"
+
+    def dim(self, train_length: int) -> int:
+        return 2
+
+    def index_features(self, rows, keys, train_length):
+        rows, keys = np.asarray(rows), np.asarray(keys)
+        assert rows.ndim == 1 and rows.shape == keys.shape, (rows.shape, keys.shape)
+        return np.stack([(rows == keys).astype(float), np.full(rows.shape, 0.5)], axis=1)
+
+
+# Exists because a mutant survived: the float ties of a general PE passed index_features rows of a wrong shape.
+def test_float_general_ties_pass_rows_and_keys_of_one_shape() -> None:
+    """Keys below the diagonal share (0, 0.5): a row ties iff its target is off the diagonal with another such key."""
+    ties = _FloatGeneral().structural_ties(np.array([1, 1, 2, 2]), np.array([0, 1, 0, 2]), 3, 2)
+    assert ties.tolist() == [False, False, True, False]
