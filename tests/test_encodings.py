@@ -113,7 +113,6 @@ def test_integer_positions_passes_integers_through() -> None:
 def test_generic_max_abs_feature_is_the_largest_entry_of_the_feature_grid(spec):
     """Every built-in PE overrides ``max_abs_feature`` (profiles, blocked, tables, AbsSin, duals), so only
     a direct call runs the base class's version: max |ψ(i, k)| over 0 ≤ k ≤ i < L, entry by entry."""
-
     pe, length, train_length = parse_pe(spec), 9, 4
     naive = max(abs(float(x)) for i in range(length) for k in range(i + 1)
                 for x in pe.index_features(np.array([i]), np.array([k]), train_length)[0])
