@@ -177,3 +177,21 @@ def test_float_general_ties_pass_rows_and_keys_of_one_shape() -> None:
     """Keys below the diagonal share (0, 0.5): a row ties iff its target is off the diagonal with another such key."""
     ties = _FloatGeneral().structural_ties(np.array([1, 1, 2, 2]), np.array([0, 1, 0, 2]), 3, 2)
     assert ties.tolist() == [False, False, True, False]
+
+
+# Exists because a mutant survived: the exact kernel of a bucketed PE without D was never built at its L0.
+def test_exact_kernel_of_clipped_uses_the_train_length() -> None:
+    """clipped at L0 = 3 (D = 2), θ = (1, 2, 3): the profile in ℚ is 1, 2, 3, 3, 3."""
+    from fractions import Fraction
+    theta = [Fraction(1), Fraction(2), Fraction(3)]
+    assert parse_pe("clipped").exact_kernel(theta, 5, 3).row(4) == [1, 2, 3, 3, 3]
+
+
+# Exists because a mutant survived: which extension method rescales slope's positions was unchecked.
+def test_slope_extends_by_position_interpolation_only() -> None:
+    """pi at 8 from 2 divides the position scale by 4; ntk is refused with the one-line extension message."""
+    from fractions import Fraction
+    from posreal.theory.extension import ExtensionMethod, FrequencyRescaling
+    assert Slope().extended(FrequencyRescaling(ExtensionMethod.PI, 8, 2), 2).position_scale == Fraction(1, 4)
+    with pytest.raises(SpecError, match=r"^invalid extension 'ntk' for PE 'slope'; accepted: rope, "):
+        Slope().extended(FrequencyRescaling(ExtensionMethod.NTK, 8, 2), 2)
