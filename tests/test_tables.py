@@ -347,3 +347,12 @@ def test_a_general_table_files_omitted_entries_add_nothing_to_the_feature_bound(
     pe = load_table(_write(tmp_path, "general.json", {"kind": "general", "rows": rows}))
     assert pe.max_abs_feature(3, 2) == 0.5
     assert pe.exact_index_features([2, 1], [2, 0], 2) == [(Fraction(-1, 2),), (Fraction(-1, 2),)]
+
+
+# Exists because a mutant survived: the feature bound of a profile table wider than the length was unchecked.
+def test_a_profile_tables_feature_bound_reads_every_feature_of_the_first_keys() -> None:
+    """Relative table f(0) = (0, 0, 5), f(1) = 0: on a grid of length 1 the bound max |ψ| is 5 (all p = 3 features)."""
+    from posreal.theory.tables import build_table
+    pe = build_table("wide", [[0, 0, 5], [0, 0, 0]], "relative")
+    assert pe.max_abs_feature(1, 1) == 5.0
+    assert build_table("deep", [[0], [7]], "relative").max_abs_feature(1, 1) == 0.0
