@@ -87,3 +87,26 @@ def test_lengths_are_checked_against_the_cell():
     for bad in ([], [4], [True], "16", [np.float64(16.0)]):
         with pytest.raises(SpecError):
             cell.check_lengths(bad)
+
+
+# Exists because a mutant survived: the value shown in the refusal of an empty list of lengths was unchecked.
+def test_an_empty_list_of_lengths_is_refused_with_its_value() -> None:
+    """The one-line message quotes the empty list."""
+    cell = Cell.parse("relbias", "offset:1", 8)
+    with pytest.raises(SpecError) as err:
+        cell.check_lengths([])
+    assert str(err.value) == "invalid lengths []; accepted: a non-empty list of integers >= the train length"
+
+
+# Exists because a mutant survived: check_lengths' float default (no exact-mode length bound) was unchecked.
+def test_the_exact_length_bound_applies_only_when_asked_for() -> None:
+    """Without ``exact``, a profile PE takes lengths beyond the exact-mode bound 2**18."""
+    from posreal.theory.cell import MAX_EXACT_LENGTH
+    cell = Cell.parse("relbias", "offset:1", 8)
+    beyond = MAX_EXACT_LENGTH + 1
+    assert cell.check_lengths([beyond]) == [beyond]
+    assert cell.check_lengths([MAX_EXACT_LENGTH], exact=True) == [MAX_EXACT_LENGTH]
+    with pytest.raises(SpecError) as err:
+        cell.check_lengths([beyond], exact=True)
+    assert str(err.value) == (f"invalid length {beyond}; accepted: lengths up to {MAX_EXACT_LENGTH} in exact mode "
+                              "(use float or --certified)")

@@ -11,6 +11,7 @@ import copy
 import numpy as np
 import pytest
 from posreal.theory.encodings import DualOf, Slope, OFFSET, ProfileEncoding, RELATIVE, integer_positions
+from posreal.theory.encodings import Encoding
 from posreal.theory.sinusoids import sinusoid
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError
@@ -112,7 +113,6 @@ def test_integer_positions_passes_integers_through() -> None:
 def test_generic_max_abs_feature_is_the_largest_entry_of_the_feature_grid(spec):
     """Every built-in PE overrides ``max_abs_feature`` (profiles, blocked, tables, AbsSin, duals), so only
     a direct call runs the base class's version: max |ψ(i, k)| over 0 ≤ k ≤ i < L, entry by entry."""
-    from posreal.theory.encodings import Encoding
     pe, length, train_length = parse_pe(spec), 9, 4
     naive = max(abs(float(x)) for i in range(length) for k in range(i + 1)
                 for x in pe.index_features(np.array([i]), np.array([k]), train_length)[0])
@@ -120,3 +120,78 @@ def test_generic_max_abs_feature_is_the_largest_entry_of_the_feature_grid(spec):
     assert Encoding.max_abs_feature(pe, length, train_length) == pytest.approx(naive, rel=1e-12)
     assert Encoding.max_abs_feature(pe, length, train_length) == pytest.approx(pe.max_abs_feature(length, train_length))
     assert Encoding.max_abs_feature(pe, 0, train_length) == 0.0
+
+
+# Exists because a mutant survived: ties_from_ids was never run on its own.
+def test_ties_from_ids_marks_later_keys_and_rows_that_reach_a_second_key() -> None:
+    """ids [0, 1, 0, 2]: key 0 ties once key 2 (its id's second key) is on the row; key 2 always ties."""
+    from posreal.theory.encodings import ties_from_ids
+    ties = ties_from_ids(np.array([0, 1, 0, 2]), np.array([1, 2, 2, 3, 3]), np.array([0, 0, 2, 3, 1]))
+    assert ties.tolist() == [False, True, True, False, False]
+
+
+# Exists because a mutant survived: the printed name of a bucketed PE was unchecked here.
+@pytest.mark.parametrize("spec", ["clipped", "clipped:3", "colbias", "colbias:2", "relbias", "relbias:4"])
+def test_bucketed_pes_print_as_written(spec: str) -> None:
+    """``str`` of a parsed bucketed PE is its spec."""
+    assert str(parse_pe(spec)) == spec
+
+
+# Exists because a mutant survived: float margins' structural ties were never computed at the cell's L0.
+def test_float_row_margins_ties_buckets_at_the_train_length() -> None:
+    """clipped at L0 = 2 (D = 1), θ = (1, 0): profile v = (1, 0, 0); offsets 1 and 2 share bucket 1."""
+    pe = parse_pe("clipped")
+    margins, values, ties = pe.float_row_margins(np.array([1.0, 0.0]), np.array([0, 1, 2]), np.array([0, 0, 1]), 3, 2)
+    assert margins.tolist() == [np.inf, 1.0, -1.0] and values.tolist() == [1.0, 1.0, 0.0]
+    assert ties.tolist() == [False, False, True]
+
+
+# Exists because a mutant survived: a rational general PE's ties were never compared over the whole row.
+def test_a_rational_general_table_ties_where_its_features_repeat_on_the_row() -> None:
+    """ψ(2, 0) = ψ(2, 2) = 1: row 2's key 0 ties (and key 1 does not); row 1's keys differ."""
+    from posreal.theory.tables import build_table
+    table = [[[0], [0], [0]], [[1], [0], [0]], [[1], [2], [1]]]
+    pe = build_table("gen", table, "general")
+    assert pe.rational
+    ties = pe.structural_ties(np.array([1, 2, 2]), np.array([0, 0, 1]), 3, 2)
+    assert ties.tolist() == [False, True, False]
+
+
+class _FloatGeneral(Encoding):
+    """A float general PE ψ(i, j) = (i == j, 0.5): asserts rows and keys come as arrays of one shape (m,)."""
+
+    kind = "general"
+    index = "position"
+
+    def dim(self, train_length: int) -> int:
+        return 2
+
+    def index_features(self, rows, keys, train_length):
+        rows, keys = np.asarray(rows), np.asarray(keys)
+        assert rows.ndim == 1 and rows.shape == keys.shape, (rows.shape, keys.shape)
+        return np.stack([(rows == keys).astype(float), np.full(rows.shape, 0.5)], axis=1)
+
+
+# Exists because a mutant survived: the float ties of a general PE passed index_features rows of a wrong shape.
+def test_float_general_ties_pass_rows_and_keys_of_one_shape() -> None:
+    """Keys below the diagonal share (0, 0.5): a row ties iff its target is off the diagonal with another such key."""
+    ties = _FloatGeneral().structural_ties(np.array([1, 1, 2, 2]), np.array([0, 1, 0, 2]), 3, 2)
+    assert ties.tolist() == [False, False, True, False]
+
+
+# Exists because a mutant survived: the exact kernel of a bucketed PE without D was never built at its L0.
+def test_exact_kernel_of_clipped_uses_the_train_length() -> None:
+    """clipped at L0 = 3 (D = 2), θ = (1, 2, 3): the profile in ℚ is 1, 2, 3, 3, 3."""
+    from fractions import Fraction
+    theta = [Fraction(1), Fraction(2), Fraction(3)]
+    assert parse_pe("clipped").exact_kernel(theta, 5, 3).row(4) == [1, 2, 3, 3, 3]
+
+
+# Exists because a mutant survived: which extension method rescales slope's positions was unchecked.
+def test_slope_extends_by_position_interpolation_only() -> None:
+    """pi at 8 from 2 divides the position scale by 4; ntk is refused with the one-line extension message."""
+    from fractions import Fraction
+    from posreal.theory.extension import ExtensionMethod, FrequencyRescaling
+    assert Slope().extended(FrequencyRescaling(ExtensionMethod.PI, 8, 2), 2).position_scale == Fraction(1, 4)
+    with pytest.raises(SpecError, match=r"^invalid extension 'ntk' for PE 'slope'; accepted: rope, "):
+        Slope().extended(FrequencyRescaling(ExtensionMethod.NTK, 8, 2), 2)

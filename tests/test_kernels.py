@@ -123,3 +123,25 @@ def test_exact_kernel_of_a_general_encoding_uses_one_row_per_key_and_the_train_l
     kernel = exact_transfer(_CheckedGeneral(), theta, 3, 5)
     for i in range(3):
         assert kernel.row(i)[: i + 1] == [i + 10 * j + 100 * 5 for j in range(i + 1)]
+
+
+# Exists because a mutant survived: a row-block kernel's row in Q (its exact_row) was never read.
+def test_a_row_block_kernel_reads_rows_in_q_when_it_has_exact_rows() -> None:
+    """``row(i)`` is ``exact_row(i)`` when given (Fractions), else the float evaluation's first i + 1 values."""
+    from posreal.theory.kernels import RowBlockKernel
+
+    third, tiny = F(1, 3), F(1, 10 ** 30)
+
+    def evaluate(rows: np.ndarray) -> np.ndarray:
+        return np.tile([1 / 3, 1 / 3, 0.0], (rows.size, 1))              # (b, 3) floats
+
+    def exact_row(i: int) -> list[F]:
+        return [third + tiny, third, F(0)][: i + 1]
+
+    exact = RowBlockKernel(3, "position", evaluate, 1, exact_row)
+    assert exact.row(2) == [third + tiny, third, F(0)]
+    assert exact.exact_margins(np.array([1, 2]), np.array([0, 0]))[0] == [tiny, tiny]
+    assert exact.flipped().row(1) == [third + tiny, third]
+    floats = RowBlockKernel(3, "position", evaluate)
+    assert floats.row(2) == [1 / 3, 1 / 3, 0.0]
+    assert floats.exact_margins(np.array([1, 2]), np.array([0, 0]))[0] == [0.0, 0.0]

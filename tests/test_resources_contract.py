@@ -927,3 +927,15 @@ def test_json_depth_steps_back_one_level_per_closing_bracket():
     assert load_json(text, "doc", max_depth=4) == [[[], [[]]]]
     with pytest.raises(SpecError, match=r"JSON nested 4 levels deep; accepted: at most 3$"):
         load_json(text, "doc", max_depth=3)
+
+
+# Exists because a mutant survived: the name of a probe file that cannot be removed was unchecked.
+def test_a_probe_that_cannot_be_removed_is_left_hidden(in_tmp, monkeypatch):
+    """If removing the write probe fails, the check still passes and the file left is a hidden .posreal-probe-*."""
+    def refuse(path: str) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", path)
+
+    monkeypatch.setattr(resources.os, "unlink", refuse)
+    assert check_output_file("out.json") == "out.json"
+    left = os.listdir(in_tmp)
+    assert len(left) == 1 and left[0].startswith(".posreal-probe-")

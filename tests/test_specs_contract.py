@@ -598,3 +598,43 @@ def test_table_error_cuts_a_quoted_value_at_80_characters():
     with pytest.raises(SpecError) as err:
         parse_document({"kind": fits, "rows": [[1]]}, "t.json")
     assert str(err.value) == "invalid feature table file 't.json': kind '" + fits + "' " + tail
+
+
+# Exists because a mutant survived: alibi-fixed with a third parameter was never refused.
+def test_alibi_fixed_takes_at_most_two_parameters() -> None:
+    """``alibi-fixed:H:h`` parses; a third parameter is an unknown form."""
+    assert str(parse_pe("alibi-fixed:8:1")) == "alibi-fixed:8:1"
+    refused(lambda: parse_pe("alibi-fixed:8:1:3"), pe_msg("alibi-fixed:8:1:3", PE_FORMS))
+
+
+# Exists because a mutant survived: the refusal of xpos without a width or with four parameters was unchecked.
+@pytest.mark.parametrize("spec", ["xpos", "xpos:4:10000:2:9"])
+def test_xpos_needs_one_to_three_parameters(spec: str) -> None:
+    """``xpos:d[:base[:scale]]``: none or four parameters are an unknown form, quoting the spec."""
+    refused(lambda: parse_pe(spec), pe_msg(spec, PE_FORMS))
+
+
+# Exists because a mutant survived: the lower end of alibi-fixed's head count H was unchecked.
+def test_alibi_fixed_takes_one_head_and_refuses_none() -> None:
+    """``alibi-fixed:1`` is one head (H = 1); H = 0 is refused by the integer range 1..10^9."""
+    assert str(parse_pe("alibi-fixed:1")) == "alibi-fixed:1"
+    refused(lambda: parse_pe("alibi-fixed:0"),
+            pe_msg("alibi-fixed:0", f"{PE_FORMS}; integer parameters from 1 to {BILLION}"))
+
+
+# Exists because a mutant survived: the spec quoted in the refusal of FIRE's knot count was unchecked.
+@pytest.mark.parametrize("spec, accepted", [("fire:1", f"integer parameters from 2 to {BILLION}"),
+                                            ("fire:x", "integer parameters in ASCII digits")])
+def test_fire_knot_count_refusals_quote_the_spec(spec: str, accepted: str) -> None:
+    """``fire:K`` needs K >= 2 in ASCII digits; the refusal quotes the whole spec."""
+    assert str(parse_pe("fire:2")) == "fire:2"
+    refused(lambda: parse_pe(spec), pe_msg(spec, f"{PE_FORMS}; {accepted}"))
+
+
+# Exists because a mutant survived: a learned spec with more than one parameter was not recognised as learned.
+def test_a_learned_spec_with_extra_parameters_is_refused_as_not_linear() -> None:
+    """``learned:4:2`` is a learned spec (not linear), refused by parse_pe with the learned:d advice."""
+    from posreal.theory.pe_specs import is_learned
+    assert is_learned("learned:4:2") and is_learned(" learned ") and not is_learned("learnedx:4")
+    accepted = f"a linear PE here; learned:d is not linear (its α_L is an interval): use {LEARNED_API}"
+    refused(lambda: parse_pe("learned:4:2"), pe_msg("learned:4:2", accepted))

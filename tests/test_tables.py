@@ -328,3 +328,31 @@ def test_register_pe_refuses_a_width_for_a_table_by_name() -> None:
         register_pe("widthless", [[1.0], [0.5]], "relative", width=2)
     with pytest.raises(SpecError, match=r"^invalid PE 'widthless'"):     # and nothing was registered
         parse_pe("widthless")
+
+
+# Exists because a mutant survived: integer entries beyond int64 mixed with small ones were never tried.
+def test_large_integer_entries_keep_the_table_rational_and_exact() -> None:
+    """Entries 2^63 and -1 (no common int64 form) stay exact rationals: the table is rational."""
+    from posreal.theory.tables import build_table
+    pe = build_table("big", [[2 ** 63], [-1]], "relative")
+    assert pe.rational
+    assert pe.exact_index_features([1, 1], [0, 1], 2) == [(Fraction(2 ** 63),), (Fraction(-1),)]
+
+
+# Exists because a mutant survived: the entries a general table file omits (j > i) were never read.
+def test_a_general_table_files_omitted_entries_add_nothing_to_the_feature_bound(tmp_path: Path) -> None:
+    """Every given entry is ±1/2: the certified-mode bound max |ψ| is 1/2 (the omitted j > i entries are 0)."""
+    from posreal.theory.tables import load_table
+    rows = [[["1/2"]], [["-1/2"], ["1/2"]], [["1/2"], ["1/2"], ["-1/2"]]]
+    pe = load_table(_write(tmp_path, "general.json", {"kind": "general", "rows": rows}))
+    assert pe.max_abs_feature(3, 2) == 0.5
+    assert pe.exact_index_features([2, 1], [2, 0], 2) == [(Fraction(-1, 2),), (Fraction(-1, 2),)]
+
+
+# Exists because a mutant survived: the feature bound of a profile table wider than the length was unchecked.
+def test_a_profile_tables_feature_bound_reads_every_feature_of_the_first_keys() -> None:
+    """Relative table f(0) = (0, 0, 5), f(1) = 0: on a grid of length 1 the bound max |ψ| is 5 (all p = 3 features)."""
+    from posreal.theory.tables import build_table
+    pe = build_table("wide", [[0, 0, 5], [0, 0, 0]], "relative")
+    assert pe.max_abs_feature(1, 1) == 5.0
+    assert build_table("deep", [[0], [7]], "relative").max_abs_feature(1, 1) == 0.0

@@ -243,3 +243,24 @@ def test_a_descent_path_of_two_points_still_reports_its_gap(monkeypatch: pytest.
     rates = [field.gap_rate(t, h) for t, h in zip(taus, path.hs)]
     expected = 0.5 * data.step * float(np.trapezoid(rates, taus))
     assert expected != 0.0 and path.gap == pytest.approx(expected, rel=1e-12)
+
+
+# Exists because a mutant survived: a horizon between tau = 1 and tau = 2 was never followed past tau = 1.
+def test_flow_reaches_a_horizon_just_beyond_tau_one() -> None:
+    """alibi·position:0 at L0 = 2 up to σ = 0.5 (τ ≈ 1.65): the path ends there, on the exact two-key flow."""
+    data = _data("alibi", "position:0", 2)
+    path = follow(data, 0, 0.5)
+    assert path.success and path.sigmas[-1] == pytest.approx(0.5)
+    tau = math.exp(0.5)
+    u = brentq(lambda v: v + np.exp(v) - np.exp(tau) - 1.0, 0.0, tau + 1.0, xtol=1e-14, rtol=1e-15)
+    assert abs(path.hs[-1][0] - (tau - u)) < 1e-7
+
+
+# Exists because a mutant survived: directions given in Q (as tie classifications give them) were never tried.
+def test_tie_trajectory_reads_rational_directions_as_floats() -> None:
+    """A direction of Fractions gives the same evidence as the same direction in floats."""
+    data = _data("alibi", "position:0", 2)
+    (exact,) = tie_trajectory(data, [[Fraction(-1, 2)]], 0, 1.0)
+    (floats,) = tie_trajectory(data, [[-0.5]], 0, 1.0)
+    assert exact == floats
+    assert exact.value == pytest.approx(-0.5 * float(follow(data, 0, 1.0).hs[-1][0] - math.e))

@@ -266,12 +266,25 @@ class ProfileEncoding(Encoding):
         return Encoding.exact_index_features(self, [], keys, train_length)
 
     def feature_ids(self, length: int, train_length: int) -> np.ndarray:
-        """Integer ids with id(k) == id(k') iff f(k) == f(k'), k < length: (length,)."""
+        """Integer ids with id(k) == id(k') iff f(k) == f(k'), k < length: (length,).  Rational features
+        are compared in ℚ: keys whose float features recur are re-checked exactly (distinct rationals
+        may share a float) and split where they differ."""
         feats = self.features(np.arange(length), train_length)  # (L, p)
         if feats.shape[1] == 0:
             return np.zeros(length, dtype=np.int64)
-        _, ids = np.unique(feats, axis=0, return_inverse=True)
-        return ids.reshape(-1).astype(np.int64)
+        _, inverse = np.unique(feats, axis=0, return_inverse=True)
+        ids = inverse.reshape(-1).astype(np.int64)
+        shared = np.flatnonzero(np.bincount(ids)[ids] > 1)              # keys whose float features recur
+        if not self.rational or shared.size == 0:
+            return ids
+        out, fresh = ids.copy(), int(ids.max()) + 1
+        kept: dict[int, tuple] = {}                  # float id -> the exact features that keep that id
+        split: dict[tuple, int] = {}                 # (float id, exact features) -> a new id
+        for k, f in zip(shared.tolist(), self.exact_features(shared.tolist(), train_length)):
+            group = int(ids[k])
+            if kept.setdefault(group, tuple(f)) != tuple(f):
+                out[k] = split.setdefault((group, tuple(f)), fresh + len(split))
+        return out
 
     def profile(self, theta: np.ndarray, length: int, train_length: int) -> np.ndarray:
         """v(k) = ⟨θ, f(k)⟩ for k < length: (p,) -> (length,), computed in chunks."""
