@@ -262,6 +262,9 @@ MALFORMED: list[tuple[str, str, list[Edit], str]] = [
      "malformed certificate: claims.tie_direction = 'x'; accepted: a list"),
     ("theta-dot-v", DYNAMIC, [_put("claims", "theta_dot_v", "0")],
      f"invalid rational '0' at claims.theta_dot_v; {RATIONAL_FORMS}"),
+    # Exists because a mutant survived: the JSON path in the refusal of a θ*·v claim that is not a string.
+    ("theta-dot-v-type", DYNAMIC, [_put("claims", "theta_dot_v", 0)],
+     "malformed certificate: claims.theta_dot_v = 0; accepted: a string"),
     ("rank-differences-str", DYNAMIC, [_put("claims", "rank_differences", "2")],
      "malformed certificate: claims.rank_differences = '2'; accepted: an integer"),
     ("rank-with-direction-float", DYNAMIC, [_put("claims", "rank_with_direction", 3.0)],
