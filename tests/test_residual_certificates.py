@@ -341,3 +341,45 @@ def test_a_permutation_that_is_not_a_list_is_refused_at_claims_symmetry_perm() -
     with pytest.raises(CertificateError) as err:
         _verdict(_forged(SYMMETRIC, _claim("symmetry", "perm", "x")))
     assert str(err.value) == "malformed certificate: claims.symmetry.perm = 'x'; accepted: a list"
+
+
+TIE = ["row margin under T_L θ* is 0", "rival {} is tied with the target under θ*", "v = ψ(i,t) - ψ(i,j)",
+       "⟨θ*, v⟩ = 0, v ≠ 0 (a tie, not a structural one)"]
+FLOW_NOTE = "float evidence (gradient flow to log log t) is reported, not verified"
+LIMIT_NOTE = ("the sign of the finite limit Σ_k ⟨w̃_k, v⟩ needs exp and log (max-entropy residuals): it is stated in "
+              "the evidence with its enclosure, not checked by this fractions-only verifier")
+
+
+def _tie_checks(rival: int) -> list[str]:
+    return [TIE[0], TIE[1].format(rival), *TIE[2:]]
+
+
+@pytest.mark.parametrize("name, checks, notes", [
+    (SYMMETRIC, _tie_checks(0) + ["Z(v - w) = 0", "w ∈ col Zᵀ (rank [Z; w] = rank Z)", SIGNED,
+                                  "Q maps the multiset of the training rows' differences onto itself", "Qw = -w",
+                                  LOST], [FLOW_NOTE]),
+    # three levels, active sets of 3, 2, 1 constraints; decided at level 3 with the sign +1
+    (LEVELS, _tie_checks(0) + ["Z v ≠ 0 (not orthogonal: open case)", "θ_1 = θ*", ACTIVE.format(1, 3),
+                               INTERIOR.format(1), FARKAS.format(1, 2), KKT.format(2), ACTIVE.format(2, 2),
+                               INTERIOR.format(2), FARKAS.format(2, 3), KKT.format(3), ACTIVE.format(3, 1),
+                               INTERIOR.format(3), "the levels are complete",
+                               "⟨θ_m, v⟩ = 0 for 2 ≤ m < 3 and ⟨θ_3, v⟩ has the sign 1: the margin grows like "
+                               "+log^{∘3} t"], [FLOW_NOTE]),
+    # two levels, decided at level 2 with the sign -1
+    ("residual_levels_seed1_174_row3.json",
+     _tie_checks(1) + ["Z v ≠ 0 (not orthogonal: open case)", "θ_1 = θ*", ACTIVE.format(1, 2), INTERIOR.format(1),
+                       FARKAS.format(1, 2), KKT.format(2), ACTIVE.format(2, 1), INTERIOR.format(2),
+                       "the levels are complete",
+                       "⟨θ_m, v⟩ = 0 for 2 ≤ m < 2 and ⟨θ_2, v⟩ has the sign -1: the margin grows like -log^{∘2} t"],
+     [FLOW_NOTE]),
+    # one complete level, decided by the spans: the limit's sign is a note
+    (SPANS, _tie_checks(1) + ["Z v ≠ 0 (not orthogonal: open case)", "θ_1 = θ*", ACTIVE.format(1, 3),
+                              INTERIOR.format(1), "the levels are complete", SPAN_CHECK], [FLOW_NOTE, LIMIT_NOTE]),
+], ids=["symmetric", "levels-3", "levels-2", "spans"])
+def test_a_shipped_certificate_names_each_residual_check_it_passed(name: str, checks: list[str],
+                                                                   notes: list[str]) -> None:
+    """The checks passed from the tie on, in order, and the notes: each level and decision by its name."""
+    report = _verdict(_load(name))
+    assert report.verdict == VERIFIED and report.failures == []
+    assert report.checked[report.checked.index(TIE[0]):] == checks
+    assert report.notes == notes
