@@ -261,6 +261,9 @@ MALFORMED: list[tuple[str, str, list[Edit], str]] = [
      "claims.levels[1] lacks multipliers"),
     ("level-theta-width", LEVELS, [_claim("levels", 0, "theta", ["-1/1", "0/1"])],
      "claims.levels[0].theta has 2 entries, the PE 3"),
+    # the next level's θ is read for the Farkas check of this one: its width is checked there, by its path
+    ("next-level-theta-width", LEVELS, [_claim("levels", 2, "theta", ["-1/1"])],
+     "claims.levels[2].theta has 1 entries, the PE 3"),
     ("multiplier-twice", LEVELS, [_claim("levels", 1, "multipliers", [{"lambda": "1/1", "pair": [2, 1, 0]}] * 2)],
      "claims.levels[1].multipliers names the pair [2, 1, 0] twice"),
     ("multiplier-lambda", LEVELS, [_claim("levels", 1, "multipliers", 0, "lambda", 1)],
