@@ -171,6 +171,9 @@ def levels(v_mod, inst, instance: dict, claims: dict, check) -> None:
         if k + 1 < len(listed):
             nxt = unqvec(schema.typed(listed[k + 1], dict, f"claims.levels[{k + 1}]").get("theta"),
                          f"claims.levels[{k + 1}].theta")
+            if len(nxt) != len(theta):
+                raise CertificateError(f"malformed certificate: claims.levels[{k + 1}].theta has {len(nxt)} entries, "
+                                       f"the PE {len(theta)}")
             farkas = (_dot(th, nxt) == 0 and all(_dot(vectors[p], nxt) == 0 for p in positive if p in vectors)
                       and all(_dot(vectors[p], nxt) >= 1 for p in zero))
             check(bool(zero) and farkas, f"level {k + 1}: θ_{k + 2} is a Farkas-type vector of S0 (so S+ is exact)")
