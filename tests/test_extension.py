@@ -5,6 +5,7 @@ file, the shear, exactness and the identity at s ≤ 1."""
 import math
 import re
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -360,9 +361,10 @@ def test_parse_extension_forms_and_refusals(tmp_path) -> None:
                                          ("\"-1\"", None), ("0.25", Fraction(1, 4)), ("false", None)],
                          ids=["float-floor", "string-floor", "ceiling", "above", "ratio", "integer-text",
                               "decimal-text", "negative-text", "float", "bool"])
-def test_factor_entries_and_their_bounds(tmp_path, entry: str, value: Fraction | None) -> None:
+def test_factor_entries_and_their_bounds(tmp_path, monkeypatch, entry: str, value: Fraction | None) -> None:
     """Factors lie in [1e-9, 1e12], both ends included; entries out of range are named exactly."""
-    path = tmp_path / "f.json"
+    monkeypatch.chdir(tmp_path)              # a short relative name: messages shorten paths past 80 characters
+    path = Path("f.json")
     path.write_text(f"[1, {entry}]")
     if value is not None:
         assert read_factors(str(path)) == (Fraction(1), value)
@@ -374,14 +376,15 @@ def test_factor_entries_and_their_bounds(tmp_path, entry: str, value: Fraction |
                                    "or a rational string such as \"3/2\" between 1e-9 and 1e12")
 
 
-def test_spec_and_factor_count_limits_are_inclusive(tmp_path) -> None:
+def test_spec_and_factor_count_limits_are_inclusive(tmp_path, monkeypatch) -> None:
     """A spec of 4096 characters is read (its file is then looked for), 4097 are refused unread; a file of
     4096 factors is accepted, 4097 are refused with their count."""
+    monkeypatch.chdir(tmp_path)              # a short relative name: messages shorten paths past 80 characters
     with pytest.raises(SpecError, match=r"^unreadable factors file "):
         parse_extension("factors:" + "a" * (4096 - len("factors:")))
     with pytest.raises(SpecError, match=r"^invalid extension 'factors:a+'… \(4097 characters\)"):
         parse_extension("factors:" + "a" * (4097 - len("factors:")))
-    path = tmp_path / "f.json"
+    path = Path("f.json")
     path.write_text("[" + ",".join(["2"] * 4096) + "]")
     assert read_factors(str(path)) == (Fraction(2),) * 4096
     path.write_text("[" + ",".join(["2"] * 4097) + "]")
