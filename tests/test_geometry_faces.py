@@ -859,3 +859,116 @@ def test_a_face_a_little_wider_than_lp_tol_is_not_a_point() -> None:
     assert face.directions.shape == (1, 1)
     assert float(face.hi[0] - face.lo[0]) == pytest.approx(2 * half, rel=1e-6)
     assert face.point is False
+
+
+# ------------------------------------------------------------------ contracts of the face's parts, by brute force
+def test_box_min_is_the_minimum_over_the_box_vertices() -> None:
+    """box_min of random rows (zeros included) over a finite box equals the minimum over its 2^3 vertices."""
+    rng = np.random.default_rng(11)
+    A = np.round(rng.normal(size=(20, 3)), 1)
+    A[::4, 1] = 0.0
+    lo, hi = np.array([-1.0, 0.5, -3.0]), np.array([2.0, 0.5, -1.0])
+    assert faces.box_min(A, lo, hi) == pytest.approx(_vertex_minima(A, lo, hi), abs=1e-12)
+    assert faces.box_min(A[None, :, :], lo, hi).shape == (1, 20)
+
+
+def test_box_min_with_infinite_bounds() -> None:
+    """A zero coefficient on an infinite side contributes 0 (not NaN); a coefficient towards an infinite side
+    gives -inf; a coefficient towards a finite side its product."""
+    lo, hi = np.array([-np.inf, 0.0]), np.array([1.0, np.inf])
+    out = faces.box_min(np.array([[0.0, 2.0], [-1.0, 0.0], [1.0, 0.0], [0.0, -1.0]]), lo, hi)
+    assert out[0] == 0.0 and out[1] == -1.0 and out[2] == -np.inf and out[3] == -np.inf
+
+
+def test_box_of_a_polytope_is_its_coordinate_extremes() -> None:
+    """The box of {w1 >= -1, w2 >= -1, w1 + w2 <= 1, w1 - w2 <= 1.5} is [min, max] of each coordinate (linprog),
+    its 2d probes are points of the polytope at those extremes, and 2d LPs are counted."""
+    A = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0], [-1.0, 1.0]])
+    r = np.array([-1.0, -1.0, -1.0, -1.5])
+    lo, hi, probes, count = faces._box(A, r)
+    for c in range(2):
+        e = np.zeros(2)
+        e[c] = 1.0
+        low = linprog(e, A_ub=-A, b_ub=-r, bounds=[(None, None)] * 2, method="highs").fun
+        high = -linprog(-e, A_ub=-A, b_ub=-r, bounds=[(None, None)] * 2, method="highs").fun
+        assert lo[c] == pytest.approx(low, abs=1e-9) and hi[c] == pytest.approx(high, abs=1e-9)
+        assert probes[2 * c, c] == pytest.approx(low, abs=1e-9)
+        assert probes[2 * c + 1, c] == pytest.approx(high, abs=1e-9)
+    assert lo.tolist() == pytest.approx([-1.0, -1.0]) and hi.tolist() == pytest.approx([1.25, 2.0])
+    assert np.all(A @ probes.T >= r[:, None] - 1e-9)
+    assert count == 4 and probes.shape == (4, 2)
+
+
+def test_box_of_an_unbounded_polytope_is_refused() -> None:
+    """A polytope unbounded along w1 has no box: HiGHS cannot bound it, said by name."""
+    with pytest.raises(PosrealError, match="could not bound the optimal face"):
+        faces._box(np.array([[1.0, 0.0], [0.0, 1.0], [0.0, -1.0]]), np.array([0.0, 0.0, -1.0]))
+
+
+def test_prune_keeps_exactly_the_rows_the_box_does_not_imply() -> None:
+    """On the box [0, 1]^2: w1 + w2 >= -0.5 and w1 >= 0 hold on the whole box (dropped), w1 + w2 >= 0.5 and
+    w1 - w2 >= -0.5 do not (kept, in order)."""
+    A = np.array([[1.0, 1.0], [1.0, 1.0], [1.0, 0.0], [1.0, -1.0]])
+    r = np.array([-0.5, 0.5, 0.0, -0.5])
+    A2, r2 = _prune(A, r, np.zeros(2), np.ones(2))
+    assert A2.tolist() == [[1.0, 1.0], [1.0, -1.0]] and r2.tolist() == [0.5, -0.5]
+
+
+def test_dual_bounds_are_sound_and_tight_for_the_optimal_dual() -> None:
+    """After the LP of direction a on a triangle, the dual bound of a is its minimum; the bound of other
+    directions never exceeds their minimum (weak duality), and the pool's best bound is taken."""
+    A = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+    r = np.array([-1.0, -1.0, -1.0])
+    lo, hi, probes, count = faces._box(A, r)
+    face = Face(np.zeros(2), np.eye(2), A, r, lo, hi, False, lp_count=count, probes=probes)
+    rng = np.random.default_rng(5)
+    dirs = rng.normal(size=(6, 2))
+    minima = []
+    for a in dirs:
+        value, w = face.minimize(a)
+        assert value == pytest.approx(linprog(a, A_ub=-A, b_ub=-r, bounds=[(None, None)] * 2, method="highs").fun,
+                                      abs=1e-9)
+        minima.append(value)
+    assert face.lp_count == count + 6 and len(face.dual_rows) == 6
+    bounds = face.dual_bounds(dirs)
+    assert bounds == pytest.approx(minima, abs=1e-8)
+    others = rng.normal(size=(20, 2))
+    true = [linprog(a, A_ub=-A, b_ub=-r, bounds=[(None, None)] * 2, method="highs").fun for a in others]
+    assert np.all(face.dual_bounds(others) <= np.array(true) + 1e-9)
+
+
+def test_the_dual_pool_and_the_probes_keep_the_latest() -> None:
+    """At most DUAL_POOL duals and MAX_PROBES probes are kept, the latest ones, in order."""
+    face = _segment_face(np.zeros((0, 1)))
+    for n in range(faces.DUAL_POOL + 3):
+        face.A_red, face.r = np.array([[1.0]]), np.array([float(n)])
+        face.add_dual(np.array([1.0]))
+    assert len(face.dual_rows) == len(face.dual_values) == faces.DUAL_POOL
+    assert face.dual_values[0] == 3.0 and face.dual_values[-1] == float(faces.DUAL_POOL + 2)
+    for n in range(faces.MAX_PROBES + 2):
+        face.add_probe(np.array([float(n)]))
+    assert face.probes.shape == (faces.MAX_PROBES, 1)
+    assert face.probes[0, 0] == 2.0 and face.probes[-1, 0] == float(faces.MAX_PROBES + 1)
+
+
+def test_face_bounds_and_dimension() -> None:
+    """bounds: None for an infinite side; dimension: the number of directions, 0 for a point."""
+    face = Face(np.zeros(2), np.eye(2), np.zeros((0, 2)), np.zeros(0), np.array([-np.inf, 0.0]),
+                np.array([1.0, np.inf]), False)
+    assert face.bounds == [(None, 1.0), (0.0, None)] and face.dimension == 2
+    face.point = True
+    assert face.dimension == 0
+
+
+def test_optimal_face_of_a_linf_program_with_a_segment_of_optima() -> None:
+    """z = (1, 0): min ‖θ‖∞ s.t. θ1 >= 1 has optima {(1, t) : |t| <= 1}, a segment.  The face read off an
+    optimal dual has one direction, its box spans the segment (width 2 along θ2), and w = 0 is θ₀."""
+    lp = norm_program(np.array([[1.0, 0.0]]), Geometry.LINF)
+    x, y, value = solve_program(lp)
+    assert value == pytest.approx(1.0)
+    face = optimal_face(lp, x, y)
+    assert not face.point and face.dimension == 1 and face.directions.shape == (2, 1)
+    ends = [face.theta0 + face.directions[:, 0] * t for t in (face.lo[0], face.hi[0])]
+    assert sorted(float(e[1]) for e in ends) == pytest.approx([-1.0, 1.0], abs=1e-9)
+    assert all(float(e[0]) == pytest.approx(1.0, abs=1e-9) for e in ends)
+    assert face.probes.shape == (2, 1) and face.lp_count == 2
