@@ -364,3 +364,16 @@ def test_interval_outcomes_of_no_lengths_is_empty() -> None:
     """No lengths: an empty dict, without looking at the task."""
     gsel = SimpleNamespace(geometry=Geometry.LINF, realizable=True, face=_triangle())
     assert interval_outcomes(gsel, []) == {}  # type: ignore[arg-type]
+
+
+# Exists because a mutant survived: a rival whose maximum over F is exactly -tolerance could refute the row.
+def test_a_rival_maximum_exactly_at_minus_the_tolerance_refutes_nothing() -> None:
+    """Segment w in [-1, 1], one rival of margin -0.75 + 0.5 w, tolerance 0.25: its maximum over F is -0.25,
+    within the tolerance of 0, so neither the single-rival LP nor the max-min LP decides the row."""
+    face = Face(np.zeros(1), np.ones((1, 1)), np.zeros((0, 1)), np.zeros(0), np.array([-1.0]), np.array([1.0]),
+                False, probes=np.array([[-1.0], [1.0]]), lp_budget=100)
+    blk = _run_block(face, np.array([[0.0, -0.75]]), np.array([[[0.0], [0.5]]]), np.array([[False, True]]), 0.25)
+    assert blk.some.tolist() == [UNDECIDED] and blk.every.tolist() == [FAILED]
+    assert face.lp_count >= 2                       # the single-rival LP and the max-min LP were both solved
+    blk = _run_block(face, np.array([[0.0, -0.76]]), np.array([[[0.0], [0.5]]]), np.array([[False, True]]), 0.25)
+    assert blk.some.tolist() == [FAILED] and blk.every.tolist() == [FAILED]
