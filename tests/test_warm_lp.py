@@ -151,3 +151,42 @@ def test_infinite_column_bounds_are_free(model: type) -> None:
     assert lp.minimize(np.array([1.0]))[0] == pytest.approx(0.0, abs=1e-9)
     assert lp.minimize(np.array([-1.0]))[0] == pytest.approx(-2.0, abs=1e-9)
     assert lp._bounds() == [(None, None)]
+
+
+def _no_cold_solve(*args: object, **kwargs: object) -> None:
+    raise AssertionError("a cold linprog was run")
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_the_warm_model_answers_without_a_cold_solve(model: type, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a well-scaled polytope every answer comes from the warm HiGHS model itself (no linprog fallback),
+    and it is linprog's minimum, attained at the returned point, with certifying duals."""
+    A, r, lo, hi = _pentagon()
+    want = {}
+    cs = [np.array([1.0, 1.0]), np.array([-1.0, 0.5]), np.array([0.3, 2.0]), np.array([-2.0, 1.0])]
+    for c in cs:
+        want[tuple(c)] = _cold(A, r, lo, hi, c)
+    monkeypatch.setattr(warm_lp, "linprog", _no_cold_solve)
+    lp = model(A, r, lo, hi)
+    for c in cs + cs[::-1]:
+        value, w, mu = lp.minimize(c)
+        assert value == pytest.approx(want[tuple(c)], abs=1e-8)
+        assert w is not None and mu is not None and float(c @ w) == pytest.approx(value, abs=1e-8)
+        assert float(mu @ r) + float(box_min(c - A.T @ mu, lo, hi)) == pytest.approx(value, abs=1e-8)
+
+
+def test_extra_rows_are_solved_on_the_warm_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """FaceLP.minimize_with_rows answers from the warm model (no cold linprog), with and without extra rows."""
+    A, r, lo, hi = _pentagon()
+    hi = np.array([2.0, 4.0])
+    c = np.array([-1.0, -2.0])
+    B, rb = np.array([[-1.0, 0.0], [0.0, -1.0]]), np.array([-0.5, -3.5])
+    with_rows = _cold(np.vstack([A, B]), np.concatenate([r, rb]), lo, hi, c)
+    without = _cold(A, r, lo, hi, c)
+    monkeypatch.setattr(warm_lp, "linprog", _no_cold_solve)
+    lp = FaceLP(A, r, lo, hi)
+    for _ in range(2):
+        value, w = lp.minimize_with_rows(c, B, rb)
+        assert value == pytest.approx(with_rows, abs=1e-8)
+        assert w is not None and np.all(B @ w >= rb - 1e-9) and np.all(A @ w >= r - 1e-9)
+        assert lp.minimize(c)[0] == pytest.approx(without, abs=1e-8)
