@@ -377,3 +377,45 @@ def test_a_rival_maximum_exactly_at_minus_the_tolerance_refutes_nothing() -> Non
     assert face.lp_count >= 2                       # the single-rival LP and the max-min LP were both solved
     blk = _run_block(face, np.array([[0.0, -0.76]]), np.array([[[0.0], [0.5]]]), np.array([[False, True]]), 0.25)
     assert blk.some.tolist() == [FAILED] and blk.every.tolist() == [FAILED]
+
+
+# ------------------------------------------------------------------------------- interval_outcomes on a real face
+def _abssin8() -> GeometrySelection:
+    """The optimal ℓ∞ face of abssin:8 · position:0 at L0 = 8 (12 directions, boxed)."""
+    from posreal.theory.faces import select_in_geometry
+
+    gsel = select_in_geometry("abssin:8", "position:0", 8, Geometry.LINF, exact=False)
+    assert gsel.face is not None and not gsel.face.point and gsel.face.boxed
+    return gsel
+
+
+@pytest.mark.parametrize("max_lps", [0, 3])
+def test_interval_outcomes_spends_at_most_its_lp_budget(max_lps: int) -> None:
+    """At most ``max_lps`` LPs are solved (rows needing more stay undecided); with the default budget every row
+    at L = 12 is decided, and the budgeted outcomes never contradict the decided ones."""
+    gsel = _abssin8()
+    assert gsel.face is not None
+    before = gsel.face.lp_count
+    small = interval_outcomes(gsel, [12], max_lps=max_lps)[12]
+    assert gsel.face.lp_count - before <= max_lps
+    assert small.counts()["undecided"] > 0
+    full = interval_outcomes(_abssin8(), [12])[12]
+    assert full.counts()["undecided"] == 0
+    for mine, truth in ((small.every, full.every), (small.some, full.some)):
+        decided = mine != UNDECIDED
+        assert np.array_equal(mine[decided], truth[decided])
+
+
+def test_interval_outcomes_tolerance_is_at_least_lp_tol_and_widens_the_undecided_rows() -> None:
+    """A tolerance below LP_TOL is LP_TOL (same outcomes as tol = 0); a tolerance of 100 (relative to the
+    target's logit, at least 1) leaves undecided every row with a rival."""
+    zero = interval_outcomes(_abssin8(), [8, 12], tol=0.0)
+    default = interval_outcomes(_abssin8(), [8, 12])
+    assert sorted(zero) == sorted(default) == [8, 12]
+    for L in (8, 12):
+        assert zero[L].every.tolist() == default[L].every.tolist()
+        assert zero[L].some.tolist() == default[L].some.tolist()
+    assert default[8].rows.tolist() == default[12].rows[default[12].rows < 8].tolist()
+    wide = interval_outcomes(_abssin8(), [12], tol=100.0)[12]
+    rivals = wide.rows > 0                       # row 0 has one key
+    assert np.all(wide.every[rivals] == UNDECIDED) and np.all(wide.some[rivals] == UNDECIDED)
