@@ -972,3 +972,22 @@ def test_optimal_face_of_a_linf_program_with_a_segment_of_optima() -> None:
     assert sorted(float(e[1]) for e in ends) == pytest.approx([-1.0, 1.0], abs=1e-9)
     assert all(float(e[0]) == pytest.approx(1.0, abs=1e-9) for e in ends)
     assert face.probes.shape == (2, 1) and face.lp_count == 2
+
+
+@pytest.mark.parametrize("point", [True, False, None])
+def test_summary_of_a_linf_selection(point: bool | None) -> None:
+    """The ``selected`` block: geometry, value, status, constraint count, exactness, the face's kind and
+    dimension (None without a face), and the selection's reason when the geometry gives none."""
+    sel = Selection(None, None, 4, np.ones((3, 2)), np.zeros((3, 3), dtype=int), reason="from l2")
+    face = None if point is None else Face(np.zeros(2), np.eye(2), np.zeros((0, 2)), np.zeros(0), -np.ones(2),
+                                           np.ones(2), point)
+    gsel = GeometrySelection(Geometry.LINF, sel, np.zeros(2), value=2.5, face=face)
+    out = gsel.summary()
+    assert out == {"geometry": "linf", "value": 2.5, "status": sel.status, "constraints": 3, "exact": False,
+                   "face": None if point is None else ("point" if point else "face"),
+                   "face_dimension": None if point is None else (0 if point else 2), "reason": "from l2"}
+    gsel.reason = "own"
+    assert gsel.summary()["reason"] == "own"
+    sel.reason = ""
+    gsel.reason = ""
+    assert gsel.summary()["reason"] is None
