@@ -991,3 +991,28 @@ def test_summary_of_a_linf_selection(point: bool | None) -> None:
     sel.reason = ""
     gsel.reason = ""
     assert gsel.summary()["reason"] is None
+
+
+def test_ensure_box_on_a_2d_polytope_boxes_prunes_and_probes_once() -> None:
+    """An unboxed triangle {w1 >= -1, w2 >= -1, w1 + w2 <= 1} plus a row implied by it (w1 >= -5): ensure_box
+    gives the box [-1, 2]^2, drops the implied rows, adds the 4 vertices as probes, charges 4 LPs to the count
+    and to the budget alike, forgets the old models; a second call does nothing."""
+    A = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0], [1.0, 0.0]])
+    r = np.array([-1.0, -1.0, -1.0, -5.0])
+    inf = np.full(2, np.inf)
+    face = Face(np.zeros(2), np.eye(2), A, r, -inf, inf, False, probes=np.zeros((0, 2)), boxed=False, lp_budget=7,
+                lp_count=3)
+    face.minimize(np.array([1.0, 1.0]))
+    face.maxmin = FaceLP(A, r, -inf, inf)
+    assert face.lp_count == 4 and face.solver is not None
+    assert face.ensure_box() is True
+    assert face.lo.tolist() == pytest.approx([-1.0, -1.0]) and face.hi.tolist() == pytest.approx([2.0, 2.0])
+    assert face.A_red.tolist() == [[-1.0, -1.0]] and face.r.tolist() == [-1.0]
+    assert face.lp_count == 8 and face.lp_budget == 11
+    assert face.probes.shape == (5, 2) and face.solver is None and face.maxmin is None and face.boxed
+    assert face.ensure_box() is False and face.lp_count == 8
+    value, _ = face.minimize(np.array([1.0, 1.0]))
+    assert value == pytest.approx(-2.0)
+    empty = Face(np.zeros(2), np.zeros((2, 0)), np.zeros((0, 0)), np.zeros(0), np.zeros(0), np.zeros(0), True,
+                 boxed=False)
+    assert empty.ensure_box() is False and empty.lp_count == 0          # no direction: nothing to box
