@@ -1016,3 +1016,18 @@ def test_ensure_box_on_a_2d_polytope_boxes_prunes_and_probes_once() -> None:
     empty = Face(np.zeros(2), np.zeros((2, 0)), np.zeros((0, 0)), np.zeros(0), np.zeros(0), np.zeros(0), True,
                  boxed=False)
     assert empty.ensure_box() is False and empty.lp_count == 0          # no direction: nothing to box
+
+
+def test_optimal_face_of_an_l1_program_spans_the_segment_of_optima() -> None:
+    """z = (1, 1): min ‖θ‖₁ s.t. θ1 + θ2 >= 1 has optima {(t, 1 - t) : 0 <= t <= 1}.  Every probe of the face
+    maps to an optimum (‖θ‖₁ = 1, θ1 + θ2 = 1, θ >= 0), and the probes reach both ends (1, 0) and (0, 1)."""
+    lp = norm_program(np.array([[1.0, 1.0]]), Geometry.L1)
+    x, y, value = solve_program(lp)
+    assert value == pytest.approx(1.0)
+    face = optimal_face(lp, x, y)
+    assert not face.point and face.dimension >= 1
+    thetas = face.theta0[None, :] + face.probes @ face.directions.T          # (P, 2)
+    assert np.abs(thetas).sum(axis=1) == pytest.approx(np.ones(len(thetas)), abs=1e-9)
+    assert thetas.sum(axis=1) == pytest.approx(np.ones(len(thetas)), abs=1e-9)
+    assert float(thetas[:, 0].min()) == pytest.approx(0.0, abs=1e-9)
+    assert float(thetas[:, 0].max()) == pytest.approx(1.0, abs=1e-9)
