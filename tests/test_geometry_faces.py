@@ -1031,3 +1031,26 @@ def test_optimal_face_of_an_l1_program_spans_the_segment_of_optima() -> None:
     assert thetas.sum(axis=1) == pytest.approx(np.ones(len(thetas)), abs=1e-9)
     assert float(thetas[:, 0].min()) == pytest.approx(0.0, abs=1e-9)
     assert float(thetas[:, 0].max()) == pytest.approx(1.0, abs=1e-9)
+
+
+# Exists because a mutant survived: the block size of a face without directions was unchecked.
+def test_face_rows_blocks_of_a_face_without_directions_use_the_whole_memory_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With d = 0 a row takes L entries (its keys), so a block holds ROW_BLOCK_ENTRIES // L rows: 2 rows per
+    block for a bound of 2L (16 rows at L = 16: 8 blocks), with the same outcomes as one block."""
+    gsel = select_in_geometry("abssin:4", "position:0", 8, Geometry.LINF, exact=False)
+    assert gsel.face is not None and gsel.face.directions.shape == (16, 0)
+    sizes: list[int] = []
+
+    class Recorded(face_rows._Block):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: object) -> None:
+            sizes.append(int(np.asarray(args[3]).size))
+            super().__init__(*args)
+
+    whole = _face_rows(gsel, 16, LP_TOL)
+    with monkeypatch.context() as patch:
+        patch.setattr(face_rows, "ROW_BLOCK_ENTRIES", 2 * 16)
+        patch.setattr(face_rows, "_Block", Recorded)
+        out = _face_rows(gsel, 16, LP_TOL)
+    assert sizes == [2] * 8
+    assert out.every.tolist() == whole.every.tolist() and out.some.tolist() == whole.some.tolist()
