@@ -419,3 +419,32 @@ def test_interval_outcomes_tolerance_is_at_least_lp_tol_and_widens_the_undecided
     wide = interval_outcomes(_abssin8(), [12], tol=100.0)[12]
     rivals = wide.rows > 0                       # row 0 has one key
     assert np.all(wide.every[rivals] == UNDECIDED) and np.all(wide.some[rivals] == UNDECIDED)
+
+
+def test_interval_outcomes_passes_once_per_length_under_another_transfer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plain re-evaluation of length-independent rows: one pass at the largest length, prefixes for the rest.
+    Another transfer (here one acting like re-evaluation): one pass per length, in increasing order, each
+    starting from an empty cache of rival minima; the outcomes are the same."""
+    from posreal.theory import face_rows
+    from posreal.theory.transfer_operator import Transfer
+
+    calls: list[tuple[int, int]] = []
+    filled: list[int] = []
+    inner = face_rows._face_rows
+
+    def recorded(gsel: GeometrySelection, length: int, *args: object) -> IntervalOutcomes:
+        assert gsel.face is not None
+        calls.append((length, len(gsel.face.cache)))
+        out = inner(gsel, length, *args)  # type: ignore[arg-type]
+        filled.append(len(gsel.face.cache))
+        return out
+
+    monkeypatch.setattr(face_rows, "_face_rows", recorded)
+    plain = interval_outcomes(_abssin8(), [12, 8])
+    assert [L for L, _ in calls] == [12]
+    calls.clear()
+    other = interval_outcomes(_abssin8(), [12, 8, 12], op=Transfer("same features"))
+    assert calls == [(8, 0), (12, 0)]
+    assert filled[-2] > 0                             # the pass at 8 left rival minima that the pass at 12 drops
+    for L in (8, 12):
+        assert other[L].every.tolist() == plain[L].every.tolist() and other[L].some.tolist() == plain[L].some.tolist()
