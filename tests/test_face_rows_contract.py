@@ -440,11 +440,11 @@ def test_interval_outcomes_passes_once_per_length_under_another_transfer(monkeyp
         return out
 
     monkeypatch.setattr(face_rows, "_face_rows", recorded)
-    plain = interval_outcomes(_abssin8(), [12, 8])
+    plain = interval_outcomes(_abssin8(), [12, 10])
     assert [L for L, _ in calls] == [12]
     calls.clear()
-    other = interval_outcomes(_abssin8(), [12, 8, 12], op=Transfer("same features"))
-    assert calls == [(8, 0), (12, 0)]
-    assert filled[-2] > 0                             # the pass at 8 left rival minima that the pass at 12 drops
-    for L in (8, 12):
+    other = interval_outcomes(_abssin8(), [12, 10, 12], op=Transfer("same features"))
+    assert calls == [(10, 0), (12, 0)]
+    assert filled[-2] > 0                             # the pass at 10 left rival minima that the pass at 12 drops
+    for L in (10, 12):
         assert other[L].every.tolist() == plain[L].every.tolist() and other[L].some.tolist() == plain[L].some.tolist()
