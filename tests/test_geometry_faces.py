@@ -859,3 +859,198 @@ def test_a_face_a_little_wider_than_lp_tol_is_not_a_point() -> None:
     assert face.directions.shape == (1, 1)
     assert float(face.hi[0] - face.lo[0]) == pytest.approx(2 * half, rel=1e-6)
     assert face.point is False
+
+
+# ------------------------------------------------------------------ contracts of the face's parts, by brute force
+def test_box_min_is_the_minimum_over_the_box_vertices() -> None:
+    """box_min of random rows (zeros included) over a finite box equals the minimum over its 2^3 vertices."""
+    rng = np.random.default_rng(11)
+    A = np.round(rng.normal(size=(20, 3)), 1)
+    A[::4, 1] = 0.0
+    lo, hi = np.array([-1.0, 0.5, -3.0]), np.array([2.0, 0.5, -1.0])
+    assert faces.box_min(A, lo, hi) == pytest.approx(_vertex_minima(A, lo, hi), abs=1e-12)
+    assert faces.box_min(A[None, :, :], lo, hi).shape == (1, 20)
+
+
+def test_box_min_with_infinite_bounds() -> None:
+    """A zero coefficient on an infinite side contributes 0 (not NaN); a coefficient towards an infinite side
+    gives -inf; a coefficient towards a finite side its product."""
+    lo, hi = np.array([-np.inf, 0.0]), np.array([1.0, np.inf])
+    out = faces.box_min(np.array([[0.0, 2.0], [-1.0, 0.0], [1.0, 0.0], [0.0, -1.0]]), lo, hi)
+    assert out[0] == 0.0 and out[1] == -1.0 and out[2] == -np.inf and out[3] == -np.inf
+
+
+def test_box_of_a_polytope_is_its_coordinate_extremes() -> None:
+    """The box of {w1 >= -1, w2 >= -1, w1 + w2 <= 1, w1 - w2 <= 1.5} is [min, max] of each coordinate (linprog),
+    its 2d probes are points of the polytope at those extremes, and 2d LPs are counted."""
+    A = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0], [-1.0, 1.0]])
+    r = np.array([-1.0, -1.0, -1.0, -1.5])
+    lo, hi, probes, count = faces._box(A, r)
+    for c in range(2):
+        e = np.zeros(2)
+        e[c] = 1.0
+        low = linprog(e, A_ub=-A, b_ub=-r, bounds=[(None, None)] * 2, method="highs").fun
+        high = -linprog(-e, A_ub=-A, b_ub=-r, bounds=[(None, None)] * 2, method="highs").fun
+        assert lo[c] == pytest.approx(low, abs=1e-9) and hi[c] == pytest.approx(high, abs=1e-9)
+        assert probes[2 * c, c] == pytest.approx(low, abs=1e-9)
+        assert probes[2 * c + 1, c] == pytest.approx(high, abs=1e-9)
+    assert lo.tolist() == pytest.approx([-1.0, -1.0]) and hi.tolist() == pytest.approx([1.25, 2.0])
+    assert np.all(A @ probes.T >= r[:, None] - 1e-9)
+    assert count == 4 and probes.shape == (4, 2)
+
+
+def test_box_of_an_unbounded_polytope_is_refused() -> None:
+    """A polytope unbounded along w1 has no box: HiGHS cannot bound it, said by name."""
+    with pytest.raises(PosrealError, match="could not bound the optimal face"):
+        faces._box(np.array([[1.0, 0.0], [0.0, 1.0], [0.0, -1.0]]), np.array([0.0, 0.0, -1.0]))
+
+
+def test_prune_keeps_exactly_the_rows_the_box_does_not_imply() -> None:
+    """On the box [0, 1]^2: w1 + w2 >= -0.5 and w1 >= 0 hold on the whole box (dropped), w1 + w2 >= 0.5 and
+    w1 - w2 >= -0.5 do not (kept, in order)."""
+    A = np.array([[1.0, 1.0], [1.0, 1.0], [1.0, 0.0], [1.0, -1.0]])
+    r = np.array([-0.5, 0.5, 0.0, -0.5])
+    A2, r2 = _prune(A, r, np.zeros(2), np.ones(2))
+    assert A2.tolist() == [[1.0, 1.0], [1.0, -1.0]] and r2.tolist() == [0.5, -0.5]
+
+
+def test_dual_bounds_are_sound_and_tight_for_the_optimal_dual() -> None:
+    """After the LP of direction a on a triangle, the dual bound of a is its minimum; the bound of other
+    directions never exceeds their minimum (weak duality), and the pool's best bound is taken."""
+    A = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+    r = np.array([-1.0, -1.0, -1.0])
+    lo, hi, probes, count = faces._box(A, r)
+    face = Face(np.zeros(2), np.eye(2), A, r, lo, hi, False, lp_count=count, probes=probes)
+    rng = np.random.default_rng(5)
+    dirs = rng.normal(size=(6, 2))
+    minima = []
+    for a in dirs:
+        value, w = face.minimize(a)
+        assert value == pytest.approx(linprog(a, A_ub=-A, b_ub=-r, bounds=[(None, None)] * 2, method="highs").fun,
+                                      abs=1e-9)
+        minima.append(value)
+    assert face.lp_count == count + 6 and len(face.dual_rows) == 6
+    bounds = face.dual_bounds(dirs)
+    assert bounds == pytest.approx(minima, abs=1e-8)
+    others = rng.normal(size=(20, 2))
+    true = [linprog(a, A_ub=-A, b_ub=-r, bounds=[(None, None)] * 2, method="highs").fun for a in others]
+    assert np.all(face.dual_bounds(others) <= np.array(true) + 1e-9)
+
+
+def test_the_dual_pool_and_the_probes_keep_the_latest() -> None:
+    """At most DUAL_POOL duals and MAX_PROBES probes are kept, the latest ones, in order."""
+    face = _segment_face(np.zeros((0, 1)))
+    for n in range(faces.DUAL_POOL + 3):
+        face.A_red, face.r = np.array([[1.0]]), np.array([float(n)])
+        face.add_dual(np.array([1.0]))
+    assert len(face.dual_rows) == len(face.dual_values) == faces.DUAL_POOL
+    assert face.dual_values[0] == 3.0 and face.dual_values[-1] == float(faces.DUAL_POOL + 2)
+    for n in range(faces.MAX_PROBES + 2):
+        face.add_probe(np.array([float(n)]))
+    assert face.probes.shape == (faces.MAX_PROBES, 1)
+    assert face.probes[0, 0] == 2.0 and face.probes[-1, 0] == float(faces.MAX_PROBES + 1)
+
+
+def test_face_bounds_and_dimension() -> None:
+    """bounds: None for an infinite side; dimension: the number of directions, 0 for a point."""
+    face = Face(np.zeros(2), np.eye(2), np.zeros((0, 2)), np.zeros(0), np.array([-np.inf, 0.0]),
+                np.array([1.0, np.inf]), False)
+    assert face.bounds == [(None, 1.0), (0.0, None)] and face.dimension == 2
+    face.point = True
+    assert face.dimension == 0
+
+
+def test_optimal_face_of_a_linf_program_with_a_segment_of_optima() -> None:
+    """z = (1, 0): min ‖θ‖∞ s.t. θ1 >= 1 has optima {(1, t) : |t| <= 1}, a segment.  The face read off an
+    optimal dual has one direction, its box spans the segment (width 2 along θ2), and w = 0 is θ₀."""
+    lp = norm_program(np.array([[1.0, 0.0]]), Geometry.LINF)
+    x, y, value = solve_program(lp)
+    assert value == pytest.approx(1.0)
+    face = optimal_face(lp, x, y)
+    assert not face.point and face.dimension == 1 and face.directions.shape == (2, 1)
+    ends = [face.theta0 + face.directions[:, 0] * t for t in (face.lo[0], face.hi[0])]
+    assert sorted(float(e[1]) for e in ends) == pytest.approx([-1.0, 1.0], abs=1e-9)
+    assert all(float(e[0]) == pytest.approx(1.0, abs=1e-9) for e in ends)
+    assert face.probes.shape == (2, 1) and face.lp_count == 2
+
+
+@pytest.mark.parametrize("point", [True, False, None])
+def test_summary_of_a_linf_selection(point: bool | None) -> None:
+    """The ``selected`` block: geometry, value, status, constraint count, exactness, the face's kind and
+    dimension (None without a face), and the selection's reason when the geometry gives none."""
+    sel = Selection(None, None, 4, np.ones((3, 2)), np.zeros((3, 3), dtype=int), reason="from l2")
+    face = None if point is None else Face(np.zeros(2), np.eye(2), np.zeros((0, 2)), np.zeros(0), -np.ones(2),
+                                           np.ones(2), point)
+    gsel = GeometrySelection(Geometry.LINF, sel, np.zeros(2), value=2.5, face=face)
+    out = gsel.summary()
+    assert out == {"geometry": "linf", "value": 2.5, "status": sel.status, "constraints": 3, "exact": False,
+                   "face": None if point is None else ("point" if point else "face"),
+                   "face_dimension": None if point is None else (0 if point else 2), "reason": "from l2"}
+    gsel.reason = "own"
+    assert gsel.summary()["reason"] == "own"
+    sel.reason = ""
+    gsel.reason = ""
+    assert gsel.summary()["reason"] is None
+
+
+def test_ensure_box_on_a_2d_polytope_boxes_prunes_and_probes_once() -> None:
+    """An unboxed triangle {w1 >= -1, w2 >= -1, w1 + w2 <= 1} plus a row implied by it (w1 >= -5): ensure_box
+    gives the box [-1, 2]^2, drops the implied rows, adds the 4 vertices as probes, charges 4 LPs to the count
+    and to the budget alike, forgets the old models; a second call does nothing."""
+    A = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0], [1.0, 0.0]])
+    r = np.array([-1.0, -1.0, -1.0, -5.0])
+    inf = np.full(2, np.inf)
+    face = Face(np.zeros(2), np.eye(2), A, r, -inf, inf, False, probes=np.zeros((0, 2)), boxed=False, lp_budget=7,
+                lp_count=3)
+    face.minimize(np.array([1.0, 1.0]))
+    face.maxmin = FaceLP(A, r, -inf, inf)
+    assert face.lp_count == 4 and face.solver is not None
+    assert face.ensure_box() is True
+    assert face.lo.tolist() == pytest.approx([-1.0, -1.0]) and face.hi.tolist() == pytest.approx([2.0, 2.0])
+    assert face.A_red.tolist() == [[-1.0, -1.0]] and face.r.tolist() == [-1.0]
+    assert face.lp_count == 8 and face.lp_budget == 11
+    assert face.probes.shape == (5, 2) and face.solver is None and face.maxmin is None and face.boxed
+    assert face.ensure_box() is False and face.lp_count == 8
+    value, _ = face.minimize(np.array([1.0, 1.0]))
+    assert value == pytest.approx(-2.0)
+    empty = Face(np.zeros(2), np.zeros((2, 0)), np.zeros((0, 0)), np.zeros(0), np.zeros(0), np.zeros(0), True,
+                 boxed=False)
+    assert empty.ensure_box() is False and empty.lp_count == 0          # no direction: nothing to box
+
+
+def test_optimal_face_of_an_l1_program_spans_the_segment_of_optima() -> None:
+    """z = (1, 1): min ‖θ‖₁ s.t. θ1 + θ2 >= 1 has optima {(t, 1 - t) : 0 <= t <= 1}.  Every probe of the face
+    maps to an optimum (‖θ‖₁ = 1, θ1 + θ2 = 1, θ >= 0), and the probes reach both ends (1, 0) and (0, 1)."""
+    lp = norm_program(np.array([[1.0, 1.0]]), Geometry.L1)
+    x, y, value = solve_program(lp)
+    assert value == pytest.approx(1.0)
+    face = optimal_face(lp, x, y)
+    assert not face.point and face.dimension >= 1
+    thetas = face.theta0[None, :] + face.probes @ face.directions.T          # (P, 2)
+    assert np.abs(thetas).sum(axis=1) == pytest.approx(np.ones(len(thetas)), abs=1e-9)
+    assert thetas.sum(axis=1) == pytest.approx(np.ones(len(thetas)), abs=1e-9)
+    assert float(thetas[:, 0].min()) == pytest.approx(0.0, abs=1e-9)
+    assert float(thetas[:, 0].max()) == pytest.approx(1.0, abs=1e-9)
+
+
+# Exists because a mutant survived: the block size of a face without directions was unchecked.
+def test_face_rows_blocks_of_a_face_without_directions_use_the_whole_memory_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With d = 0 a row takes L entries (its keys), so a block holds ROW_BLOCK_ENTRIES // L rows: 2 rows per
+    block for a bound of 2L (16 rows at L = 16: 8 blocks), with the same outcomes as one block."""
+    gsel = select_in_geometry("abssin:4", "position:0", 8, Geometry.LINF, exact=False)
+    assert gsel.face is not None and gsel.face.directions.shape == (16, 0)
+    sizes: list[int] = []
+
+    class Recorded(face_rows._Block):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: object) -> None:
+            sizes.append(int(np.asarray(args[3]).size))
+            super().__init__(*args)
+
+    whole = _face_rows(gsel, 16, LP_TOL)
+    with monkeypatch.context() as patch:
+        patch.setattr(face_rows, "ROW_BLOCK_ENTRIES", 2 * 16)
+        patch.setattr(face_rows, "_Block", Recorded)
+        out = _face_rows(gsel, 16, LP_TOL)
+    assert sizes == [2] * 8
+    assert out.every.tolist() == whole.every.tolist() and out.some.tolist() == whole.some.tolist()
