@@ -1054,3 +1054,17 @@ def test_face_rows_blocks_of_a_face_without_directions_use_the_whole_memory_boun
         out = _face_rows(gsel, 16, LP_TOL)
     assert sizes == [2] * 8
     assert out.every.tolist() == whole.every.tolist() and out.some.tolist() == whole.some.tolist()
+
+
+# Exists because a mutant survived: a face without directions could carry no box at all.
+@pytest.mark.parametrize("z", [[[1.0, 1.0], [1.0, -1.0]], [[1.0]]], ids=["two-rows", "one-row"])
+def test_a_face_without_directions_has_an_empty_box(z: list[list[float]]) -> None:
+    """When the dual's support has full rank the face is θ* alone: no direction, and a box of width 0 in
+    every one of its 0 coordinates (``bounds`` is empty and ``box_min`` over it is 0)."""
+    lp = norm_programs.norm_program(np.array(z), norm_programs.Geometry.LINF)
+    x, y, _ = norm_programs.solve_program(lp)
+    face = faces.optimal_face(lp, x, y)
+    assert face.directions.shape == (len(z[0]), 0) and face.point
+    assert face.lo.shape == (0,) and face.hi.shape == (0,)
+    assert face.bounds == []
+    assert float(faces.box_min(np.zeros(0), face.lo, face.hi)) == 0.0
