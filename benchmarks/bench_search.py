@@ -114,22 +114,25 @@ def scaling(spec, family_text: str, count: int, chunk: int, tau_max: float, roun
     names = ("1 process", str(spec))
     ratios = []
     totals = {name: [0, 0.0] for name in names}             # instances, seconds
-    with open_pool(local(1)) as one, open_pool(spec) as many:
-        for pool in (one, many):
-            warm = [RangeUnit(str(family), family.size - 1 - k, family.size - k, tau_max) for k in range(pool.slots)]
-            list(pool.run(evaluate_range, warm, in_flight=pool.slots))        # imports and first unit everywhere
-        for r in range(1, rounds + 1):
-            rate = {}
-            for name, pool in zip(names, (one, many)):
+    for r in range(1, rounds + 1):
+        rate = {}
+        # each pool is opened for its own pass only: an open Dask client's threads would share the GIL
+        # with the one-process pass
+        for name, executor in zip(names, (local(1), spec)):
+            with open_pool(executor) as pool:
+                warm = [RangeUnit(str(family), family.size - 1 - k, family.size - k, tau_max)
+                        for k in range(pool.slots)]
+                list(pool.run(evaluate_range, warm, in_flight=pool.slots))    # imports and first unit everywhere
                 done, seconds, cpu = _timed_pass(pool, units)
-                rate[name] = done / seconds
-                totals[name][0] += done
-                totals[name][1] += seconds
-                print(f"round {r}, {name}: {done} instances of {family} in {seconds:.1f} s — {rate[name]:.1f} "
-                      f"instances/s ({pool.slots} worker{'s' if pool.slots > 1 else ''}; the units got {cpu:.1f} "
-                      f"CPU s, {cpu / seconds:.2f} cores on average)")
-            ratios.append(rate[names[1]] / rate[names[0]])
-            print(f"round {r}: ratio {ratios[-1]:.2f}x")
+                slots = pool.slots
+            rate[name] = done / seconds
+            totals[name][0] += done
+            totals[name][1] += seconds
+            print(f"round {r}, {name}: {done} instances of {family} in {seconds:.1f} s — {rate[name]:.1f} "
+                  f"instances/s ({slots} worker{'s' if slots > 1 else ''}; the units got {cpu:.1f} "
+                  f"CPU s, {cpu / seconds:.2f} cores on average)")
+        ratios.append(rate[names[1]] / rate[names[0]])
+        print(f"round {r}: ratio {ratios[-1]:.2f}x")
     ratio = statistics.median(ratios)
     pooled = (totals[names[1]][0] / totals[names[1]][1]) / (totals[names[0]][0] / totals[names[0]][1])
     print(f"ratio {spec} / 1 process: {ratio:.2f}x, the median of {rounds} rounds "
