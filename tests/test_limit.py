@@ -733,3 +733,13 @@ def test_limit_rows_by_failing_class() -> None:
                                                                   Evidence.UNDECIDED)
     assert rows[2].detail == "|margin| = 2.5e-09 within the float tolerance"
     assert limit.limit_rows(Classification(8, True, 4, 3, failing[:1]), ctx)[0].evidence is Evidence.EXACT
+
+
+# Exists because a mutant survived: a key of a tied rival's JSON record could be renamed unseen.
+def test_rival_json_has_the_record_fields_and_its_trajectory() -> None:
+    """The fields of a rival in search records and `alpha --limit --json`, with the trajectory evidence as given."""
+    evidence = {"method": "gradient flow", "verdict": "won"}
+    doc = RivalLimit(rival=2, prediction=None, trajectory=evidence).to_json()
+    assert list(doc) == ["rival", "verdict", "evidence", "reason", "level", "value", "bound", "detail", "symmetry",
+                         "trajectory"]
+    assert doc["trajectory"] == evidence and doc["symmetry"] is None and doc["rival"] == 2

@@ -638,3 +638,11 @@ def test_a_learned_spec_with_extra_parameters_is_refused_as_not_linear() -> None
     assert is_learned("learned:4:2") and is_learned(" learned ") and not is_learned("learnedx:4")
     accepted = f"a linear PE here; learned:d is not linear (its α_L is an interval): use {LEARNED_API}"
     refused(lambda: parse_pe("learned:4:2"), pe_msg("learned:4:2", accepted))
+
+
+# Exists because a mutant survived: the refusal of KERPLE's inner scale could lose the parameter's name.
+@pytest.mark.parametrize("text", ["-1", "0", "inf"])
+def test_kerple_log_refuses_a_scale_that_is_not_positive_by_name(text: str) -> None:
+    with pytest.raises(SpecError) as err:
+        parse_pe(f"kerple-log:{text}")
+    assert str(err.value) == f"invalid PE 'kerple-log:{text}': inner scale r '{text}' must be a number > 0"

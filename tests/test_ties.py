@@ -12,6 +12,7 @@ import numpy as np
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.selection import Optimum, Selection, select
 from posreal.theory.tasks import parse_task
+from posreal.theory.errors import PosrealError
 from posreal.theory.ties import classify
 
 
@@ -114,3 +115,17 @@ def test_near_rivals_of_undecided_rows_in_key_order():
         for x in r.rivals:
             expected = tuple(a - b for a, b in zip(e(1), e(min(i - x.rival, 3))))
             assert x.direction == expected and not x.orthogonal
+
+
+# Exists because a mutant survived: the refusal of a cell that is not realizable could lose the task's name.
+def test_classifying_a_cell_that_is_not_realizable_is_refused_by_name() -> None:
+    pe, task = parse_pe("nope"), parse_task("offset:1")
+    sel = select(pe, task, 8)
+    assert not sel.realizable
+    try:
+        classify(pe, task, sel, 16)
+    except PosrealError as err:
+        assert str(err) == ("invalid cell 'nope' · 'offset:1' for classification: not realizable at L0 = 8; "
+                            "accepted: a realizable cell")
+    else:
+        raise AssertionError("classify accepted a cell that is not realizable")

@@ -264,3 +264,17 @@ def test_tie_trajectory_reads_rational_directions_as_floats() -> None:
     (floats,) = tie_trajectory(data, [[-0.5]], 0, 1.0)
     assert exact == floats
     assert exact.value == pytest.approx(-0.5 * float(follow(data, 0, 1.0).hs[-1][0] - math.e))
+
+
+# Exists because a mutant survived: a key of the trajectory evidence record could be renamed unseen.
+def test_evidence_json_fields_and_the_tolerances_it_was_judged_with():
+    """The record's fields, in order, and the drift and slope tolerances it reports are the module's own."""
+    with registered(LOG2_TIE):
+        pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
+        sel = select(pe, task, 3)
+        data = pair_data(pe, task, 3, list(sel.exact_theta))
+    doc = tie_trajectory(data, [[1.0, -1.0, 1.0]], 0)[0].to_json()
+    assert list(doc) == ["method", "steps", "sigma", "tau", "value", "drift", "slope", "previous_slope", "gap",
+                         "verdict", "basis", "stretch", "tolerance", "slope_tolerance"]
+    assert (doc["tolerance"], doc["slope_tolerance"]) == (DRIFT_TOL, SLOPE_TOL)
+    assert doc["tau"] == pytest.approx(math.exp(doc["sigma"]), rel=1e-5)
