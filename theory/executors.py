@@ -297,7 +297,7 @@ class WorkerPool(Generic[U, R]):
             # one thread per worker process (the units hold the GIL); Dask's nanny starts each with
             # OMP/MKL/OPENBLAS_NUM_THREADS=1 (distributed.nanny.pre-spawn-environ)
             # the workers' statistical profiler is off: every 10 ms it takes the GIL from the unit to sample its
-            # stack (its measured cost: docs/cluster.md, "Measured")
+            # stack (on the search benchmark its cost did not stand out of the machine's drift: docs/cluster.md)
             with dask.config.set(LOCAL_WORKER_CONFIG):
                 self._cluster = distributed.LocalCluster(n_workers=self.spec.jobs, threads_per_worker=1,
                                                          processes=True, dashboard_address=":0",
