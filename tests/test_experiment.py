@@ -317,6 +317,41 @@ def test_cli_resume_of_a_finished_run_prints_its_summary(quick_run, tmp_path, ca
     assert (copy / "summary.json").exists() and (copy / "experiment-cells.png").exists()
 
 
+def test_cli_include_summarizes_an_earlier_runs_other_recipes(quick_run, tmp_path, capsys):
+    out, records = quick_run
+    mine, earlier = tmp_path / "mine", tmp_path / "earlier"
+    shutil.copytree(out, earlier)
+    argv = ["experiment", "--quick", "--recipe", "adam", "--out", str(mine), "--json"]
+    assert main(argv + ["--include", str(earlier)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert main(argv + ["--resume"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert set(alone["recipes"]) == {"adam"}      # control: without --include only this run's recipe is summarized
+    assert set(doc["recipes"]) == set(RECIPES) and doc["measurements"] == len(records)
+    assert doc["recipes"]["adam"] == alone["recipes"]["adam"]        # this run's own records, not the earlier run's
+    for name in set(RECIPES) - {"adam"}:
+        theirs = [r for r in records if r["recipe"]["name"] == name]
+        assert doc["recipes"][name]["measurements"] == len(theirs)
+    included = [r for r in doc["runs"] if "included_from" in r]
+    assert included and all(r["included_from"] == "earlier" for r in included)
+    assert all(r["recipes"] == sorted(set(RECIPES) - {"adam"}) for r in included)
+    assert all("included_from" not in r for r in alone["runs"])
+
+
+def test_cli_include_of_another_training_length_exits_2(quick_run, tmp_path, capsys):
+    out, _ = quick_run
+    earlier = tmp_path / "earlier"
+    shutil.copytree(out, earlier)
+    lines = (earlier / RECORDS).read_text().splitlines()
+    (earlier / RECORDS).write_text("".join(json.dumps({**json.loads(x), "train_length": 32}) + "\n" for x in lines))
+    argv = ["experiment", "--quick", "--recipe", "adam", "--out", str(tmp_path / "mine"), "--json",
+            "--include", str(earlier)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "another training length or threshold" in err
+    assert not (tmp_path / "mine").exists()       # refused before anything was trained or written
+
+
 @pytest.mark.subprocess
 def test_cli_usage_error_as_a_subprocess(tmp_path):
     import subprocess

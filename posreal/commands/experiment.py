@@ -165,13 +165,13 @@ def _rate(value: float | None) -> str:
     return "—" if value is None else f"{value:.4f}"
 
 
-def _with_included(records: list[dict], runs: list[dict], grid: Any, dirs: list[str]) -> tuple[list, list, tuple]:
-    """This run's records and runs, with those of the earlier runs in ``dirs`` for the recipes this run does not
-    train; the PEs of every run."""
+def _read_included(grid: Any, dirs: list[str]) -> list[tuple[str, dict, list[dict]]]:
+    """(DIR, its run file, its records of the recipes ``grid`` does not train) for every earlier run in ``dirs``,
+    checked before anything is trained: records of another L0 or threshold are refused."""
     from posreal.experiment.runner import RECORDS, RUN_FILE, read_records, read_run_file
     from posreal.theory.errors import SpecError
     own = {r.name for r in grid.recipes}
-    pes = list(grid.pes)
+    found = []
     for d in dirs:
         meta = read_run_file(Path(d) / RUN_FILE)
         earlier, _ = read_records(Path(d) / RECORDS)
@@ -179,6 +179,16 @@ def _with_included(records: list[dict], runs: list[dict], grid: Any, dirs: list[
         if {(r["train_length"], r["recipe"]["threshold"]) for r in kept} - {(grid.train_length, grid.threshold)}:
             raise SpecError(f"invalid --include {d!r}: its records have another training length or threshold; "
                             "accepted: a run of the same L0 and threshold")
+        found.append((d, meta, kept))
+    return found
+
+
+def _with_included(records: list[dict], runs: list[dict], grid: Any,
+                   included: list[tuple[str, dict, list[dict]]]) -> tuple[list, list, tuple]:
+    """This run's records and runs, with those of the earlier runs read by :func:`_read_included`; the PEs of
+    every run."""
+    pes = list(grid.pes)
+    for d, meta, kept in included:
         names = sorted({r["recipe"]["name"] for r in kept})
         records = records + kept
         runs = runs + [{**r, "included_from": Path(d).name, "recipes": names} for r in meta["runs"]]
@@ -215,10 +225,11 @@ def run(args: argparse.Namespace) -> int:
                             + ", ".join(grid.pes))
         grid = replace(grid, pes=tuple(pe for pe in grid.pes if pe in args.pes))
     out = Path(args.out)
+    included = _read_included(grid, args.include)
     records = run_grid(grid, out, resume=args.resume, progress=ModelBar(args.json), memory_mib=args.memory_mib,
                        executor=executor_of(args))
     runs = [{**r, "recipes": [x.name for x in grid.recipes]} for r in read_run_file(out / RUN_FILE)["runs"]]
-    records, runs, pes = _with_included(records, runs, grid, args.include)
+    records, runs, pes = _with_included(records, runs, grid, included)
     instances = _instances(grid, out)
     summary = summarize_run(records, replace(grid, pes=pes), runs)
     if instances is not None:
