@@ -167,6 +167,28 @@ def test_features_floats_and_fractions() -> None:
     assert gen.exact_index_features([3, 5], [1, 0], 8) == [(Fraction(2),), (Fraction(5),)]
 
 
+# Exists because a mutant survived: the int64 inputs the user's function is promised were only ever made by callers.
+def test_the_function_gets_int64_copies_whatever_integer_arrays_it_is_called_on() -> None:
+    """definitions.md: f takes int64 arrays.  The features object that calls f (``pe.source``) casts every input
+    itself, so int32 or uint8 arrays handed to its floats/fractions reach f as int64 copies with the same values."""
+    seen: list[tuple[str, list[int]]] = []
+
+    def psi(n: np.ndarray) -> list:
+        seen.append((str(n.dtype), n.tolist()))
+        out = [[int(k), Fraction(int(k), 3)] for k in n.tolist()]
+        n[:] = 0                                          # scribbling on its copy changes nothing of the caller's
+        return out
+
+    pe = function_pe("third", psi, "relative", 2)
+    assert isinstance(pe, FunctionProfile)
+    seen.clear()
+    small, tiny = np.array([2, 5], dtype=np.int32), np.array([3], dtype=np.uint8)
+    assert pe.source.floats(small).tolist() == [[2.0, 2 / 3], [5.0, 5 / 3]]
+    assert pe.source.fractions(tiny) == [(Fraction(3), Fraction(1))]
+    assert seen == [("int64", [2, 5]), ("int64", [3])]
+    assert (small.dtype, small.tolist(), tiny.dtype, tiny.tolist()) == (np.int32, [2, 5], np.uint8, [3])
+
+
 def test_feature_ids_of_float_and_empty_profiles() -> None:
     """A float PE keeps the float ids (equal floats share one); an empty grid has no ids."""
     pe = function_pe("mod", lambda n: (n % 2)[:, None].astype(float), "relative", 1)

@@ -125,6 +125,25 @@ def test_exact_kernel_of_a_general_encoding_uses_one_row_per_key_and_the_train_l
         assert kernel.row(i)[: i + 1] == [i + 10 * j + 100 * 5 for j in range(i + 1)]
 
 
+# Exists because a mutant survived: the shear of a row-block kernel could lose its block size.
+def test_a_flipped_row_block_kernel_keeps_its_block_size() -> None:
+    """v_i(k) = -(k - 1)² on a 4-grid, two rows per evaluation.  The shear (offset index, same values) still
+    evaluates two rows at a time: margins of rows 1, 2, 3 with key indices 1, 1, 0 are 0 - (-1) = 1,
+    0 - (-1) = 1 and -1 - 0 = -1, from two evaluations of 2 and 1 rows."""
+    from posreal.theory.kernels import KeyIndex, RowBlockKernel
+
+    sizes: list[int] = []
+
+    def evaluate(rows: np.ndarray) -> np.ndarray:
+        sizes.append(rows.size)
+        return np.tile(-(np.arange(4.0) - 1) ** 2, (rows.size, 1))
+
+    shear = RowBlockKernel(4, "position", evaluate, 2).flipped()
+    assert (shear.index, shear.block_rows()) == (KeyIndex.OFFSET, 2)
+    margins, targets = shear.float_margins(np.array([1, 2, 3]), np.array([1, 1, 0]))
+    assert (margins.tolist(), targets.tolist(), sizes) == ([1.0, 1.0, -1.0], [0.0, 0.0, -1.0], [2, 1])
+
+
 # Exists because a mutant survived: a row-block kernel's row in Q (its exact_row) was never read.
 def test_a_row_block_kernel_reads_rows_in_q_when_it_has_exact_rows() -> None:
     """``row(i)`` is ``exact_row(i)`` when given (Fractions), else the float evaluation's first i + 1 values."""

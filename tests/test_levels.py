@@ -199,6 +199,18 @@ def test_symmetry_search_respects_row_structure_and_budget():
     assert find_symmetry(many, w, budget=2) == "symmetry search stopped after 2 nodes"
 
 
+# Exists because a mutant survived: a difference repeated within one row was counted once.
+def test_row_multisets_count_a_difference_repeated_within_a_row():
+    """relbias:1 (ψ(i, j) = e_min(i - j, 1)) with offset:0 at L0 = 4: row i's target is key i (offset 0, ψ = e0) and
+    every other key j < i has offset ≥ 1 (ψ = e1), so row i has z = (1, -1) i times; row 0 has no rival."""
+    from posreal.theory.pe_specs import parse_pe
+    from posreal.theory.symmetry import row_multisets
+    from posreal.theory.tasks import parse_task
+
+    z = (F(1), F(-1))
+    assert row_multisets(parse_pe("relbias:1"), parse_task("offset:0"), 4) == [Counter({z: n}) for n in (1, 2, 3)]
+
+
 def test_designed_maxent_tie_is_the_worked_example():
     with registered_table(MAXENT_TIE) as tie:
         _, _, sel, row, ctx = tie.open_row()

@@ -356,3 +356,18 @@ def test_a_profile_tables_feature_bound_reads_every_feature_of_the_first_keys() 
     pe = build_table("wide", [[0, 0, 5], [0, 0, 0]], "relative")
     assert pe.max_abs_feature(1, 1) == 5.0
     assert build_table("deep", [[0], [7]], "relative").max_abs_feature(1, 1) == 0.0
+
+
+# Exists because a mutant survived: a profile table's features were only ever asked for on int64 arrays.
+def test_a_profile_tables_features_take_key_lists_like_the_one_hot_pes() -> None:
+    """The relative table f(0) = (1, 0), f(n ≥ 1) = (0, 1) on 4 offsets is relbias:1's one-hot: features of a key
+    list, of an int32 array and of no keys at all (shape (0, 2)) are the same as relbias:1's."""
+    import numpy as np
+    from posreal.theory.tables import build_table
+    pe = build_table("onehot1", [[1, 0], [0, 1], [0, 1], [0, 1]], "relative")
+    clipped = parse_pe("relbias:1")
+    for keys in ([3, 0, 1], np.array([2, 0], dtype=np.int32), []):
+        got = pe.features(keys, 4)
+        assert (got.shape, got.tolist()) == (clipped.features(keys, 4).shape, clipped.features(keys, 4).tolist())
+    assert pe.features([3, 0, 1], 4).tolist() == [[0, 1], [1, 0], [0, 1]]
+    assert pe.features([], 4).shape == (0, 2)

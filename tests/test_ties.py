@@ -129,3 +129,20 @@ def test_classifying_a_cell_that_is_not_realizable_is_refused_by_name() -> None:
                             "accepted: a realizable cell")
     else:
         raise AssertionError("classify accepted a cell that is not realizable")
+
+
+# Exists because a mutant survived: the margin recorded on an exact strict misrank was unchecked.
+def test_exact_strict_misrank_records_its_negative_margin():
+    """relbias at L0 = 4 (ψ(i, j) = e_min(i - j, 3)) with θ = (1, 2, 0, 0), task offset:0 at L = 4:
+    row i ≥ 1 scores its target (offset 0) 1 and the key at offset 1 scores 2, every other key 0, so
+    γ_i = 1 - 2 = -1 (a strict misrank, no rivals listed); row 0 has one key (realized)."""
+    pe, task = parse_pe("relbias"), parse_task("offset:0")
+    z = (F(1), F(0), F(-1), F(0))
+    sel = Selection(pe, task, 4, np.array([[1.0, 0.0, -1.0, 0.0]]), np.array([[2, 2, 0]]), exact_constraints=[z])
+    sel.realize(Optimum(np.array([1.0, 2.0, 0.0, 0.0]), np.array([0.0]), [F(1), F(2), F(0), F(0)], {}))
+    cls = classify(pe, task, sel, 4)
+    assert cls.exact and (cls.total, cls.realized) == (4, 1)
+    assert [(r.row, r.target, r.cls, r.margin, r.rivals) for r in cls.failing] == \
+        [(i, i, "strict_misrank", F(-1), []) for i in (1, 2, 3)]
+    assert all(type(r.margin) is F for r in cls.failing)
+    assert cls.counts()["strict_misrank"] == 3

@@ -487,6 +487,24 @@ def test_each_failed_check_refutes_with_exactly_its_message(name: str, edits: li
     assert (verdict.verdict, verdict.failures, verdict.name) == (REFUTED, failures, "c")
 
 
+# Exists because a mutant survived: an open-tie rival's direction on a clipped PE without D (D = L0 - 1) was unchecked.
+def test_open_tie_rival_direction_on_clipped_without_bucket_count_uses_l0() -> None:
+    """relbias (no D) at L0 = 2: ψ(i, j) = e_min(i - j, 1), offset:0 has the one pair (1, 1, 0) with z = e0 - e1, so
+    θ* = z/2 = (1/2, -1/2) with λ = 1/2.  At L = 3, row 2 scores its target (offset 0) 1/2 and keys 1, 0 (offsets 1
+    and 2, both in bucket 1) -1/2: margin 1, no tied rival, α_L = 1 (rows 1 and 2 have margin 1, row 0 one key).
+    The claimed rival 0 has v = ψ(2, 2) - ψ(2, 0) = (1, -1), which the verifier re-derives (its direction check
+    passes), with ⟨θ*, v⟩ = 1 ≠ 0 and z·v = 2 ≠ 0: refuted on the margin, the tied rivals and ⟨θ*, v⟩ only."""
+    def clipped(doc: dict) -> None:
+        doc["instance"].update(pe="relbias", train_length=2, length=3, row=2, target=2)
+        del doc["instance"]["tables"], doc["claims"]["predicted_wins"]
+        doc["claims"].update(selected={"theta": ["1/2", "-1/2"], "support": _support(([1, 1, 0], "1/2"))},
+                             margin="0/1", rivals=[{"rival": 0, "direction": ["1/1", "-1/1"]}], alpha="1/1")
+
+    verdict = _one(_edited(OPEN, clipped))
+    assert (verdict.verdict, verdict.failures) == (
+        REFUTED, ["row margin under T_L θ* is 0", "the tied rivals are [], ascending", "⟨θ*, v_0⟩ = 0, v_0 ≠ 0"])
+
+
 # Exists because a mutant survived: a failed independence hypothesis could be forgotten by a later passing one.
 def test_a_prediction_on_a_dependent_support_predicts_no_win() -> None:
     """The support lists z(1,1,0) = e1 twice (λ = 1/2 each) and z(2,2,0) = e2 (λ = 1): stationarity and
