@@ -208,6 +208,23 @@ def test_exact_sweep_uses_the_exact_theta_of_the_selection():
     assert sweep.total.tolist() == [4, 5, 6, 7, 8]
 
 
+
+# Exists because a mutant survived: the sweep's tolerance was never shown to reach the float decisions.
+def test_float_sweep_decides_rows_with_its_tolerance():
+    """alibi·position:0 at L0 = 4, θ* = -1: κ(i, j) = i - j, so row i ≥ 1 has margin γ_i = 1 (key 0 over key 1)
+    and target value κ(i, 0) = i.  With tol = 0.2 a row is realized iff 1 > 0.2·max(1, i), i.e. i ≤ 4; rows
+    i ≥ 5 (margin positive but within tolerance) are undecided.  With the default tolerance every row is realized."""
+    sweep = alpha_sweep("alibi", "position:0", 4, 8, mode="float", tol=0.2)
+    assert sweep is not None
+    assert sweep.lengths.tolist() == [4, 5, 6, 7, 8]
+    assert sweep.realized.tolist() == [4, 5, 5, 5, 5]
+    assert sweep.undecided.tolist() == [0, 0, 1, 2, 3]
+    default = alpha_sweep("alibi", "position:0", 4, 8, mode="float")
+    assert default is not None and default.realized.tolist() == [4, 5, 6, 7, 8]
+    assert _message(lambda: alpha_sweep("alibi", "position:0", 4, 8, tol=-1.0)) == \
+        "invalid tolerance -1.0; accepted: a finite number >= 0"
+
+
 # --------------------------------------------------------------------------- documents and estimates
 # Exists because a mutant survived: an undecided cell's JSON could say realizable: false.
 def test_undecided_cell_reports_realizable_as_null(monkeypatch: pytest.MonkeyPatch) -> None:

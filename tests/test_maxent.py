@@ -105,6 +105,18 @@ def test_dependent_level_enclosure_contains_the_float_minimizer(weights: list[in
     assert value.sign == (1 if expected > 0 else -1)
 
 
+
+# Exists because a mutant survived: a positive limit known only as an enclosure never had its sign read.
+def test_enclosed_positive_limit_has_sign_plus_one() -> None:
+    """DEPENDENT with equal weights: by symmetry w̃ = (a, a), and the residual 3e^{-2a} + a is least at
+    6e^{-2a} = 1, a = ½ log 6.  So ⟨w̃, (-1, 3)⟩ = 2a = log 6 > 0, and only an enclosure decides it (S+ dependent)."""
+    levels = residual_levels(DEPENDENT, (F(1, 2), F(1, 2)), [1, 1, 1])
+    value = Residuals(levels).value(level_span_decomposition(levels, (F(-1), F(3))))
+    assert not value.exact and value.form is None
+    assert value.sign == 1
+    assert value.value == pytest.approx(math.log(6), rel=1e-12) and value.bound < 1e-12
+
+
 def test_exact_value_of_an_independent_level() -> None:
     """Z = {e1, e2}, θ* = (1, 1), n = (2, 3): λ = (1, 1), ⟨w̃, z_s⟩ = log n_s, so ⟨w̃, (1, -1)⟩ = log(2/3), exact."""
     levels = residual_levels([(F(1), F(0)), (F(0), F(1))], (F(1), F(1)), [2, 3])

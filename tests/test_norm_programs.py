@@ -110,6 +110,20 @@ def test_rounding_ignores_dual_noise_relative_to_the_largest_dual() -> None:
     assert clean is not None and clean.primal == cert.primal
 
 
+
+# Exists because a mutant survived: the dual support was never shown to enter the basis largest first.
+def test_rounding_takes_the_largest_duals_into_the_basis_first() -> None:
+    """ℓ∞ of z = (1), (2): θ ≥ 1, 2θ ≥ 1, t ≥ |θ|; the optimum is θ = t = 1 with y = 1 on θ ≥ 1 and on t - θ ≥ 0.
+    A dual of 1e-6 on the slack row 2θ ≥ 1 is still in the support, but rows 0 and 2 (the large duals) already
+    span ℚ², so the basis is {0, 2}; taking row 1 first would give θ = t = ½, which violates θ ≥ 1."""
+    lp = norm_program(np.array([[1.0], [2.0]]), Geometry.LINF)
+    assert lp.A.tolist() == [[1, 0], [2, 0], [-1, 1], [1, 1]] and lp.b.tolist() == [1, 1, 0, 0]
+    program = exact_norm_program([(F(1),), (F(2),)], 1, Geometry.LINF)
+    cert = exact_lp_optimality(program, lp, np.array([1.0, 1.0]), np.array([1.0, 1e-6, 1.0, 0.0]))
+    assert cert is not None and cert.primal == [F(1), F(1)]
+    assert cert.dual == {0: F(1), 2: F(1)} and cert.value == 1
+
+
 def test_rounding_refuses_a_point_with_too_few_tight_rows() -> None:
     """x = (2000, 0, 2000) in the same program is not a vertex (only t - θ₁ is tight): no certificate."""
     lp = norm_program(np.array([[1e-3, 0.0]]), Geometry.LINF)

@@ -178,6 +178,24 @@ def test_alibi_slope_irrational_when_8h_over_H_is_not_an_integer():
         pe.exact_features([1], 16)
 
 
+# Exists because a mutant survived: the certified features of a rescaled fixed ALiBi were never enclosed.
+@pytest.mark.parametrize("spec", ["alibi-fixed:8:1", "alibi-fixed:3:1"], ids=["rational", "irrational"])
+def test_rescaled_fixed_alibi_enclosures_carry_the_position_scale(spec):
+    """With position scale c = 1/4 (a pi rescaling by 4) the feature of offset k is -m_h·c·k, m_h = 2^(-8h/H):
+    its enclosure contains that float and not -m_h·k/c."""
+    import dataclasses
+    from mpmath import iv
+    iv.dps = 30
+    pe = dataclasses.replace(parse_pe(spec), position_scale=Fraction(1, 4))
+    H, h = (int(x) for x in spec.split(":")[1:])
+    m = 2.0 ** (-8 * h / H)
+    keys = [0, 1, 3]
+    for k, (box,) in zip(keys, pe.interval_index_features(3, keys, 4, iv)):
+        x = -m * k / 4
+        assert box.a <= x + 1e-15 and x - 1e-15 <= box.b
+        assert float(box.b - box.a) < 1e-20
+
+
 @pytest.mark.parametrize("spec", ["alibi-fixed", "alibi-fixed:3:2", "kerple-log", "kerple-log:0.25"])
 @pytest.mark.parametrize("task,L0", [("offset:0", 8), ("offset:1", 8), ("position:0", 8), ("position:5", 6),
                                      ("dual:offset:0", 8), ("half", 4), ("copy", 8)])

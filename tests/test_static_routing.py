@@ -225,6 +225,16 @@ def test_monte_carlo_bound_reports_its_vocabulary() -> None:
     assert result.to_json()["vocab"] == 3
 
 
+
+# Exists because a mutant survived: the rows of a Monte Carlo result were never read.
+def test_monte_carlo_bound_lists_the_output_rows() -> None:
+    """Addition of two 2-digit numbers (length 4) has 3 output digits: rows 0, 1, 2, one β, stderr and argmax each."""
+    result = static_routing_bound("addition", 4, 2, method="monte-carlo", samples=100, seed=1)
+    assert result.rows == [0, 1, 2]
+    doc = result.to_json()
+    assert doc["rows"] == [0, 1, 2] and len(doc["beta"]) == len(doc["stderr"]) == len(doc["argmax"]) == 3
+
+
 # Exists because a mutant survived: Monte Carlo with no samples was never refused.
 def test_monte_carlo_without_samples_is_refused_in_one_line():
     with pytest.raises(SpecError, match=r"^invalid samples 0; accepted: an integer >= 1$"):

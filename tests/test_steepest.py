@@ -60,6 +60,16 @@ def test_steepest_descent_bad_step_size_message():
     assert str(err.value) == "invalid step size -1.0; accepted: a finite number > 0"
 
 
+# Exists because a mutant survived: steepest descent without `steps` was never run.
+def test_steepest_descent_runs_3000_steps_by_default():
+    """alibi·position:0 at L0 = 4: ψ(i, j) = -(i - j), so ∂ℓ/∂θ = Σ_i E_p[j] > 0 at every θ (p = 1 parameter).
+    ℓ1 steepest descent from 0 with the fixed step η = 0.01 therefore moves by -η at each step: after the
+    default K = 3000 steps (the signature's default) θ = -30."""
+    theta = steepest_descent("alibi", "position:0", 4, "l1", step_size=0.01)
+    assert theta.shape == (1,) and theta[0] == pytest.approx(-30.0, abs=1e-9)
+    assert steepest_descent("alibi", "position:0", 4, "l1", step_size=0.01, steps=7)[0] == pytest.approx(-0.07)
+
+
 @pytest.mark.parametrize("geometry", ["l2", "linf", "l1"])
 def test_continuing_from_an_iterate_gives_the_same_iterates_bit_for_bit(geometry):
     """start=(k, θ_k) resumes the descent (the ℓ∞ step size depends on t, so k must be honoured)."""

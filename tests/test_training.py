@@ -72,6 +72,17 @@ def test_gradient_descent_cosine_to_the_selected_parameters():
                             theta0=np.ones(4)).cosines[0] == pytest.approx(0.0, abs=1e-12)
 
 
+# Exists because a mutant survived: the cosine of θ = 0 could be computed as 0/0 (nan, with numpy's warning).
+def test_cosine_of_the_zero_iterate_is_nan_without_a_warning():
+    """θ_0 = 0 has no direction: its cosine to θ* is nan, decided before dividing (no RuntimeWarning)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        traj = gradient_descent("relbias", "offset:1", 4, steps=1, record=2)
+    assert np.isnan(traj.cosines[0]) and np.array_equal(traj.thetas[0], np.zeros(4))
+    assert np.isfinite(traj.cosines[1])
+
+
 # Exists because a mutant survived: the default step 1/β was unchecked.
 def test_default_step_is_one_over_the_smoothness_bound():
     # relbias:3 · offset:1 at L0 = 4: rows 1..3, one-hot features, max_j ‖ψ(i, j)‖² = 1 per row: β = 3

@@ -175,6 +175,17 @@ def test_judge_settles_a_converged_value_and_refuses_small_or_moving_ones():
     assert judge(SIGMAS, 0.2 + 0 * SIGMAS, 0.0, False)[:2] == (LimitVerdict.UNDECIDED, "horizon not reached")
 
 
+# Exists because a mutant survived: the previous slope reported with a settled verdict was never read.
+def test_judge_reports_the_previous_window_slope_of_a_settled_value():
+    """Margin 0.2 for σ ≥ 20, rising by 0.001 per unit of σ before: at σ = 24 the last window [20, 24] is flat
+    (slope 0) and the one before, [16, 20], rises by 0.004 over Δσ = 4 (previous slope 0.001); the value settles."""
+    values = 0.2 - 0.001 * np.maximum(20.0 - SIGMAS, 0.0)
+    verdict, basis, drift, slope, previous = judge(SIGMAS, values, 0.0, True)
+    assert (verdict, basis) == (LimitVerdict.WON, "settled")
+    assert drift == pytest.approx(0.0, abs=1e-15) and slope == pytest.approx(0.0, abs=1e-15)
+    assert previous == pytest.approx(0.001, rel=1e-9)
+
+
 def test_judge_needs_a_stable_slope_above_its_tolerance():
     # a slope that halves from one window to the next is not a log log t term
     decaying = 1.0 + 5.0 * np.exp(-0.17 * SIGMAS)
@@ -254,6 +265,27 @@ def test_flow_reaches_a_horizon_just_beyond_tau_one() -> None:
     tau = math.exp(0.5)
     u = brentq(lambda v: v + np.exp(v) - np.exp(tau) - 1.0, 0.0, tau + 1.0, xtol=1e-14, rtol=1e-15)
     assert abs(path.hs[-1][0] - (tau - u)) < 1e-7
+
+
+# Exists because a mutant survived: the gap rate was only checked on cells of radius 1, or against itself.
+def test_gap_rate_of_a_cell_with_radius_two():
+    """alibi·position:0 at L0 = 3: rivals z = -1 (row 1), -1 and -2 (row 2), so R = 2.  At τ = 0, h = 0 (θ = 0)
+    the attention is uniform: W = ½ on row 1's rival, ⅓ on each of row 2's.  Σ W = 7/6, |Σ W z| = ½ + ⅓ + ⅔ = 3/2,
+    and the rate R² e^0 (7/6)(3/2) = 7.  At τ = 1, h = 0.5 (θ = h + θ*τ = -0.5) it is checked against a softmax."""
+    data = _data("alibi", "position:0", 3)
+    assert data.z.ravel().tolist() == [-1.0, -1.0, -2.0]
+    field = ShiftedField(data)
+    assert field.gap_rate(0.0, np.zeros(1)) == pytest.approx(7.0, rel=1e-12)
+    tau, theta = 1.0, -0.5
+    w, wz = 0.0, 0.0
+    for i in (1, 2):
+        kappa = np.array([theta * -(i - j) for j in range(i + 1)])        # keys 0..i, target 0
+        p = np.exp(kappa) / np.exp(kappa).sum()
+        for j in range(1, i + 1):
+            w += math.exp(tau) * p[j]
+            wz += math.exp(tau) * p[j] * (-(i - 0) + (i - j))           # z = ψ(i, 0) - ψ(i, j)
+    expected = 4.0 * math.exp(-tau) * w * abs(wz)
+    assert field.gap_rate(tau, np.array([0.5])) == pytest.approx(expected, rel=1e-12)
 
 
 # Exists because a mutant survived: directions given in Q (as tie classifications give them) were never tried.

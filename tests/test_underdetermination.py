@@ -261,6 +261,15 @@ def test_completion_errors_name_the_argument():
         "invalid completion shape (3, 16); accepted: (4, 16)"
 
 
+# Exists because a mutant survived: an unknown completion name was never refused in words.
+def test_unknown_completion_name_is_refused_naming_the_completion():
+    from posreal.theory.underdetermination import completed_table, construct_block
+
+    block = construct_block("position:0", 16, 16)
+    assert _message(lambda: completed_table(block, 20, "last")) == \
+        "invalid completion 'last'; accepted: zero, copy_last or an array of rows"
+
+
 # --------------------------------------------------------------------------- the learned interval
 # Exists because a mutant survived: learned interval errors could name another argument.
 def test_learned_interval_errors_name_the_argument():

@@ -714,6 +714,8 @@ def test_a_certificate_read_into_dict_subclasses_verifies() -> None:
 @pytest.mark.parametrize("text, value", [
     ("0/1", F(0)), ("-3/4", F(-3, 4)), ("7/1", F(7)), ("1/" + "9" * 200, F(1, 10 ** 200 - 1)),
     ("-" + "9" * 200 + "/1", F(1 - 10 ** 200)), (_Str("1/2"), F(1, 2)),
+    # exists because a mutant survived: the longest canonical spelling (402 characters: sign, 200 + 200 digits)
+    ("-" + "9" * 200 + "/" + "9" * 199 + "8", F(1 - 10 ** 200, 10 ** 200 - 2)),
 ])
 def test_unq_accepts_the_canonical_spelling(text: str, value: F) -> None:
     assert unq(text, "w") == value
