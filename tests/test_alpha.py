@@ -208,7 +208,6 @@ def test_exact_sweep_uses_the_exact_theta_of_the_selection():
     assert sweep.total.tolist() == [4, 5, 6, 7, 8]
 
 
-
 # Exists because a mutant survived: the sweep's tolerance was never shown to reach the float decisions.
 def test_float_sweep_decides_rows_with_its_tolerance():
     """alibi·position:0 at L0 = 4, θ* = -1: κ(i, j) = i - j, so row i ≥ 1 has margin γ_i = 1 (key 0 over key 1)

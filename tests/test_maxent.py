@@ -105,7 +105,6 @@ def test_dependent_level_enclosure_contains_the_float_minimizer(weights: list[in
     assert value.sign == (1 if expected > 0 else -1)
 
 
-
 # Exists because a mutant survived: a positive limit known only as an enclosure never had its sign read.
 def test_enclosed_positive_limit_has_sign_plus_one() -> None:
     """DEPENDENT with equal weights: by symmetry w̃ = (a, a), and the residual 3e^{-2a} + a is least at

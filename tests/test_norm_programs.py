@@ -110,7 +110,6 @@ def test_rounding_ignores_dual_noise_relative_to_the_largest_dual() -> None:
     assert clean is not None and clean.primal == cert.primal
 
 
-
 # Exists because a mutant survived: the dual support was never shown to enter the basis largest first.
 def test_rounding_takes_the_largest_duals_into_the_basis_first() -> None:
     """ℓ∞ of z = (1), (2): θ ≥ 1, 2θ ≥ 1, t ≥ |θ|; the optimum is θ = t = 1 with y = 1 on θ ≥ 1 and on t - θ ≥ 0.

@@ -225,7 +225,6 @@ def test_monte_carlo_bound_reports_its_vocabulary() -> None:
     assert result.to_json()["vocab"] == 3
 
 
-
 # Exists because a mutant survived: the rows of a Monte Carlo result were never read.
 def test_monte_carlo_bound_lists_the_output_rows() -> None:
     """Addition of two 2-digit numbers (length 4) has 3 output digits: rows 0, 1, 2, one β, stderr and argmax each."""

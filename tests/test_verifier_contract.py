@@ -919,7 +919,6 @@ def test_projection_onto_a_dependent_basis_is_refused_by_name() -> None:
         qla.project([[1, 1], [2, 2]], [1, 0])
 
 
-
 # Exists because a mutant survived: the empty system (no equations, no unknowns) was never solved.
 @pytest.mark.parametrize("a, b, x", [
     ([], [], []), ([[2]], [3], [F(3, 2)]), ([[1, 1], [1, -1]], [3, 1], [F(2), F(1)]),
