@@ -52,23 +52,48 @@ def target_keys(index: str, rows: np.ndarray, targets: np.ndarray) -> np.ndarray
     return rows - targets if index == KeyIndex.OFFSET else targets
 
 
+def _first_argmax_prefix(values: np.ndarray) -> np.ndarray:
+    """The first argmax of values[0..i] for every i: (L,) -> (L,) int64."""
+    L = values.size
+    running = np.maximum.accumulate(values)                     # (L,)
+    new_max = np.empty(L, dtype=bool)
+    if L:
+        new_max[0] = True
+        new_max[1:] = values[1:] > running[:-1]
+    return np.maximum.accumulate(np.where(new_max, np.arange(L), 0))
+
+
+def profile_rivals(values: np.ndarray, rows: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Margins of a profile kernel and each row's rival: the first key index k ≠ k_t of the row with the
+    largest value (the key that beats or comes nearest the target), all rows in O(L).
+
+    values (L,), rows/keys (m,) -> margins (m,), rival key indices (m,) (-1 on a row with one key).
+    With A1(i) the first argmax of v[0..i], the rival is A1(i) unless the target is A1(i); then it is the first
+    argmax of v[0..i] with A1(i) removed: the best of v[0..A1(i)-1] and of the later keys."""
+    v = np.asarray(values, dtype=float)                         # (L,)
+    a1 = _first_argmax_prefix(v)                                # (L,)
+    m1 = v[a1]                                                  # (L,) prefix max
+    before_arg = np.concatenate(([0], a1[:-1]))[a1]             # first argmax of v[0..A1(i)-1]
+    before = np.where(a1 > 0, v[before_arg], -np.inf)           # (L,) its value (-inf when A1(i) = 0)
+    is_new = np.zeros(v.size, dtype=bool)
+    is_new[np.unique(a1)] = True                                # keys that were a prefix argmax once
+    u = np.where(is_new, -np.inf, v)                            # (L,) keys never a prefix argmax
+    after_arg = _first_argmax_prefix(u)
+    after = u[after_arg]                                        # (L,) best of them up to i
+    second_arg = np.where(before >= after, before_arg, after_arg)
+    second = np.maximum(before, after)                          # (L,) prefix max without A1(i)
+    on_top = keys == a1[rows]
+    rival = np.where(on_top, second_arg[rows], a1[rows])
+    rival_value = np.where(on_top, second[rows], m1[rows])
+    with np.errstate(invalid="ignore"):
+        margins = v[keys] - rival_value
+    rival = np.where(np.isneginf(rival_value), -1, rival)
+    return margins, rival
+
+
 def profile_margins(values: np.ndarray, rows: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """Margins of a profile kernel for all rows in O(L): values (L,), rows/keys (m,) -> (m,)."""
-    v = np.asarray(values, dtype=float)                       # (L,)
-    L = v.size
-    pos = np.arange(L)
-    m1 = np.maximum.accumulate(v)                              # (L,) prefix max
-    new_max = np.empty(L, dtype=bool)
-    new_max[0] = True
-    new_max[1:] = v[1:] > m1[:-1]
-    a1 = np.maximum.accumulate(np.where(new_max, pos, 0))      # (L,) first argmax of prefix
-    before = np.concatenate(([-np.inf], m1[:-1]))[a1]          # max of v[0..a1-1]
-    u = np.where(new_max, -np.inf, v)
-    m2 = np.maximum(before, np.maximum.accumulate(u))          # (L,) prefix max without a1
-    target = v[keys]
-    rival = np.where(keys == a1[rows], m2[rows], m1[rows])
-    with np.errstate(invalid="ignore"):
-        return target - rival
+    return profile_rivals(values, rows, keys)[0]
 
 
 @dataclass

@@ -40,11 +40,15 @@ from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError, SpecError, bad_value
 from posreal.theory.rational import common_denominator, integer_form, pivot_rows, solve
 from posreal.theory.tasks import Task, parse_task
+from posreal.theory.cutting_planes import first_tie, generate
+from posreal.theory.training_set import KeyPairs, distinct_pair_count, profile_key_pairs
 
 FEASIBILITY_RHO = 1e-14   # ρ = 1/(1 + ‖θ*‖²) below this is treated as infeasible (‖θ*‖ > 1e7)
 PRIMAL_TOL = 1e-6          # float KKT tolerances (relative)
 MAX_REFINEMENTS = 400
 FARKAS_REL_TOL = 1e-6      # a float Farkas u is accepted if ‖Zᵀu‖∞ ≤ this · Σ u_k ‖z_k‖∞ (10× HiGHS' 1e-7)
+DEDUPE_BITS = 40          # float differences that agree to this many significant bits are one constraint
+GENERATION_ENTRIES = 2 ** 22   # distinct differences × p above this: θ* by constraint generation (float, profile PEs)
 
 
 def training_pairs(task: Task, train_length: int) -> np.ndarray:
@@ -117,6 +121,8 @@ class Selection:
     reason: str = ""
     evidence: dict = field(default_factory=dict)   # KKT or Farkas data behind the status (exactness flags)
     exact_constraints: list[tuple] | None = None
+    multiplicities: np.ndarray | None = None  # (m,) n_s: training pairs giving each constraint (None: generated)
+    distinct: int | None = None              # distinct key pairs when only a working set is held (generated)
 
     def realize(self, optimum: Optimum) -> None:
         """Record θ* (the only way to make a selection realizable)."""
@@ -176,38 +182,66 @@ class Selection:
     def exact(self) -> bool:
         return self.exact_theta is not None or self.evidence.get("farkas_exact", False)
 
+    @property
+    def complete(self) -> bool:
+        """True when :attr:`constraints` holds every distinct training difference (False: a working set of
+        constraint generation, whose θ* is certified on the full set by the last sweep)."""
+        return self.distinct is None
+
     def summary(self) -> dict:
-        return {"norm": self.norm, "support": len(self.support), "constraints": int(self.constraints.shape[0]),
-                "exact": self.exact, "status": self.status.value, "reason": self.reason or None}
+        out = {"norm": self.norm, "support": len(self.support), "constraints": int(self.constraints.shape[0]),
+               "exact": self.exact, "status": self.status.value, "reason": self.reason or None}
+        if not self.complete:
+            out.update(constraints=self.distinct, working_set=int(self.constraints.shape[0]),
+                       method="constraint generation")
+        return out
 
 
-def _dedupe_float(z: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _significant(z: np.ndarray) -> np.ndarray:
+    """Each entry to :data:`DEDUPE_BITS` significant bits, as (mantissa, exponent) integer columns: (m, p) ->
+    (m, 2p).  Differences equal in exact arithmetic can differ in their last bits (the platform's SIMD log, sin and
+    cos round differently), so float duplicates are those equal to 2⁻⁴⁰ relative per entry; 0 stays 0."""
+    mantissa, exponent = np.frexp(z)                                  # z = mantissa · 2^exponent, |mantissa| ∈ [½, 1)
+    return np.concatenate([np.round(mantissa * 2.0 ** DEDUPE_BITS), exponent], axis=1)
+
+
+def _dedupe_float(z: np.ndarray, pairs: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct rows of z (first occurrences, in order) with their pairs and summed multiplicities."""
     if z.shape[0] == 0:
-        return z, pairs
-    _, first = np.unique(z, axis=0, return_index=True)
-    first = np.sort(first)
-    return z[first], pairs[first]
+        return z, pairs, counts
+    _, first, inverse = np.unique(_significant(z), axis=0, return_index=True, return_inverse=True)
+    totals = np.bincount(inverse.reshape(-1), weights=counts, minlength=first.size).astype(np.int64)
+    keep = np.argsort(first, kind="stable")                   # distinct rows in order of first occurrence
+    return z[first[keep]], pairs[first[keep]], totals[keep]
 
 
-def _dedupe_exact(zq: list[tuple], pairs: np.ndarray) -> tuple[list[tuple], np.ndarray]:
+def _dedupe_exact(zq: list[tuple], pairs: np.ndarray, counts: np.ndarray
+                  ) -> tuple[list[tuple], np.ndarray, np.ndarray]:
     seen: dict[tuple, int] = {}
+    totals: dict[tuple, int] = {}
     for n, z in enumerate(zq):
         seen.setdefault(z, n)
+        totals[z] = totals.get(z, 0) + int(counts[n])
     keep = sorted(seen.values())
-    return [zq[n] for n in keep], pairs[keep]
+    return [zq[n] for n in keep], pairs[keep], np.array([totals[zq[n]] for n in keep], dtype=np.int64)
 
 
-def _distinct_key_pairs(pe: Encoding, pairs: np.ndarray) -> np.ndarray:
-    """Drop pairs whose difference is the same by construction: for a profile PE, z depends on the
-    key indices (k_t, k_j) alone; otherwise on (i, k_t, k_j).  Keeps first occurrences, in order."""
-    i, t, j = pairs.T
-    keys = np.stack([pe.key_index(i, t), pe.key_index(i, j)], axis=1)      # (m, 2)
-    if not is_profile(pe):
-        keys = np.concatenate([i[:, None], keys], axis=1)                  # (m, 3)
-    if keys.shape[0] == 0:
-        return pairs
-    _, first = np.unique(keys, axis=0, return_index=True)
-    return pairs[np.sort(first)]
+def _candidate_pairs(pe: Encoding, task: Task, train_length: int) -> KeyPairs:
+    """The training pairs whose differences can differ, with multiplicities: for a profile PE z depends on the
+    key indices (k_t, k_j) alone (:func:`~posreal.theory.training_set.profile_key_pairs`, never the O(L0²)
+    enumeration); otherwise every pair (i, t, j) is its own."""
+    if is_profile(pe):
+        return profile_key_pairs(pe, task, train_length)
+    pairs = training_pairs(task, train_length)
+    return KeyPairs(pairs, np.ones(pairs.shape[0], dtype=np.int64))
+
+
+def uses_constraint_generation(pe: Encoding, task: Task, train_length: int, exact: bool) -> bool:
+    """Whether :func:`select` generates constraints (a float selection on a profile PE whose distinct
+    differences would take more than :data:`GENERATION_ENTRIES` numbers) instead of holding them all."""
+    if exact or not is_profile(pe):
+        return False
+    return distinct_pair_count(pe, task, train_length) * max(pe.dim(train_length), 1) > GENERATION_ENTRIES
 
 
 def _nnls_ldp(z: np.ndarray) -> tuple[np.ndarray, float]:
@@ -343,8 +377,12 @@ def _scaled_farkas(zq: list[tuple], p: int) -> dict[int, Fraction] | None:
     return {k: v / total for k, v in weights.items()}
 
 
-def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: bool | None = None) -> Selection:
-    """θ* for a cell.  ``exact`` (default: whether the PE is rational) certifies in ℚ."""
+def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: bool | None = None,
+           complete: bool = False) -> Selection:
+    """θ* for a cell.  ``exact`` (default: whether the PE is rational) certifies in ℚ.  ``complete``: hold every
+    distinct difference (callers that need Z itself, as the ℓ∞/ℓ1 faces and α♯ do); otherwise a float selection
+    on a profile PE with very many distinct differences is made by constraint generation
+    (:mod:`posreal.theory.cutting_planes`), with the same θ* and its KKT certificate on the full set."""
     pe, task = parse_pe(pe), parse_task(task)
     if not isinstance(train_length, (int, np.integer)) or isinstance(train_length, bool) or train_length < 1:
         raise bad_value("train length", train_length, "an integer >= 1")
@@ -356,15 +394,17 @@ def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: 
     if task.rows(train_length).size == 0:
         raise SpecError(f"invalid task {str(task)!r} at train length {train_length}: it scores no row there; "
                         "accepted: a task with at least one scored row at L0")
-    pairs = training_pairs(task, train_length)
+    if not complete and uses_constraint_generation(pe, task, train_length, exact):
+        return _positive_scale(_select_generated(pe, task, train_length))
+    candidates = _candidate_pairs(pe, task, train_length)
+    pairs, counts = candidates.pairs, candidates.counts
     zq = None
     if exact:
-        pairs = _distinct_key_pairs(pe, pairs)
-        zq, pairs = _dedupe_exact(exact_difference_vectors(pe, pairs, train_length), pairs)
+        zq, pairs, counts = _dedupe_exact(exact_difference_vectors(pe, pairs, train_length), pairs, counts)
         z = _float_rows(zq, p)
     else:
-        z, pairs = _dedupe_float(difference_vectors(pe, pairs, train_length), pairs)
-    sel = Selection(pe, task, train_length, z, pairs, exact_constraints=zq)
+        z, pairs, counts = _dedupe_float(difference_vectors(pe, pairs, train_length), pairs, counts)
+    sel = Selection(pe, task, train_length, z, pairs, exact_constraints=zq, multiplicities=counts)
     if z.shape[0] == 0:                               # no row has two keys: θ* = 0 (a positive scale: 1)
         scale = 1 if pe.positive_scale else 0
         sel.realize(Optimum(np.full(p, float(scale)), np.zeros(0), [Fraction(scale)] * p if exact else None,
@@ -374,12 +414,48 @@ def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: 
             else [k for k, r in enumerate(zq) if not any(r)])
     if len(zero):
         i, t, j = pairs[zero[0]]
-        sel.reason = f"structural tie at row {i} of the L0-grid: keys {t} (target) and {j} have equal features"
+        sel.reason = tie_reason(int(i), int(t), int(j))
         return sel
     u, rho = _nnls_ldp(z)
     if zq is not None:
         return _positive_scale(_finish_exact(sel, zq, u, rho, p))
     return _positive_scale(_finish_float(sel, z, u, rho))
+
+
+def _select_generated(pe: Encoding, task: Task, train_length: int) -> Selection:
+    """θ* by constraint generation; ``constraints`` holds the working set W, ``distinct`` the size of the full set.
+    Realizable only with the full-set certificate: KKT on W (NNLS) and Zθ ≥ 1 on every constraint (the sweep)."""
+    distinct = distinct_pair_count(pe, task, train_length)
+    tie = first_tie(pe, task, train_length)                                   # type: ignore[arg-type]
+    p = pe.dim(train_length)
+    if tie is not None:
+        sel = Selection(pe, task, train_length, np.zeros((0, p)), np.zeros((0, 3), dtype=np.int64), distinct=distinct)
+        sel.reason = tie_reason(*tie)
+        return sel
+    gen = generate(pe, task, train_length, _nnls_ldp)                         # type: ignore[arg-type]
+    sel = Selection(pe, task, train_length, gen.constraints, gen.pairs, distinct=distinct)
+    if gen.u is None or gen.rho <= FEASIBILITY_RHO:                          # W infeasible: so is the full set
+        return _finish_float(sel, gen.constraints, gen.u if gen.u is not None else np.zeros(0), gen.rho)
+    theta, lam = gen.constraints.T @ gen.u / gen.rho, gen.u / gen.rho
+    cert = _float_kkt(gen.constraints, theta, lam)
+    cert["primal_min_slack"] = gen.min_slack                                  # over the full set, from the sweep
+    cert.update(rounds=gen.rounds, working_set=int(gen.constraints.shape[0]), distinct=distinct)
+    sel.evidence = cert
+    if not gen.converged or not _primal_feasible(cert):
+        sel.status = SelectionStatus.UNDECIDED
+        sel.reason = (f"undecided: constraint generation stopped after {gen.rounds} sweeps with a violated "
+                      f"constraint (min slack {gen.min_slack:.3g})")
+        return sel
+    cert["optimal"] = _float_kkt_ok(cert)
+    sel.realize(Optimum(theta, lam))
+    if not cert["optimal"]:
+        sel.reason = "θ is feasible (Zθ ≥ 1) but its KKT residuals exceed tolerance: θ* only approximately"
+    return sel
+
+
+def tie_reason(i: int, t: int, j: int) -> str:
+    """Why a cell is not realizable when a training difference is zero."""
+    return f"structural tie at row {i} of the L0-grid: keys {t} (target) and {j} have equal features"
 
 
 def _positive_scale(sel: Selection) -> Selection:

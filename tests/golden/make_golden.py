@@ -57,6 +57,8 @@ TIMING_KEYS = ("seconds", "instances_per_second")
 VERSION_KEYS = ("versions",)
 _NUMBER = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _TIMING = re.compile(r'("(?:' + "|".join(TIMING_KEYS) + r')": )(' + _NUMBER + r')')
+FLOAT_DIGITS = 12
+_FLOAT_VALUE = re.compile(r'(^\s*(?:"[^"\n]*": )?)(-?\d+\.\d+(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+)(?=,?$)', re.M)
 _VERSIONS = re.compile(r'("(?:' + "|".join(VERSION_KEYS) + r')": )\{[^{}]*\}')
 
 
@@ -67,6 +69,15 @@ def normalize(text: str) -> str:
     the output is compared as is.  In JSON text an unescaped ``"seconds": `` can only be a key."""
     text = _TIMING.sub(lambda m: f'{m.group(1)}"{PLACEHOLDER}"', text)
     return _VERSIONS.sub(lambda m: f'{m.group(1)}"{PLACEHOLDER}"', text)
+
+
+def comparable(text: str) -> str:
+    """:func:`normalize`, then every JSON float value written with :data:`FLOAT_DIGITS` significant digits.
+
+    The last bits of a float result depend on the processor (numpy's SIMD log, sin and cos, OpenBLAS's
+    kernels), so a value printed with 17 digits can differ between machines in its last one or two: the test
+    compares both sides through this function, the stored files keep every digit."""
+    return _FLOAT_VALUE.sub(lambda m: f"{m.group(1)}{float(m.group(2)):.{FLOAT_DIGITS}g}", normalize(text))
 
 
 def _slug(argv: list[str]) -> str:
