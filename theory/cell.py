@@ -61,11 +61,14 @@ class Cell:
             raise bad_value("lengths", lengths, "a non-empty list of integers >= the train length")
         return sorted(set(out))
 
-    def estimate(self, lengths: list[int], exact: bool) -> Estimate:
-        """The planned memory of α_L for this cell at these lengths."""
-        rows, _ = self.task.rows_and_targets(self.train_length)                  # (m,)
+    def estimate(self, lengths: list[int], exact: bool, complete: bool = False) -> Estimate:
+        """The planned memory of α_L for this cell at these lengths.  The selection holds its distinct training
+        differences (:func:`~posreal.theory.selection.selection_size`): O(L0) for offset tasks on a relative PE,
+        a working set of constraint generation where they are Θ(L0²) (``complete``: all of them)."""
+        from posreal.theory.selection import selection_size
+        held, what = selection_size(self.pe, self.task, self.train_length, exact, complete)
         return cell_estimate(str(self), self.pe.dim(self.train_length), self.pe.kernel_form.value,
-                             int(rows.sum()), lengths, exact)
+                             held, lengths, exact, what)
 
     def __str__(self) -> str:
         return f"{self.pe} · {self.task}"

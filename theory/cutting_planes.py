@@ -101,6 +101,7 @@ def generate(pe: ProfileEncoding, task: Task, train_length: int, nnls_ldp, batch
     for k, b in _initial_pairs(a, rows).tolist():
         working[(k, b)] = len(order)
         order.append(triple(k, b))
+    last = {k: int(group[-1]) for k, group in by_index.items()}              # M(a): the last row of each index
     u, rho, min_slack = None, 0.0, float("nan")
     for rounds in range(1, MAX_ROUNDS + 1):
         keys = np.array(list(working), dtype=np.int64).reshape(-1, 2)        # (w, 2)
@@ -108,18 +109,67 @@ def generate(pe: ProfileEncoding, task: Task, train_length: int, nnls_ldp, batch
         u, rho = nnls_ldp(z)
         if rho <= 0 or not np.isfinite(rho):
             return Generated(np.array(order, dtype=np.int64), z, u, rho, float("nan"), rounds, False)
+        u = _polish(z, u, rho)
         theta = z.T @ u / rho                                                # (p,)
         profile = feats @ theta                                              # (L0,) v(k)
-        margins, rival = profile_rivals(profile, rows, a)                    # (m,), (m,)
-        slack = margins - 1.0
-        min_slack = float(slack.min(initial=0.0))
-        violated = np.flatnonzero(slack < -VIOLATION)
-        fresh = [(int(a[n]), int(rival[n])) for n in violated[np.argsort(slack[violated], kind="stable")]
-                 if (int(a[n]), int(rival[n])) not in working]
-        if not fresh:
-            return Generated(np.array(order, dtype=np.int64), z, u, rho, min_slack, rounds, violated.size == 0)
-        for pair in fresh[:batch]:
-            if pair not in working:
-                working[pair] = len(order)
-                order.append(triple(*pair))
-    return Generated(np.array(order, dtype=np.int64)[: z.shape[0]], z, u, rho, min_slack, MAX_ROUNDS, False)
+        margins, _ = profile_rivals(profile, rows, a)                        # (m,) every row's worst constraint
+        min_slack = float(margins.min(initial=np.inf)) - 1.0 if rows.size else 0.0
+        if min_slack >= -VIOLATION:
+            return Generated(np.array(order, dtype=np.int64), z, u, rho, min_slack, rounds, True)
+        fresh = _most_violated(profile, last, working, batch)
+        if not fresh:                                                        # violated only inside W: NNLS accuracy
+            return Generated(np.array(order, dtype=np.int64), z, u, rho, min_slack, rounds, False)
+        for pair in fresh:
+            working[pair] = len(order)
+            order.append(triple(*pair))
+        if len(order) > working_set_cap(train_length, p):
+            break
+    return Generated(np.array(order, dtype=np.int64)[: z.shape[0]], z, u, rho, min_slack, rounds, False)
+
+
+def working_set_cap(train_length: int, p: int) -> int:
+    """The most constraints the working set may hold (the memory estimate plans for it): 4·L0 to start with and
+    16 batches more."""
+    return 4 * train_length + 16 * max(4 * p, 256)
+
+
+def _most_violated(profile: np.ndarray, last: dict[int, int], working: dict[tuple[int, int], int],
+                   batch: int) -> list[tuple[int, int]]:
+    """The ``batch`` most violated key pairs (a, b) not in W: b ≤ M(a), b ≠ a, v(b) > v(a) - 1 (the full sweep:
+    O(L0) comparisons per distinct target index), with every target index's worst pair first."""
+    worst: list[tuple[float, int, int]] = []
+    rest: list[tuple[float, int, int]] = []
+    for k, top in last.items():
+        slack = profile[k] - profile[: top + 1] - 1.0                         # (M(a)+1,) slack of (a, b) for each b
+        slack[k] = np.inf
+        bad = np.flatnonzero(slack < -VIOLATION)
+        if bad.size == 0:
+            continue
+        bad = bad[np.argsort(slack[bad], kind="stable")]
+        fresh = [int(b) for b in bad[: 4 * batch] if (k, int(b)) not in working]
+        if fresh:
+            worst.append((float(slack[fresh[0]]), k, fresh[0]))
+            rest.extend((float(slack[b]), k, b) for b in fresh[1:])
+    worst.sort()
+    rest.sort()
+    chosen = [(k, b) for _, k, b in worst[:batch]]
+    chosen += [(k, b) for _, k, b in rest[: max(0, batch - len(chosen))]]
+    return chosen
+
+
+def _polish(z: np.ndarray, u: np.ndarray, rho: float) -> np.ndarray:
+    """One Newton step on NNLS's support S: λ_S = (Z_S Z_Sᵀ)⁻¹ 1 (the active constraints hold with equality),
+    kept only if λ_S ≥ 0 and it makes Z_W θ ≥ 1 hold more tightly.  Returns u (= ρ λ): (w,)."""
+    support = np.flatnonzero(u > 0)
+    if support.size == 0:
+        return u
+    zs = z[support]                                                          # (s, p)
+    lam, *_ = np.linalg.lstsq(zs @ zs.T, np.ones(support.size), rcond=None)
+    if np.any(lam < 0):
+        return u
+    theta_old, theta_new = z.T @ u / rho, zs.T @ lam
+    if (z @ theta_new).min() - 1.0 < (z @ theta_old).min() - 1.0:
+        return u
+    out = np.zeros_like(u)
+    out[support] = lam * rho
+    return out

@@ -498,6 +498,13 @@ class DualOf(Encoding):
     def exact_index_features(self, rows, keys, train_length):
         return self.base.exact_index_features(rows, keys, train_length)
 
+    def features(self, keys: np.ndarray, train_length: int) -> np.ndarray:
+        """f(k) of a profile base (index form keeps the base's values): (m,) -> (m, p)."""
+        return self.base.features(keys, train_length)          # type: ignore[attr-defined]
+
+    def feature_ids(self, length: int, train_length: int) -> np.ndarray:
+        return self.base.feature_ids(length, train_length)     # type: ignore[attr-defined]
+
     def max_length(self, train_length):
         return self.base.max_length(train_length)
 

@@ -219,10 +219,11 @@ def training_pairs(rows_and_targets: list[tuple[int, int]]) -> int:
     return sum(i for i, _ in rows_and_targets)
 
 
-def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[int], exact: bool = False) -> Estimate:
+def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[int], exact: bool = False,
+                  held: str = "training differences") -> Estimate:
     """Memory of α_L for one cell.
 
-    ``dim`` is p, ``pairs`` the training pairs at L0, ``kernel`` one of ``profile`` (O(L p)
+    ``dim`` is p, ``pairs`` the training differences the selection holds (``held`` says which), ``kernel`` one of ``profile`` (O(L p)
     per length), ``bilinear`` (Φ_L: O(L √p), row-blocked kernel), ``blocked`` (ψ evaluated a block of
     rows at a time: O(2^20 + L p)), ``dense`` (an (L, L) kernel).
     The selection holds a few copies of the (pairs, p) difference matrix.
@@ -240,7 +241,7 @@ def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[i
     else:
         transfer = largest * (max(dim, 1) + 16) * scalar                   # (L, p) features, (L,) profiles
     if selection >= transfer:
-        what = f"{label}: the selection's {pairs} training differences × p = {dim}"
+        what = f"{label}: the selection's {pairs} {held} × p = {dim}"
     else:
         what = f"{label}: the transfer to L = {largest}"
     return Estimate(selection + transfer, what)

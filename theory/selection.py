@@ -40,7 +40,7 @@ from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError, SpecError, bad_value
 from posreal.theory.rational import common_denominator, integer_form, pivot_rows, solve
 from posreal.theory.tasks import Task, parse_task
-from posreal.theory.cutting_planes import first_tie, generate
+from posreal.theory.cutting_planes import first_tie, generate, working_set_cap
 from posreal.theory.training_set import KeyPairs, distinct_pair_count, profile_key_pairs
 
 FEASIBILITY_RHO = 1e-14   # ρ = 1/(1 + ‖θ*‖²) below this is treated as infeasible (‖θ*‖ > 1e7)
@@ -234,6 +234,19 @@ def _candidate_pairs(pe: Encoding, task: Task, train_length: int) -> KeyPairs:
         return profile_key_pairs(pe, task, train_length)
     pairs = training_pairs(task, train_length)
     return KeyPairs(pairs, np.ones(pairs.shape[0], dtype=np.int64))
+
+
+def selection_size(pe: Encoding, task: Task, train_length: int, exact: bool, complete: bool = False
+                   ) -> tuple[int, str]:
+    """How many difference vectors :func:`select` holds at once, and what they are (for the memory estimate):
+    the distinct key pairs of a profile PE, the working set's cap under constraint generation, every training pair
+    of any other PE."""
+    if not complete and uses_constraint_generation(pe, task, train_length, exact):
+        return working_set_cap(train_length, pe.dim(train_length)), "working-set differences (at most)"
+    if is_profile(pe):
+        return distinct_pair_count(pe, task, train_length), "distinct training differences"
+    rows = task.rows(train_length)
+    return int(rows.sum()), "training differences"
 
 
 def uses_constraint_generation(pe: Encoding, task: Task, train_length: int, exact: bool) -> bool:

@@ -1,0 +1,62 @@
+"""θ* by constraint generation (theory/cutting_planes.py) equals the selection on every distinct difference, and
+its certificate holds on the full set; a forced use of it on small cells of every kind of answer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import posreal.theory.selection as selection
+from posreal.theory.cutting_planes import first_tie, working_set_cap
+from posreal.theory.pe_specs import parse_pe
+from posreal.theory.selection import difference_vectors, select, training_pairs
+from posreal.theory.tasks import parse_task
+
+CELLS = [("rope:16", "position:0", 64), ("rope:16", "middle", 65), ("abscol:16", "offset:1", 64),
+         ("clipped", "copy", 40), ("clipped", "position:0", 40), ("t5", "position:0", 64),
+         ("dual:rope:16", "dual:position:0", 40), ("xpos:16", "position:0", 48), ("slope", "position:0", 30),
+         ("alibi-fixed", "position:0", 20), ("rope:8", "position:2", 24)]
+
+
+def _generated(pe, task, L0, monkeypatch):
+    monkeypatch.setattr(selection, "GENERATION_ENTRIES", 0)
+    return select(pe, task, L0, exact=False)
+
+
+@pytest.mark.parametrize("pe, task, L0", CELLS)
+def test_generated_selection_is_the_complete_one(pe, task, L0, monkeypatch):
+    full = select(pe, task, L0, exact=False, complete=True)
+    gen = _generated(pe, task, L0, monkeypatch)
+    assert gen.summary()["method"] == "constraint generation" and not gen.complete
+    assert gen.status == full.status
+    if full.realizable:
+        np.testing.assert_allclose(gen.theta, full.theta, rtol=1e-7, atol=1e-7 * max(1.0, full.norm))
+        z = difference_vectors(gen.pe, training_pairs(gen.task, L0), L0)     # every training difference
+        assert (z @ gen.theta).min() >= 1 - 1e-6                            # feasible on the full set
+        assert gen.evidence["optimal"]
+
+
+def test_generated_selection_holds_far_fewer_constraints_than_distinct(monkeypatch):
+    gen = _generated("rope:16", "position:0", 128, monkeypatch)
+    assert gen.distinct == 128 * 127 // 2
+    assert gen.constraints.shape[0] < gen.distinct // 4
+    assert gen.summary()["constraints"] == gen.distinct
+
+
+def test_first_tie_is_the_first_zero_difference():
+    for pe, task, L0 in [("t5", "position:0", 64), ("clipped:3", "position:0", 10), ("colbias:2", "offset:1", 9)]:
+        P, T = parse_pe(pe), parse_task(task)
+        pairs = training_pairs(T, L0)
+        z = difference_vectors(P, pairs, L0)
+        zero = np.flatnonzero(~np.any(z != 0, axis=1))
+        assert first_tie(P, T, L0) == tuple(int(x) for x in pairs[zero[0]])
+    assert first_tie(parse_pe("rope:16"), parse_task("position:0"), 64) is None
+
+
+def test_large_cells_use_generation_and_the_estimate_plans_for_its_cap():
+    P, T = parse_pe("rope:128:500000"), parse_task("position:0")
+    assert selection.uses_constraint_generation(P, T, 4096, exact=False)
+    assert not selection.uses_constraint_generation(P, parse_task("offset:1"), 8192, exact=False)
+    assert not selection.uses_constraint_generation(P, T, 4096, exact=True)
+    held, what = selection.selection_size(P, T, 4096, exact=False)
+    assert held == working_set_cap(4096, 128) and "working-set" in what
