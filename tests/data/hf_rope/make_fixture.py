@@ -4,9 +4,9 @@ This script is not part of posreal and is never imported by it or by the tests: 
 which are not project dependencies.  It is run once, by hand, in a scratch virtual environment outside the
 repository, and its output is committed next to it::
 
-    python -m venv /tmp/hfenv
-    /tmp/hfenv/bin/pip install torch==2.13.0 transformers
-    /tmp/hfenv/bin/python tests/data/hf_rope/make_fixture.py      # from the repository root
+    python -m venv "$VENV"                     # any directory outside the repository
+    "$VENV/bin/pip" install torch==2.13.0 transformers
+    "$VENV/bin/python" tests/data/hf_rope/make_fixture.py      # from the repository root
 
 (``--out PATH`` writes elsewhere; ``--check`` regenerates in memory and exits 1 if the committed file's numbers
 differ.)  The file it wrote was made with the versions recorded in its ``provenance``.
