@@ -72,7 +72,7 @@ class KernelForm(StrEnum):
 
 
 REGISTRY_NAMES = frozenset({"nope", "relbias", "clipped", "alibi", "slope", "rope", "abssin", "abscol", "colbias",
-                            "dual", "learned", "table", "t5", "xpos", "fire", "py"})
+                            "dual", "learned", "table", "t5", "xpos", "fire", "py", "hf"})
 """Names a user PE may not take (they are spec prefixes)."""
 
 MAX_PROFILE_LENGTH = 2 ** 24   # relative / column kernels: O(L) memory

@@ -37,6 +37,7 @@ import numpy as np
 from posreal.theory import resources
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import SpecError, bad_value, quote
+from posreal.theory.config_transfer import read_rope_scaling
 from posreal.theory.transfer_operator import REEVALUATION, Transfer
 
 YARN_ALPHA = 1.0    # ramp start (YaRN's α): wavelengths longer than L0 / α are interpolated fully
@@ -45,7 +46,9 @@ MAX_FACTORS = 4096  # entries of a factors file
 MAX_FACTORS_BYTES = 2 ** 20   # a factors file: 4096 factors of up to 61 characters fit in 256 KiB
 MIN_FACTOR, MAX_FACTOR = Fraction(1, 10 ** 9), Fraction(10 ** 12)   # λ_f range: ω/λ and L·ω/λ stay finite floats
 _RATIONAL = re.compile(r"\s*[0-9]{1,30}(?:/[0-9]{1,30})?\s*")      # "p" or "p/q": no exponents (no 10**huge)
-EXTENSION_FORMS = "none, pi, ntk, yarn, factors:FILE (a JSON list of one positive factor per frequency)"
+EXTENSION_FORMS = ("none, pi, ntk, yarn (s = L/L0), linear:S, ntk:S, yarn:S (a fixed factor S), factors:FILE (a JSON "
+                   "list of one positive factor per frequency), hf:PATH (a model config or its rope_scaling); "
+                   "'posreal extensions' lists them")
 
 
 class ExtensionMethod(StrEnum):
@@ -56,6 +59,7 @@ class ExtensionMethod(StrEnum):
     NTK = "ntk"
     YARN = "yarn"
     FACTORS = "factors"
+    CONFIG = "hf"       # a model config's rope_scaling (:mod:`posreal.theory.rope_scaling`)
 
 
 def yarn_temperature(scale: float) -> float:
@@ -73,10 +77,16 @@ class FrequencyRescaling:
     length: int
     train_length: int
     factors: tuple[Fraction, ...] = ()     # λ_f of a factors file
+    fixed: Fraction | None = None          # a config's fixed factor s (``linear:S``, ``ntk:S``, ``yarn:S``)
 
     @property
     def scale(self) -> Fraction:
-        return Fraction(self.length, self.train_length)
+        """s: the fixed factor, else L / L0."""
+        return self.fixed if self.fixed is not None else Fraction(self.length, self.train_length)
+
+    def bound(self, width: int, base: float) -> FrequencyRescaling:
+        """The rescaling for a PE of rotary width d and base b (these methods need neither)."""
+        return self
 
     def check_width(self, half: int) -> None:
         """A factors file must give one factor per frequency (d/2 of them)."""
@@ -103,7 +113,7 @@ class FrequencyRescaling:
 
     def intervals(self, iv: Any, omega: list) -> list:
         """Enclosures of ω' from enclosures of ω (mpmath's ``iv`` context): d/2 intervals."""
-        s = iv.mpf(self.length) / self.train_length
+        s = iv.mpf(self.scale.numerator) / self.scale.denominator
         half = len(omega)
         if self.method is ExtensionMethod.PI:
             return [w / s for w in omega]
@@ -128,24 +138,25 @@ class Extension(Transfer):
 
     method: ExtensionMethod = ExtensionMethod.PI
     factors: tuple[Fraction, ...] = ()
+    fixed: Fraction | None = None      # a fixed factor s: the transfer acts at every length, as a deployed model runs
 
     def rescaling(self, length: int, train_length: int) -> FrequencyRescaling:
-        return FrequencyRescaling(self.method, length, train_length, self.factors)
+        return FrequencyRescaling(self.method, length, train_length, self.factors, self.fixed)
 
     def accept(self, pe: Encoding, train_length: int) -> None:
         """Refuse a PE this extension cannot act on, before any work (a one-line error)."""
         pe.extended(self.rescaling(2 * train_length, train_length), train_length)
 
     def at_length(self, pe: Encoding, length: int, train_length: int) -> Encoding:
-        if length <= train_length:
+        if length <= train_length and self.fixed is None:
             return pe
         return pe.extended(self.rescaling(length, train_length), train_length)
 
     def logit_scale(self, length: int, train_length: int) -> float:
         """YaRN's attention temperature 1/t at this length (:func:`yarn_temperature`); 1 for the other methods."""
-        if self.method is not ExtensionMethod.YARN or length <= train_length:
+        if self.method is not ExtensionMethod.YARN or (length <= train_length and self.fixed is None):
             return 1.0
-        return yarn_temperature(length / train_length)
+        return yarn_temperature(float(self.rescaling(length, train_length).scale))
 
 
 def read_factors(path: str) -> tuple[Fraction, ...]:
@@ -182,8 +193,10 @@ def _factor(x: Any) -> Fraction | None:
 
 
 def parse_extension(spec: str | Transfer) -> Transfer:
-    """The transfer operator of an extension spec: ``none`` (plain re-evaluation), ``pi``, ``ntk``,
-    ``yarn`` or ``factors:FILE``; a :class:`~posreal.theory.transfer_operator.Transfer` is returned as it is."""
+    """The transfer operator of an extension spec: ``none`` (plain re-evaluation), ``pi``, ``ntk``, ``yarn``
+    (s = L/L0 at each length), ``linear:S``, ``ntk:S``, ``yarn:S`` (a config's fixed factor S), ``factors:FILE`` or
+    ``hf:PATH`` (a model config's rope_scaling, :mod:`posreal.theory.config_transfer`); a
+    :class:`~posreal.theory.transfer_operator.Transfer` is returned as it is."""
     if isinstance(spec, Transfer):
         return spec
     if not isinstance(spec, str) or len(spec) > 4096:
@@ -194,8 +207,52 @@ def parse_extension(spec: str | Transfer) -> Transfer:
         return Extension(spec, ExtensionMethod(spec))
     if spec.startswith("factors:") and len(spec) > len("factors:"):
         return Extension(spec, ExtensionMethod.FACTORS, read_factors(spec[len("factors:"):]))
+    if spec.startswith("hf:") and len(spec) > len("hf:"):
+        return read_rope_scaling(spec[len("hf:"):])
+    name, _, text = spec.partition(":")
+    if name in FIXED_FACTOR and text:
+        factor = _factor(text) if len(text) <= 40 else None
+        if factor is None or not MIN_FIXED <= factor <= MAX_FACTOR:
+            raise SpecError(f"invalid extension {quote(spec)}: factor {quote(text)}; accepted: {name}:S with a "
+                            f"number or rational S from {float(MIN_FIXED):g} to {float(MAX_FACTOR):g}, e.g. {name}:8")
+        return Extension(spec, FIXED_FACTOR[name], fixed=factor)
     raise bad_value("extension", spec, EXTENSION_FORMS)
 
 
+FIXED_FACTOR = {"linear": ExtensionMethod.PI, "ntk": ExtensionMethod.NTK, "yarn": ExtensionMethod.YARN}
+"""The fixed-factor forms ``linear:S`` (position interpolation by S), ``ntk:S``, ``yarn:S`` (the paper's ramp)."""
+MIN_FIXED = Fraction(1, 1000)
+
 EXTENSIONS = ("none", "pi", "ntk", "yarn")
 """The named extensions (``--extension all`` runs these)."""
+
+
+@dataclass(frozen=True)
+class ExtensionEntry:
+    """One line of ``posreal extensions``: the spec form, what s is, the formula and the reference."""
+
+    spec: str
+    factor: str
+    formula: str
+    reference: str
+
+
+def extension_catalogue() -> list[ExtensionEntry]:
+    """Every length-extension form the parser accepts, with its formula and reference (``posreal extensions``)."""
+    from posreal.theory.rope_scaling import ROPE_TYPES
+    per_length = "s = L/L0 at each evaluated length"
+    fixed = "the fixed factor S, at every evaluated length"
+    out = [ExtensionEntry("none", "-", "T_L θ: the same features on the longer grid", "the preprint's T_L"),
+           ExtensionEntry("pi", per_length, "ω_f / s", "Chen, Wong, Chen & Tian 2023 (position interpolation)"),
+           ExtensionEntry("ntk", per_length, "ω_f / s^(2f/(d-2)) (base · s^(d/(d-2)))", "NTK-aware scaling"),
+           ExtensionEntry("yarn", per_length, "(1-γ_f) ω_f/s + γ_f ω_f, γ_f a ramp linear in the rotation count "
+                          "L0 ω_f/2π (α = 1, β = 32)", "Peng, Quesnelle, Fan & Shippole, ICLR 2024 (the paper's ramp)"),
+           ExtensionEntry("linear:S", fixed, "ω_f / S", "position interpolation with a config's factor"),
+           ExtensionEntry("ntk:S", fixed, "ω_f / S^(2f/(d-2))", "NTK-aware scaling with a config's factor"),
+           ExtensionEntry("yarn:S", fixed, "the paper's yarn with s = S", "Peng et al. 2024"),
+           ExtensionEntry("factors:FILE", per_length + " (the file gives λ_f)", "ω_f / λ_f",
+                          "searched factors, e.g. LongRoPE (Ding et al. 2024)")]
+    for kind, info in ROPE_TYPES.items():
+        out.append(ExtensionEntry(f"hf:PATH ({kind.value})", "the config's factor; dynamic: also L",
+                                  info.formula, info.reference))
+    return out

@@ -26,12 +26,13 @@ from posreal.theory.published import (ALIBI_HEAD, ALIBI_HEADS, FIRE_KNOTS, MAX_F
 from posreal.theory.errors import SpecError, bad_value, quote
 from posreal.theory.sinusoids import DEFAULT_BASE, AbsSin, Sinusoidal
 from posreal.theory.resources import MAX_INT_DIGITS, MAX_SPEC_INT, check_spec, strip_duals
+from posreal.theory.model_config import read_model_config
 from posreal.theory.tables import load_table, registered_pe
 
 PE_FORMS = ("nope, clipped[:D] (or relbias), slope (or alibi), colbias[:D], t5[:B[:M]], alibi-fixed[:H[:h]], "
             "kerple-log[:r], rope:d[:base], xpos:d[:base[:scale]], abscol:d[:base], abssin:d[:base], fire[:K[:T]], "
-            "dual:PE, learned:d, table:PATH, py:MODULE:FUNCTION, or a name given to register_pe (d even; "
-            "'posreal pes' lists them)")
+            "dual:PE, learned:d, hf:CONFIG.json (a model's RoPE), table:PATH, py:MODULE:FUNCTION, or a name given "
+            "to register_pe (d even; 'posreal pes' lists them)")
 
 
 @dataclass(frozen=True)
@@ -163,6 +164,8 @@ def parse_pe(spec: str | Encoding) -> Encoding:
 
 
 def _parse_plain(text: str, spec: str) -> Encoding:
+    if text.startswith("hf:") and len(text) > 3:
+        return read_model_config(text[3:]).pe
     if text.startswith("table:"):
         return load_table(text[len("table:"):])
     if text.startswith("py:"):

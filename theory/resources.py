@@ -223,9 +223,9 @@ def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[i
                   held: str = "training differences") -> Estimate:
     """Memory of α_L for one cell.
 
-    ``dim`` is p, ``pairs`` the training differences the selection holds (``held`` says which), ``kernel`` one of ``profile`` (O(L p)
-    per length), ``bilinear`` (Φ_L: O(L √p), row-blocked kernel), ``blocked`` (ψ evaluated a block of
-    rows at a time: O(2^20 + L p)), ``dense`` (an (L, L) kernel).
+    ``dim`` is p, ``pairs`` the training differences the selection holds (``held`` says which), ``kernel``
+    one of ``profile`` (O(L p) per length), ``bilinear`` (Φ_L: O(L √p), row-blocked kernel), ``blocked``
+    (ψ evaluated a block of rows at a time: O(2^20 + L p)), ``dense`` (an (L, L) kernel).
     The selection holds a few copies of the (pairs, p) difference matrix.
     """
     scalar = FRACTION_BYTES if exact else FLOAT_BYTES

@@ -75,6 +75,7 @@ class Rescalable:
         return omega if self.rescaling is None else self.rescaling.intervals(iv, omega)
 
     def extended(self, rescaling, train_length):
+        rescaling = rescaling.bound(self.d, self.base)       # the rotary width and base some rescalings need
         rescaling.check_width(self.d // 2)
         return replace(self, rescaling=rescaling)   # type: ignore[type-var]
 
