@@ -184,7 +184,7 @@ def test_exact_kernel_of_clipped_uses_the_train_length() -> None:
     """clipped at L0 = 3 (D = 2), θ = (1, 2, 3): the profile in ℚ is 1, 2, 3, 3, 3."""
     from fractions import Fraction
     theta = [Fraction(1), Fraction(2), Fraction(3)]
-    assert parse_pe("clipped").exact_kernel(theta, 5, 3).row(4) == [1, 2, 3, 3, 3]
+    assert parse_pe("clipped").exact_kernel(theta, 5, 3).index_row(4) == [1, 2, 3, 3, 3]
 
 
 # Exists because a mutant survived: which extension method rescales slope's positions was unchecked.

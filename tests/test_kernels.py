@@ -98,7 +98,7 @@ def test_exact_transfer_of_a_general_table_has_the_asked_length():
         kernel = exact_transfer("mk2b_general", [F(1), F(1, 2)], 3, 3)
         assert kernel.length == 3
         # row 2: ψ = (3, 0), (0, -1), (2, 2) · θ = (1, 1/2) -> 3, -1/2, 3
-        assert kernel.row(2) == [F(3), F(-1, 2), F(3)]
+        assert kernel.index_row(2) == [F(3), F(-1, 2), F(3)]
     finally:
         unregister_pe("mk2b_general")
 
@@ -113,8 +113,8 @@ def test_exact_kernel_of_a_width_zero_general_table_is_fraction_zero():
     kernel = exact_transfer(table, [], n, n)
     nope = exact_transfer(NoPE(), [], n, n)
     for i in range(n):
-        assert kernel.row(i) == nope.row(i) == [F(0)] * (i + 1)
-        assert all(type(v) is F for v in kernel.row(i) + nope.row(i))
+        assert kernel.index_row(i) == nope.index_row(i) == [F(0)] * (i + 1)
+        assert all(type(v) is F for v in kernel.index_row(i) + nope.index_row(i))
 
 
 # Exists because a mutant survived: the exact kernel could ask features with mismatched rows or another L0.
@@ -122,7 +122,7 @@ def test_exact_kernel_of_a_general_encoding_uses_one_row_per_key_and_the_train_l
     theta = [F(1), F(10), F(100)]
     kernel = exact_transfer(_CheckedGeneral(), theta, 3, 5)
     for i in range(3):
-        assert kernel.row(i)[: i + 1] == [i + 10 * j + 100 * 5 for j in range(i + 1)]
+        assert kernel.index_row(i)[: i + 1] == [i + 10 * j + 100 * 5 for j in range(i + 1)]
 
 
 # Exists because a mutant survived: the shear of a row-block kernel could lose its block size.
@@ -158,9 +158,27 @@ def test_a_row_block_kernel_reads_rows_in_q_when_it_has_exact_rows() -> None:
         return [third + tiny, third, F(0)][: i + 1]
 
     exact = RowBlockKernel(3, "position", evaluate, 1, exact_row)
-    assert exact.row(2) == [third + tiny, third, F(0)]
+    assert exact.index_row(2) == [third + tiny, third, F(0)]
     assert exact.exact_margins(np.array([1, 2]), np.array([0, 0]))[0] == [tiny, tiny]
-    assert exact.flipped().row(1) == [third + tiny, third]
+    assert exact.flipped().index_row(1) == [third + tiny, third]
     floats = RowBlockKernel(3, "position", evaluate)
-    assert floats.row(2) == [1 / 3, 1 / 3, 0.0]
+    assert floats.index_row(2) == [1 / 3, 1 / 3, 0.0]
     assert floats.exact_margins(np.array([1, 2]), np.array([0, 0]))[0] == [0.0, 0.0]
+
+
+def test_row_is_indexed_by_key_for_every_pe():
+    """``row(i)`` gives κ(i, j) for j = 0..i whatever the PE; the profile form is ``index_row``; both agree with the
+    dense matrix built from the definition."""
+    from posreal.theory.transfer_operator import naive_kernel_matrix, transfer
+    rng = np.random.default_rng(3)
+    for spec in ("rope:8", "abscol:8", "dual:rope:8", "clipped:4", "abssin:4", "t5"):
+        from posreal.theory.pe_specs import parse_pe
+        pe = parse_pe(spec)
+        theta = rng.normal(size=pe.dim(6))                                      # (p,)
+        kernel = transfer(pe, theta, 12, 6)
+        dense = naive_kernel_matrix(pe, theta, 12, 6)                          # (L, L)
+        for i in (0, 5, 11):
+            assert np.allclose(kernel.row(i), dense[i, : i + 1])
+            by_index = kernel.index_row(i)
+            keys = [i - k for k in range(i + 1)] if kernel.index == "offset" else list(range(i + 1))
+            assert np.allclose(by_index, dense[i, keys])

@@ -42,7 +42,7 @@ CASES: dict[str, tuple[Callable[[Any, Any], Any], tuple[str, str]]] = {
     "compute_alpha": (lambda pe, task: theory.compute_alpha(pe, task, L0, [8, 12]).to_json(), (PE, TASK)),
     "dual_pe": (lambda pe, task: str(theory.dual_pe(pe)), (PE, TASK)),
     "dual_task": (lambda pe, task: str(theory.dual_task(task)), (PE, TASK)),
-    "exact_transfer": (lambda pe, task: theory.exact_transfer(pe, EXACT_THETA, 8, L0).row(7), (PE, TASK)),
+    "exact_transfer": (lambda pe, task: theory.exact_transfer(pe, EXACT_THETA, 8, L0).index_row(7), (PE, TASK)),
     "gradient_descent": (_descent, (PE, TASK)),
     "learned_alpha_interval": (lambda pe, task: theory.learned_alpha_interval(pe, task, L0, (8,), samples=2).to_json(),
                                (LEARNED, "position:0")),

@@ -124,10 +124,10 @@ def test_every_kernel_row_agrees_with_row_values(spec):
     assert isinstance(kernel, (ProfileKernel, BilinearKernel, DenseKernel))
     values = kernel.row_values(np.arange(12))                             # (12, 12)
     for i in range(12):
-        assert np.allclose(kernel.row(i), values[i, : i + 1])
+        assert np.allclose(kernel.index_row(i), values[i, : i + 1])
 
 
 def test_exact_kernel_rows_keep_fractions():
     theta = [Fraction(k, 3) for k in range(8)]
     kernel = exact_transfer("relbias", theta, 10, 8)
-    assert kernel.row(9) == [theta[min(k, 7)] for k in range(10)]
+    assert kernel.index_row(9) == [theta[min(k, 7)] for k in range(10)]

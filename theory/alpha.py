@@ -39,6 +39,7 @@ from posreal.theory.norm_programs import Geometry, parse_geometry
 from posreal.theory.limit import LimitInterval
 from posreal.theory.realization import DEFAULT_TOL, REALIZED, UNDECIDED, RowOutcomes
 from posreal.theory.resources import require
+from posreal.theory.diagnostics import DEFAULT_ROWS, RowDiagnosis, diagnose
 from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import Task
 from posreal.theory.extension import parse_extension
@@ -79,6 +80,7 @@ class AlphaResult:
     transfer: Transfer = REEVALUATION
     outcomes: dict[int, RowOutcomes] = field(default_factory=dict)     # rows under θ* (ℓ∞/ℓ1: θ*_q)
     limits: dict[int, LimitInterval] | None = None                      # α♯_L, when asked for
+    fine_tune_length: int | None = None         # θ* selected at L1 with the extended features (fine-tuning)
 
     geometry = Geometry.L2
 
@@ -113,6 +115,17 @@ class AlphaResult:
         """The arithmetic the rows of R_length were actually decided in."""
         return self.outcomes[length].mode
 
+    def failing_rows(self, length: int, limit: int | None = DEFAULT_ROWS) -> list[RowDiagnosis]:
+        """Why rows fail at this length: the failed and undecided rows (at most ``limit``; None: all), each with
+        its target key, winning key, margin and per-frequency shares (:mod:`posreal.theory.diagnostics`)."""
+        return diagnose(self, length, limit)
+
+    def __repr__(self) -> str:
+        alphas = ", ".join(f"{L}: {'—' if (a := self.alpha(L)) is None else f'{a:.4g}'}" for L in self.lengths)
+        extra = "" if self.transfer is REEVALUATION else f", transfer={self.transfer}"
+        return (f"{type(self).__name__}({self.pe} · {self.task}, L0={self.train_length}, {self.geometry.value}, "
+                f"{self.selection.status.value}{extra}, alpha={{{alphas}}})")
+
     def _selected(self) -> dict:
         return self.selection.summary()
 
@@ -141,6 +154,11 @@ class AlphaResult:
         }
         if self.transfer is not REEVALUATION:
             out["extension"] = str(self.transfer)
+            details = getattr(self.transfer, "to_json", None)
+            if details is not None:
+                out["rope_scaling"] = details(self.train_length)
+        if self.fine_tune_length is not None:
+            out["fine_tune_length"] = self.fine_tune_length
         if self.realizable and self.outcomes:
             decided = {L: self.decided_in(L) for L in lengths}
             if self.mode is Mode.EXACT and all(m is Mode.EXACT for m in decided.values()):
@@ -191,12 +209,14 @@ class IntervalAlphaResult(AlphaResult):
 def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFAULT_TRAIN_LENGTH,
                   lengths: Iterable[int] = DEFAULT_LENGTHS, mode: str | Mode = Mode.FLOAT,
                   tol: float = DEFAULT_TOL, geometry: str | Geometry = Geometry.L2,
-                  limit: bool = False, extension: str | Transfer = REEVALUATION) -> AlphaResult:
+                  limit: bool = False, extension: str | Transfer = REEVALUATION,
+                  fine_tune_length: int | None = None) -> AlphaResult:
     """α_L(Φ, τ; L0) at each length, from θ* alone (no training).  ``geometry``: ``l2`` (θ*, the
     default), ``linf`` or ``l1`` (θ*_q and its optimal face: α_L becomes an interval).  With
     ``limit``, α♯_L too (ℓ2 only: the second-order term is derived for gradient descent).
     ``extension``: how θ meets the longer grid (``none``: plain re-evaluation; ``pi``, ``ntk``, ``yarn``,
-    ``factors:FILE``: :mod:`posreal.theory.extension`)."""
+    ``factors:FILE``, ``hf:PATH``: :mod:`posreal.theory.extension`).  ``fine_tune_length`` L1 > L0: θ* is selected
+    at L1 with the extended features (extend, then fine-tune), then transferred to each L ≥ L1 the same way."""
     geometry = parse_geometry(geometry)
     if limit and geometry is not Geometry.L2:
         raise bad_value("geometry with limit=True", geometry.value,
@@ -212,13 +232,16 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
     lengths = cell.check_lengths(lengths, exact=arith.exact_selection)
     if limit and lengths[-1] > MAX_LIMIT_LENGTH:
         raise bad_value("length", lengths[-1], f"lengths up to {MAX_LIMIT_LENGTH} with the limit α♯")
-    require(cell.estimate(lengths, arith.exact_selection))   # before any allocation
-    sel = select(cell.pe, cell.task, cell.train_length,
-                 exact=arith.exact_selection or (limit and cell.pe.rational))
+    selected_on = _fine_tuned(cell, op, fine_tune_length, lengths, geometry, limit)
+    require(selected_on.estimate(lengths, arith.exact_selection, complete=limit or geometry is not Geometry.L2))
+    sel = select(selected_on.pe, cell.task, selected_on.train_length,
+                 exact=arith.exact_selection or (limit and cell.pe.rational),
+                 complete=limit or geometry is not Geometry.L2)
     if geometry is not Geometry.L2:
         return _interval_alpha(IntervalAlphaResult(cell, arith.mode, sel, tuple(lengths), op, geometry=geometry),
                                arith)
-    result = AlphaResult(cell, arith.mode, sel, tuple(lengths), op, limits={} if limit else None)
+    result = AlphaResult(cell, arith.mode, sel, tuple(lengths), op, limits={} if limit else None,
+                         fine_tune_length=fine_tune_length)
     if not sel.realizable:
         return result
     decider, theta = arith.parameters(sel.theta, sel.exact_theta)
@@ -228,6 +251,23 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
         ctx = prediction_context(cell.pe, cell.task, sel)
         result.limits = {L: limit_interval(cell.pe, cell.task, sel, L, ctx) for L in lengths}
     return result
+
+
+def _fine_tuned(cell: Cell, op: Transfer, fine_tune_length: int | None, lengths: list[int], geometry: Geometry,
+                limit: bool) -> Cell:
+    """The cell θ* is selected on: the cell itself, or (fine-tuning) the extended PE at L1 on the L1-grid."""
+    if fine_tune_length is None:
+        return cell
+    L1 = fine_tune_length
+    if isinstance(L1, bool) or not isinstance(L1, (int, np.integer)) or L1 <= cell.train_length:
+        raise bad_value("fine-tune length", L1, f"an integer > the train length {cell.train_length}")
+    if op is REEVALUATION or geometry is not Geometry.L2 or limit:
+        raise bad_value("fine-tune length with extension", str(op), "a length extension (not none), in the ℓ2 "
+                        "geometry without the limit α♯: fine-tuning selects θ* on the extended features")
+    if lengths[0] < L1:
+        raise bad_value("length", lengths[0], f"lengths >= the fine-tune length {L1}")
+    cell.pe.check_length(int(L1), cell.train_length)
+    return Cell(op.at_length(cell.pe, int(L1), cell.train_length), cell.task, int(L1))
 
 
 def _interval_alpha(result: IntervalAlphaResult, arith: Arithmetic) -> IntervalAlphaResult:

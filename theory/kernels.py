@@ -99,8 +99,8 @@ def profile_margins(values: np.ndarray, rows: np.ndarray, keys: np.ndarray) -> n
 @dataclass
 class Kernel:
     """T_L θ in index form.  Every kernel answers ``row_values(rows)`` -> (b, L) floats, v_i(k) for
-    k < L (k > i unused), and ``row(i)`` -> the i + 1 values v_i(0..i) as stored (Fractions for an
-    exact kernel); ``flipped()`` is the shear."""
+    k < L (k > i unused), ``index_row(i)`` -> the i + 1 values v_i(0..i) as stored (Fractions for an
+    exact kernel), ``row(i)`` -> κ(i, j) for j = 0..i (by key, for every PE); ``flipped()`` is the shear."""
 
     length: int
     index: KeyIndex
@@ -111,9 +111,15 @@ class Kernel:
     def row_values(self, rows: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
-    def row(self, i: int) -> list[Any]:
-        """v_i(k) for k ≤ i, as stored (floats, or Fractions for an exact kernel): i + 1 values."""
+    def index_row(self, i: int) -> list[Any]:
+        """The index form of row i: v_i(k) for key indices k ≤ i, as stored (floats, or Fractions for an exact
+        kernel): i + 1 values.  For a relative PE k is the offset i - j (the profile r(δ)); else the key j."""
         return self.row_values(np.array([i]))[0, : i + 1].tolist()
+
+    def row(self, i: int) -> list[Any]:
+        """Row i by key: κ(i, j) for j = 0..i, whatever the PE (:meth:`index_row` gives the index form)."""
+        values = self.index_row(i)
+        return values[::-1] if self.index == KeyIndex.OFFSET else values
 
     def flipped(self) -> Kernel:
         raise NotImplementedError
@@ -147,7 +153,7 @@ class Kernel:
         margins: list[Any] = []
         target_values: list[Any] = []
         for i, k in zip(rows.tolist(), keys.tolist()):
-            row = self.row(i)
+            row = self.index_row(i)
             others = [row[c] for c in range(i + 1) if c != k]
             margins.append(None if not others else row[k] - max(others))
             target_values.append(row[k])
@@ -175,7 +181,7 @@ class ProfileKernel(Kernel):
     def row_values(self, rows: np.ndarray) -> np.ndarray:
         return np.broadcast_to(np.asarray(self.values, dtype=float), (len(rows), self.length))
 
-    def row(self, i: int) -> list[Any]:
+    def index_row(self, i: int) -> list[Any]:
         return list(self.values[: i + 1])
 
     def flipped(self):
@@ -228,7 +234,7 @@ class DenseKernel(Kernel):
     def row_values(self, rows: np.ndarray) -> np.ndarray:
         return np.asarray(self.values[rows], dtype=float)
 
-    def row(self, i: int) -> list[Any]:
+    def index_row(self, i: int) -> list[Any]:
         return list(self.values[i][: i + 1])
 
     def flipped(self):
@@ -248,10 +254,10 @@ class RowBlockKernel(Kernel):
     def row_values(self, rows: np.ndarray) -> np.ndarray:
         return self.evaluate(np.asarray(rows, dtype=np.int64))
 
-    def row(self, i: int) -> list[Any]:
+    def index_row(self, i: int) -> list[Any]:
         if self.exact_row is not None:
             return self.exact_row(i)
-        return super().row(i)
+        return super().index_row(i)
 
     def block_rows(self) -> int:
         return self.rows_per_block

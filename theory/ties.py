@@ -93,7 +93,7 @@ def exact_feature(pe: Encoding, i: int, j: int, train_length: int) -> tuple[Frac
 
 
 def _row_values(kernel: Kernel, i: int) -> list:
-    return kernel.row(i)
+    return kernel.index_row(i)
 
 
 def classify(pe: Encoding, task: Task, selection: Selection, length: int,

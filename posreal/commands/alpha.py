@@ -4,10 +4,34 @@ a length-extension method, θ* still selected at L0 without it)."""
 from __future__ import annotations
 
 from posreal.commands._common import (add_function_pe_options, emit_json, format_table, geometry_name, int_list,
-                                      load_function_pes, samples, seed, train_length, with_provenance)
+                                      load_function_pes, positive_int, samples, seed, train_length, with_provenance)
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
+from posreal.theory.diagnostics import DEFAULT_ROWS
 from posreal.theory.errors import bad_value
+
+CONFIG_MULTIPLES = (2, 8, 16)   # default lengths of an hf: config, in multiples of its original context
+
+
+def row_limit(text: str) -> int | None:
+    """``--rows``: a count K >= 1, or ``all`` (None: no bound)."""
+    if text == "all":
+        return None
+    return positive_int(text)
+
+
+def resolve_defaults(args) -> None:
+    """Fill --train-length, --lengths and --extension: from an hf: config when the PE is one, else the defaults."""
+    from posreal.theory.config_transfer import config_transfer
+    from posreal.theory.model_config import read_model_config
+    config = read_model_config(args.pe[3:]) if args.pe.startswith("hf:") else None
+    if args.train_length is None:
+        args.train_length = config.train_length if config is not None else DEFAULT_TRAIN_LENGTH
+    if args.lengths is None:
+        args.lengths = ([m * args.train_length for m in CONFIG_MULTIPLES] if config is not None
+                        else list(DEFAULT_LENGTHS))
+    if args.extension is None:
+        args.extension = config_transfer(config) if config is not None else "none"
 
 
 def add_parser(sub) -> None:
@@ -15,13 +39,16 @@ def add_parser(sub) -> None:
                        description="Compute θ* at the train length and α_L = fraction of scored rows "
                                    "that T_L θ* realizes, at each length.")
     p.add_argument("--pe", required=True,
-                   help="PE spec, e.g. rope:16, t5, clipped, dual:abscol:16, table:PATH (a JSON feature table), "
-                        "py:MODULE:FUNCTION (with --pe-kind, --pe-width); 'posreal pes' lists them all")
+                   help="PE spec, e.g. rope:16, t5, clipped, dual:abscol:16, hf:CONFIG.json (a model's RoPE and its "
+                        "rope_scaling), table:PATH (a JSON feature table), py:MODULE:FUNCTION (with --pe-kind, "
+                        "--pe-width); 'posreal pes' lists them all")
     add_function_pe_options(p)
     p.add_argument("--task", required=True, help="task spec, e.g. offset:1, copy, dual:middle")
-    p.add_argument("--train-length", type=train_length, default=DEFAULT_TRAIN_LENGTH, help="L0 (default 16)")
-    p.add_argument("--lengths", type=int_list, default=list(DEFAULT_LENGTHS),
-                   help="comma-separated lengths L >= L0 (default 32,64,128,256)")
+    p.add_argument("--train-length", type=train_length, default=None,
+                   help="L0 (default 16; hf:CONFIG: its original_max_position_embeddings, else "
+                        "max_position_embeddings)")
+    p.add_argument("--lengths", type=int_list, default=None,
+                   help="comma-separated lengths L >= L0 (default 32,64,128,256; hf:CONFIG: 2, 8 and 16 × L0)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--exact", action="store_const", dest="mode", const="exact",
                       help="decide every row in ℚ (rational PEs)")
@@ -30,10 +57,19 @@ def add_parser(sub) -> None:
     p.add_argument("--geometry", type=geometry_name, default=None,
                    help="norm of the selection: l2 (θ*, gradient descent; default), linf (sign descent, Adam) "
                         "or l1 (coordinate descent); linf/l1 give α_L as an interval over the optimal face")
-    p.add_argument("--extension", default="none", metavar="METHOD",
+    p.add_argument("--extension", default=None, metavar="METHOD",
                    help="length extension at evaluation (θ* is selected at L0 without it): none (plain "
-                        "re-evaluation, the default), pi, ntk, yarn, or factors:FILE (a JSON list of one factor per "
-                        "frequency); for rope, abscol, abssin and their duals (alibi: pi)")
+                        "re-evaluation; the default, except hf:CONFIG, whose default is its rope_scaling), pi, ntk, "
+                        "yarn (s = L/L0), linear:S, ntk:S, yarn:S (a fixed factor S), factors:FILE, hf:PATH (a "
+                        "config's rope_scaling); for rope, abscol, abssin, xpos and their duals (alibi: pi, linear:S); "
+                        "'posreal extensions' lists them")
+    p.add_argument("--fine-tune-length", type=train_length, default=None, metavar="L1",
+                   help="select θ* at L1 > L0 with the extended features (extend, then fine-tune), then transfer "
+                        "it to each L >= L1 under the same extension")
+    p.add_argument("--rows", type=row_limit, nargs="?", const=DEFAULT_ROWS, default=None, metavar="K|all",
+                   help=f"list why rows fail: the first K failed or undecided rows per length (default {DEFAULT_ROWS}"
+                        "; 'all' for every one), each with its target, winning key, margin and, for sinusoidal "
+                        "PEs, each frequency's share of the margin")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--limit", action="store_true",
                    help="also α♯_L, the interval predicting lim acc_L(θ_k) for gradient descent (ℓ2 geometry only)")
@@ -77,19 +113,22 @@ def run(args) -> int:
     from posreal.theory.alpha import compute_alpha
     from posreal.theory.pe_specs import is_learned
     load_function_pes([args.pe], args.pe_kind, args.pe_width)
+    resolve_defaults(args)
     if args.limit and (args.geometry or "l2") != "l2":
         raise bad_value("option --limit with geometry", args.geometry,
                         "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")
-    if args.limit and args.extension != "none":
+    if args.limit and str(args.extension) != "none":
         raise bad_value("option --limit with extension", args.extension,
                         "none (α♯ is derived for plain re-evaluation; under an extension use α_L)")
     if is_learned(args.pe):
         if args.geometry is not None:
             raise bad_value("option --geometry for PE", args.pe, "a linear PE (learned:d has no selection: "
                             "its α is the Underdetermination interval)")
-        if args.limit:
-            raise bad_value("option --limit for PE", args.pe, "a linear PE (learned:d has an α interval already)")
-        if args.extension != "none":
+        for name in ("limit", "rows", "fine_tune_length"):
+            if getattr(args, name) not in (None, False):
+                raise bad_value(f"option --{name.replace('_', '-')} for PE", args.pe,
+                                "a linear PE (learned:d has no selected θ*: its α is the Underdetermination interval)")
+        if str(args.extension) != "none":
             raise bad_value("option --extension for PE", args.pe, "a linear PE with frequencies or positions to "
                             "rescale (rope, abscol, abssin, their duals; alibi with pi)")
         return run_learned(args)
@@ -98,8 +137,13 @@ def run(args) -> int:
             raise bad_value(f"option --{name} for PE", args.pe, "learned:d (α of a linear PE has no randomness)")
     geometry = args.geometry or "l2"
     result = compute_alpha(args.pe, args.task, args.train_length, args.lengths, args.mode, geometry=geometry,
-                           limit=args.limit, extension=args.extension)
+                           limit=args.limit, extension=args.extension, fine_tune_length=args.fine_tune_length)
     document = result.to_json()
+    if args.rows is not None:
+        if geometry != "l2":
+            raise bad_value("option --rows with geometry", geometry, "l2 (the rows of θ*)")
+        document["failing_rows"] = {str(L): [r.to_json() for r in result.failing_rows(L, args.rows)]
+                                    for L in result.lengths} if result.realizable else {}
     if args.json:
         emit_json(with_provenance(document))
         return 0
@@ -123,7 +167,28 @@ def run(args) -> int:
     print(format_table(["L", "alpha", "realized", "failed", "undecided", "total", "structural ties"], rows))
     if args.limit:
         print_limit(document["limit"])
+    if args.rows is not None:
+        print_failing_rows(document)
     return 0
+
+
+def print_failing_rows(document: dict) -> None:
+    """The failed and undecided rows of each length: target, winner, margin, the frequencies' largest shares."""
+    for L, rows in document["failing_rows"].items():
+        counts = document["rows"][L]
+        bad = counts["failed"] + counts["undecided"]
+        if not bad:
+            continue
+        print(f"\nL = {L}: {len(rows)} of {bad} failed or undecided rows (row i, target key t, winning key w, "
+              "margin κ(i,t) - κ(i,w))")
+        for r in rows:
+            line = (f"  row {r['row']}: target {r['target']}, winner {r['winner']}, margin {r['margin']:.4g} "
+                    f"({r['status']})")
+            shares = r.get("frequencies", [])[:4]
+            if shares:
+                line += "; largest frequency shares: " + ", ".join(f"f{s['f']} {s['contribution']:+.3g}"
+                                                                     for s in shares)
+            print(line)
 
 
 def _print_interval(head: str, document: dict) -> int:
