@@ -24,7 +24,7 @@ import sys
 from posreal import streams
 from posreal.theory.errors import PosrealError, quote
 
-COMMANDS = ("alpha", "table", "pes", "experiment", "ceiling", "search", "verify", "check")
+COMMANDS = ("alpha", "table", "pes", "extensions", "experiment", "ceiling", "search", "verify", "check")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_INTERNAL = 0, 1, 2, 130, 70
 
 

@@ -253,17 +253,19 @@ def test_estimate_cell_picks_the_kernel_of_the_pe():
     from posreal.theory.resources import cell_estimate
     from posreal.theory.tasks import parse_task
 
-    task = parse_task("offset:1")                  # at L0 = 8: rows 1..7, Σ i = 28 training pairs
-    for spec, kernel in [("relbias", "profile"), ("rope:4", "profile"), ("abssin:4", "bilinear"),
-                         ("dual:abssin:4", "bilinear")]:
+    task = parse_task("offset:1")                  # at L0 = 8: rows 1..7, Σ i = 28 training pairs, 7 distinct
+    for spec, kernel, held, what in [("relbias", "profile", 7, "distinct training differences"),
+                                     ("rope:4", "profile", 7, "distinct training differences"),
+                                     ("abssin:4", "bilinear", 28, "training differences"),
+                                     ("dual:abssin:4", "bilinear", 28, "training differences")]:
         pe = parse_pe(spec)
         assert Cell(pe, task, 8).estimate([16, 32], False) == \
-            cell_estimate(f"{pe} · offset:1", pe.dim(8), kernel, 28, [16, 32], False), spec
+            cell_estimate(f"{pe} · offset:1", pe.dim(8), kernel, held, [16, 32], False, what), spec
     register_pe("gen2", [[[(i + j) % 2] for j in range(32)] for i in range(32)], kind="general")   # (N, N, p = 1)
     try:
         pe = parse_pe("gen2")
         assert Cell(pe, task, 8).estimate([16, 32], False) == \
-            cell_estimate("gen2 · offset:1", 1, "dense", 28, [16, 32], False)
+            cell_estimate("gen2 · offset:1", 1, "dense", 28, [16, 32], False, "training differences")
     finally:
         unregister_pe("gen2")
 

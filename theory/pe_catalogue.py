@@ -126,6 +126,14 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         "θ ∈ ℝ^p", "when the function returns ints or Fractions", "your own PE as a Python function "
         "(register_pe(name, psi=f, kind=..., width=p) from Python)", None),
     CatalogueEntry(
+        "hf:CONFIG.json", "relative",
+        "a model's RoPE: rope:d:b with d = head_dim × partial_rotary_factor and b = rope_theta (proportional: the "
+        "rotated pairs with exponents over the head width); its rope_scaling is the default --extension and its "
+        "original_max_position_embeddings the default L0",
+        (Parameter("CONFIG.json", "a transformers config.json (examples/configs/ has six real ones)", "—"),),
+        "θ ∈ ℝ^d", "no (float: the config's frequencies)",
+        "transformers' config format and rope_scaling types ('posreal extensions' lists them)", None),
+    CatalogueEntry(
         "learned:d", "—", "κ(i, j) = E_iᵀ W E_j with a learned table E: not linear in one θ",
         (Parameter("d", "width of the position table", "—"),), "—", "—",
         "learned absolute PEs: their α_L is an interval (Underdetermination)", None),
