@@ -63,17 +63,22 @@ def first_tie(pe: ProfileEncoding, task: Task, train_length: int) -> tuple[int, 
     return i, t, keys[0]
 
 
-def _initial_pairs(a: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """A first working set: for each distinct target index, its neighbours and the ends of its rows' keys.
-    (m,), (m,) -> (w, 2) key-index pairs (a, b)."""
-    last = {}
+def _initial_pairs(a: np.ndarray, rows: np.ndarray, size: int) -> np.ndarray:
+    """A first working set of at most about ``size`` key pairs: for target indices spread evenly over the distinct
+    ones, the nearest key index below (or above) and key index 0.  (m,), (m,) -> (w, 2) pairs (a, b)."""
+    last: dict[int, int] = {}
     for k, i in zip(a.tolist(), rows.tolist()):
         last[k] = i                                                          # rows ascending: the last row
+    indices = sorted(last)
+    step = max(1, len(indices) // max(1, size // 2))
     out = set()
-    for k, top in last.items():
-        for b in (k - 1, k + 1, 0, top):
+    for k in indices[::step]:
+        top = last[k]
+        for b in (k - 1, k + 1, 0):
             if 0 <= b <= top and b != k:
                 out.add((k, b))
+                if b != 0:
+                    break
     return np.array(sorted(out), dtype=np.int64).reshape(-1, 2)
 
 
@@ -99,7 +104,7 @@ def generate(pe: ProfileEncoding, task: Task, train_length: int, nnls_ldp, batch
 
     working: dict[tuple[int, int], int] = {}                                 # key pair -> its place in W
     order: list[tuple[int, int, int]] = []
-    for k, b in _initial_pairs(a, rows).tolist():
+    for k, b in _initial_pairs(a, rows, batch).tolist():
         working[(k, b)] = len(order)
         order.append(triple(k, b))
     last = {k: int(group[-1]) for k, group in by_index.items()}              # M(a): the last row of each index
