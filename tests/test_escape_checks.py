@@ -20,8 +20,9 @@ def test_circuit_on_tokens():
     extra[4] = 2                                                 # (c): row 4 also routes to s = 2 of row 6
     assert not circuit_on_tokens(extra, 6)
     sets = [(k,) for k in prev]
-    sets[3] = (2, 1)                                             # row t = 3 of row 6 is tied
-    assert not circuit_every_choice(sets, 6) and circuit_every_choice(sets, 5)
+    sets[3] = (2, 1)                     # row t = 3 of row 6 is tied; one choice routes it to s = 1 of row 5
+    assert not circuit_every_choice(sets, 6) and not circuit_every_choice(sets, 5)
+    assert circuit_every_choice(sets, 7)                         # row 7 (s = 3) never sees the tie's keys
 
 
 @pytest.mark.parametrize("check", ESCAPE_CHECKS, ids=lambda c: f"{c.claim}-{c.method}")
