@@ -88,7 +88,7 @@ def check_route_lemma_property(trials: int = 300) -> CheckResult:
         for _ in range(trials):
             n = int(rng.integers(3, 9))
             x = rng.integers(0, 4, size=n)
-            routed = lambda seq: [[(int(seq[0]) + i) % (i + 1) for i in range(n)]]
+            routed = lambda seq, n=n: [[(int(seq[0]) + i) % (i + 1) for i in range(n)]]
             y = x.copy()
             y[0] = (x[0] + 1) % 4
             sets = read_sets(routed(x), n)
@@ -134,39 +134,45 @@ def check_depth_bound_enumeration() -> CheckResult:
 
 # --------------------------------------------------------------------------- E2
 def _all_sequences_realized(vals: list[Fraction], beta: Fraction, row: int) -> bool:
-    r = lambda d: vals[d]
+    r = vals.__getitem__
     outcomes = [match_row_realized(r, beta, list(p) + [1], row) for p in itertools.product([0, 1], repeat=row)]
     return all(o for o in outcomes if o is not None)
+
+
+def _slope(mu: Fraction, rho: Fraction):
+    """r(δ) = -μδ for δ ≥ 1, r(0) = ρ."""
+    return lambda d: -mu * d if d else rho
 
 
 def check_match_property(trials: int = 1500) -> CheckResult:
     def body() -> CheckResult:
         rng = np.random.default_rng(SEED)
-        mismatches, loose = [], 0
+        mismatches: list[tuple] = []
+        loose = 0
         for _ in range(trials):
             row = int(rng.integers(1, 7))
             vals = [Fraction(int(rng.integers(-6, 7)), int(rng.integers(1, 4))) for _ in range(row + 1)]
             beta = Fraction(int(rng.integers(0, 13)), 2)
-            exact = match_condition(lambda d: vals[d], beta, row).holds
+            exact = match_condition(vals.__getitem__, beta, row).holds
             if exact != _all_sequences_realized(vals, beta, row):
                 mismatches.append((row, [str(v) for v in vals], str(beta)))
-            stated = stated_condition(lambda d: vals[d], beta, row)
-            shape = match_condition(lambda d: vals[d], beta, row)
+            stated = stated_condition(vals.__getitem__, beta, row)
+            shape = match_condition(vals.__getitem__, beta, row)
             if stated and shape.self_below and shape.decreasing and not exact:   # sufficient under (1), (2)
                 mismatches.append(("stated not sufficient", row))
             loose += exact and not stated
-        for mu, beta, rho in ((1, 5, -100), (2, 5, -7), (Fraction(1, 3), 2, -50), (3, 1, -1)):
-            o = override_row(mu, beta, rho)
-            first = next(i for i in range(1, 200)
-                         if not match_condition(lambda d: -Fraction(mu) * d if d else Fraction(rho), beta, i).holds)
+        for mu, weight, rho in ((1, 5, -100), (2, 5, -7), (Fraction(1, 3), 2, -50), (3, 1, -1)):
+            o = override_row(mu, weight, rho)
+            slope = _slope(Fraction(mu), Fraction(rho))
+            first = next(i for i in range(1, 200) if not match_condition(slope, weight, i).holds)
             if first != o.row:
-                mismatches.append(("override", mu, beta, rho, o.row, first))
+                mismatches.append(("override", mu, weight, rho, o.row, first))
         # control: drop (2) — keep (1) and (3) with a large β — some sequence must fail
         control = None
         for _ in range(trials):
             row = int(rng.integers(2, 7))
             vals = [Fraction(-20)] + [Fraction(int(v)) for v in rng.integers(0, 5, size=row)]
-            cond = match_condition(lambda d: vals[d], Fraction(50), row)
+            cond = match_condition(vals.__getitem__, Fraction(50), row)
             if cond.self_below and cond.beta_margin and not cond.decreasing \
                     and not _all_sequences_realized(vals, Fraction(50), row):
                 control = f"row {row}, r = {[str(v) for v in vals]}, β = 50"

@@ -12,7 +12,7 @@ from posreal.theory.errors import SpecError
 
 
 def every_sequence(vals, beta, row):
-    r = lambda d: vals[d]
+    r = vals.__getitem__
     out = [match_row_realized(r, beta, list(p) + [1], row) for p in itertools.product([0, 1], repeat=row)]
     return all(o for o in out if o is not None)
 
@@ -40,7 +40,7 @@ def test_exact_condition_is_iff_on_random_profiles():
         row = rng.randint(1, 6)
         vals = [Fraction(rng.randint(-6, 6), rng.randint(1, 3)) for _ in range(row + 1)]
         beta = Fraction(rng.randint(0, 12), 2)
-        assert match_condition(lambda d: vals[d], beta, row).holds == every_sequence(vals, beta, row)
+        assert match_condition(vals.__getitem__, beta, row).holds == every_sequence(vals, beta, row)
         agree += 1
     assert agree == 600
 

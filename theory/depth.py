@@ -56,7 +56,7 @@ def read_sets(route_maps: Sequence[Sequence[int]], length: int) -> list[frozense
     return sets
 
 
-def streams(tokens: Sequence[int], route_maps: Sequence[Sequence[int]]) -> list[tuple]:
+def streams(tokens: Sequence[int] | np.ndarray, route_maps: Sequence[Sequence[int]]) -> list[tuple]:
     """The residual streams after K hard-attention layers: nested tuples, one per row."""
     out: list[tuple] = [(int(x),) for x in tokens]
     for route in check_routes(route_maps):
@@ -130,14 +130,17 @@ def depth_bound(spec: str, length: int, vocab: int, depth: int, method: BetaMeth
         X = np.random.default_rng(seed).integers(0, vocab, size=(samples, length), dtype=np.int64)   # (B, n)
         total = samples
     Y = task.fn(X)                                                                 # (B, m)
-    beta, argmax, stderr = [], [], []
+    beta: list = []
+    argmax: list[tuple[int, ...]] = []
+    stderr: list[float] = []
     for r, row in enumerate(task.rows):
         pool = list(task.visible(row))
         size_s = min(2 ** depth, len(pool))
         if math.comb(len(pool), size_s) > MAX_SUBSETS:
             raise bad_value("subsets per row C(visible, 2^K)", math.comb(len(pool), size_s),
                             f"at most {MAX_SUBSETS} (a smaller length or depth)")
-        best, where = -1, ()
+        best = -1
+        where: tuple[int, ...] = ()
         for subset in itertools.combinations(pool, size_s):
             hits = _bayes_hits(X, Y[:, r], subset, vocab)
             if hits > best:

@@ -94,7 +94,7 @@ def layer_one_routes(result: AlphaResult, length: int) -> LayerOneRoutes:
     and arithmetic): the realized rows route to j - 1; the others are read off the same kernel."""
     cell, outcomes = result.cell, result.outcomes[length]
     kinds: list[Route] = [Route.UNIQUE] * length
-    sets: list[tuple[int, ...]] = [(0,)] + [(j - 1,) for j in range(1, length)]
+    sets: list[tuple[int, ...]] = [(max(j - 1, 0),) for j in range(length)]
     status = {int(r): int(s) for r, s in zip(outcomes.rows, outcomes.status)}
     open_rows = [j for j in range(1, length) if status[j] != REALIZED]
     if not open_rows:
@@ -102,7 +102,9 @@ def layer_one_routes(result: AlphaResult, length: int) -> LayerOneRoutes:
     pe_l = result.transfer.at_length(cell.pe, length, cell.train_length)
     exact = outcomes.mode is Mode.EXACT
     if exact:
-        theta = [x if isinstance(x, Fraction) else Fraction(x) for x in result.selection.optimum.exact_theta]
+        optimum = result.selection.optimum
+        assert optimum is not None and optimum.exact_theta is not None     # exact outcomes come from an exact θ*
+        theta = [x if isinstance(x, Fraction) else Fraction(x) for x in optimum.exact_theta]
         kernel = pe_l.exact_kernel(theta, length, cell.train_length)
         for j in open_rows:
             row = kernel.row(j)                                   # j + 1 Fractions
@@ -272,7 +274,8 @@ class InductionResult:
 
 
 def induction_alpha(pe: Any, train_length: int = DEFAULT_TRAIN_LENGTH, lengths: Iterable[int] = INDUCTION_LENGTHS,
-                    mode: str | Mode = Mode.FLOAT, tol: float = DEFAULT_TOL, extension: Any = "none") -> InductionResult:
+                    mode: str | Mode = Mode.FLOAT, tol: float = DEFAULT_TOL,
+                    extension: Any = "none") -> InductionResult:
     """α_L^ind(Φ, σ; L0) at each odd length, with α_L(copy) and α_L(offset:1) (the same θ*, transfer, mode)."""
     lengths = check_induction_lengths(lengths)
     offset1 = compute_alpha(pe, "offset:1", train_length, lengths, mode, tol, extension=extension)

@@ -68,7 +68,8 @@ def route_lemma_step() -> SmtProof:
         differs = (f[0, ii], f[0, rr]) != (f[1, ii], f[1, rr2])
         return (subset_ok and step_ok and union_ok and ranges and differs and rr != rr2,
                 f"n = {size}, row {ii}: x routes to {rr}, y to {rr2}; x and y agree on S_K({ii}) ∪ S_K({rr}) = "
-                f"{sorted(sets[ii] | sets[rr])} yet the streams differ ({f[0, ii]}, {f[0, rr]}) ≠ ({f[1, ii]}, {f[1, rr2]})")
+                f"{sorted(sets[ii] | sets[rr])} yet the streams differ ({f[0, ii]}, {f[0, rr]}) ≠ "
+                f"({f[1, ii]}, {f[1, rr2]})")
 
     return SmtProof(CLAIM, "route lemma, induction step: a token-independent route keeps the stream a function of "
                            "x on S_K(i) ∪ S_K(route(i)) ⊆ {0..i}",

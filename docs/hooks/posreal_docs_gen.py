@@ -1538,7 +1538,8 @@ def gen_induction_table(train_length: str = "16", lengths: str = "65,257", *pes:
     return (table(["PE", *[f"{m}: α^ind (α copy) at L = {' / '.join(map(str, Ls))}" for m in methods]], rows,
                   f"posreal.theory.induction.induction_alpha(pe, train_length={L0}, lengths={Ls}, extension=...)")
             + "\n*n.r.*: layer 1 (`offset:1`) is not realizable at $L_0$ (e.g. `nope`, column PEs, a bias that "
-              "favours offset 0); — in parentheses: `copy` is not realizable at $L_0$. *n/a*: the method does not act on the PE.\n")
+              "favours offset 0); — in parentheses: `copy` is not realizable at $L_0$. *n/a*: the method does not "
+              "act on the PE.\n")
 
 
 GENERATORS = {
