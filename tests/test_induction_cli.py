@@ -46,6 +46,8 @@ def test_alpha_text_and_default_lengths(capsys):
     (["alpha", "--pe", "learned:16", "--task", "induction"], "linear PE"),
     (["table", "--tasks", "copy,induction"], "induction alone"),
     (["table", "--tasks", "induction", "--lengths", "64"], "2m + 1"),
+    (["table", "--tasks", "induction", "--lengths", "33", "--csv"], "--json"),
+    (["table", "--tasks", "induction:1"], "token task"),
     (["ceiling", "--task", "induction", "--length", "8", "--kernel", "relative"], "positional-only"),
     (["alpha", "--pe", "rope:16", "--task", "dual:match"], "positional-only"),
 ])

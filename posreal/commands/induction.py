@@ -102,6 +102,8 @@ def run_table(args) -> int:
         raise bad_value("extension for --tasks induction", args.extension, "none, pi, ntk, yarn or factors:FILE")
     if getattr(args, "plot", None):
         raise bad_value("option --plot for --tasks induction", args.plot, "no --plot (a table only)")
+    if args.format not in ("text", "json"):
+        raise bad_value("format for --tasks induction", f"--{args.format}", "the text table or --json")
     load_function_pes(args.pes, args.pe_kind, args.pe_width)
     _refuse_options(args, "posreal table")
     lengths = _lengths(args.lengths)
