@@ -29,9 +29,9 @@ from posreal.theory.statements import CONJECTURE, REFUTED, STATEMENT_IDS, Statem
 
 def _local_checks() -> list[RegisteredCheck]:
     """Every non-SMT check, from the one table each engine module keeps (labels and slow flags there)."""
-    from posreal.checks import limit_checks, registry_cells, symbolic, training_checks
+    from posreal.checks import escape_checks, limit_checks, registry_cells, symbolic, training_checks
     out = [*symbolic.SYMBOLIC_CHECKS, *registry_cells.REGISTRY_CHECKS, *training_checks.TRAINING_CHECKS,
-           *limit_checks.LIMIT_CHECKS]
+           *limit_checks.LIMIT_CHECKS, *escape_checks.ESCAPE_CHECKS]
     try:
         from posreal.checks import properties   # needs hypothesis (the dev extra)
     except ImportError as exc:

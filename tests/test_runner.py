@@ -34,13 +34,15 @@ def test_every_listed_method_has_a_registered_check():
 
 def test_local_checks_are_the_engine_tables():
     """One list only: the runner registers exactly what each engine module's table declares."""
+    from posreal.checks.escape_checks import ESCAPE_CHECKS
     from posreal.checks.limit_checks import LIMIT_CHECKS
     from posreal.checks.properties import PROPERTIES, property_checks
     from posreal.checks.registry_cells import REGISTRY_CHECKS
     from posreal.checks.symbolic import SYMBOLIC_CHECKS
     from posreal.checks.training_checks import TRAINING_CHECKS
     key = lambda c: (c.claim, c.method, c.label, c.slow)
-    declared = [*SYMBOLIC_CHECKS, *REGISTRY_CHECKS, *TRAINING_CHECKS, *LIMIT_CHECKS, *property_checks()]
+    declared = [*SYMBOLIC_CHECKS, *REGISTRY_CHECKS, *TRAINING_CHECKS, *LIMIT_CHECKS, *ESCAPE_CHECKS,
+                *property_checks()]
     assert [key(c) for c in runner._local_checks()] == [key(c) for c in declared]
     assert [c.label for c in property_checks()] == list(PROPERTIES)
     slow = {c.label for c in runner._local_checks() if c.slow}

@@ -8,7 +8,8 @@ Main definitions:
   --json``), hypotheses, conclusion, the symbols it uses, and the check methods that cover it;
 * :data:`STATEMENTS` — ``theorem1``, ``theorem2``, ``proposition4``, ``underdetermination``,
   ``expressivity``, ``conjecture`` (refuted in its open case), ``conjecture-limit`` (Conjecture′,
-  its corrected form with α♯_L), ``geometry``, ``extension`` (what each length-extension method keeps)
+  its corrected form with α♯_L), ``geometry``, ``extension`` (what each length-extension method keeps),
+  ``escape-depth``, ``escape-content``, ``escape-induction`` (what escapes the positional theory)
   (in that order);
 * :func:`statement` — look a result up by id (one-line :class:`SpecError` for an unknown id).
 
@@ -314,6 +315,77 @@ STATEMENTS["extension"] = Statement(
            "multiplies the kernel by (0.1 ln s + 1)² > 0: it changes no realized row, only the sharpness."),
 )
 
+
+# What escapes the positional theory (definitions.md#what-escapes): depth alone does not, content does, and the
+# induction circuit turns copy into offset:1 plus content.  Soft averaging (E4) is not encoded (a note below).
+STATEMENTS["escape-depth"] = Statement(
+    id="escape-depth",
+    name="E1 (depth alone does not escape: the route lemma and β^(K))",
+    status=THEOREM,
+    section=f"{_SECTION}escape-depth",
+    hypotheses=(
+        "K positional-only hard-attention layers with a residual stream: layer k routes row i to route_k(i) ≤ i, a "
+        "function of (n, i) alone, and appends to row i the stream of row route_k(i)",
+        "y = F(x) with x uniform on {0..V-1}^n; output row i may read the positions visible(i)",
+    ),
+    conclusion=("the stream of row i after K layers is a function of x restricted to S_K(i), S_0(i) = {i}, "
+                "S_k(i) = S_{k-1}(i) ∪ S_{k-1}(route_k(i)) ⊆ {0..i}, |S_K(i)| ≤ 2^K, and S_K depends on (n, i) only; "
+                "hence any readout's accuracy on row i is at most β_i^(K) = max_{|S| ≤ 2^K} (Bayes accuracy of "
+                "F(x)_i from x_S), and sorting and addition have β^(K) < 1 on some row once n outgrows 2^K"),
+    symbols=(("route_k", "layer k's static route map"), ("S_K(i)", "positions read by row i after K layers"),
+             ("β_i^(K)", "Bayes accuracy of F(x)_i from the best 2^K positions")),
+    checks=("smt", "property", "enumeration"),
+    notes=("The SMT proof is the induction step for every n and K (two inputs agreeing on S_K(i) ∪ S_K(route(i)) "
+           "give equal streams); the size bound is |A ∪ B| ≤ |A| + |B|, checked with the step by simulating random "
+           "route maps. β^(0) with a readout is at least the static β of the Expressivity bound (no readout)."),
+)
+
+STATEMENTS["escape-content"] = Statement(
+    id="escape-content",
+    name="E2 (content escapes: match by a content head, and where a growing positional part overrides it)",
+    status=THEOREM,
+    section=f"{_SECTION}escape-content",
+    hypotheses=(
+        "s(i, j) = r(i - j) + β·[x_i = x_j] for keys j ≤ i, hard attention (the unique maximizer)",
+        "task match: rows i whose token occurred before; target t = the latest j < i with x_j = x_i, δ_t = i - t",
+        "a vocabulary of at least two tokens (every pattern of matching and non-matching keys occurs)",
+    ),
+    conclusion=("row i ≥ 2 is realized on every token sequence that scores it iff (1) r(0) < r(δ) for 1 ≤ δ ≤ i, "
+                "(2) r is strictly decreasing on 1..i and (3) β > r(1) - r(i); on one sequence iff r(δ_t) > r(0), "
+                "r(δ_t) > r(δ) for the other matching δ and r(δ_t) + β > r(δ) for the non-matching δ; every row of "
+                "every length iff (1), (2) for all δ ≥ 1 and β ≥ r(1) - inf_{δ≥1} r(δ). With r(δ) = -μδ (δ ≥ 1), "
+                "r(0) = ρ, the first failing row is i* = min(1 + ⌈β/μ⌉, ⌈-ρ/μ⌉) (length i* + 1)"),
+    symbols=(("r", "relative positional part"), ("β", "content weight"), ("δ_t", "offset of the target"),
+             ("μ, ρ", "slope and self score of an unbounded positional part")),
+    checks=("smt", "property"),
+    notes=("The condition first written down, β > max_{δ≤i} r(δ) - min_{δ≤i} r(δ) = r(1) - r(0), is sufficient "
+           "and not necessary (r(0) < r(i)): r(δ) = 1/δ, r(0) = -1 needs β ≥ 1, not β > 2."),
+)
+
+STATEMENTS["escape-induction"] = Statement(
+    id="escape-induction",
+    name="E3 (the induction circuit: α^ind from layer 1's offset:1 routes)",
+    status=THEOREM,
+    section=f"{_SECTION}escape-induction",
+    hypotheses=(
+        "layer 1: a positional-only head with θ₁ = θ*(Φ, offset:1; L0) transferred by T_L^σ; route₁(j) its unique "
+        "maximizer on row j (a tied row counts as a possible route to each of its tied keys)",
+        "layer 2: a content head scoring key j by β·[x_i = x_{route₁(j)}], β > 0",
+        "induction: n = 2m + 1, m ≥ 2, BOS at 0 equal to no other token, x_1..x_m distinct, x_{m+k} = x_k; rows "
+        "i ∈ [m+1, 2m-1], target t = i - m + 1",
+    ),
+    conclusion=("row i (s = i - m) is realized for every choice of tied routes iff (a) route₁(t) = s, (b) "
+                "route₁(i) ≠ i and (c) no other key j ∈ [s, i] has route₁(j) = s; α_L^ind is the fraction of rows so "
+                "realized, a function of layer 1's row outcomes alone; α_L(Φ, offset:1) = 1 implies α_L^ind = 1 at "
+                "every length; otherwise (a) fails exactly on the rows t ∈ [2, m] where offset:1 fails, so "
+                "α_L^ind ≤ (realized offset:1 rows among 2..m)/(m - 1)"),
+    symbols=(("route₁", "layer 1's route map under T_L^σ θ*(Φ, offset:1; L0)"),
+             ("α_L^ind", "fraction of induction rows the circuit realizes"), ("s", "i - m, the earlier occurrence")),
+    checks=("smt", "property", "registry"),
+    notes=("The converse fails: rope:16 at L0 = 16 has α_257(offset:1) = 0.6875 and α_257^ind = 1 (the failing "
+           "offset:1 rows are deep second-half rows that route neither to themselves nor to a first-half source). "
+           "E4 (soft averaging with BOS and no PE) is not encoded as a statement."),
+)
 
 STATEMENT_IDS: tuple[str, ...] = tuple(STATEMENTS)
 

@@ -217,6 +217,9 @@ def _parse_plain(text: str, spec: str) -> Task:
         return Offset(_nonnegative_int(arg, "task", spec))
     if name == "position" and arg:
         return Position(_nonnegative_int(arg, "task", spec))
+    if name in ("match", "induction"):   # token tasks: posreal.theory.token_tasks, never a positional computation
+        raise bad_value("task for a positional-only computation", spec,
+                        f"{TASK_FORMS} (the token tasks match, induction: posreal alpha --task induction)")
     raise bad_value("task", spec, TASK_FORMS)
 
 

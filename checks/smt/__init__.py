@@ -17,7 +17,9 @@ Modules: :mod:`~posreal.checks.smt.common` (the proof pattern, rational model va
 :mod:`~posreal.checks.smt.expressivity` (static routing, the ``middle`` one-row bound),
 :mod:`~posreal.checks.smt.ceiling` (class ceilings α*_L by MaxSMT) and
 :mod:`~posreal.checks.smt.ceiling_check` (their check, cross-checked by cvc5),
-:mod:`~posreal.checks.smt.extension` (length extension under position interpolation).
+:mod:`~posreal.checks.smt.extension` (length extension under position interpolation),
+:mod:`~posreal.checks.smt.escape_depth`, :mod:`~posreal.checks.smt.escape_content` and
+:mod:`~posreal.checks.smt.escape_induction` (what escapes the positional theory: E1-E3).
 ``smt_checks()["expressivity"]`` also holds the static-routing β check
 (:mod:`~posreal.checks.smt.static_routing`: method ``enumeration``, no solver, verdict passed/failed).
 """
@@ -27,13 +29,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from posreal.checks.base import CheckResult, SolverChoice
-from posreal.checks.smt import (ceiling_check, expressivity, extension, proposition4, static_routing, theorem2,
-                                underdetermination)
+from posreal.checks.smt import (ceiling_check, escape_content, escape_depth, escape_induction, expressivity, extension,
+                                proposition4, static_routing, theorem2, underdetermination)
 from posreal.checks.smt.common import SmtProof, proof_obligations
 from posreal.checks.smt.obligations import Obligation
 
 PROOF_MODULES = {"theorem2": theorem2, "proposition4": proposition4, "underdetermination": underdetermination,
-                 "expressivity": expressivity, "extension": extension}
+                 "expressivity": expressivity, "extension": extension, "escape-depth": escape_depth,
+                 "escape-content": escape_content, "escape-induction": escape_induction}
 
 
 def smt_checks(choice: SolverChoice = SolverChoice.BOTH) -> dict[str, list[Callable[[], CheckResult]]]:

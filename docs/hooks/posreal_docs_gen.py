@@ -1513,6 +1513,35 @@ def _exp_figures(s: dict) -> str:
     return "\n".join(out) + "\n" + provenance("posreal.experiment.plots.write_figures over " + SUMMARY_SOURCE)
 
 
+# --------------------------------------------------------------------------- what escapes (E1-E3)
+def gen_induction_table(train_length: str = "16", lengths: str = "65,257", *pes: str) -> str:
+    """α_L^ind against α_L(copy) per PE under none/pi/ntk/yarn (as ``posreal alpha --task induction``)."""
+    from posreal.theory.defaults import TAXONOMY_PES
+    from posreal.theory.errors import SpecError
+    from posreal.theory.induction import induction_alpha
+    L0, Ls = int(train_length), [int(x) for x in lengths.split(",")]
+    methods = ("none", "pi", "ntk", "yarn")
+    rows = []
+    for pe in pes or TAXONOMY_PES:
+        cells = []
+        for method in methods:
+            try:
+                res = induction_alpha(pe, L0, Ls, extension=method)
+            except SpecError:
+                cells.append("n/a")
+                continue
+            if not res.realizable:
+                cells.append("n.r.")
+                continue
+            cells.append(" / ".join(f"{fmt_alpha(res.alpha(L))} ({fmt_alpha(res.copy.alpha(L))})" for L in Ls))
+        rows.append([f"`{pe}`", *cells])
+    return (table(["PE", *[f"{m}: α^ind (α copy) at L = {' / '.join(map(str, Ls))}" for m in methods]], rows,
+                  f"posreal.theory.induction.induction_alpha(pe, train_length={L0}, lengths={Ls}, extension=...)")
+            + "\n*n.r.*: layer 1 (`offset:1`) is not realizable at $L_0$ (e.g. `nope`, column PEs, a bias that "
+              "favours offset 0); — in parentheses: `copy` is not realizable at $L_0$. *n/a*: the method does not "
+              "act on the PE.\n")
+
+
 GENERATORS = {
     "pe-registry": gen_pe_registry,
     "task-registry": gen_task_registry,
@@ -1543,6 +1572,7 @@ GENERATORS = {
     "extension-figure": gen_extension_figure,
     "alpha-extensions": gen_alpha_extensions,
     "extension-instances": gen_extension_instances,
+    "induction-table": gen_induction_table,
 }
 
 # Figure producers: each returns {src_uri: PNG bytes}; a source that cannot be read is a build error.

@@ -110,6 +110,10 @@ def run_learned(args) -> int:
 
 
 def run(args) -> int:
+    from posreal.theory.token_tasks import is_token_task
+    if is_token_task(args.task):   # token tasks (induction): posreal.commands.induction
+        from posreal.commands.induction import run_alpha
+        return run_alpha(args)
     from posreal.theory.alpha import compute_alpha
     from posreal.theory.pe_specs import is_learned
     load_function_pes([args.pe], args.pe_kind, args.pe_width)

@@ -156,6 +156,10 @@ def _side_by_side(by_method: dict[str, list[dict]], lengths: list[int], per_leng
 
 
 def run(args) -> int:
+    from posreal.theory.token_tasks import is_token_task
+    if any(is_token_task(t) for t in args.tasks):   # token tasks (induction): posreal.commands.induction
+        from posreal.commands.induction import run_table
+        return run_table(args)
     if args.plot and not args.plot.lower().endswith(".png"):
         raise SpecError(f"invalid plot file {args.plot!r}; accepted: a path ending in .png")
     if args.plot and not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
