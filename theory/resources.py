@@ -22,7 +22,7 @@ numpy.  Main definitions:
 * :func:`check_output_file` / :func:`check_output_directory` — output paths checked before the
   work: empty, over-long, directory, non-regular (a device, a FIFO) or unwritable paths refused;
 * :func:`read_text` and :func:`load_json` — regular files only, size-limited, JSON with a
-  nesting-depth pre-scan and an integer-digit limit.
+  nesting-depth pre-scan, an integer-digit limit and no key repeated in one object.
 
 See the docs' Command line page, section "Limits".
 """
@@ -413,15 +413,28 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """One JSON object whose keys are all distinct (a repeated key would hide its first value)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"the key {key!r} appears twice in one object")
+            seen.add(key)
+    return obj
+
+
 def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH,
               accepted: str = "a JSON file written by posreal") -> Any:
-    """Parse JSON with a nesting-depth limit and an integer-size limit (NaN and Infinity refused);
-    ``accepted`` ends the error of text that is not such JSON."""
+    """Parse JSON with a nesting-depth limit and an integer-size limit (NaN and Infinity refused,
+    a key repeated in one object refused); ``accepted`` ends the error of text that is not such JSON."""
     deepest = json_depth(text)
     if deepest > max_depth:
         raise SpecError(f"malformed {what}: JSON nested {deepest} levels deep; accepted: at most {max_depth}")
     try:
-        return json.loads(text, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_no_constant)
+        return json.loads(text, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_no_constant,
+                          object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as err:
         raise SpecError(f"malformed {what}: not JSON ({err.msg} at line {err.lineno}); accepted: {accepted}") from None
     except (ValueError, RecursionError) as err:
