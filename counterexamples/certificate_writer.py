@@ -47,11 +47,12 @@ def dumps(document: dict) -> str:
     return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
-def check_output_file(path: str | Path, what: str = "output file", force: bool = False) -> Path:
+def check_output_file(path: str | Path, what: str = "output file", force: bool = False,
+                      accepted: str = f"a new file, or {output_files.FORCE_HINT}") -> Path:
     """``path`` as a Path if a regular file can be written there, else a one-line error — called
     before long work so that it fails first (:func:`posreal.theory.resources.check_output_file`; a
     symlink, or an existing file without ``force``: :func:`posreal.theory.output_files.check_target`)."""
-    output_files.check_target(path, what, force)
+    output_files.check_target(path, what, force, accepted)
     return Path(resources.check_output_file(str(path), what))
 
 

@@ -45,21 +45,30 @@ class OutputIOError(PosrealError):
     """The operating system refused a write (ENOSPC, EDQUOT, EIO, ...): exit :data:`EXIT_IO`."""
 
 
-def io_error(path: str | Path, what: str, err: OSError) -> OutputIOError:
+_PATH_ERRNOS = (errno.ENOENT, errno.ENOTDIR, errno.EACCES, errno.EPERM, errno.EISDIR, errno.ENAMETOOLONG, errno.ELOOP,
+                errno.EROFS)   # the path cannot be written at all: a usage error, not the disk failing
+
+
+def io_error(path: str | Path, what: str, err: OSError) -> PosrealError:
+    """The one-line error of an OSError while writing ``path``: :class:`OutputFileError` when the path
+    cannot be written at all (a missing directory, no permission), :class:`OutputIOError` otherwise."""
     reason = err.strerror or errno.errorcode.get(err.errno or 0, "") or str(err)
+    if err.errno in _PATH_ERRNOS:
+        return OutputFileError(f"cannot write {what} {quote(str(path))}: {reason}; accepted: a writable file path "
+                               "in an existing directory")
     return OutputIOError(f"cannot write {what} {quote(str(path))}: {reason}; nothing was left half-written")
 
 
-def check_target(path: str | Path, what: str, force: bool = False) -> Path:
+def check_target(path: str | Path, what: str, force: bool = False,
+                 accepted: str = f"a new file, or {FORCE_HINT}") -> Path:
     """``path`` if it may be written: not a symlink (never followed into a write), and not an existing
-    file unless ``force``; else a one-line :class:`OutputFileError`."""
+    file unless ``force``; else a one-line :class:`OutputFileError` (ending in ``accepted``)."""
     target = Path(path)
     if target.is_symlink():
         raise OutputFileError(f"invalid {what} {quote(str(path))}: it is a symbolic link (never followed into a "
                               "write); accepted: the path of a regular file")
     if target.exists() and not force:
-        raise OutputFileError(f"invalid {what} {quote(str(path))}: it exists; accepted: a new file, or "
-                              f"{FORCE_HINT}")
+        raise OutputFileError(f"invalid {what} {quote(str(path))}: it exists; accepted: {accepted}")
     return target
 
 

@@ -212,7 +212,8 @@ def run_conjecture(args) -> int:
     if args.resume and not args.out:
         raise CertificateError("invalid --resume without --out; accepted: --resume --out FILE.jsonl")
     if args.out:   # an existing file is continued (--resume) or started over (--force), never appended to blindly
-        check_output_file(args.out, "--out file", force=args.force or args.resume)
+        check_output_file(args.out, "--out file", force=args.force or args.resume,
+                          accepted="--resume to continue it, --force to start it over, or a new --out file")
     directory = check_output_directory(args.certify, "--certify directory") if args.certify else None
     from posreal.theory.flow import TAU_MAX
     tau_max = args.tau_max_value = TAU_MAX if args.tau_max is None else args.tau_max
