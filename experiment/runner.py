@@ -243,17 +243,17 @@ def _prepare(out: Path, grid: Grid, resume: bool, force: bool = False) -> tuple[
     for name in RUN_OUTPUTS:   # never through a symlink
         output_files.check_target(out / name, f"{name} in the output directory", force=True)
     config = json.loads(json.dumps(grid.to_json()))  # as it reads back from run.json
-    if not resume and not force:
-        held = [name for name in RUN_OUTPUTS if (out / name).exists()]
-        if held:
-            raise SpecError(f"invalid output directory {str(out)!r}: it already holds {held[0]}; "
-                            "accepted: --resume to continue that run, --force to start it over, or a new --out DIR")
     if run_file.exists() and not (force and not resume):
         earlier = read_run_file(run_file)["grid"]   # checked before any training, resumed or not
         if earlier != config:
             flag = "--resume in" if resume else "output directory"
             raise SpecError(f"invalid {flag} {quote(str(out))}: it holds the {quote(earlier.get('name'))} grid with "
                             f"other settings; accepted: the same grid and recipe, or a new --out DIR")
+    if not resume and not force:
+        held = [name for name in RUN_OUTPUTS if (out / name).exists()]
+        if held:
+            raise SpecError(f"invalid output directory {str(out)!r}: it already holds {held[0]}; "
+                            "accepted: --resume to continue that run, --force to start it over, or a new --out DIR")
     if force and not resume:   # start over: an empty records file and a fresh run file, each replaced atomically
         output_files.write_atomic(path, "", "records file", force=True)
         _write_run_file(run_file, {"grid": config, "runs": []})

@@ -210,6 +210,7 @@ _HOLDER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.subprocess
 def test_a_second_concurrent_resume_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """Another process holds the results file (as a running --resume does): this resume is refused."""
     out = tmp_path / "r.jsonl"

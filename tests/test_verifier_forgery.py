@@ -241,6 +241,7 @@ def test_f3_control_the_envelope_the_writer_makes_verifies(tmp_path: Path, capsy
 
 
 # ----------------------------------------------------------------------------- once as a subprocess
+@pytest.mark.subprocess
 def test_one_forgery_of_each_kind_is_refused_by_the_console_script(tmp_path: Path) -> None:
     log2 = ROOT / "counterexamples" / "certificates" / "open_tie_designed_log2.json"
     envelope = _bundle()
