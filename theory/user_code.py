@@ -34,7 +34,8 @@ def contained(call: Callable[[], T], name: str, on: str, accepted: str, *, warn:
     "invalid PE NAME: ACTION raised/wrote/warned ... [on ON]; accepted: ACCEPTED"."""
     where = f" on {on}" if on else ""
     printed = io.StringIO()
-    recording = warnings.catch_warnings(record=True) if warn else contextlib.nullcontext([])
+    recording: contextlib.AbstractContextManager[list[warnings.WarningMessage] | None] = (
+        warnings.catch_warnings(record=True) if warn else contextlib.nullcontext([]))
     with recording as caught:
         if warn:
             warnings.simplefilter("always")
