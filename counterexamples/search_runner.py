@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from posreal.counterexamples.conjecture import SHARES, evaluate, summarize, with_shares
+from posreal.counterexamples.conjecture import SHARES, RecordStatus, evaluate, summarize, with_shares
 from posreal.theory.trajectory import DESCENT_STEPS
 from posreal.counterexamples.families import TableFamily, parse_family
 from posreal.counterexamples.verifier.errors import CertificateError
@@ -180,7 +180,11 @@ def read_results(path: Path) -> ResultFile:
             found.runs.append(doc)
         elif kind == "chunk" and _chunk_ok(doc):
             found.chunks.append(doc)
-        elif kind is None and isinstance(doc, dict) and isinstance(doc.get("index"), int):
+        elif kind is None and isinstance(doc, dict) and "index" in doc:
+            problem = record_problem(doc)
+            if problem is not None:
+                raise CertificateError(f"malformed result file {str(path)!r}: line {n + 1}: {problem}; accepted: "
+                                       f"records written by 'posreal search conjecture'")
             found.records[doc["index"]] = doc
         else:
             raise CertificateError(f"malformed result file {str(path)!r}: line {n + 1} has no instance index "
@@ -188,11 +192,38 @@ def read_results(path: Path) -> ResultFile:
     return found
 
 
+MAX_INDEX = 2 ** 63 - 1   # instance indices of a results file
+_STATUSES = tuple(s.value for s in RecordStatus)
+
+
+def record_problem(doc: dict) -> str | None:
+    """Why a record line read back from a results file cannot be one this search wrote, or None: its index
+    is an integer in [0, MAX_INDEX], its status one of :class:`RecordStatus`, and the summary of the
+    record alone (everything a resumed run reads of it) can be computed."""
+    index, status = doc.get("index"), doc.get("status")
+    if type(index) is not int or not 0 <= index <= MAX_INDEX:
+        return f"index {quote(index)} is not an integer from 0 to 2^63 - 1"
+    if status not in _STATUSES:
+        return f"status {quote(status)} is not one of {', '.join(map(repr, _STATUSES))}"
+    try:
+        summarize({index: doc})
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
+        return f"record {index} cannot be summarized ({type(err).__name__}: {quote(str(err))})"
+    return None
+
+
 def _chunk_ok(doc: dict) -> bool:
-    start, stop = doc.get("start"), doc.get("stop")
-    return (isinstance(start, int) and isinstance(stop, int) and not isinstance(start, bool)
-            and not isinstance(stop, bool) and 0 <= start < stop and isinstance(doc.get("summary"), dict)
-            and isinstance(doc.get("hits"), list))
+    start, stop, hits = doc.get("start"), doc.get("stop"), doc.get("hits")
+    if not (type(start) is int and type(stop) is int and 0 <= start < stop <= MAX_INDEX + 1
+            and isinstance(doc.get("summary"), dict) and isinstance(hits, list)):
+        return False
+    if any(not isinstance(h, dict) or record_problem(h) is not None for h in hits):
+        return False
+    try:
+        add_summaries(doc["summary"], doc["summary"])   # what a resumed pass does with it
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return False
+    return True
 
 
 def _open(path: Path | None, head: dict, resume: bool, compare: tuple[str, ...],

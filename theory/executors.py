@@ -309,6 +309,11 @@ class WorkerPool(Generic[U, R]):
             except (OSError, TimeoutError) as exc:
                 raise SpecError(f"invalid --scheduler {quote(text)}: cannot connect ({str(exc).splitlines()[0]}); "
                                 f"accepted: {_ACCEPTED}") from None
+            except (TypeError, ValueError) as exc:   # tls:// without Dask's TLS settings: no SSL context
+                first = (str(exc).splitlines() or [type(exc).__name__])[0]
+                raise SpecError(f"invalid --scheduler {quote(text)}: cannot connect ({quote(first)}); accepted: "
+                                f"{_ACCEPTED}; a tls:// scheduler needs Dask's TLS settings (distributed.comm.tls: "
+                                "ca-file, client.cert, client.key)") from None
         threads = self._client.nthreads()            # {worker address: threads}
         if not threads:
             raise SpecError(f"invalid --scheduler {quote(text)}: the scheduler has no workers; accepted: a "
