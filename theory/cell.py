@@ -65,7 +65,7 @@ class Cell:
         """The planned memory of α_L for this cell at these lengths."""
         rows, _ = self.task.rows_and_targets(self.train_length)                  # (m,)
         return cell_estimate(str(self), self.pe.dim(self.train_length), self.pe.kernel_form.value,
-                             int(rows.sum()), lengths, exact)
+                             int(rows.sum()), lengths, exact, getattr(self.pe, "peak_copies", 1))
 
     def __str__(self) -> str:
         return f"{self.pe} · {self.task}"

@@ -219,13 +219,16 @@ def training_pairs(rows_and_targets: list[tuple[int, int]]) -> int:
     return sum(i for i, _ in rows_and_targets)
 
 
-def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[int], exact: bool = False) -> Estimate:
+def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[int], exact: bool = False,
+                  profile_copies: int = 1) -> Estimate:
     """Memory of α_L for one cell.
 
     ``dim`` is p, ``pairs`` the training pairs at L0, ``kernel`` one of ``profile`` (O(L p)
     per length), ``bilinear`` (Φ_L: O(L √p), row-blocked kernel), ``blocked`` (ψ evaluated a block of
     rows at a time: O(2^20 + L p)), ``dense`` (an (L, L) kernel).
-    The selection holds a few copies of the (pairs, p) difference matrix.
+    The selection holds a few copies of the (pairs, p) difference matrix.  ``profile_copies`` is how many
+    (L, p) float copies a profile PE holds at its peak (its structural ties: np.unique on the features,
+    :attr:`posreal.theory.encodings.ProfileEncoding.peak_copies`), measured by benchmarks/bench_memory.py.
     """
     scalar = FRACTION_BYTES if exact else FLOAT_BYTES
     selection = 4 * pairs * max(dim, 1) * scalar                         # (pairs, p) features, z, E
@@ -237,8 +240,8 @@ def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[i
     elif kernel == "bilinear":
         width = max(int(dim ** 0.5), 1)
         transfer = 4 * largest * width * FLOAT_BYTES + 256 * largest * 3 * FLOAT_BYTES   # Φ_L, one row block
-    else:
-        transfer = largest * (max(dim, 1) + 16) * scalar                   # (L, p) features, (L,) profiles
+    else:   # (L, p) features and (L,) profiles; the structural ties' float copies of the features
+        transfer = largest * (max(dim, 1) + 16) * scalar + (profile_copies - 1) * largest * dim * FLOAT_BYTES
     if selection >= transfer:
         what = f"{label}: the selection's {pairs} training differences × p = {dim}"
     else:

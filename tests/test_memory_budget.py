@@ -1,6 +1,8 @@
-"""Worker processes count against the memory budget (posreal.theory.executors.worker_estimate): N workers ×
-the measured size of one worker above ``--max-memory`` is refused in one line before any is spawned.
-Controls: the same command within the budget runs; a remote scheduler's workers are not counted."""
+"""The memory budget holds: worker processes count against it (posreal.theory.executors.worker_estimate: N
+workers × the measured size of one above ``--max-memory`` is refused in one line before any is spawned), and
+the estimate of a profile PE covers its peak (its structural ties hold ``peak_copies`` (L, p) float copies of
+the features; benchmarks/bench_memory.py compares estimate and measured peak on ten commands).
+Controls: the same commands within the budget run; a remote scheduler's workers are not counted."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import concurrent.futures
 
 import pytest
 from posreal.cli import main
+from posreal.theory.cell import Cell
+from posreal.theory.resources import FLOAT_BYTES
 from posreal.theory import executors
 from posreal.theory.executors import (DASK_WORKER_BYTES, PROCESS_WORKER_BYTES, ExecutorKind, ExecutorSpec, local,
                                       worker_estimate)
@@ -41,3 +45,22 @@ def test_eight_workers_under_100m_are_refused_before_any_is_spawned(monkeypatch:
 def test_control_two_workers_within_the_budget_run(capsys: pytest.CaptureFixture) -> None:
     assert main(["--max-memory", "1G", *SEARCH, "--jobs", "2"]) == 0
     capsys.readouterr()
+
+
+def test_the_issues_rope_command_is_refused_under_2500m(capsys: pytest.CaptureFixture) -> None:
+    """``--max-memory 2500M alpha --pe rope:16 --task copy --lengths 10000000`` peaked at 5.3 GB against an
+    estimate of 2.38 GiB: the estimate now counts the structural ties' copies and refuses it up front."""
+    assert main(["--max-memory", "2500M", "alpha", "--pe", "rope:16", "--task", "copy", "--lengths", "10000000",
+                 "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "refused" in captured.err
+    assert Cell.parse("rope:16", "copy", 16).estimate([10 ** 7], False).memory > 5.3e9 / 1.2   # within the target
+
+
+def test_profile_estimates_count_the_copies_the_peak_holds() -> None:
+    L = 10 ** 6
+    generic, bucketed = Cell.parse("rope:16", "copy", 16), Cell.parse("clipped:15", "copy", 16)
+    assert generic.pe.peak_copies == 4 and bucketed.pe.peak_copies == 1
+    assert Cell.parse("dual:rope:16", "copy", 16).pe.peak_copies == 4               # the shear keeps its base's
+    both = generic.estimate([L], False).memory - bucketed.estimate([L], False).memory
+    assert both == 3 * L * 16 * FLOAT_BYTES                                         # same p = 16: only the copies
