@@ -64,3 +64,25 @@ def test_profile_estimates_count_the_copies_the_peak_holds() -> None:
     assert Cell.parse("dual:rope:16", "copy", 16).pe.peak_copies == 4               # the shear keeps its base's
     both = generic.estimate([L], False).memory - bucketed.estimate([L], False).memory
     assert both == 3 * L * 16 * FLOAT_BYTES                                         # same p = 16: only the copies
+
+
+def test_a_large_table_file_is_refused_by_its_size_before_it_is_parsed(tmp_path, monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture) -> None:
+    """A table file is parsed whole: its memory (TABLE_BYTES_PER_FILE_BYTE per byte, measured) is checked
+    against the budget first.  Control: the same file under a budget that holds it is read."""
+    import json
+
+    from posreal.theory import resources, tables
+    path = tmp_path / "rows.json"
+    path.write_text(json.dumps({"kind": "relative", "rows": [[k % 7] for k in range(20000)]}), encoding="utf-8")
+    parsed: list[str] = []
+    load_json = resources.load_json
+    monkeypatch.setattr(resources, "load_json", lambda *a, **k: parsed.append("x") or load_json(*a, **k))
+    need = tables.TABLE_BYTES_PER_FILE_BYTE * path.stat().st_size
+    argv = ["alpha", "--pe", f"table:{path}", "--task", "copy", "--train-length", "16", "--lengths", "32", "--json"]
+    assert main(["--max-memory", str(need - 1), *argv]) == 2
+    err = capsys.readouterr().err
+    assert "reading feature table file" in err and err.count("\n") == 1 and parsed == []
+    assert main(["--max-memory", str(need + 2 ** 26), *argv]) == 0                       # control
+    assert parsed == ["x"]
+    capsys.readouterr()

@@ -37,6 +37,8 @@ from posreal.theory.errors import SpecError, bad_value, quote
 
 MAX_TABLE_BYTES = 16 * 2 ** 20        # a table file larger than this is refused
 MAX_TABLE_ENTRIES = 2 ** 20           # entries (rows × width, or rows² × width for general tables)
+TABLE_BYTES_PER_FILE_BYTE = 96        # memory of a parsed, validated table per byte of its file (measured: a
+                                      # 5 MB file of 10^6 one-entry rows peaked at 444 MiB, 80 MiB of it Python)
 MAX_ENTRY_CHARS = 64                  # digits of one numerator or denominator string
 TABLE_KINDS = ("relative", "column", "general")
 _RATIONAL = re.compile(rf"(-?[0-9]{{1,{MAX_ENTRY_CHARS}}})(?:/([0-9]{{1,{MAX_ENTRY_CHARS}}}))?", re.ASCII)
@@ -362,6 +364,8 @@ def load_table(path: str) -> TableEncoding:
     """The encoding of spec ``table:PATH``: read, validate and build a :class:`TableEncoding`
     whose ``str()`` is ``table:PATH`` (so the spec round-trips)."""
     text = read_text(path)
+    resources.require(resources.Estimate(   # the whole file is parsed into Python objects: refused by size first
+        TABLE_BYTES_PER_FILE_BYTE * len(text), f"reading feature table file {_short(path)} ({len(text)} bytes)"))
     document = resources.load_json(text, f"feature table file {_short(path)}", accepted=FORM)  # input-file limits
     kind, rows = parse_document(document, path)
     if kind == "general":
