@@ -86,3 +86,28 @@ def test_a_large_table_file_is_refused_by_its_size_before_it_is_parsed(tmp_path,
     assert main(["--max-memory", str(need + 2 ** 26), *argv]) == 0                       # control
     assert parsed == ["x"]
     capsys.readouterr()
+
+
+def test_the_certified_interval_work_is_timed_before_it_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rope:2 with θ = (1, 0) on offset:0 at L = 711: row 710 (margin 1 - cos 710 ≈ 1.8e-9) goes to interval
+    arithmetic, 711 keys × p = 2 interval products; above the work budget the row is refused before any is
+    computed, within it (the control) it is decided."""
+    import numpy as np
+
+    from posreal.theory import certified
+    from posreal.theory.alpha import row_outcomes
+    from posreal.theory.pe_specs import parse_pe
+    from posreal.theory.resources import ResourceError
+    from posreal.theory.tasks import parse_task
+    pe, task, theta = parse_pe("rope:2"), parse_task("offset:0"), np.array([1.0, 0.0])
+    need = 711 * 2 * certified.INTERVAL_FLOPS
+    calls: list[int] = []
+    margin = certified.interval_margin
+    monkeypatch.setattr(certified, "interval_margin", lambda *a: calls.append(1) or margin(*a))
+    monkeypatch.setenv("POSREAL_MAX_WORK", str(need - 1))
+    with pytest.raises(ResourceError, match="certifying 1 borderline rows of rope:2 at L = 711 .1422 interval"):
+        row_outcomes(pe, task, theta, 711, 16, mode="certified", tol=1e-8)
+    assert calls == []
+    monkeypatch.setenv("POSREAL_MAX_WORK", str(need))
+    assert row_outcomes(pe, task, theta, 711, 16, mode="certified", tol=1e-8).status[710] == 1
+    assert calls == [1]
