@@ -239,6 +239,8 @@ def _open(path: Path | None, head: dict, resume: bool, compare: tuple[str, ...],
     if not path.exists() or (force and not resume):
         if path.exists() and path.is_dir():
             raise CertificateError(f"invalid result file {str(path)!r}: it is a directory; accepted: a file path")
+        if path.exists():   # started over: never under a run that is still writing it
+            AppendLog(path, "result file").close()
         output_files.write_atomic(path, header, "result file", force)
         return ResultFile(), AppendLog(path, "result file")
     if not resume:

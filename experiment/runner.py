@@ -255,6 +255,8 @@ def _prepare(out: Path, grid: Grid, resume: bool, force: bool = False) -> tuple[
             raise SpecError(f"invalid output directory {str(out)!r}: it already holds {held[0]}; "
                             "accepted: --resume to continue that run, --force to start it over, or a new --out DIR")
     if force and not resume:   # start over: an empty records file and a fresh run file, each replaced atomically
+        if path.exists():      # never under a run that is still writing it
+            AppendLog(path, "records file").close()
         output_files.write_atomic(path, "", "records file", force=True)
         _write_run_file(run_file, {"grid": config, "runs": []})
     log = AppendLog(path, "records file")      # locked before it is read

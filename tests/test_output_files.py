@@ -275,3 +275,16 @@ def test_exported_obligations_are_not_replaced_without_force(tmp_path: Path) -> 
 def test_exit_74_is_documented_in_the_readme_and_the_cli_page() -> None:
     assert "74" in (ROOT / "README.md").read_text(encoding="utf-8").split("xit code", 1)[1][:600]
     assert "74" in (ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split("Exit codes", 1)[1][:600]
+
+
+def test_force_never_starts_over_a_file_another_run_is_writing(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "r.jsonl"
+    assert main([*SEARCH, "--out", str(out)]) in (0, 1)
+    before = out.read_bytes()
+    capsys.readouterr()
+    with AppendLog(out):                                   # a run holding it
+        assert main([*SEARCH, "--out", str(out), "--force"]) == 2
+        assert "another run is writing it" in capsys.readouterr().err
+    assert out.read_bytes() == before
+    assert main([*SEARCH, "--out", str(out), "--force"]) in (0, 1)                   # control: free, started over
+    capsys.readouterr()
