@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from posreal.counterexamples.verifier.certificate import BUNDLE_FORMAT, FORMAT, KIND_VERSION, VERSION, digest
-from posreal.counterexamples.verifier.errors import CertificateError
-from posreal.theory import resources
+from posreal.theory import output_files, resources
 
 
 def q(x: Fraction | int) -> str:
@@ -48,9 +47,12 @@ def dumps(document: dict) -> str:
     return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
-def check_output_file(path: str | Path, what: str = "output file") -> Path:
+def check_output_file(path: str | Path, what: str = "output file", force: bool = False,
+                      accepted: str = f"a new file, or {output_files.FORCE_HINT}") -> Path:
     """``path`` as a Path if a regular file can be written there, else a one-line error — called
-    before long work so that it fails first (:func:`posreal.theory.resources.check_output_file`)."""
+    before long work so that it fails first (:func:`posreal.theory.resources.check_output_file`; a
+    symlink, or an existing file without ``force``: :func:`posreal.theory.output_files.check_target`)."""
+    output_files.check_target(path, what, force, accepted)
     return Path(resources.check_output_file(str(path), what))
 
 
@@ -59,10 +61,8 @@ def check_output_directory(path: str | Path, what: str = "output directory") -> 
     return Path(resources.check_output_directory(str(path), what))
 
 
-def write(document: dict, path: str | Path) -> None:
-    """Write ``document`` to ``path``; a path that cannot be written is a one-line CertificateError."""
-    try:
-        Path(path).write_text(dumps(document), encoding="utf-8")
-    except OSError as err:
-        raise CertificateError(f"cannot write certificate file {str(path)!r}: {err.strerror or err}; "
-                               "accepted: a writable file path in an existing directory") from None
+def write(document: dict, path: str | Path, force: bool = False) -> bool:
+    """Write ``document`` to ``path`` atomically (:func:`posreal.theory.output_files.write_atomic`): never
+    over another existing file unless ``force`` (a file with exactly this content is left as it is:
+    False), never through a symlink; a full disk is an OutputIOError naming the file."""
+    return output_files.write_atomic(path, dumps(document), "certificate file", force)

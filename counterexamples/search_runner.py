@@ -10,7 +10,10 @@ Main definitions:
   "summary", "hits"}``, the summary of the instances ``start..stop-1`` and the full records of its
   candidates and counterexamples) and one run line per run (``{"type": "run"}``: executor,
   scheduler, worker count, each worker's name, units and versions, start and end).  Only the
-  client writes it; a partial last line (a killed client) is dropped on resume.  Files of versions
+  client writes it, holding a lock on it (:class:`~posreal.theory.output_files.AppendLog`: a second
+  run on the same file is refused in one line); a new file appears with its header (written
+  atomically); an existing one is continued only with ``resume`` and replaced only with ``force``;
+  a partial last line (a killed client) is dropped on resume.  Files of versions
   2 and 3 (records without α♯'s kinds of evidence, flow verdicts of version 2 spelled wins / loses) are
   summarized but not resumed: their records would mix two kinds of evidence.
 * :func:`search` — the seeded sampled search over indices 0, 1, 2, …: units are chunks of
@@ -30,13 +33,14 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import Any, Protocol
 
-from posreal.counterexamples.conjecture import SHARES, evaluate, summarize, with_shares
+from posreal.counterexamples.conjecture import SHARES, RecordStatus, evaluate, summarize, with_shares
 from posreal.theory.trajectory import DESCENT_STEPS
 from posreal.counterexamples.families import TableFamily, parse_family
 from posreal.counterexamples.verifier.errors import CertificateError
-from posreal.theory import resources
+from posreal.theory import output_files, resources
+from posreal.theory.output_files import AppendLog
 from posreal.theory.errors import SpecError, quote
 from posreal.theory.executors import ExecutorReport, ExecutorSpec, local, open_pool
 from posreal.theory.flow import TAU_MAX
@@ -176,7 +180,11 @@ def read_results(path: Path) -> ResultFile:
             found.runs.append(doc)
         elif kind == "chunk" and _chunk_ok(doc):
             found.chunks.append(doc)
-        elif kind is None and isinstance(doc, dict) and isinstance(doc.get("index"), int):
+        elif kind is None and isinstance(doc, dict) and "index" in doc:
+            problem = record_problem(doc)
+            if problem is not None:
+                raise CertificateError(f"malformed result file {str(path)!r}: line {n + 1}: {problem}; accepted: "
+                                       f"records written by 'posreal search conjecture'")
             found.records[doc["index"]] = doc
         else:
             raise CertificateError(f"malformed result file {str(path)!r}: line {n + 1} has no instance index "
@@ -184,53 +192,101 @@ def read_results(path: Path) -> ResultFile:
     return found
 
 
+MAX_INDEX = 2 ** 63 - 1   # instance indices of a results file
+_STATUSES = tuple(s.value for s in RecordStatus)
+
+
+def record_problem(doc: dict) -> str | None:
+    """Why a record line read back from a results file cannot be one this search wrote, or None: its index
+    is an integer in [0, MAX_INDEX], its status one of :class:`RecordStatus`, and the summary of the
+    record alone (everything a resumed run reads of it) can be computed."""
+    index, status = doc.get("index"), doc.get("status")
+    if type(index) is not int or not 0 <= index <= MAX_INDEX:
+        return f"index {quote(index)} is not an integer from 0 to 2^63 - 1"
+    if status not in _STATUSES:
+        return f"status {quote(status)} is not one of {', '.join(map(repr, _STATUSES))}"
+    try:
+        summarize({index: doc})
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
+        return f"record {index} cannot be summarized ({type(err).__name__}: {quote(str(err))})"
+    return None
+
+
 def _chunk_ok(doc: dict) -> bool:
-    start, stop = doc.get("start"), doc.get("stop")
-    return (isinstance(start, int) and isinstance(stop, int) and not isinstance(start, bool)
-            and not isinstance(stop, bool) and 0 <= start < stop and isinstance(doc.get("summary"), dict)
-            and isinstance(doc.get("hits"), list))
+    start, stop, hits = doc.get("start"), doc.get("stop"), doc.get("hits")
+    if not (type(start) is int and type(stop) is int and 0 <= start < stop <= MAX_INDEX + 1
+            and isinstance(doc.get("summary"), dict) and isinstance(hits, list)):
+        return False
+    if any(not isinstance(h, dict) or record_problem(h) is not None for h in hits):
+        return False
+    try:
+        add_summaries(doc["summary"], doc["summary"])   # what a resumed pass does with it
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return False
+    return True
 
 
-def _open(path: Path | None, head: dict, resume: bool, compare: tuple[str, ...]) -> tuple[ResultFile, IO | None]:
-    """Check ``path`` against ``head`` (a new file, or ``resume`` of one with the same ``compare``
-    keys), drop a partial last line, and open it for appending (header written if new)."""
+def _open(path: Path | None, head: dict, resume: bool, compare: tuple[str, ...],
+          force: bool = False) -> tuple[ResultFile, AppendLog | None]:
+    """Check ``path`` against ``head`` (a new file, ``resume`` of one with the same ``compare`` keys,
+    or with ``force`` a file started over), lock it for this run (:class:`AppendLog`: a second run on
+    it is refused), drop a partial last line, and return it open for appending (header written if new,
+    atomically: a new file is never seen without its header)."""
     if path is None:
         return ResultFile(), None
+    output_files.check_target(path, "result file", force=True)          # never through a symlink
+    header = json.dumps(head, sort_keys=True) + "\n"
+    if not path.exists() or (force and not resume):
+        if path.exists() and path.is_dir():
+            raise CertificateError(f"invalid result file {str(path)!r}: it is a directory; accepted: a file path")
+        if path.exists():   # started over: never under a run that is still writing it
+            AppendLog(path, "result file").close()
+        output_files.write_atomic(path, header, "result file", force)
+        return ResultFile(), AppendLog(path, "result file")
+    if not resume:
+        raise CertificateError(f"result file {str(path)!r} exists; accepted: --resume to continue it, "
+                               "--force to start it over, or a new --out file")
+    log = AppendLog(path, "result file")       # locked before it is read: a second resume is refused here
+    try:
+        found = _resumable(path, head, compare)
+        log.truncate(found.good)               # drop a partial last line
+    except BaseException:
+        log.close()
+        raise
+    return found, log
+
+
+def _resumable(path: Path, head: dict, compare: tuple[str, ...]) -> ResultFile:
+    """The results of an existing file that this run may continue, else a one-line error."""
     found = read_results(path)
     old = found.head
-    if old is not None and not resume:
-        raise CertificateError(f"result file {str(path)!r} exists; accepted: --resume to continue it, "
-                               "or a new --out file")
-    if old is None and path.exists() and path.read_bytes().strip():
-        raise CertificateError(f"result file {str(path)!r} exists and is not a {FILE_FORMAT} file; "
-                               "accepted: a new --out file or one written by this search")
-    if old is not None:
-        if old.get("version") not in READABLE_VERSIONS:
-            raise CertificateError(f"cannot resume {str(path)!r}: it is of version {quote(old.get('version'))}; "
-                                   f"accepted: {FILE_FORMAT} files of version "
-                                   f"{' or '.join(map(str, READABLE_VERSIONS))}")
-        for key in compare:
-            theirs = old.get(key, SAMPLED if key == "mode" else None)    # version 2 files are sampled
-            if theirs != head[key]:
-                raise CertificateError(f"cannot resume {str(path)!r}: it was written with {key} = "
-                                       f"{theirs!r}, this run has {head[key]!r}")
-    handle = None
-    try:
-        if old is not None:
-            with open(path, "r+b") as fh:   # drop a partial last line
-                fh.truncate(found.good)
-        handle = open(path, "a", encoding="utf-8")
-        if old is None:
-            _write(handle, head)
-    except OSError as exc:
-        if handle is not None:
+    if old is None:
+        blank = not path.read_bytes().strip()
+        raise CertificateError(f"cannot resume {str(path)!r}: it is " + ("empty or blank" if blank else
+                               f"not a {FILE_FORMAT} file") + "; accepted: a file written by this search, or "
+                               "--force without --resume to start it over")
+    if old.get("version") not in READABLE_VERSIONS:
+        raise CertificateError(f"cannot resume {str(path)!r}: it is of version {quote(old.get('version'))}; "
+                               f"accepted: {FILE_FORMAT} files of version "
+                               f"{' or '.join(map(str, READABLE_VERSIONS))}")
+    for key in compare:
+        theirs = old.get(key, SAMPLED if key == "mode" else None)    # version 2 files are sampled
+        if theirs != head[key]:
+            raise CertificateError(f"cannot resume {str(path)!r}: it was written with {key} = "
+                                   f"{theirs!r}, this run has {head[key]!r}")
+    return found
+
+
+def _close(handle: AppendLog | None, last: dict) -> None:
+    """Write the run line and close (unlock) the file, even when the write fails."""
+    if handle is not None:
+        try:
+            _write(handle, last)
+        finally:
             handle.close()
-        raise CertificateError(f"cannot write result file {str(path)!r}: {exc.strerror or exc}; "
-                               "accepted: a writable file path in an existing directory") from None
-    return found, handle
 
 
-def _write(handle: IO | None, doc: dict) -> None:
+def _write(handle: AppendLog | None, doc: dict) -> None:
     if handle is not None:
         handle.write(json.dumps(doc, sort_keys=True) + "\n")
         handle.flush()
@@ -281,7 +337,7 @@ class SearchRun:
 def search(seed: int = 0, budget: int | None = None, seconds: float | None = None, out: str | Path | None = None,
            resume: bool = False, families: tuple[str, ...] = FAMILIES, tau_max: float = TAU_MAX,
            progress: ProgressFactory | None = None, executor: ExecutorSpec | None = None,
-           chunk: int | None = None) -> SearchRun:
+           chunk: int | None = None, force: bool = False) -> SearchRun:
     """Run the seeded search over indices 0, 1, 2, ... until ``budget`` indices are done or
     ``seconds`` have passed (the units in flight then still finish); append records to ``out``
     (JSONL) as units finish.  ``executor`` (default: in this process) computes units of ``chunk``
@@ -298,7 +354,7 @@ def search(seed: int = 0, budget: int | None = None, seconds: float | None = Non
     head = header_sampled(seed, tuple(families), float(tau_max))
     run = SearchRun(path, seed=seed)
     with open_pool(spec) as pool:      # workers are checked before anything is written
-        found, handle = _open(path, head, resume, ("mode", "seed", "families", "tau_max"))
+        found, handle = _open(path, head, resume, ("mode", "seed", "families", "tau_max"), force)
         run.records = dict(found.records)
         size = chunk or (1 if pool.slots == 1 else DEFAULT_CHUNK[SAMPLED])
         start, started = time.perf_counter(), timestamp()
@@ -333,9 +389,7 @@ def search(seed: int = 0, budget: int | None = None, seconds: float | None = Non
             bar.close()
             run.elapsed = run.evaluated_time = time.perf_counter() - start
             run.executor = pool.report.to_json()
-            if handle is not None:
-                _write(handle, _run_line(started, run.evaluated, pool.report))
-                handle.close()
+            _close(handle, _run_line(started, run.evaluated, pool.report))
     return run
 
 
@@ -380,7 +434,7 @@ def _gaps(chunks: list[dict], size: int, path: Path | None) -> list[tuple[int, i
 
 def exhaustive(family: TableFamily, out: str | Path | None = None, resume: bool = False,
                tau_max: float = TAU_MAX, seconds: float | None = None, progress: ProgressFactory | None = None,
-               executor: ExecutorSpec | None = None, chunk: int | None = None) -> ExhaustiveRun:
+               executor: ExecutorSpec | None = None, chunk: int | None = None, force: bool = False) -> ExhaustiveRun:
     """Evaluate every instance of ``family`` not yet in ``out``, in index order, in chunks of
     ``chunk`` instances (default :data:`DEFAULT_CHUNK`), until done or ``seconds`` have passed."""
     _check_tau(tau_max)
@@ -391,7 +445,7 @@ def exhaustive(family: TableFamily, out: str | Path | None = None, resume: bool 
     run = ExhaustiveRun(family, path)
     size = chunk or DEFAULT_CHUNK[EXHAUSTIVE]
     with open_pool(spec) as pool:
-        found, handle = _open(path, head, resume, ("mode", "family", "size", "tau_max"))
+        found, handle = _open(path, head, resume, ("mode", "family", "size", "tau_max"), force)
         gaps = _gaps(found.chunks, family.size, path)
         lines = {c["start"]: c for c in found.chunks}
         run.done = sum(c["stop"] - c["start"] for c in found.chunks)
@@ -420,9 +474,7 @@ def exhaustive(family: TableFamily, out: str | Path | None = None, resume: bool 
             run.executor = pool.report.to_json()
             this = _run_line(started, run.evaluated, pool.report)
             run.runs = [*found.runs, this]
-            if handle is not None:
-                _write(handle, this)
-                handle.close()
+            _close(handle, this)
     for s in sorted(lines):
         run.summary = lines[s]["summary"] if run.summary is None else add_summaries(run.summary, lines[s]["summary"])
         run.hits += lines[s]["hits"]

@@ -13,7 +13,7 @@ Run ``python -m posreal.counterexamples.shipped`` (about a minute).  What is wri
   instances decided by the residual levels (a second and a third level, a max-entropy limit) and by a
   symmetry, listed in :data:`LEVEL_ROWS` (:mod:`posreal.counterexamples.residual_certificates`).
 
-Every file is replayed by ``tests/test_certificates.py``.
+Files are replaced (regenerating is the point).  Every file is replayed by ``tests/test_certificates.py``.
 """
 
 from __future__ import annotations
@@ -56,20 +56,20 @@ def regenerate(directory: Path = DIRECTORY) -> list[Path]:
         cell = (cert["instance"]["pe"], cert["instance"]["task"])
         if cell in STATIC_CELLS:
             path = directory / f"static_{_slug(cell[0])}_{_slug(cell[1])}.json"
-            write(cert, path)
+            write(cert, path, force=True)
             written.append(path)
     dynamic, _ = find_dynamic(evidence_steps=GD_STEPS)
     for cert in dynamic:
         inst = cert["instance"]
         path = directory / f"dynamic_{_slug(inst['pe'])}_{_slug(inst['task'])}.json"
-        write(cert, path)
+        write(cert, path, force=True)
         written.append(path)
     path = directory / "open_tie_designed_log2.json"
-    write(open_tie_certificate(LOG2_TIE, name="designed log 2 tie"), path)
+    write(open_tie_certificate(LOG2_TIE, name="designed log 2 tie"), path, force=True)
     written.append(path)
     for index, row in SEARCH_ROWS:
         path = directory / f"open_tie_seed{SEARCH_SEED}_{index}_row{row}.json"
-        write(open_tie_certificate(instance(SEARCH_SEED, index), row), path)
+        write(open_tie_certificate(instance(SEARCH_SEED, index), row), path, force=True)
         written.append(path)
     written += regenerate_levels(directory)
     return written
@@ -82,7 +82,7 @@ def regenerate_levels(directory: Path = DIRECTORY) -> list[Path]:
     for kind, index, row in LEVEL_ROWS:
         make = levels_certificate if kind == "residual-levels" else symmetric_certificate
         path = directory / f"{_slug(kind)}_seed{SEARCH_SEED}_{index}_row{row}.json"
-        write(make(instance(SEARCH_SEED, index, LEVEL_FAMILIES), row), path)
+        write(make(instance(SEARCH_SEED, index, LEVEL_FAMILIES), row), path, force=True)
         written.append(path)
     return written
 

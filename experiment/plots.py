@@ -18,6 +18,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from posreal.theory.plots import save_figure
 
 CELLS_FIGURE = "experiment-cells.png"
 RECIPE_COLOURS = {"adam": "tab:blue", "signum": "tab:orange", "gd": "tab:green", "gd-positional": "tab:olive",
@@ -106,6 +107,5 @@ def write_figures(summary: dict, out_dir: str | Path) -> list[Path]:
     fig.suptitle(f"trained heads against α_L: {summary['measurements']} measurements, threshold "
                  f"{summary['threshold']}\nagreement with α_L (ℓ2): {rates}", fontsize=9)
     path = out_dir / CELLS_FIGURE
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
+    save_figure(fig, path, dpi=130, force=True)   # the run's own figure, redrawn by every run in the directory
     return [path]

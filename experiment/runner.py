@@ -46,7 +46,8 @@ from posreal.experiment.convergence import diagnose
 from posreal.experiment.grid import Grid, ModelJob, extension_operators, model_jobs, predictions
 from posreal.experiment.positional import positional_records
 from posreal.experiment.train import measure_extensions, measure_model
-from posreal.theory import resources
+from posreal.theory import output_files, resources
+from posreal.theory.output_files import AppendLog
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB, EXPERIMENT_STEP_CACHE_MIB
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError, quote
@@ -220,8 +221,17 @@ def read_run_file(run_file: Path) -> dict:
     return meta
 
 
-def _prepare(out: Path, grid: Grid, resume: bool) -> list[dict]:
-    """Check the output directory against the grid; return the records already there."""
+RUN_OUTPUTS = (RECORDS, RUN_FILE, "summary.json", "instances.json")   # what a run writes in its directory
+
+
+def _write_run_file(run_file: Path, meta: dict) -> None:
+    """run.json, replaced atomically (the run's own file: rewritten at the end of every run)."""
+    output_files.write_atomic(run_file, json.dumps(meta, indent=2, sort_keys=True) + "\n", "run file", force=True)
+
+
+def _prepare(out: Path, grid: Grid, resume: bool, force: bool = False) -> tuple[list[dict], AppendLog]:
+    """Check the output directory against the grid; return the records already there and the records
+    file, locked for this run (a second run in the directory is refused in one line)."""
     if out.exists() and not out.is_dir():
         raise SpecError(f"invalid output directory {str(out)!r}; accepted: a directory (new or from an earlier run)")
     try:
@@ -230,23 +240,36 @@ def _prepare(out: Path, grid: Grid, resume: bool) -> list[dict]:
         raise SpecError(f"invalid output directory {str(out)!r}: {exc.strerror or exc}; "
                         "accepted: a directory that can be created") from None
     run_file, path = out / RUN_FILE, out / RECORDS
+    for name in RUN_OUTPUTS:   # never through a symlink
+        output_files.check_target(out / name, f"{name} in the output directory", force=True)
     config = json.loads(json.dumps(grid.to_json()))  # as it reads back from run.json
-    if path.exists() and not resume:
-        raise SpecError(f"invalid output directory {str(out)!r}: it already holds {RECORDS}; "
-                        "accepted: --resume to continue that run, or a new --out DIR")
-    if run_file.exists():
+    if run_file.exists() and not (force and not resume):
         earlier = read_run_file(run_file)["grid"]   # checked before any training, resumed or not
         if earlier != config:
             flag = "--resume in" if resume else "output directory"
             raise SpecError(f"invalid {flag} {quote(str(out))}: it holds the {quote(earlier.get('name'))} grid with "
                             f"other settings; accepted: the same grid and recipe, or a new --out DIR")
-    records, broken = read_records(path)
-    if broken:  # an interrupted write: keep the complete lines only
-        with path.open("w") as fh:
-            fh.writelines(json.dumps(r, sort_keys=True) + "\n" for r in records)
-    if not run_file.exists():
-        run_file.write_text(json.dumps({"grid": config, "runs": []}, indent=2, sort_keys=True) + "\n")
-    return records
+    if not resume and not force:
+        held = [name for name in RUN_OUTPUTS if (out / name).exists()]
+        if held:
+            raise SpecError(f"invalid output directory {str(out)!r}: it already holds {held[0]}; "
+                            "accepted: --resume to continue that run, --force to start it over, or a new --out DIR")
+    if force and not resume:   # start over: an empty records file and a fresh run file, each replaced atomically
+        if path.exists():      # never under a run that is still writing it
+            AppendLog(path, "records file").close()
+        output_files.write_atomic(path, "", "records file", force=True)
+        _write_run_file(run_file, {"grid": config, "runs": []})
+    log = AppendLog(path, "records file")      # locked before it is read
+    try:
+        records, broken = read_records(path)
+        if broken:  # an interrupted write: keep the complete lines only
+            log.truncate(path.read_bytes().rfind(b"\n") + 1)
+        if not run_file.exists():
+            _write_run_file(run_file, {"grid": config, "runs": []})
+    except BaseException:
+        log.close()
+        raise
+    return records, log
 
 
 def _user_pes(jobs: list) -> dict:
@@ -289,8 +312,9 @@ def _peak_rss_mib() -> dict:
 
 def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
              progress: Progress | None = None, memory_mib: int = EXPERIMENT_MEMORY_MIB,
-             executor: ExecutorSpec | None = None) -> list[dict]:
-    """Run the grid into ``out``; returns every record of the grid (earlier and new).
+             executor: ExecutorSpec | None = None, force: bool = False) -> list[dict]:
+    """Run the grid into ``out``; returns every record of the grid (earlier and new).  ``resume``
+    continues the run in ``out``; ``force`` starts it over (its records and run file replaced).
 
     ``executor`` (default: ``jobs`` processes on this machine, this process for one) trains the
     batches; ``memory_mib`` is the budget of the whole run: each of its workers trains batches
@@ -301,52 +325,51 @@ def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
         raise SpecError(f"invalid memory budget {memory_mib!r}; accepted: an integer number of MiB >= 1")
     spec = executor or local(jobs)
     out = Path(out)
-    existing = _prepare(out, grid, resume)
-    done = {record_key(r) for r in existing}
-    todo = [job for job in model_jobs(grid, predictions(grid))
-            if any((*job_key(job), L) not in done for L in job.lengths)]
-    started, t0, load0, cpu0 = timestamp(), time.perf_counter(), os.getloadavg(), _cpu_seconds()
-    batches: list[Batch] = []
-    requested = spec.jobs
-    if spec.kind is not ExecutorKind.DASK:
-        batches = plan_batches(todo, memory_mib * MIB // spec.jobs, extensions=grid.extensions)
-        spec = local(max(1, min(spec.jobs, len(batches))))     # a pool no larger than the work
-    work: Callable[[Batch], list[dict]] = run_batch
-    if spec.kind is not ExecutorKind.IN_PROCESS:     # other processes: register the user PEs there too
-        user = _user_pes(todo)
-        work = partial(_with_user_pes, user) if user else run_batch
-    with open_pool(spec) as pool:
-        shares = requested if spec.kind is not ExecutorKind.DASK else pool.slots
-        if spec.kind is ExecutorKind.DASK:      # each Dask worker trains batches sized to its share of the budget
-            batches = plan_batches(todo, memory_mib * MIB // shares, extensions=grid.extensions)
-        if progress is not None:
-            progress.start(len(todo))
-        new = []
-        try:
-            with (out / RECORDS).open("a") as fh:
+    existing, log = _prepare(out, grid, resume, force)
+    with log:   # the records file stays locked until run.json is written
+        done = {record_key(r) for r in existing}
+        todo = [job for job in model_jobs(grid, predictions(grid))
+                if any((*job_key(job), L) not in done for L in job.lengths)]
+        started, t0, load0, cpu0 = timestamp(), time.perf_counter(), os.getloadavg(), _cpu_seconds()
+        batches: list[Batch] = []
+        requested = spec.jobs
+        if spec.kind is not ExecutorKind.DASK:
+            batches = plan_batches(todo, memory_mib * MIB // spec.jobs, extensions=grid.extensions)
+            spec = local(max(1, min(spec.jobs, len(batches))))     # a pool no larger than the work
+        work: Callable[[Batch], list[dict]] = run_batch
+        if spec.kind is not ExecutorKind.IN_PROCESS:     # other processes: register the user PEs there too
+            user = _user_pes(todo)
+            work = partial(_with_user_pes, user) if user else run_batch
+        with open_pool(spec) as pool:
+            shares = requested if spec.kind is not ExecutorKind.DASK else pool.slots
+            if spec.kind is ExecutorKind.DASK:      # each Dask worker trains batches sized to its share of the budget
+                batches = plan_batches(todo, memory_mib * MIB // shares, extensions=grid.extensions)
+            if progress is not None:
+                progress.start(len(todo))
+            new = []
+            try:
                 for _, records in pool.run(work, batches):
                     for r in records:
                         if record_key(r) not in done:     # a batch computed twice is recorded once
                             done.add(record_key(r))
-                            fh.write(json.dumps(r, sort_keys=True) + "\n")
+                            log.write(json.dumps(r, sort_keys=True) + "\n")   # whole, or cut back off
                             new.append(r)
-                    fh.flush()
                     if progress is not None:
                         progress.advance(len({(r["pe"], r["task"], r["seed"]) for r in records}))
-        finally:
-            if progress is not None:
-                progress.close()
-            report = pool.report.to_json()
-    wall = time.perf_counter() - t0
-    run_file = out / RUN_FILE
-    meta = read_run_file(run_file)
-    meta["runs"].append({
-        "started": started, "finished": timestamp(), "jobs": shares, "models_trained": len(todo),
-        "batches": len(batches), "memory_budget_mib": memory_mib, "wall_seconds": round(wall, 2),
-        "cpu_seconds": round(_cpu_seconds() - cpu0, 2),
-        "models_per_minute": round(60 * len(todo) / wall, 2) if wall > 0 and todo else None,
-        "peak_rss_mib": _peak_rss_mib(), "cpu_count": os.cpu_count(),
-        "load_average": {"start": [round(x, 2) for x in load0], "end": [round(x, 2) for x in os.getloadavg()]},
-        "executor": report, "versions": versions()})
-    run_file.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
-    return existing + new
+            finally:
+                if progress is not None:
+                    progress.close()
+                report = pool.report.to_json()
+        wall = time.perf_counter() - t0
+        run_file = out / RUN_FILE
+        meta = read_run_file(run_file)
+        meta["runs"].append({
+            "started": started, "finished": timestamp(), "jobs": shares, "models_trained": len(todo),
+            "batches": len(batches), "memory_budget_mib": memory_mib, "wall_seconds": round(wall, 2),
+            "cpu_seconds": round(_cpu_seconds() - cpu0, 2),
+            "models_per_minute": round(60 * len(todo) / wall, 2) if wall > 0 and todo else None,
+            "peak_rss_mib": _peak_rss_mib(), "cpu_count": os.cpu_count(),
+            "load_average": {"start": [round(x, 2) for x in load0], "end": [round(x, 2) for x in os.getloadavg()]},
+            "executor": report, "versions": versions()})
+        _write_run_file(run_file, meta)
+        return existing + new

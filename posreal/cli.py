@@ -5,7 +5,8 @@ which registers its options and sets ``run(args) -> int``.
 
 Exit codes: 0 ok, 1 a claim failed or a counterexample was found (or standard output could not
 be written), 2 usage error (one line on stderr, never a traceback; also when stderr itself
-fails), 3 a certificate is not checkable, 130 interrupted (Ctrl-C, at any moment); 70 is an
+fails), 3 a certificate is not checkable, 74 an output file could not be written (a full disk: the
+file is named and nothing half-written is left), 130 interrupted (Ctrl-C, at any moment); 70 is an
 internal error (a bug, reported in one line; ``POSREAL_DEBUG=1`` shows the traceback).  A closed
 pipe on stdout stops the output quietly and keeps the verdict's exit code
 (:mod:`posreal.streams`); the console script and ``python -m posreal`` enter through
@@ -17,12 +18,14 @@ variables ``POSREAL_MAX_MEMORY`` and ``POSREAL_MAX_WORK`` (:mod:`posreal.theory.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
 
 from posreal import streams
 from posreal.theory.errors import PosrealError, quote
+from posreal.theory.output_files import EXIT_IO, OutputIOError
 
 COMMANDS = ("alpha", "table", "pes", "extensions", "experiment", "ceiling", "search", "verify", "check")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_INTERNAL = 0, 1, 2, 130, 70
@@ -42,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
         "claims, search counterexamples, run the trained-head experiment."),
         epilog="Exit codes: 0 ok, 1 a claim failed or a counterexample to a claim was found (each search "
                "command's --help says what it counts), 2 usage error, "
-               "3 not checkable, 130 interrupted, 70 an internal error (a bug; POSREAL_DEBUG=1 shows its "
+               "3 not checkable, 74 an output file could not be written (e.g. a full disk), 130 interrupted, "
+               "70 an internal error (a bug; POSREAL_DEBUG=1 shows its "
                "traceback). Global options may also follow the subcommand.")
     parser.add_argument("--version", action=_VersionAction, help="print the installed version and exit")
     _global_options(parser, default=None)
@@ -99,6 +103,9 @@ def _run(argv: list[str] | None, stdout: streams.GuardedStream) -> int:
         code = int(args.run(args))
         stdout.flush()
         return code
+    except OutputIOError as err:   # the disk refused an output file (full, quota): not a usage error
+        streams.say(f"posreal {args.command}: error: {err}")
+        return EXIT_IO
     except PosrealError as err:
         streams.say(f"posreal {args.command}: error: {err}")
         return EXIT_USAGE
@@ -112,7 +119,7 @@ def _run(argv: list[str] | None, stdout: streams.GuardedStream) -> int:
     except OSError as err:   # a file that vanished or a disk that filled up while the command ran
         where = f" {quote(err.filename)}" if getattr(err, "filename", None) else ""
         streams.say(f"posreal {args.command}: error: cannot read or write{where}: {err.strerror or err}")
-        return EXIT_FAILED
+        return EXIT_IO if err.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO) else EXIT_FAILED
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as err:   # a bug: one line (the traceback only on request), and a distinct exit code

@@ -324,7 +324,7 @@ def test_writing_a_certificate_into_a_missing_directory_is_a_one_line_error(tmp_
     path = tmp_path / "missing" / "c.json"
     expected = (f"cannot write certificate file {str(path)!r}: {os.strerror(errno.ENOENT)}; "
                 "accepted: a writable file path in an existing directory")
-    with pytest.raises(CertificateError, match=f"^{re.escape(expected)}$"):
+    with pytest.raises(SpecError, match=f"^{re.escape(expected)}$"):   # a usage error (exit 2), not a full disk
         write(_certificate("static_alibi_position_0.json"), path)
     assert not path.parent.exists()
 

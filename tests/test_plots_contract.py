@@ -142,7 +142,8 @@ def _run(monkeypatch: pytest.MonkeyPatch, plot: Callable[[Path], None], path: Pa
     monkeypatch.undo()
     assert len(figures) == 1 and isinstance(figures[0], Figure), "the figure is closed once, by itself"
     (saved,) = saves
-    assert saved.pop("fig") is figures[0] and saved.pop("fname") == str(path), "saved once, to the path given"
+    assert saved.pop("fig") is figures[0] and saved.pop("format") == "png", "saved once, as a PNG"
+    assert hasattr(saved.pop("fname"), "write") and path.is_file(), "into a file object that became the path given"
     return figures[0], saved
 
 
@@ -505,8 +506,8 @@ def test_extension_method_styles(scenario: Callable[[str], Any]) -> None:
 def test_extension_title_without_a_train_length(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The train length is read from the first cell of any method that has one; without one the title says "?"."""
     def title(docs: dict[str, list[dict[str, Any]]]) -> str:
-        fig, _ = _run(monkeypatch, lambda path: plots.plot_extensions(docs, [4], str(path)), tmp_path / "e.png",
-                      render=False)
+        fig, _ = _run(monkeypatch, lambda path: plots.plot_extensions(docs, [4], str(path), force=True),
+                      tmp_path / "e.png", render=False)
         return fig.get_suptitle()
 
     docs = {"none": [_cell("rope", "offset:1", 1.0, applicable=None, train_length=None)],

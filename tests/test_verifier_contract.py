@@ -583,9 +583,9 @@ def test_bundles_name_each_certificate_and_bound_their_size(monkeypatch: pytest.
     assert _refusal({**bundle, "certificates": [7]}, "b") == \
         "malformed certificate b#0: format None; accepted: 'posreal-certificate'"
     assert _refusal({"format": "posreal-certificate-bundle"}, "b") == \
-        "malformed certificate: missing bundle.certificates"
+        "malformed certificate: bundle b lacks certificates, version"
     assert _refusal({**bundle, "certificates": {}}, "b") == \
-        "malformed certificate: bundle.certificates = {}; accepted: a list"
+        "malformed certificate: bundle certificates = {}; accepted: a list"
 
 
 def test_overall_outcome_ranks_refuted_over_not_checkable_over_verified() -> None:

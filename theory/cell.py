@@ -68,7 +68,7 @@ class Cell:
         from posreal.theory.selection import selection_size
         held, what = selection_size(self.pe, self.task, self.train_length, exact, complete)
         return cell_estimate(str(self), self.pe.dim(self.train_length), self.pe.kernel_form.value,
-                             held, lengths, exact, what)
+                             held, lengths, exact, what, getattr(self.pe, "peak_copies", 1))
 
     def __str__(self) -> str:
         return f"{self.pe} · {self.task}"

@@ -13,6 +13,10 @@ every row is decided rigorously or reported undecided:
   cos/sin(ω k) with ω = exp(-(2f/d) log base); the margin interval
   [κ(i,t)] - max_{k≠t} [κ(i,k)] decides the row when it excludes 0.
 
+Before the interval work starts, its time (key-feature interval products × :data:`INTERVAL_FLOPS`) is
+checked against the work budget (``POSREAL_MAX_WORK``, :func:`posreal.theory.resources.require`): above it
+the command is refused in one line.
+
 What it does not certify: the distance between θ̂ and the exact θ* (the KKT residuals of the
 selection bound that distance only approximately).  Structural ties stay failed.
 """
@@ -22,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from mpmath import iv
 
+from posreal.theory import resources
 from posreal.theory.encodings import Encoding, point_interval
 from posreal.theory.realization import FAILED, REALIZED, RowOutcomes, UNDECIDED
 from posreal.theory.kernels import target_keys
@@ -29,6 +34,7 @@ from posreal.theory.kernels import target_keys
 UNIT_ROUNDOFF = 2.0 ** -53
 BAND_FACTOR = 100.0
 DIGITS = 50
+INTERVAL_FLOPS = 250_000   # one interval product θ_f·ψ_f(i, k) at 50 digits: ~250 µs measured, as numpy flops at ~1e9/s
 
 
 def float_error_bound(theta: np.ndarray, p: int, length: int, max_feature: float) -> float:
@@ -59,6 +65,11 @@ def certify_rows(pe: Encoding, theta: np.ndarray, outcomes: RowOutcomes, train_l
     margins = np.asarray(outcomes.margins, dtype=float)
     keys = target_keys(pe.index, outcomes.rows, outcomes.targets)
     borderline = (~outcomes.ties) & ((np.abs(margins) <= BAND_FACTOR * bound) | (outcomes.status == UNDECIDED))
+    evaluations = int(sum(int(outcomes.rows[n]) + 1 for n in np.flatnonzero(borderline))) * max(p, 1)
+    resources.require(resources.Estimate(   # the time of the interval work, known before it starts
+        0, f"certifying {int(borderline.sum())} borderline rows of {pe} at L = {outcomes.length} ({evaluations} "
+           f"interval products of a key's feature, about {evaluations * INTERVAL_FLOPS / 1e9:.3g} s)",
+        evaluations * INTERVAL_FLOPS))
     for n in np.flatnonzero(borderline):
         enclosure = interval_margin(pe, theta, int(outcomes.rows[n]), int(keys[n]), train_length)
         if enclosure is None:

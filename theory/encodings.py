@@ -258,6 +258,7 @@ class ProfileEncoding(Encoding):
     on a grid is one profile v(k) = ⟨θ, f(k)⟩, the same for every row."""
 
     kernel_form = KernelForm.PROFILE
+    peak_copies = 4   # (L, p) float copies at the peak of feature_ids: the features, np.unique's two, its mask
 
     def features(self, keys: np.ndarray, train_length: int) -> np.ndarray:
         """f(k): (m,) -> (m, p)."""
@@ -361,6 +362,8 @@ class OneHot(ProfileEncoding):
     (``clipped``/``colbias`` here, ``t5`` in :mod:`posreal.theory.published`).  Subclasses give
     :meth:`buckets` and :meth:`dim`; two keys tie iff they share a bucket."""
 
+    peak_copies = 1   # feature_ids from bucket ids or offsets, never np.unique on (L, p) features
+
     rational = True
 
     def buckets(self, keys: np.ndarray, train_length: int) -> np.ndarray:
@@ -425,6 +428,8 @@ class Slope(ProfileEncoding):
     """``slope`` (alias ``alibi``): ψ(δ) = [-δ·c], one learned slope of either sign (ALiBi's linear bias
     with a free slope; the published fixed slopes are ``alibi-fixed``).  c = 1, or the position scale 1/s
     of an interpolated grid (``pi``: a positive rescaling)."""
+
+    peak_copies = 1   # feature_ids from bucket ids or offsets, never np.unique on (L, p) features
 
     position_scale: Fraction = Fraction(1)
     alias: str | None = field(default=None, compare=False)   # the old spelling ``alibi``, printed as given
@@ -495,6 +500,10 @@ class DualOf(Encoding):
     @property
     def positive_scale(self) -> bool:   # type: ignore[override]
         return self.base.positive_scale
+
+    @property
+    def peak_copies(self) -> int:
+        return getattr(self.base, "peak_copies", 1)
 
     def dual(self) -> Encoding:
         return self.base

@@ -22,6 +22,10 @@ Main definitions:
   the unit computes.  On Dask every connected worker is also asked when the pool opens.
 * :class:`ExecutorReport` — provenance: executor, scheduler, worker count, and for every worker
   that computed a unit its name, units and versions.
+* Workers count against the memory budget (:func:`posreal.theory.resources.require`): N processes on
+  this machine need N × :data:`PROCESS_WORKER_BYTES` (a ``local:N`` cluster N ×
+  :data:`DASK_WORKER_BYTES`, the nanny included); above the budget the pool is refused in one line
+  before anything is spawned.  Workers of a remote scheduler are outside this machine's budget.
 
 Imports only the standard library (``distributed`` when a Dask executor is opened); no numpy.
 References: PEP 3148 (``concurrent.futures``); Dask's ``distributed`` documentation
@@ -63,6 +67,22 @@ LOCAL_WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 _ADDRESS = re.compile(r"(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):([0-9]{1,5})")
 _ACCEPTED = "tcp://HOST:PORT (a running dask scheduler) or local:N (a LocalCluster of N processes)"
+
+
+PROCESS_WORKER_BYTES = 160 * 2 ** 20   # a spawned worker: ~80 MiB after its imports, ~120 MiB after search units
+DASK_WORKER_BYTES = 256 * 2 ** 20      # a LocalCluster worker and its nanny process
+
+
+def worker_estimate(spec: ExecutorSpec) -> resources.Estimate | None:
+    """The memory of the worker processes ``spec`` starts on this machine (None: none are started)."""
+    if spec.kind is ExecutorKind.PROCESSES:
+        each = PROCESS_WORKER_BYTES
+    elif spec.kind is ExecutorKind.DASK and str(spec.scheduler).startswith("local:"):
+        each = DASK_WORKER_BYTES
+    else:
+        return None
+    return resources.Estimate(spec.jobs * each, f"{spec.jobs} worker processes (about {resources.human(each)} "
+                                                f"each, as measured)")
 
 
 class ExecutorKind(StrEnum):
@@ -258,6 +278,9 @@ class WorkerPool(Generic[U, R]):
 
     # -- opening and closing
     def __enter__(self) -> WorkerPool[U, R]:
+        workers = worker_estimate(self.spec)
+        if workers is not None:   # before anything is spawned
+            resources.require(workers)
         if self.spec.kind is ExecutorKind.PROCESSES:
             self._blas = _BlasOneThread().__enter__()
             self.executor = self._process_pool()
@@ -309,6 +332,11 @@ class WorkerPool(Generic[U, R]):
             except (OSError, TimeoutError) as exc:
                 raise SpecError(f"invalid --scheduler {quote(text)}: cannot connect ({str(exc).splitlines()[0]}); "
                                 f"accepted: {_ACCEPTED}") from None
+            except (TypeError, ValueError) as exc:   # tls:// without Dask's TLS settings: no SSL context
+                first = (str(exc).splitlines() or [type(exc).__name__])[0]
+                raise SpecError(f"invalid --scheduler {quote(text)}: cannot connect ({quote(first)}); accepted: "
+                                f"{_ACCEPTED}; a tls:// scheduler needs Dask's TLS settings (distributed.comm.tls: "
+                                "ca-file, client.cert, client.key)") from None
         threads = self._client.nthreads()            # {worker address: threads}
         if not threads:
             raise SpecError(f"invalid --scheduler {quote(text)}: the scheduler has no workers; accepted: a "

@@ -13,8 +13,11 @@ Main definitions:
 * exact mode: a function whose values are Python ints, numpy integers or :class:`fractions.Fraction` s
   is rational (decided on a probe of a few offsets or pairs at registration), and every row is then
   decided in ℚ; a float returned where exact mode needs a rational is refused;
-* every value is checked where it is used: the shape (m, p), finite entries, and a function that
-  raises — each gives one :class:`~posreal.theory.errors.SpecError` line naming the PE and the inputs;
+* every value is checked where it is used: the shape (m, p), finite real entries (complex ones are
+  refused, never cut to their real part), and the user's code runs contained
+  (:func:`posreal.theory.user_code.contained`): an exception of any kind but Ctrl-C (``sys.exit``
+  too), a write to standard output or a warning — each gives one
+  :class:`~posreal.theory.errors.SpecError` line naming the PE and the inputs;
 * :func:`register_function_pe` (behind :func:`posreal.theory.register_pe` with ``psi=``) and
   :func:`load_python_pe`, the spec ``py:MODULE:FUNCTION`` of the command line (``--pe-kind``,
   ``--pe-width``): MODULE is imported with the current directory on ``sys.path``, as ``python -m``
@@ -38,6 +41,7 @@ from posreal.theory.blocked import BlockedEncoding
 from posreal.theory.encodings import (GENERAL, MAX_PROFILE_LENGTH, OFFSET, POSITION, RELATIVE, Encoding,
                                       PEKind, ProfileEncoding)
 from posreal.theory.errors import SpecError, bad_value, quote
+from posreal.theory.user_code import contained
 
 FUNCTION_KINDS = ("relative", "column", "general")
 MAX_WIDTH = 10 ** 6
@@ -63,6 +67,34 @@ def _form(kind: PEKind, width: int) -> str:
             "numbers")
 
 
+def _complex(out: Any, limit: int) -> bool:
+    """Whether ``out`` holds complex numbers (a complex array, or complex entries in nested lists or object
+    arrays): a float conversion would cut them to their real part.  A loop, never recursion, over at most
+    ``limit`` items (a list that holds itself ends too; the conversion then refuses it)."""
+    pending = [out]
+    while pending and limit > 0:
+        limit -= 1
+        x = pending.pop()
+        if isinstance(x, np.ndarray):
+            if x.dtype.kind == "c":
+                return True
+            if x.dtype == object:
+                pending.extend(x.flat)
+        elif isinstance(x, (list, tuple)):
+            pending.extend(x)
+        elif isinstance(x, (complex, np.complexfloating)):
+            return True
+    return False
+
+
+def _converted(out: Any, dtype: type) -> tuple[Any, Exception | None]:
+    """``(np.asarray(out, dtype), None)``, or ``(None, the error)`` when ``out`` is no array of that type."""
+    try:
+        return np.asarray(out, dtype=dtype), None
+    except (TypeError, ValueError, OverflowError) as err:
+        return None, err
+
+
 def _entry(x: Any) -> Fraction | None:
     """An exact entry: int, numpy integer or Fraction (bool is not a number here)."""
     if isinstance(x, (bool, np.bool_)):
@@ -84,15 +116,24 @@ class FunctionFeatures:
     width: int
     exact_values: bool = False      # the probe found only ints / Fractions: exact mode decides in ℚ
 
+    def _contained(self, call: Callable[[], Any], args: Sequence[np.ndarray], action: str = "its function") -> Any:
+        """``call()`` of the user's code (:func:`posreal.theory.user_code.contained`): an exception of any
+        kind but Ctrl-C, output on stdout or a warning is one SpecError line naming the PE and the inputs."""
+        return contained(call, self.name, _inputs(args, self.table_kind), _form(self.table_kind, self.width),
+                         action=action)
+
     def _call(self, args: Sequence[np.ndarray]) -> Any:
         m = args[0].size
-        try:
+        copies = [np.array(a, dtype=np.int64) for a in args]   # copies: ours stay intact
+
+        def call() -> Any:
             with np.errstate(all="ignore"):
-                out = self.psi(*(np.array(a, dtype=np.int64) for a in args))   # copies: ours stay intact
-        except Exception as err:   # the user's code: any failure is bad input, reported in one line
-            raise SpecError(f"invalid PE {self.name!r}: its function raised {type(err).__name__}: "
-                            f"{quote(str(err))} on {_inputs(args, self.table_kind)}; accepted: "
-                            f"{_form(self.table_kind, self.width)}") from None
+                return self.psi(*copies)
+        out = self._contained(call, args)
+        if _complex(out, 4 * m * self.width + 64):
+            raise SpecError(f"invalid PE {self.name!r}: its function returned complex numbers on "
+                            f"{_inputs(args, self.table_kind)}; accepted: {_form(self.table_kind, self.width)} "
+                            "(real numbers only)")
         shape = out.shape if isinstance(out, np.ndarray) else None
         if shape is not None and shape != (m, self.width):
             raise self._shape_error(shape, args)
@@ -105,12 +146,12 @@ class FunctionFeatures:
     def floats(self, *args: np.ndarray) -> np.ndarray:
         """ψ as floats: (m,) arrays -> (m, p), every entry finite."""
         out = self._call(args)
-        try:
-            values = np.asarray(out, dtype=float)
-        except (TypeError, ValueError, OverflowError) as err:
+        values, err = self._contained(lambda: _converted(out, float), args,   # its __array__ is user code too
+                                      action=f"converting its {quote(type(out).__name__)} result to numbers")
+        if err is not None:
             raise SpecError(f"invalid PE {self.name!r}: its function returned {quote(type(out).__name__)} that is "
                             f"not an array of numbers ({quote(str(err))}); accepted: "
-                            f"{_form(self.table_kind, self.width)}") from None
+                            f"{_form(self.table_kind, self.width)}")
         if values.shape != (args[0].size, self.width):
             raise self._shape_error(values.shape, args)
         bad = ~np.isfinite(values)
@@ -125,11 +166,11 @@ class FunctionFeatures:
     def fractions(self, *args: np.ndarray) -> list[tuple[Fraction, ...]]:
         """ψ in ℚ: (m,) arrays -> m tuples of p Fractions (the function must return ints or Fractions)."""
         out = self._call(args)
-        try:
-            values = np.asarray(out, dtype=object)
-        except (TypeError, ValueError) as err:
+        values, err = self._contained(lambda: _converted(out, object), args,
+                                      action=f"converting its {quote(type(out).__name__)} result to an array")
+        if err is not None:
             raise SpecError(f"invalid PE {self.name!r}: its function returned values that are not an array "
-                            f"({quote(str(err))}); accepted: {_form(self.table_kind, self.width)}") from None
+                            f"({quote(str(err))}); accepted: {_form(self.table_kind, self.width)}")
         if values.shape != (args[0].size, self.width):
             raise self._shape_error(values.shape, args)
         rows: list[tuple[Fraction, ...]] = []
@@ -268,14 +309,17 @@ def load_python_pe(spec: str, kind: Any, width: Any) -> FunctionEncoding:
     module_name, function_name = parse_py_spec(spec)
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as err:
-        raise SpecError(f"invalid PE {quote(spec)}: module {module_name!r} cannot be imported ({quote(str(err))}); "
-                        f"accepted: {PY_FORM}") from None
-    except Exception as err:   # the user's module raised while it was imported
-        raise SpecError(f"invalid PE {quote(spec)}: importing module {module_name!r} raised {type(err).__name__}: "
-                        f"{quote(str(err))}; accepted: {PY_FORM}") from None
+    def load() -> tuple[Any, ModuleNotFoundError | None]:
+        try:
+            return importlib.import_module(module_name), None
+        except ModuleNotFoundError as err:
+            return None, err
+    # the user's module runs while it is imported: an exception of any kind (sys.exit too) or output on
+    # stdout is one line; its warnings pass as they would (third-party imports warn)
+    module, missing = contained(load, spec, "", PY_FORM, warn=False, action=f"importing module {module_name!r}")
+    if missing is not None:
+        raise SpecError(f"invalid PE {quote(spec)}: module {module_name!r} cannot be imported ({quote(str(missing))}); "
+                        f"accepted: {PY_FORM}")
     psi = getattr(module, function_name, None)
     if psi is None or not callable(psi):
         raise SpecError(f"invalid PE {quote(spec)}: module {module_name!r} has no function {function_name!r}; "

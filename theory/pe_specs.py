@@ -62,8 +62,11 @@ def _int_arg(text: str, spec: str, minimum: int) -> int:
     return value
 
 
-def _number(text: str, spec: str, what: str, low: float = 0.0) -> float:
-    """A finite decimal parameter > ``low`` (ASCII, at most 40 characters)."""
+MAX_KERPLE_R = 1e12   # kerple-log's inner scale r: r·L <= 10^19 on the longest grid, so log(1 + r n) stays finite
+
+
+def _number(text: str, spec: str, what: str, low: float = 0.0, high: float = float("inf")) -> float:
+    """A finite decimal parameter in (``low``, ``high``] (ASCII, at most 40 characters)."""
     try:
         value = float(text) if len(text) <= 40 and text.isascii() and "_" not in text else None
     except ValueError:
@@ -72,6 +75,9 @@ def _number(text: str, spec: str, what: str, low: float = 0.0) -> float:
         raise bad_value("PE", spec, PE_FORMS)
     if not np.isfinite(value) or value <= low:
         raise SpecError(f"invalid PE {quote(spec)}: {what} {quote(text)} must be a number > {low:g}")
+    if value > high:
+        raise SpecError(f"invalid PE {quote(spec)}: {what} {quote(text)} must be a number <= {high:g} "
+                        f"(accepted: {low:g} < {what} <= {high:g})")
     return value
 
 
@@ -192,7 +198,7 @@ def _parse_plain(text: str, spec: str) -> Encoding:
     if name == "alibi-fixed" and len(args) <= 2:
         return _alibi_fixed(args, spec)
     if name == "kerple-log" and len(args) <= 1:
-        return KerpleLog(_number(args[0], spec, "inner scale r"), given=1) if args else KerpleLog()
+        return KerpleLog(_number(args[0], spec, "inner scale r", high=MAX_KERPLE_R), given=1) if args else KerpleLog()
     if name in ("rope", "abscol"):
         d, base, given = _sinusoid_args(args, spec)
         return Sinusoidal(name=name, d=d, base=base, base_given=given)

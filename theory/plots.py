@@ -16,7 +16,8 @@ Conventions shared by both (and read off by a person, so fixed here once):
   middle instead of inventing an axis of its own;
 * the legend sits outside every panel (constrained layout: never on a curve, never cut off).
 
-Each refuses an empty figure (no cells, no geometries, no method) with a one-line :class:`SpecError`.
+Each writes through :func:`save_figure` (atomic, never over an existing file unless ``force``) and
+refuses an empty figure (no cells, no geometries, no method) with a one-line :class:`SpecError`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 
 import matplotlib
 from posreal.theory.errors import SpecError
+from posreal.theory.output_files import atomic_writer
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -88,7 +90,7 @@ def _draw(ax, xs: list[float], ys: list[float], style: Style, linestyle="-", mar
                    markeredgewidth=1.2)[0]
 
 
-def plot_taxonomy(docs: list[dict], lengths: list[int], path: str) -> None:
+def plot_taxonomy(docs: list[dict], lengths: list[int], path: str, force: bool = False) -> None:
     """One panel per PE, one curve per realizable task; ``docs`` are ``posreal alpha --json`` objects."""
     if not docs:
         raise SpecError("invalid taxonomy plot: no cells; accepted: one or more posreal alpha --json documents")
@@ -119,11 +121,10 @@ def plot_taxonomy(docs: list[dict], lengths: list[int], path: str) -> None:
                frameon=False)
     fig.suptitle(f"α_L against L (train length {docs[0]['train_length']}); a task missing from a panel is "
                  "not realizable at L0", fontsize=10)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120, force=force)
 
 
-def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path: str) -> None:
+def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path: str, force: bool = False) -> None:
     """α_L of every realizable cell against L in every geometry: one panel per PE, colour and marker
     colour per task as in :func:`plot_taxonomy`, one line style and marker per geometry; an interval
     [every, some] is a vertical bar at its length.  ``by_geometry``: geometry name -> ``posreal alpha
@@ -171,15 +172,14 @@ def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path
                title_fontsize=7, frameon=False)
     fig.suptitle("α_L in every geometry (a bar: the [every, some] interval over the optimal face); a task missing "
                  "from a panel is not realizable at L0", fontsize=10)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120, force=force)
 
 
 EXTENSION_STYLES = {"none": ("k", "o-", 1.1), "pi": ("tab:blue", "s-", 2.6), "ntk": ("tab:orange", "^--", 1.3),
                     "yarn": ("tab:green", "v:", 1.6)}   # colour, style, width: pi wide so that an equal curve shows
 
 
-def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: str) -> None:
+def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: str, force: bool = False) -> None:
     """α_L against L, one panel per (PE, task) cell that is realizable at L0 and that some method other
     than ``none`` acts on, one curve per method.  ``by_method``: method -> the ``posreal table --extension
     --json`` cells of the same (PE, task) list (a refused cell has ``"applicable": false``)."""
@@ -223,5 +223,14 @@ def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: 
     fig.legend(list(legend.values()), list(legend), fontsize=8, loc="upper center", ncol=len(legend), frameon=False,
                bbox_to_anchor=(0.5, 0.975))
     fig.tight_layout(rect=(0, 0, 1, 0.94))
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110, force=force)
+
+
+def save_figure(fig: Any, path: str | Any, dpi: int, force: bool = False) -> None:
+    """Write ``fig`` as a PNG to ``path`` atomically (:mod:`posreal.theory.output_files`: never over an
+    existing file unless ``force``, never through a symlink, nothing half-written on a full disk)."""
+    try:
+        with atomic_writer(path, "plot file", force) as fh:
+            fig.savefig(fh, format="png", dpi=dpi)
+    finally:
+        plt.close(fig)

@@ -142,6 +142,8 @@ class FixedALiBi(Slope):
 class KerpleLog(ProfileEncoding):
     """``kerple-log[:r]``: Kerple's logarithmic bias -r₁ log(1 + r (i - j)), r fixed, scale r₁ > 0 learned."""
 
+    peak_copies = 1   # feature_ids from the offsets (log(1 + r n) is injective), never np.unique
+
     r: float = KERPLE_SCALE
     given: int = field(default=0, compare=False)
     kind = RELATIVE

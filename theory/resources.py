@@ -22,7 +22,7 @@ numpy.  Main definitions:
 * :func:`check_output_file` / :func:`check_output_directory` — output paths checked before the
   work: empty, over-long, directory, non-regular (a device, a FIFO) or unwritable paths refused;
 * :func:`read_text` and :func:`load_json` — regular files only, size-limited, JSON with a
-  nesting-depth pre-scan and an integer-digit limit.
+  nesting-depth pre-scan, an integer-digit limit and no key repeated in one object.
 
 See the docs' Command line page, section "Limits".
 """
@@ -220,13 +220,15 @@ def training_pairs(rows_and_targets: list[tuple[int, int]]) -> int:
 
 
 def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[int], exact: bool = False,
-                  held: str = "training differences") -> Estimate:
+                  held: str = "training differences", profile_copies: int = 1) -> Estimate:
     """Memory of α_L for one cell.
 
     ``dim`` is p, ``pairs`` the training differences the selection holds (``held`` says which), ``kernel``
     one of ``profile`` (O(L p) per length), ``bilinear`` (Φ_L: O(L √p), row-blocked kernel), ``blocked``
     (ψ evaluated a block of rows at a time: O(2^20 + L p)), ``dense`` (an (L, L) kernel).
-    The selection holds a few copies of the (pairs, p) difference matrix.
+    The selection holds a few copies of the (pairs, p) difference matrix.  ``profile_copies`` is how many
+    (L, p) float copies a profile PE holds at its peak (its structural ties: np.unique on the features,
+    :attr:`posreal.theory.encodings.ProfileEncoding.peak_copies`), measured by benchmarks/bench_memory.py.
     """
     scalar = FRACTION_BYTES if exact else FLOAT_BYTES
     selection = 4 * pairs * max(dim, 1) * scalar                         # (pairs, p) features, z, E
@@ -238,8 +240,8 @@ def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[i
     elif kernel == "bilinear":
         width = max(int(dim ** 0.5), 1)
         transfer = 4 * largest * width * FLOAT_BYTES + 256 * largest * 3 * FLOAT_BYTES   # Φ_L, one row block
-    else:
-        transfer = largest * (max(dim, 1) + 16) * scalar                   # (L, p) features, (L,) profiles
+    else:   # (L, p) features and (L,) profiles; the structural ties' float copies of the features
+        transfer = largest * (max(dim, 1) + 16) * scalar + (profile_copies - 1) * largest * dim * FLOAT_BYTES
     if selection >= transfer:
         what = f"{label}: the selection's {pairs} {held} × p = {dim}"
     else:
@@ -414,15 +416,28 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """One JSON object whose keys are all distinct (a repeated key would hide its first value)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"the key {key!r} appears twice in one object")
+            seen.add(key)
+    return obj
+
+
 def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH,
               accepted: str = "a JSON file written by posreal") -> Any:
-    """Parse JSON with a nesting-depth limit and an integer-size limit (NaN and Infinity refused);
-    ``accepted`` ends the error of text that is not such JSON."""
+    """Parse JSON with a nesting-depth limit and an integer-size limit (NaN and Infinity refused,
+    a key repeated in one object refused); ``accepted`` ends the error of text that is not such JSON."""
     deepest = json_depth(text)
     if deepest > max_depth:
         raise SpecError(f"malformed {what}: JSON nested {deepest} levels deep; accepted: at most {max_depth}")
     try:
-        return json.loads(text, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_no_constant)
+        return json.loads(text, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_no_constant,
+                          object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as err:
         raise SpecError(f"malformed {what}: not JSON ({err.msg} at line {err.lineno}); accepted: {accepted}") from None
     except (ValueError, RecursionError) as err:

@@ -33,10 +33,12 @@ import numpy as np
 from posreal.theory import resources
 from posreal.theory.encodings import (COLUMN, GENERAL, OFFSET, POSITION, REGISTRY_NAMES, RELATIVE, Encoding, PEKind,
                                       ProfileEncoding)
-from posreal.theory.errors import SpecError, bad_value
+from posreal.theory.errors import SpecError, bad_value, quote
 
 MAX_TABLE_BYTES = 16 * 2 ** 20        # a table file larger than this is refused
 MAX_TABLE_ENTRIES = 2 ** 20           # entries (rows × width, or rows² × width for general tables)
+TABLE_BYTES_PER_FILE_BYTE = 96        # memory of a parsed, validated table per byte of its file (measured: a
+                                      # 5 MB file of 10^6 one-entry rows peaked at 444 MiB, 80 MiB of it Python)
 MAX_ENTRY_CHARS = 64                  # digits of one numerator or denominator string
 TABLE_KINDS = ("relative", "column", "general")
 _RATIONAL = re.compile(rf"(-?[0-9]{{1,{MAX_ENTRY_CHARS}}})(?:/([0-9]{{1,{MAX_ENTRY_CHARS}}}))?", re.ASCII)
@@ -289,11 +291,33 @@ def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
         for pos, start in zip(np.ndindex(shape[:-1]), range(0, len(flat), max(width, 1))):
             exact_arr[pos] = tuple(flat[start:start + width])
         exact = tuple(map(tuple, exact_arr.tolist())) if kind == GENERAL else tuple(exact_arr.tolist())
-    floats = values.astype(float)
+    floats = _floats(values, name)
     if not np.all(np.isfinite(floats)):
         raise bad_value("feature table", name, "finite numbers")
     cls = TableEncoding if kind == GENERAL else ProfileTable
     return cls(name=name, table_kind=PEKind(kind), exact=exact, values=floats)
+
+
+MAX_ENTRY_MAGNITUDE = float(np.finfo(float).max) / 2   # differences ψ(i,t) - ψ(i,j) of entries stay finite
+
+
+def _floats(values: np.ndarray, name: str) -> np.ndarray:
+    """The entries as floats, refused in one line (before any work) when one is beyond
+    :data:`MAX_ENTRY_MAGNITUDE`: the float selection subtracts entries, and its exact counterpart
+    starts from the float rows too, so no mode can decide such a table (an integer of 400 digits,
+    ±1e308)."""
+    flat = values.reshape(-1)                                                     # (n,) objects
+    for k, x in enumerate(flat):
+        try:
+            big = MAX_ENTRY_MAGNITUDE < abs(float(x)) < float("inf")   # inf and NaN: refused as not finite
+        except OverflowError:                                         # an int or Fraction beyond a double
+            big = True
+        if big:
+            at = "".join(f"[{c}]" for c in np.unravel_index(k, values.shape))
+            raise SpecError(f"invalid feature table {quote(name)}: entry {at} = {quote(str(x))} has a magnitude "
+                            f"above {MAX_ENTRY_MAGNITUDE:.4g}, where differences of entries overflow; accepted: "
+                            "entries of smaller magnitude (rescale the table: α_L does not change)")
+    return flat.astype(float).reshape(values.shape)
 
 
 def register_pe(name: str, table: Any = None, kind: str = RELATIVE, *, psi: Any = None,
@@ -340,6 +364,8 @@ def load_table(path: str) -> TableEncoding:
     """The encoding of spec ``table:PATH``: read, validate and build a :class:`TableEncoding`
     whose ``str()`` is ``table:PATH`` (so the spec round-trips)."""
     text = read_text(path)
+    resources.require(resources.Estimate(   # the whole file is parsed into Python objects: refused by size first
+        TABLE_BYTES_PER_FILE_BYTE * len(text), f"reading feature table file {_short(path)} ({len(text)} bytes)"))
     document = resources.load_json(text, f"feature table file {_short(path)}", accepted=FORM)  # input-file limits
     kind, rows = parse_document(document, path)
     if kind == "general":

@@ -34,6 +34,7 @@ import z3
 
 from posreal.checks.base import ObligationKind, SolverStatus
 from posreal.checks.smt.solvers import cvc5_command_line, z3_command_line
+from posreal.theory.output_files import write_atomic
 
 EXPECTED = {ObligationKind.ENCODING: SolverStatus.UNSAT, ObligationKind.CONTROL: SolverStatus.SAT,
             ObligationKind.HYPOTHESES: SolverStatus.SAT}
@@ -113,13 +114,14 @@ class Obligation:
         return "\n".join(header) + "\n" + smtlib_body(list(self.assertions))
 
 
-def write_obligations(obligations: Iterable[Obligation], directory: str | Path) -> list[Path]:
-    """Write each obligation to ``directory/<file>`` (created if missing); the paths written, in order."""
+def write_obligations(obligations: Iterable[Obligation], directory: str | Path, force: bool = False) -> list[Path]:
+    """Write each obligation to ``directory/<file>`` (created if missing), atomically; an existing file with
+    other content is replaced only with ``force`` (:mod:`posreal.theory.output_files`); the paths, in order."""
     out_dir = Path(directory)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for ob in obligations:
         path = out_dir / ob.filename
-        path.write_text(ob.text(), encoding="utf-8")
+        write_atomic(path, ob.text(), "SMT-LIB obligation file", force)
         written.append(path)
     return written

@@ -11,6 +11,7 @@ definitions.md#linear-pe):
   name ``relbias[:D]``), ``colbias[:D]``, ``slope`` (and its older name ``alibi``), the shear
   ``dual:P`` (ψ_S(i, j) = ψ(i, i - j)) and user feature tables embedded in the certificate
   (relative ``T[i-j]``, column ``T[j]``, general ``T[i][j]``);
+* :func:`check_table_name` — an embedded table never takes a registry PE's name (:data:`RESERVED_NAMES`);
 * :func:`dimension` — p from the spec alone, so the verifier can budget its work first;
 * :func:`training_pairs` — every (i, t, j) with i ∈ R_L0, j ≤ i, j ≠ t, ordered by row then key.
 
@@ -37,6 +38,11 @@ CLIPPED_NAMES = ("clipped", "relbias", "colbias")   # relbias: the older name of
 SLOPE_NAMES = ("slope", "alibi")                     # alibi: the older name of slope
 TABLE_KINDS = ("relative", "column", "general")
 IRRATIONAL_NAMES = ("rope", "abscol", "abssin", "learned", "xpos", "kerple-log", "fire")
+RESERVED_NAMES = ("nope", "clipped", "relbias", "colbias", "slope", "alibi", "t5", "alibi-fixed", "kerple-log",
+                  "rope", "xpos", "abscol", "abssin", "fire", "learned", "dual", "table", "py")
+"""Every name the PE registry gives a meaning (spec forms, their older names, prefixes): an embedded
+table may not take one, so that a table can never stand in for a registry PE.  Declared here (the
+verifier imports nothing of the theory) and checked against the theory's parser by the tests."""
 MAX_DUAL_DEPTH = 64        # nested shears dual:dual:...:X in a certificate's spec
 MAX_SPEC_DIGITS = 9        # digits of an integer parameter of a spec (offset:c, relbias:D)
 MAX_SPEC_CHARS = 512
@@ -113,6 +119,16 @@ def _unknown(pe: str, base: str) -> CertificateError:
     if base.partition(":")[0] in IRRATIONAL_NAMES:
         return NotCheckable(f"PE {quote(pe)} has irrational features; the fractions-only verifier accepts {PE_FORMS}")
     return CertificateError(f"invalid PE {quote(pe)}; accepted: {PE_FORMS}")
+
+
+def check_table_name(name: Any) -> str:
+    """``name`` if an embedded table may be called so: an ASCII identifier (so never a spec with
+    parameters such as ``rope:16``) that is none of :data:`RESERVED_NAMES`; else malformed."""
+    if not (isinstance(name, str) and name.isascii() and name.isidentifier() and name not in RESERVED_NAMES
+            and len(name) <= MAX_SPEC_CHARS):
+        raise CertificateError(f"malformed certificate: table name {quote(name)}; accepted: an ASCII identifier "
+                               f"that names no registry PE (not {', '.join(RESERVED_NAMES)})")
+    return name
 
 
 def feature(pe: str, i: int, j: int, train_length: int,

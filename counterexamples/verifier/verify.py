@@ -136,6 +136,7 @@ def _tables(instance: dict) -> dict:
         raise CertificateError(f"malformed certificate: instance.tables = {quote(raw)}; accepted: an object")
     out = {}
     for name, table in raw.items():
+        em.check_table_name(name)   # a table never shadows a registry PE
         schema.keys(table, {"kind", "rows"}, set(), f"tables.{name}")
         kind = _get(table, "kind", str, f"tables.{name}")
         rows = _get(table, "rows", list, f"tables.{name}")
@@ -486,7 +487,7 @@ def verify_certificate(document: dict, name: str = "certificate") -> Certificate
 def verify_document(document: dict, name: str = "certificate") -> list[CertificateReport]:
     """Verify a certificate or a bundle; returns one verdict per certificate."""
     if document.get("format") == BUNDLE_FORMAT:
-        certs = _get(document, "certificates", list, "bundle")
+        certs = schema.check_bundle(document, name, VERSION)
         if not certs or len(certs) > MAX_BUNDLE:
             raise CertificateError(f"malformed bundle {name}: {len(certs)} certificates; accepted: 1 to {MAX_BUNDLE}")
         return [verify_certificate(c if isinstance(c, dict) else {}, f"{name}#{n}") for n, c in enumerate(certs)]

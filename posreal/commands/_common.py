@@ -153,6 +153,21 @@ def memory_size(text: str) -> int:
 
 
 # ----------------------------------------------------------------------------- output paths
+def add_force_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--force``: the one rule of every command that writes (:mod:`posreal.theory.output_files`): an
+    existing output file is replaced only when asked."""
+    parser.add_argument("--force", action="store_true",
+                        help=f"replace an existing {what} (without it an existing file is refused; a symlink is "
+                             "always refused)")
+
+
+def check_new_output(path: str | None, what: str, force: bool) -> None:
+    """Before any work: ``path`` (if given) is no symlink and, without ``force``, no existing file."""
+    if path:
+        from posreal.theory.output_files import check_target
+        check_target(path, what, force)
+
+
 def output_file(text: str) -> str:
     """argparse type of ``--out FILE``."""
     return _as_type_error(lambda: resources.check_output_file(text, "--out file"))

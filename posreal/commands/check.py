@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 import textwrap
 
-from posreal.commands._common import emit_json, format_table, output_directory, with_provenance
+from posreal.commands._common import add_force_option, emit_json, format_table, output_directory, with_provenance
 from posreal.theory.statements import STATEMENT_IDS, statement
 
 SOLVER_CHOICES = ("both", "z3", "cvc5")
@@ -31,6 +31,7 @@ def add_parser(sub) -> None:
     p.add_argument("--export-smtlib", type=output_directory, metavar="DIR",
                    help="write every SMT obligation (encoding, negative control, hypotheses alone) of the "
                         "requested claims as an SMT-LIB 2 file into DIR, and run no check")
+    add_force_option(p, "obligation file in --export-smtlib DIR")
     p.set_defaults(run=run)
 
 
@@ -45,7 +46,7 @@ def export(args) -> int:
     from posreal.theory.errors import SpecError, quote
     wanted = [statement(cid).id for cid in args.ids] or None
     try:
-        written = write_obligations(all_obligations(wanted), args.export_smtlib)
+        written = write_obligations(all_obligations(wanted), args.export_smtlib, force=args.force)
     except OSError as err:   # checked writable before any work, but the disk can still fill or vanish
         raise SpecError(f"cannot write SMT-LIB obligations into {quote(args.export_smtlib)}: "
                         f"{err.strerror or err}; accepted: a writable directory (created if missing)") from None

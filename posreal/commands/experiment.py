@@ -21,8 +21,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from posreal.commands._common import (_as_type_error, add_executor_arguments, bounded_float, emit_json, executor_of,
-                                      format_table, output_directory, positive_int)
+from posreal.commands._common import (_as_type_error, add_executor_arguments, add_force_option, bounded_float,
+                                      emit_json, executor_of, format_table, output_directory, positive_int)
+from posreal.theory.output_files import write_atomic
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB
 
 DEFAULT_OUT = "posreal-experiment"
@@ -75,6 +76,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--out", type=output_directory, default=DEFAULT_OUT,
                    help=f"results directory (default {DEFAULT_OUT})")
     p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished measurements")
+    add_force_option(p, "run in --out (its records, run file and summary are started over)")
     add_executor_arguments(p)
     p.add_argument("--memory-mib", type=positive_int, default=EXPERIMENT_MEMORY_MIB,
                    help="memory budget of the run's batches in MiB, shared by the jobs "
@@ -203,7 +205,8 @@ def _instances(grid: Any, out: Path) -> list[dict] | None:
     if not recipes:
         return None
     found = measure_instances(recipes)
-    (out / "instances.json").write_text(json.dumps(found, indent=2, sort_keys=True) + "\n")
+    write_atomic(out / "instances.json", json.dumps(found, indent=2, sort_keys=True) + "\n", "instances file",
+                 force=True)   # the run's own file (a new run in a directory holding one needs --force)
     return found
 
 
@@ -226,15 +229,16 @@ def run(args: argparse.Namespace) -> int:
         grid = replace(grid, pes=tuple(pe for pe in grid.pes if pe in args.pes))
     out = Path(args.out)
     included = _read_included(grid, args.include)
-    records = run_grid(grid, out, resume=args.resume, progress=ModelBar(args.json), memory_mib=args.memory_mib,
-                       executor=executor_of(args))
+    records = run_grid(grid, out, resume=args.resume, force=args.force, progress=ModelBar(args.json),
+                       memory_mib=args.memory_mib, executor=executor_of(args))
     runs = [{**r, "recipes": [x.name for x in grid.recipes]} for r in read_run_file(out / RUN_FILE)["runs"]]
     records, runs, pes = _with_included(records, runs, grid, included)
     instances = _instances(grid, out)
     summary = summarize_run(records, replace(grid, pes=pes), runs)
     if instances is not None:
         summary["positional_instances"] = instances
-    (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    write_atomic(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n", "summary file",
+                 force=True)   # the run's own file (a new run in a directory holding one needs --force)
     figures = write_figures(summary, out)
     if args.json:
         emit_json(summary)

@@ -23,9 +23,9 @@ import sys
 import time
 from pathlib import Path
 
-from posreal.commands._common import (add_executor_arguments, bounded_float, bounded_int, emit_json, executor_of,
-                                      format_table, instances, output_directory, output_file, positive_float,
-                                      seed, spec_list, steps, with_provenance)
+from posreal.commands._common import (add_executor_arguments, add_force_option, bounded_float, bounded_int,
+                                      emit_json, executor_of, format_table, instances, output_directory,
+                                      output_file, positive_float, seed, spec_list, steps, with_provenance)
 from posreal.theory.defaults import TAU_MAX
 
 
@@ -44,6 +44,7 @@ def add_parser(sub) -> None:
                                 "was not reproduced or a certificate did not verify; 2 usage error.")
     c.add_argument("--out", type=output_file, metavar="FILE",
                    help="write the certificates as one bundle (posreal verify FILE)")
+    add_force_option(c, "--out file")
     c.add_argument("--evidence-steps", type=steps, default=20000,
                    help="gradient-descent steps of the float evidence in dynamic certificates (default 20000)")
     c.add_argument("--json", action="store_true", help="print one JSON object")
@@ -65,6 +66,7 @@ def add_parser(sub) -> None:
     j.add_argument("--out", type=output_file, metavar="FILE.jsonl",
                    help="append results to this JSONL file as they are found")
     j.add_argument("--resume", action="store_true", help="continue the search in --out, skipping done indices")
+    add_force_option(j, "--out file (the search starts it over) or certificate")
     j.add_argument("--families", type=spec_list, default=None,
                    help="comma-separated families: registry,relative,column,general (default all)")
     j.add_argument("--tau-max", type=log_time, default=None, metavar="TAU",
@@ -93,14 +95,14 @@ def run_colspan(args) -> int:
     from posreal.counterexamples.verifier.verify import VERIFIED, verify_document
 
     if args.out:
-        check_output_file(args.out, "--out file")   # fail before the search, not after it
+        check_output_file(args.out, "--out file", args.force)   # fail before the search, not after it
     start = time.perf_counter()
     static, sstats = find_static()
     dynamic, dstats = find_dynamic(evidence_steps=args.evidence_steps)
     verdicts = [v.verdict for c in static + dynamic for v in verify_document(c)]
     ok = bool(static) and bool(dynamic) and all(v == VERIFIED for v in verdicts)
     if args.out:
-        write(bundle(static + dynamic, name="outside-colspan reproductions"), args.out)
+        write(bundle(static + dynamic, name="outside-colspan reproductions"), args.out, args.force)
     stats = {"static": sstats.to_json(), "dynamic": dstats.to_json()}
     document = {"static": static, "dynamic": dynamic, "stats": stats,
                 "verified": sum(v == VERIFIED for v in verdicts), "certificates": len(verdicts),
@@ -194,7 +196,7 @@ def _certify(wanted, instance_of, name, directory, args) -> list[str]:
     written = []
     for index, row in sorted(wanted):
         path = directory / f"open_tie_{name}_{index}_row{row}.json"
-        write(open_tie_certificate(instance_of(index), row, args.tau_max_value), path)
+        write(open_tie_certificate(instance_of(index), row, args.tau_max_value), path, args.force)
         written.append(str(path))
     return written
 
@@ -209,8 +211,9 @@ def run_conjecture(args) -> int:
     _usage(args)
     if args.resume and not args.out:
         raise CertificateError("invalid --resume without --out; accepted: --resume --out FILE.jsonl")
-    if args.out:
-        check_output_file(args.out, "--out file")
+    if args.out:   # an existing file is continued (--resume) or started over (--force), never appended to blindly
+        check_output_file(args.out, "--out file", force=args.force or args.resume,
+                          accepted="--resume to continue it, --force to start it over, or a new --out file")
     directory = check_output_directory(args.certify, "--certify directory") if args.certify else None
     from posreal.theory.flow import TAU_MAX
     tau_max = args.tau_max_value = TAU_MAX if args.tau_max is None else args.tau_max
@@ -221,7 +224,8 @@ def run_conjecture(args) -> int:
     families = tuple(args.families) if args.families else FAMILIES
     budget = args.budget if (args.budget or args.time) else 500
     run = search(seed=args.seed, budget=budget, seconds=args.time, out=args.out, resume=args.resume,
-                 families=families, tau_max=tau_max, progress=bar, executor=executor_of(args), chunk=args.chunk)
+                 families=families, tau_max=tau_max, progress=bar, executor=executor_of(args), chunk=args.chunk,
+                 force=args.force)
     summary = summarize(run.records)
     wanted = {(c["index"], c["row"]) for c in summary["limit_counterexamples"]}
     if directory is not None:
@@ -248,7 +252,7 @@ def _run_exhaustive(args, directory, tau_max, bar) -> int:
     from posreal.counterexamples.search_runner import exhaustive
     family = args.family
     run = exhaustive(family, out=args.out, resume=args.resume, tau_max=tau_max, seconds=args.time, progress=bar,
-                     executor=executor_of(args), chunk=args.chunk)
+                     executor=executor_of(args), chunk=args.chunk, force=args.force)
     summary = run.summary
     counterexamples = summary["limit_counterexamples"] if summary else []
     wanted = {(c["index"], c["row"]) for c in counterexamples}

@@ -12,8 +12,9 @@ import os
 import sys
 from functools import partial
 
-from posreal.commands._common import (add_function_pe_options, emit_json, format_table, geometry_name, int_list,
-                                      load_function_pes, plot_file, progress, spec_list, train_length, with_provenance)
+from posreal.commands._common import (add_force_option, add_function_pe_options, check_new_output, emit_json,
+                                      format_table, geometry_name, int_list, load_function_pes, plot_file, progress,
+                                      spec_list, train_length, with_provenance)
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import REGISTRY_TASKS, TAXONOMY_PES
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
@@ -57,6 +58,7 @@ def add_parser(sub) -> None:
                    help="length extension at evaluation: none, pi, ntk, yarn, factors:FILE, or all (every named "
                         "method side by side); default: plain re-evaluation")
     p.add_argument("--plot", type=plot_file, metavar="FILE.png", help="write α_L against L, one curve per cell")
+    add_force_option(p, "--plot file")
     p.set_defaults(run=run, format="text", mode="float")
 
 
@@ -165,6 +167,7 @@ def run(args) -> int:
     if args.plot and not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
         raise SpecError(f"invalid plot file {args.plot!r}: its directory does not exist; accepted: a .png path "
                         "in an existing directory")
+    check_new_output(args.plot, "--plot file", args.force)
     load_function_pes(args.pes, args.pe_kind, args.pe_width)
     if args.extension is not None:
         return run_extensions(args)
@@ -197,7 +200,7 @@ def run(args) -> int:
         _print_rows(args, header, rows, _preamble(args), note)
     if args.plot:
         from posreal.theory.plots import plot_taxonomy
-        plot_taxonomy(docs, lengths, args.plot)
+        plot_taxonomy(docs, lengths, args.plot, force=args.force)
         print(f"wrote {args.plot}", file=sys.stderr)
     return 0
 
@@ -283,6 +286,6 @@ def run_extensions(args) -> int:
         _print_rows(args, header, rows, preamble, note)
     if args.plot:
         from posreal.theory.plots import plot_extensions
-        plot_extensions(by_method, lengths, args.plot)
+        plot_extensions(by_method, lengths, args.plot, force=args.force)
         print(f"wrote {args.plot}", file=sys.stderr)
     return 0
