@@ -1,4 +1,5 @@
-(* Expressivity bound (static), part (a): the static-routing lemma, for every length.
+(* Expressivity bound (static): the static-routing lemma of (a), and the one-row ceiling of
+   middle of (b), for every length.
 
    Formalizes, from docs/definitions.md:
    - #static-routing: a head scores key j of row i of an input x (tokens x k, a function
@@ -17,11 +18,14 @@
    - static_routing_bound: a hard positional-only head is right on row i for at most beta
      inputs of D (accuracy at most beta_i);
    - positional_beta_full: a positional task (F x i = x (t i), t i <= i) has beta_i = |D|
-     (beta = 1).
+     (beta = 1);
+   - middle_one_row: (b, #class-ceiling) a free relative kernel r (any strictly ordered scores)
+     realizes at most one row of middle (rows i >= h = n / 2, target h) at every length n.
 
    Negative controls: control_content_attention (c <> 0: two inputs with different
    attention), control_content_route (a route that reads the tokens beats beta on sorting two
-   binary tokens: 4 of 4 against beta = 3). *)
+   binary tokens: 4 of 4 against beta = 3), control_middle_free_position (h = n / 2 dropped:
+   position:0 has two realized rows). *)
 
 Require Import Arith Lia List Reals Lra.
 Import ListNotations.
@@ -121,3 +125,36 @@ Theorem control_content_route :
   beta binary2 sort_out 1 = 3 /\
   count (fun x => Nat.eqb (x (if Nat.ltb (x 0) (x 1) then 1 else 0)) (sort_out x 1)) binary2 = 4.
 Proof. split; reflexivity. Qed.
+
+(* ---- (b) the class ceiling of middle for a free relative kernel: one row at every length *)
+Section Middle.
+Variable A : Type.
+Variable lt : A -> A -> Prop.
+Hypothesis lt_irrefl : forall a, ~ lt a a.
+Hypothesis lt_trans : forall a b c, lt a b -> lt b c -> lt a c.
+
+Definition realized_rel (r : nat -> A) (i t : nat) : Prop :=
+  t <= i /\ forall j, j <= i -> j <> t -> lt (r (i - j)) (r (i - t)).
+
+Theorem middle_one_row : forall (r : nat -> A) n i1 i2, 1 <= n ->
+  n / 2 <= i1 < n -> n / 2 <= i2 < n ->
+  realized_rel r i1 (n / 2) -> realized_rel r i2 (n / 2) -> i1 = i2.
+Proof.
+  intros r n i1 i2 Hn H1 H2 [_ R1] [_ R2].
+  pose proof (Nat.div_mod n 2 ltac:(lia)). pose proof (Nat.mod_upper_bound n 2 ltac:(lia)).
+  destruct (Nat.eq_dec i1 i2) as [E|E]; [exact E|exfalso].
+  assert (A1 := R1 (i1 - (i2 - n / 2)) ltac:(lia) ltac:(lia)).
+  assert (A2 := R2 (i2 - (i1 - n / 2)) ltac:(lia) ltac:(lia)).
+  replace (i1 - (i1 - (i2 - n / 2))) with (i2 - n / 2) in A1 by lia.
+  replace (i2 - (i2 - (i1 - n / 2))) with (i1 - n / 2) in A2 by lia.
+  exact (lt_irrefl _ (lt_trans _ _ _ A1 A2)).
+Qed.
+End Middle.
+
+(* h = n / 2 dropped (position:h with h free): r = identity, n = 3, h = 0 (position:0), rows 1 and
+   2 both realized. *)
+Theorem control_middle_free_position :
+  realized_rel nat Nat.lt (fun k => k) 1 0 /\ realized_rel nat Nat.lt (fun k => k) 2 0 /\ 0 <> 3 / 2.
+Proof.
+  split; [|split; [|simpl; lia]]; (split; [lia|]); intros j Hj Hj0; lia.
+Qed.

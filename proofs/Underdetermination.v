@@ -21,11 +21,13 @@
    - last_completion_position: for position:p with p <= L0 - 2 the last completion realizes
      every row of every length (alpha_L = 1);
    - not_a_function: one trained block with both outcomes on a row (alpha is not a function
-     of the PE and the task).
+     of the PE and the task);
+   - zero_form: a score additive in its first argument (every bilinear E_i^T W E_j) is 0 at
+     the zero vector, which is the hypothesis bil z y = x0 above with x0 = 0.
 
    Negative controls: control_position_last_key (p = L0 - 1: the last completion ties),
    control_copy_moves (copy at L0 = 4, L = 6: a row below L0 of R_L fails, so the formula of
-   (a) needs the targets kept). *)
+   (a) needs the targets kept), control_zero_form_additivity (additivity dropped). *)
 
 Require Import Arith Lia.
 
@@ -174,3 +176,15 @@ Proof.
     rewrite Hne, Nat.eqb_refl. lia.
   - intros [_ H]. specialize (H 1 ltac:(lia) ltac:(simpl; lia)). cbv in H. lia.
 Qed.
+
+(* ---- the zero form: a score additive in its first argument vanishes at the zero vector *)
+Require Import Reals Lra.
+Open Scope R_scope.
+
+Theorem zero_form : forall (Vec : Type) (plus : Vec -> Vec -> Vec) (z : Vec) (B : Vec -> Vec -> R),
+  plus z z = z -> (forall x y v, B (plus x y) v = B x v + B y v) -> forall v, B z v = 0.
+Proof. intros Vec plus z B Hz Hadd v. pose proof (Hadd z z v) as H. rewrite Hz in H. lra. Qed.
+
+(* additivity dropped: the constant score 1 is not zero at z *)
+Theorem control_zero_form_additivity : ~ (forall v : nat, (fun _ _ : nat => 1) 0%nat v = 0).
+Proof. intros H. specialize (H 0%nat). simpl in H. lra. Qed.
