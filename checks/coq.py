@@ -30,6 +30,10 @@ Reference: definitions.md#proved (what ``kernel-checked`` means).
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -51,6 +55,7 @@ ALLOWED_AXIOMS: dict[str, str] = {
 }
 
 MARKER = "posreal_audit_marker"
+LOGICAL_ROOT = "PosrealAudit"
 _RESULT = re.compile(r"(?<![\w.'])(Theorem|Corollary)\s+([A-Za-z_][\w']*)")
 _FORBIDDEN = re.compile(r"(?<![\w.'])(Admitted|admit|Abort|give_up)(?![\w'])")
 _UNCHECKED = re.compile(r"(?<![\w.'])(Unset\s+(Guard|Positivity|Universe)\s+Checking|Bypass_check|"
@@ -78,6 +83,7 @@ class TheoremAudit:
     assumptions: tuple[str, ...]   # axiom names, as Print Assumptions prints them
     verdict: AuditVerdict
     reason: str = ""
+    exact: bool = True             # False: ``assumptions`` is the union over a group of results (an upper bound)
 
     @property
     def control(self) -> bool:
@@ -86,11 +92,12 @@ class TheoremAudit:
 
     @property
     def axiom_free(self) -> bool:
-        return self.verdict is AuditVerdict.KERNEL_CHECKED and not self.assumptions
+        return self.verdict is AuditVerdict.KERNEL_CHECKED and not self.assumptions and self.exact
 
     def to_json(self) -> dict:
         return {"name": self.name, "file": self.file, "kind": self.kind, "control": self.control,
-                "assumptions": list(self.assumptions), "verdict": self.verdict.value, "reason": self.reason or None}
+                "assumptions": list(self.assumptions), "exact": self.exact, "verdict": self.verdict.value,
+                "reason": self.reason or None}
 
 
 @dataclass(frozen=True)
@@ -240,21 +247,86 @@ def parse_assumptions(chunk: str) -> tuple[tuple[str, ...], str]:
     return tuple(names), "; ".join(other)
 
 
-def _judge(name: str, file: str, kind: str, chunk: str | None, compiled: bool, problems: list[str]) -> TheoremAudit:
-    if not compiled or chunk is None:
-        return TheoremAudit(name, file, kind, (), AuditVerdict.FAILED, "coqc did not check the file")
-    names, other = parse_assumptions(chunk)
-    bad = [a for a in names if a not in ALLOWED_AXIOMS]
-    reasons = ([f"assumes {', '.join(bad)} (not in the allowed list)"] if bad else []) + ([other] if other else [])
-    if problems:
-        reasons.append("its file has forbidden text: " + "; ".join(problems))
-    verdict = AuditVerdict.FAILED if reasons else AuditVerdict.KERNEL_CHECKED
-    return TheoremAudit(name, file, kind, names, verdict, "; ".join(reasons))
+def _run_coqc(coqc: str, tmp: str, name: str) -> tuple[int, str, str]:
+    """coqc on one file of the temporary directory (logical root ``PosrealAudit``: later rounds load it)."""
+    try:
+        proc = subprocess.run([coqc, "-q", "-Q", ".", LOGICAL_ROOT, name], cwd=tmp, capture_output=True, text=True,
+                              timeout=COQC_TIMEOUT, check=False)
+        return proc.returncode, proc.stdout, proc.stderr
+    except subprocess.TimeoutExpired:
+        return -1, "", f"coqc timed out after {COQC_TIMEOUT:.0f} s"
+
+
+def _print_round(coqc: str, tmp: str, module: str, round_no: int,
+                 groups: list[list[str]]) -> list[tuple[tuple[str, ...], str]] | str:
+    """One Print Assumptions per group of results (a group is printed as the tuple of its proofs, so one walk of
+    the dependencies gives the union of its members' assumptions); an error message when coqc fails."""
+    lines = [f"Require Import {LOGICAL_ROOT}.{module}.", f"Definition {MARKER} := tt."]
+    for k, group in enumerate(groups):
+        lines += [f"Definition posreal_group_{k} := ({', '.join('@' + n for n in group)}).",
+                  f"Print {MARKER}.", f"Print Assumptions posreal_group_{k}."]
+    name = f"PosrealAuditRound{round_no}.v"
+    (Path(tmp) / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = _run_coqc(coqc, tmp, name)
+    if code != 0:
+        return f"Print Assumptions failed (coqc exited {code}): " + " ".join((err or out).split())[:400]
+    chunks = re.split(rf"^{MARKER} = tt\s*\n\s*: unit\s*$", out, flags=re.MULTILINE)[1:]
+    if len(chunks) != len(groups):
+        return f"expected {len(groups)} Print Assumptions outputs, read {len(chunks)}"
+    return [parse_assumptions(chunk) for chunk in chunks]
+
+
+def assumptions_by_result(coqc: str, tmp: str, module: str,
+                          names: list[str]) -> dict[str, tuple[tuple[str, ...], bool, str]]:
+    """name -> (assumptions, exact, complaint) for the results of a compiled module, by bisection over groups.
+
+    Print Assumptions walks every dependency again at each call (about 0.5 s of CPU for a proof by lia, seconds
+    through the real analysis library), so results are printed in groups, one coqc run per round: a group whose
+    union is empty makes all its members axiom-free (exact); a single result is exact; a larger group is split in
+    two, unless both halves list the same assumptions as the whole, in which case each member is reported with
+    that union (an upper bound: ``exact`` False).  Verdicts use the union given, so a bound only makes them
+    stricter."""
+    out: dict[str, tuple[tuple[str, ...], bool, str]] = {}
+    pending: list[tuple[list[str], tuple[str, ...] | None]] = [(list(names), None)] if names else []
+    round_no = 0
+
+    def settle(group: list[str], union: tuple[str, ...], other: str, may_split: bool, nxt: list) -> None:
+        if not union or len(group) == 1 or other or not may_split:
+            for n in group:
+                out[n] = (union, (not union or len(group) == 1) and not other, other)
+        else:
+            mid = len(group) // 2
+            nxt += [(group[:mid], union), (group[mid:], union)]
+
+    while pending:
+        round_no += 1
+        printed = _print_round(coqc, tmp, module, round_no, [g for g, _ in pending])
+        if isinstance(printed, str):
+            for group, _ in pending:
+                for n in group:
+                    out[n] = ((), False, printed)
+            return out
+        rows = list(zip(pending, printed))
+        nxt: list[tuple[list[str], tuple[str, ...] | None]] = []
+        k = 0
+        while k < len(rows):
+            (group, parent), (union, other) = rows[k]
+            if parent is None:
+                settle(group, union, other, True, nxt)
+                k += 1
+                continue
+            (group2, _), (union2, other2) = rows[k + 1]     # children come in pairs with one parent
+            uniform = bool(union) and set(union) == set(parent) == set(union2)
+            settle(group, union, other, not uniform, nxt)
+            settle(group2, union2, other2, not uniform, nxt)
+            k += 2
+        pending = nxt
+    return out
 
 
 def audit_file(path: Path, coqc: str | None = None) -> FileAudit:
-    """Compile a copy of one .v file in a temporary directory with Print Assumptions appended for every
-    declared result; never writes beside the source."""
+    """Compile a copy of one .v file in a temporary directory, then print the assumptions of every declared
+    result (:func:`assumptions_by_result`); never writes beside the source."""
     path = Path(path)
     text = path.read_text(encoding="utf-8")
     problems = scan_source(text)
@@ -264,31 +336,33 @@ def audit_file(path: Path, coqc: str | None = None) -> FileAudit:
         return FileAudit(path.name, None, 0.0, tuple(problems),
                          tuple(TheoremAudit(n, path.name, k, (), AuditVerdict.NOT_RUN, "coqc is not on PATH")
                                for k, n in results))
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*\.v", path.name):
+    module = path.stem
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", module) or module.startswith("PosrealAudit"):
         problems.append(f"file name {path.name!r} is not a Coq module name")
-    tail = [f"\nDefinition {MARKER} := tt."]
-    for _, name in results:
-        tail += [f"Print {MARKER}.", f"Print Assumptions {name}."]
+        return FileAudit(path.name, None, 0.0, tuple(problems),
+                         tuple(TheoremAudit(n, path.name, k, (), AuditVerdict.FAILED, problems[-1])
+                               for k, n in results))
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="posreal-coq-") as tmp:
-        copy = Path(tmp) / path.name
-        copy.write_text(text + "\n".join(tail) + "\n", encoding="utf-8")
-        try:
-            proc = subprocess.run([coqc, "-q", copy.name], cwd=tmp, capture_output=True, text=True,
-                                  timeout=COQC_TIMEOUT, check=False)
-            returncode, out, err = proc.returncode, proc.stdout, proc.stderr
-        except subprocess.TimeoutExpired:
-            returncode, out, err = -1, "", f"coqc timed out after {COQC_TIMEOUT:.0f} s"
+        (Path(tmp) / path.name).write_text(text, encoding="utf-8")
+        returncode, out, err = _run_coqc(coqc, tmp, path.name)
+        found = (assumptions_by_result(coqc, tmp, module, [n for _, n in results]) if returncode == 0 else {})
     seconds = round(time.perf_counter() - start, 3)
-    compiled = returncode == 0
-    if not compiled:
+    if returncode != 0:
         problems.append(f"coqc exited {returncode}: " + " ".join((err or out).split())[:400])
-    chunks = re.split(rf"^{MARKER} = tt\s*\n\s*: unit\s*$", out, flags=re.MULTILINE)[1:] if compiled else []
-    if compiled and len(chunks) != len(results):
-        problems.append(f"expected {len(results)} Print Assumptions outputs, read {len(chunks)}")
-    theorems = tuple(_judge(name, path.name, kind, chunks[k] if k < len(chunks) else None, compiled, problems)
-                     for k, (kind, name) in enumerate(results))
-    return FileAudit(path.name, returncode, seconds, tuple(problems), theorems)
+    theorems = []
+    for kind, name in results:
+        if returncode != 0 or name not in found:
+            theorems.append(TheoremAudit(name, path.name, kind, (), AuditVerdict.FAILED, "coqc did not check the file"))
+            continue
+        names, exact, other = found[name]
+        bad = [a for a in names if a not in ALLOWED_AXIOMS]
+        reasons = ([f"assumes {', '.join(bad)} (not in the allowed list)"] if bad else []) + ([other] if other else [])
+        if problems:
+            reasons.append("its file has forbidden text: " + "; ".join(problems))
+        verdict = AuditVerdict.FAILED if reasons else AuditVerdict.KERNEL_CHECKED
+        theorems.append(TheoremAudit(name, path.name, kind, names, verdict, "; ".join(reasons), exact))
+    return FileAudit(path.name, returncode, seconds, tuple(problems), tuple(theorems))
 
 
 def proof_files(proofs_dir: Path = PROOFS_DIR) -> list[Path]:
@@ -298,8 +372,7 @@ def proof_files(proofs_dir: Path = PROOFS_DIR) -> list[Path]:
 def audit(proofs_dir: Path = PROOFS_DIR, coqc: str | None = None, files: list[Path] | None = None,
           workers: int = 2) -> AuditReport:
     """Audit every .v file of ``proofs_dir`` (or the given files), ``workers`` coqc processes at a time;
-    ``not run`` throughout without coqc.  Print Assumptions costs about 0.5 s of CPU per result (it walks
-    every dependency, lia's checker and the real analysis library included), most of the audit's time."""
+    ``not run`` throughout without coqc."""
     coqc = coqc or coqc_path()
     paths = files if files is not None else proof_files(proofs_dir)
     version = coqc_version(coqc) if coqc else ""
@@ -308,13 +381,50 @@ def audit(proofs_dir: Path = PROOFS_DIR, coqc: str | None = None, files: list[Pa
     return AuditReport(version, audits)
 
 
-_CACHE: dict[tuple[str, str | None, tuple[tuple[str, float], ...]], AuditReport] = {}
+CACHE_ENV = "POSREAL_COQ_AUDIT_CACHE"   # a directory: audits stored by the hash of what they read (tests set it)
+_CACHE: dict[str, AuditReport] = {}
+
+
+def audit_key(paths: list[Path], coqc: str | None) -> str:
+    """The sha256 of everything an audit reads: this module's source, the coqc binary and version, every file."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(f"{coqc}|{coqc_version(coqc) if coqc else ''}".encode())
+    for p in paths:
+        digest.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def report_from_json(doc: dict) -> AuditReport:
+    files = tuple(FileAudit(f["file"], f["returncode"], f["seconds"], tuple(f["problems"]),
+                            tuple(TheoremAudit(t["name"], t["file"], t["kind"], tuple(t["assumptions"]),
+                                               AuditVerdict(t["verdict"]), t["reason"] or "", t["exact"])
+                                  for t in f["theorems"]))
+                  for f in doc["files"])
+    return AuditReport(doc["coqc"] or "", files)
 
 
 def cached_audit(proofs_dir: Path = PROOFS_DIR) -> AuditReport:
-    """:func:`audit` once per process for unchanged files (the claim checks of several claims share it)."""
+    """:func:`audit` once per process for the same inputs (the claim checks of several claims share it).  When
+    the environment variable ``POSREAL_COQ_AUDIT_CACHE`` names a directory (the test suite sets it: its
+    processes share one audit), the report is also kept there under :func:`audit_key`, the hash of every
+    input, and read back by any process that asks for the same inputs (under a file lock)."""
     paths = proof_files(proofs_dir)
-    key = (str(proofs_dir), coqc_path(), tuple((p.name, p.stat().st_mtime) for p in paths))
-    if key not in _CACHE:
+    coqc = coqc_path()
+    key = audit_key(paths, coqc)
+    if key in _CACHE:
+        return _CACHE[key]
+    folder = os.environ.get(CACHE_ENV, "")
+    if not folder or coqc is None:
         _CACHE[key] = audit(proofs_dir)
-    return _CACHE[key]
+        return _CACHE[key]
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    stored = Path(folder) / f"{key}.json"
+    with open(Path(folder) / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # a second process waits for the first audit, then reads it
+        if stored.exists():
+            report = report_from_json(json.loads(stored.read_text(encoding="utf-8")))
+        else:
+            report = audit(proofs_dir)
+            stored.write_text(json.dumps(report.to_json(), sort_keys=True), encoding="utf-8")
+    _CACHE[key] = report
+    return report

@@ -11,7 +11,8 @@ Main definitions:
   keys m and width p);
 * :data:`NOT_IN_COQ` — the SMT checks of those claims that have no Coq theorem, each with the reason (finite
   instances, checked at one length);
-* :func:`for_all_claims` — the claim ids that must appear in :data:`CONCORDANCE`, read off the statements.
+* :func:`for_all_claims` — the claim ids that must appear in :data:`CONCORDANCE`, read off the statements;
+* :func:`concordance_problems` — every named theorem its file does not declare (read from the text).
 
 ``tests/test_coq.py`` fails when a for-all claim has no Coq theorem, when an SMT proof of such a claim is neither
 in the table nor in :data:`NOT_IN_COQ`, or when a named theorem is not declared in its file.
@@ -20,6 +21,7 @@ in the table nor in :data:`NOT_IN_COQ`, or when a named theorem is not declared 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from posreal.theory.statements import STATEMENTS
 
@@ -134,6 +136,26 @@ def for_all_claims() -> tuple[str, ...]:
     theorem the SMT layer proves, and Theorem 1."""
     return tuple(cid for cid, st in STATEMENTS.items()
                  if st.status == "theorem" and ("smt" in st.checks or cid in FOR_ALL_BESIDES_SMT))
+
+
+def concordance_problems(proofs_dir: Path | None = None) -> list[str]:
+    """Every named theorem that its file does not declare as a Theorem or Corollary (read from the text, without
+    coqc), every claim without results or controls, and every SMT-table name outside the claim's results."""
+    from posreal.checks import coq
+    folder = Path(proofs_dir) if proofs_dir is not None else coq.PROOFS_DIR
+    problems: list[str] = []
+    for cid, proofs in CONCORDANCE.items():
+        if not proofs.results or not proofs.controls:
+            problems.append(f"{cid}: no Coq results or no negative controls")
+        for thm in proofs.all_theorems():
+            path = folder / thm.file
+            declared = ({n for _, n in coq.declared_results(path.read_text(encoding="utf-8"))}
+                        if path.exists() else set())
+            if thm.name not in declared:
+                problems.append(f"{cid}: {thm} is not a Theorem or Corollary of proofs/{thm.file}")
+        outside = {n for names in proofs.smt.values() for n in names} - {t.name for t in proofs.results}
+        problems += [f"{cid}: SMT table names {n}, not one of the claim's results" for n in sorted(outside)]
+    return problems
 
 
 def coq_names_for(smt_name: str) -> tuple[CoqTheorem, ...]:

@@ -14,9 +14,9 @@ Main definitions:
   (:attr:`posreal.theory.statements.Statement.checks`) but for which no check ran is reported as ``unknown``
   (missing coverage is a failure, never silence); checks marked slow are skipped with
   ``skip_slow=True`` and listed as skipped; a check whose tool is missing (``coqc``) is listed as skipped,
-  "not run", never as passed.  :meth:`ClaimReport.to_json` lists the claim's kernel-checked methods.  An SMT verdict that rests on one solver
-  (``proved by z3 only``) is listed by :attr:`ClaimReport.one_solver`.  :attr:`ClaimReport.verdict` says it in
-  words (a refuted statement reads ``refuted``, never ``ok``).
+  "not run", never as passed.  :meth:`ClaimReport.to_json` lists the claim's kernel-checked methods.
+  An SMT verdict that rests on one solver (``proved by z3 only``) is listed by :attr:`ClaimReport.one_solver`.
+  :attr:`ClaimReport.verdict` says it in words (a refuted statement reads ``refuted``, never ``ok``).
 """
 
 from __future__ import annotations
