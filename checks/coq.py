@@ -16,6 +16,9 @@ Main definitions:
   ``.vo``, ``.glob`` or other output ever lands in the repository), with ``Print Assumptions`` appended
   for every declared result, and return the data: one :class:`TheoremAudit` per result (name, file,
   assumptions, verdict) inside one :class:`FileAudit` per file; :class:`AuditReport` holds them all;
+* :func:`cached_audit` — the audit once per process for the same inputs, and, when ``POSREAL_COQ_AUDIT_CACHE``
+  names a directory (the test suite and ``.ci/run`` set it), once for every process: kept under the sha256 of
+  every input (this module, the coqc binary and version, each file);
 * :class:`AuditVerdict` — ``kernel-checked`` (compiled, no forbidden text in its file, every assumption
   allowed), ``failed`` (with the reason), ``not run`` (``coqc`` is not on PATH: never a pass).
 
@@ -324,9 +327,10 @@ def assumptions_by_result(coqc: str, tmp: str, module: str,
     return out
 
 
-def audit_file(path: Path, coqc: str | None = None) -> FileAudit:
+def audit_file(path: Path, coqc: str | None = None, per_result: bool = True) -> FileAudit:
     """Compile a copy of one .v file in a temporary directory, then print the assumptions of every declared
-    result (:func:`assumptions_by_result`); never writes beside the source."""
+    result (:func:`assumptions_by_result`); never writes beside the source.  ``per_result=False`` prints the
+    file's results as one group: every result gets the union (an upper bound, one Print Assumptions)."""
     path = Path(path)
     text = path.read_text(encoding="utf-8")
     problems = scan_source(text)
@@ -346,7 +350,14 @@ def audit_file(path: Path, coqc: str | None = None) -> FileAudit:
     with tempfile.TemporaryDirectory(prefix="posreal-coq-") as tmp:
         (Path(tmp) / path.name).write_text(text, encoding="utf-8")
         returncode, out, err = _run_coqc(coqc, tmp, path.name)
-        found = (assumptions_by_result(coqc, tmp, module, [n for _, n in results]) if returncode == 0 else {})
+        result_names = [n for _, n in results]
+        found: dict[str, tuple[tuple[str, ...], bool, str]] = {}
+        if returncode == 0 and per_result:
+            found = assumptions_by_result(coqc, tmp, module, result_names)
+        elif returncode == 0 and result_names:
+            printed = _print_round(coqc, tmp, module, 1, [result_names])
+            union, other = ((), printed) if isinstance(printed, str) else printed[0]
+            found = {n: (union, not union, other) for n in result_names}
     seconds = round(time.perf_counter() - start, 3)
     if returncode != 0:
         problems.append(f"coqc exited {returncode}: " + " ".join((err or out).split())[:400])
@@ -370,14 +381,14 @@ def proof_files(proofs_dir: Path = PROOFS_DIR) -> list[Path]:
 
 
 def audit(proofs_dir: Path = PROOFS_DIR, coqc: str | None = None, files: list[Path] | None = None,
-          workers: int = 2) -> AuditReport:
+          workers: int = 2, per_result: bool = True) -> AuditReport:
     """Audit every .v file of ``proofs_dir`` (or the given files), ``workers`` coqc processes at a time;
     ``not run`` throughout without coqc."""
     coqc = coqc or coqc_path()
     paths = files if files is not None else proof_files(proofs_dir)
     version = coqc_version(coqc) if coqc else ""
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        audits = tuple(pool.map(lambda p: audit_file(p, coqc), paths))
+        audits = tuple(pool.map(lambda p: audit_file(p, coqc, per_result), paths))
     return AuditReport(version, audits)
 
 

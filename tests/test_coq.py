@@ -200,7 +200,7 @@ def test_an_injected_axiom_fails_the_audit(tmp_path):
     text = _swap_last_qed(text, "positional_beta_full", "Qed.")   # unchanged proof, then one using the axiom
     text += "\nTheorem uses_cheat : 1 = 2.\nProof. apply posreal_cheat. Qed.\n"
     path.write_text(text, encoding="utf-8")
-    rep = coq.audit(proofs, files=[path])
+    rep = coq.audit(proofs, files=[path], per_result=False)   # one Print Assumptions: the file's union
     assert not rep.ok
     cheat = rep.find("Expressivity.v", "uses_cheat")
     assert cheat.verdict is coq.AuditVerdict.FAILED and any(a.endswith("posreal_cheat") for a in cheat.assumptions)
@@ -214,7 +214,7 @@ def test_a_broken_proof_fails_the_audit(tmp_path):
     path = proofs / "Expressivity.v"
     path.write_text(re.sub(r"Proof\. intros D F route i H\.", "Proof. intros D F route i H. exact I.",
                            path.read_text(encoding="utf-8")), encoding="utf-8")
-    rep = coq.audit(proofs, files=[path])
+    rep = coq.audit(proofs, files=[path], per_result=False)
     assert not rep.ok and rep.files[0].returncode != 0
     assert all(t.verdict is coq.AuditVerdict.FAILED for t in rep.files[0].theorems)
 
