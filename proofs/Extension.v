@@ -25,12 +25,16 @@
      is strictly increasing on the rationals of [0, L0) (the sufficient direction on the reals);
    - pi_position_local_max: (d) for p >= 1 a realized row i > p has V at x (i - p) above both
      neighbouring keys;
+   - ntk_split, yarn_split: (e) NTK extrapolates frequency 0 (factor 1), interpolates the last one
+     (factor s) and lies strictly between for the others; YaRN's factor is 1 when r >= beta, s when
+     r <= alpha and strictly between on the ramp (for s > 1);
    - keep_rows: (f) a row realized with margin g by the trained profile stays realized under a
      transfer that moves the value at key k by at most k D, when 2 i D < g.
 
    Negative controls: control_copy_odd (L odd: a symmetric peak ties), control_offset_peak
    (monotonicity dropped: a row beyond c + 1 is realized), control_position_integers (V
-   increasing on the integers 0..L0-1 only: a row fails), control_keep_bound (2 i D < g
+   increasing on the integers 0..L0-1 only: a row fails), control_ntk_identity (s = 1: no
+   frequency strictly between), control_keep_bound (2 i D < g
    weakened to i D < g: a row is lost). *)
 
 Require Import Reals Lra Lia.
@@ -220,6 +224,63 @@ Proof.
   nra.
 Qed.
 
+(* (e) the frequency split: NTK's factor s^(2f/(d-2)) with d = 2h (frequencies f = 0..h-1), YaRN's
+   factor 1 / ((1 - g)/s + g) with the ramp g = clip ((r - alpha)/(beta - alpha)) of the rotation count r *)
+
+Definition ntk_factor (s : R) (h f : nat) : R := Rpower s (INR (2 * f) / INR (2 * h - 2)).
+
+Theorem ntk_split : forall s h f, 1 < s -> (2 <= h)%nat -> (f < h)%nat ->
+  ntk_factor s h 0 = 1 /\ ntk_factor s h (h - 1) = s /\
+  ((0 < f < h - 1)%nat -> 1 < ntk_factor s h f < s).
+Proof.
+  intros s h f Hs Hh Hf. unfold ntk_factor.
+  assert (Hd : 0 < INR (2 * h - 2)) by (apply lt_0_INR; lia).
+  split; [|split].
+  - replace (INR (2 * 0) / INR (2 * h - 2)) with 0. 2: { simpl. unfold Rdiv. ring. } apply Rpower_O. lra.
+  - replace (INR (2 * (h - 1)) / INR (2 * h - 2)) with 1.
+    2: { replace (2 * (h - 1))%nat with (2 * h - 2)%nat by lia. field. lra. }
+    apply Rpower_1. lra.
+  - intros Hf'. split.
+    + rewrite <- (Rpower_O s) at 1 by lra. apply Rpower_lt; [lra|].
+      apply Rdiv_lt_0_compat; [apply lt_0_INR; lia | exact Hd].
+    + rewrite <- (Rpower_1 s) at 2 by lra. apply Rpower_lt; [lra|].
+      apply (Rmult_lt_reg_r (INR (2 * h - 2))); [exact Hd|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l by lra.
+      rewrite Rmult_1_r, Rmult_1_l. apply lt_INR. lia.
+Qed.
+
+Definition clip01 (x : R) : R := Rmax 0 (Rmin x 1).
+Definition yarn_gamma (a b r : R) : R := clip01 ((r - a) / (b - a)).
+Definition yarn_factor (s g : R) : R := / ((1 - g) / s + g).
+
+Theorem yarn_split : forall a b r s, a < b -> 1 < s ->
+  (b <= r -> yarn_factor s (yarn_gamma a b r) = 1) /\
+  (r <= a -> yarn_factor s (yarn_gamma a b r) = s) /\
+  (a < r < b -> 1 < yarn_factor s (yarn_gamma a b r) < s).
+Proof.
+  intros a b r s Hab Hs. unfold yarn_factor, yarn_gamma, clip01.
+  assert (Hba : 0 < b - a) by lra.
+  split; [|split].
+  - intros Hr. assert (1 <= (r - a) / (b - a)).
+    { apply (Rmult_le_reg_r (b - a)); [exact Hba|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l by lra. lra. }
+    rewrite Rmin_right by lra. rewrite Rmax_right by lra. replace ((1 - 1) / s + 1) with 1 by (field; lra). apply Rinv_1.
+  - intros Hr. assert ((r - a) / (b - a) <= 0).
+    { apply (Rmult_le_reg_r (b - a)); [exact Hba|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l by lra. lra. }
+    rewrite Rmin_left by lra. rewrite Rmax_left by lra. field. lra.
+  - intros Hr. set (g := (r - a) / (b - a)).
+    assert (Hg : 0 < g < 1).
+    { unfold g. split; apply (Rmult_lt_reg_r (b - a)); try exact Hba; unfold Rdiv; rewrite Rmult_assoc, Rinv_l by lra; lra. }
+    rewrite Rmin_left by lra. rewrite Rmax_right by lra.
+    assert (Hq : 0 < (1 - g) / s) by (apply Rdiv_lt_0_compat; lra).
+    assert (Hq1 : (1 - g) / s < 1 - g).
+    { apply (Rmult_lt_reg_r s); [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l by lra. nra. }
+    assert (Hqs : 1 / s < (1 - g) / s + g).
+    { apply (Rmult_lt_reg_r s); [lra|]. unfold Rdiv. rewrite Rmult_plus_distr_r, !Rmult_assoc, Rinv_l by lra. nra. }
+    split.
+    + rewrite <- Rinv_1. apply Rinv_lt_contravar; nra.
+    + replace s with (/ (1 / s)) at 2 by (field; lra). apply Rinv_lt_contravar; [|exact Hqs].
+      apply Rmult_lt_0_compat; [apply Rdiv_lt_0_compat; lra | lra].
+Qed.
+
 (* ---- negative controls *)
 (* L = 3 odd, L0 = 2, V (x) = - (x - 1)^2 peaks at L0 / 2 = 1; row 2 ties its target (h = 1,
    x = 2/3) with key 2 (x = 4/3). *)
@@ -268,4 +329,11 @@ Proof.
   - intros k Hk Hk2. destruct k as [|[|[|k]]]; simpl; lra || lia.
   - simpl; lra.
   - lra.
+Qed.
+
+(* s > 1 dropped (s = 1): with h = 3 the middle frequency f = 1 (0 < f < h - 1) has factor exactly 1,
+   not strictly above 1. *)
+Theorem control_ntk_identity : (0 < 1 < 3 - 1)%nat /\ ~ (1 < ntk_factor 1 3 1).
+Proof.
+  split; [lia|]. unfold ntk_factor, Rpower. rewrite ln_1, Rmult_0_r, exp_0. lra.
 Qed.
