@@ -376,11 +376,12 @@ def audit_file(path: Path, coqc: str | None = None, per_result: bool = True) -> 
     return FileAudit(path.name, returncode, seconds, tuple(problems), tuple(theorems))
 
 
-def proof_files(proofs_dir: Path = PROOFS_DIR) -> list[Path]:
-    return sorted(Path(proofs_dir).glob("*.v"))
+def proof_files(proofs_dir: Path | None = None) -> list[Path]:
+    """The .v files of ``proofs_dir`` (default: the repository's proofs/), sorted."""
+    return sorted(Path(proofs_dir if proofs_dir is not None else PROOFS_DIR).glob("*.v"))
 
 
-def audit(proofs_dir: Path = PROOFS_DIR, coqc: str | None = None, files: list[Path] | None = None,
+def audit(proofs_dir: Path | None = None, coqc: str | None = None, files: list[Path] | None = None,
           workers: int = 2, per_result: bool = True) -> AuditReport:
     """Audit every .v file of ``proofs_dir`` (or the given files), ``workers`` coqc processes at a time;
     ``not run`` throughout without coqc."""
@@ -414,7 +415,7 @@ def report_from_json(doc: dict) -> AuditReport:
     return AuditReport(doc["coqc"] or "", files)
 
 
-def cached_audit(proofs_dir: Path = PROOFS_DIR) -> AuditReport:
+def cached_audit(proofs_dir: Path | None = None) -> AuditReport:
     """:func:`audit` once per process for the same inputs (the claim checks of several claims share it).  When
     the environment variable ``POSREAL_COQ_AUDIT_CACHE`` names a directory (the test suite sets it: its
     processes share one audit), the report is also kept there under :func:`audit_key`, the hash of every

@@ -115,6 +115,12 @@ def test_without_coqc_the_coq_method_is_not_run(monkeypatch):
     assert direct.verdict is Verdict.NOT_RUN and not direct.ok
 
 
+def test_without_proofs_folder_the_coq_method_is_not_run(monkeypatch, tmp_path):
+    from posreal.checks.coq_checks import coq_unavailable
+    monkeypatch.setattr(coq, "PROOFS_DIR", tmp_path)
+    assert coq_unavailable().startswith("no Coq files in")
+
+
 def test_kernel_checked_is_a_good_verdict_and_not_run_is_not():
     good = CheckResult("theorem2", "k", "coq", Verdict.KERNEL_CHECKED, Control.COUNTEREXAMPLE)
     assert good.ok
