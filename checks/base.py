@@ -8,6 +8,9 @@ out: a failure, with the solver's reason).  An SMT proof that only one solver de
 ``proved by z3 only`` / ``proved by cvc5 only``: a verdict of its own, listed as such, and good only
 when that one solver was all that was asked for (``posreal check --solver z3``); under the default
 ``--solver both`` the other solver's unknown or timeout makes it a failure, never a pass.
+``kernel-checked``: a Coq proof that ``coqc`` compiled and whose ``Print Assumptions`` lists only the standard
+library's axioms of the reals (:mod:`posreal.checks.coq`); ``not run``: its checker is not installed — listed,
+never a pass.
 ``negative_control`` records what the same check said after one hypothesis was dropped or
 weakened: it must be ``counterexample`` for an SMT proof to count.  All are Enums
 (:class:`Verdict`, :class:`Control`, :class:`SolverStatus`, ...) whose values are the JSON strings.
@@ -37,6 +40,8 @@ class Verdict(StrEnum):
     UNKNOWN = "unknown"                 # the solver gave up or timed out (a failure, with its reason)
     PROVED_BY_Z3_ONLY = "proved by z3 only"       # z3 unsat; cvc5 not asked, or undecided (never silently a pass)
     PROVED_BY_CVC5_ONLY = "proved by cvc5 only"   # cvc5 unsat; z3 not asked, or undecided
+    KERNEL_CHECKED = "kernel-checked"   # a Coq proof compiled by coqc, every assumption in the allowed list
+    NOT_RUN = "not run"                 # the checker is not installed (coqc): nothing was checked, never a pass
 
 
 class Solver(StrEnum):
@@ -135,7 +140,7 @@ def control_words(control: Control | None) -> str:
 
 PROVED, PASSED, FAILED, COUNTEREXAMPLE, UNKNOWN = (Verdict.PROVED, Verdict.PASSED, Verdict.FAILED,
                                                    Verdict.COUNTEREXAMPLE, Verdict.UNKNOWN)
-GOOD_VERDICTS = (Verdict.PROVED, Verdict.PASSED)
+GOOD_VERDICTS = (Verdict.PROVED, Verdict.PASSED, Verdict.KERNEL_CHECKED)
 # a one-solver verdict is good only when that solver alone was asked for
 ONE_SOLVER_VERDICTS = {Verdict.PROVED_BY_Z3_ONLY: SolverChoice.Z3, Verdict.PROVED_BY_CVC5_ONLY: SolverChoice.CVC5}
 
@@ -188,14 +193,16 @@ class CheckResult:
 @dataclass(frozen=True)
 class RegisteredCheck:
     """One check as the claim runner registers it: the claim it covers, its method, a one-line label,
-    the zero-argument callable that runs it, and whether it is slow (skipped by ``--skip-slow``).
-    Each engine module lists its checks once, as a tuple of these."""
+    the zero-argument callable that runs it, whether it is slow (skipped by ``--skip-slow``), and, for a check
+    that needs an outside tool, ``unavailable``: a callable that says why it cannot run here ("" when it can;
+    the runner then lists it as not run).  Each engine module lists its checks once, as a tuple of these."""
 
     claim: str
     method: str
     label: str
     run: Callable[[], CheckResult]
     slow: bool = False
+    unavailable: Callable[[], str] | None = None
 
 
 def timed(fn: Callable[[], CheckResult]) -> CheckResult:

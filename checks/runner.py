@@ -7,14 +7,16 @@ Main definitions:
   (:mod:`posreal.checks.registry_cells`), Theorem 1 on real training (:mod:`posreal.checks.training_checks`), α♯
   against the log-time gradient flow (:mod:`posreal.checks.limit_checks`) and whatever
   ``posreal.checks.smt.smt_checks(choice)`` holds for the chosen solvers (z3, cvc5 or both; imported
-  lazily: the solvers load only when SMT checks run);
+  lazily: the solvers load only when SMT checks run), and the Coq kernel checks
+  (:mod:`posreal.checks.coq_checks`: method ``coq``, verdict ``kernel-checked``);
 * :func:`run_claims` — run them and return one :class:`ClaimReport` per claim.  A check that raises
   is a failure with the exception in its detail; a method that the statement lists
   (:attr:`posreal.theory.statements.Statement.checks`) but for which no check ran is reported as ``unknown``
   (missing coverage is a failure, never silence); checks marked slow are skipped with
-  ``skip_slow=True`` and listed as skipped.  An SMT verdict that rests on one solver
-  (``proved by z3 only``) is listed by :attr:`ClaimReport.one_solver`.  :attr:`ClaimReport.verdict` says it in
-  words (a refuted statement reads ``refuted``, never ``ok``).
+  ``skip_slow=True`` and listed as skipped; a check whose tool is missing (``coqc``) is listed as skipped,
+  "not run", never as passed.  :meth:`ClaimReport.to_json` lists the claim's kernel-checked methods.
+  An SMT verdict that rests on one solver (``proved by z3 only``) is listed by :attr:`ClaimReport.one_solver`.
+  :attr:`ClaimReport.verdict` says it in words (a refuted statement reads ``refuted``, never ``ok``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from posreal.checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck, SolverChoice
+from posreal.checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck, SolverChoice, Verdict
 from posreal.theory.statements import CONJECTURE, REFUTED, STATEMENT_IDS, Statement, statement
 
 
@@ -58,12 +60,18 @@ def _smt_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[list[Register
             for claim, fns in table.items() for fn in fns], ""
 
 
+def _coq_checks() -> list[RegisteredCheck]:
+    """The Coq kernel checks, one per claim with Coq proofs (they run coqc only when called)."""
+    from posreal.checks.coq_checks import COQ_CHECKS
+    return list(COQ_CHECKS)
+
+
 def registered_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[dict[str, list[RegisteredCheck]], str]:
-    """Claim id -> registered checks (local and SMT, the latter decided by the chosen solvers), and a note
+    """Claim id -> registered checks (local, SMT — decided by the chosen solvers — and Coq), and a note
     about the SMT package."""
     smt, note = _smt_checks(choice)
     table: dict[str, list[RegisteredCheck]] = {cid: [] for cid in STATEMENT_IDS}
-    for check in _local_checks() + smt:
+    for check in _local_checks() + smt + _coq_checks():
         table.setdefault(check.claim, []).append(check)
     return table, note
 
@@ -92,9 +100,15 @@ class ClaimReport:
             return "FAILED"
         return {REFUTED: "refuted", CONJECTURE: "open: no counterexample"}.get(self.statement.status, "holds")
 
+    @property
+    def kernel_checked(self) -> list[str]:
+        """The methods whose checks of this claim are kernel-checked (a proof checked by a proof kernel)."""
+        return list(dict.fromkeys(r.method for r in self.results if r.verdict is Verdict.KERNEL_CHECKED))
+
     def to_json(self) -> dict:
         return {"id": self.statement.id, "name": self.statement.name, "status": self.statement.status,
                 "section": self.statement.section, "ok": self.ok, "verdict": self.verdict,
+                "kernel_checked": self.kernel_checked,
                 "checks": [r.to_json() for r in self.results], "skipped": self.skipped}
 
 
@@ -124,6 +138,10 @@ def run_claims(ids: Iterable[str] | None = None, skip_slow: bool = False,
         for check in table.get(cid, []):
             if skip_slow and check.slow:
                 report.skipped.append(f"{check.method}: {check.label} (slow)")
+                continue
+            missing_tool = check.unavailable() if check.unavailable is not None else ""
+            if missing_tool:
+                report.skipped.append(f"{check.method}: {check.label} (not run: {missing_tool})")
                 continue
             if on_check is not None:
                 on_check(check)

@@ -16,6 +16,7 @@ the run, one line per claim: its methods, its verdict and what its negative cont
 
 import json
 import os
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -26,6 +27,10 @@ settings.register_profile("thorough", max_examples=1000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("local", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "local")
+
+# the Coq axiom audit (posreal.checks.coq.cached_audit) runs once for all test processes: stored by the hash of
+# its inputs, under a file lock
+os.environ.setdefault("POSREAL_COQ_AUDIT_CACHE", os.path.join(tempfile.gettempdir(), "posreal-coq-audit"))
 
 PROPERTY = "posreal-check"   # the user_properties key of a recorded CheckResult
 
@@ -64,7 +69,8 @@ def claim_summary_lines(recorded: list[dict]) -> list[str]:
             lines.append(f"{cid:<{width}}  not checked in this run")
             continue
         st = statement(cid)
-        methods = ", ".join(dict.fromkeys(r["method"] for r in results))
+        kernel = lambda r: " (kernel-checked)" if r["verdict"] == "kernel-checked" else ""   # noqa: E731
+        methods = ", ".join(dict.fromkeys(r["method"] + kernel(r) for r in results))
         bad = [r for r in results if not r["ok"]]
         count = f"{len(results)} check" + ("s" if len(results) != 1 else "")
         verdict = (f"FAILED ({len(bad)} of {count})" if bad else

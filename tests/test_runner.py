@@ -79,6 +79,7 @@ def test_missing_coverage_is_reported_unknown(monkeypatch):
     monkeypatch.setattr(runner, "_smt_checks",
                         lambda choice=None: ([], "posreal.checks.smt could not be imported: test"))
     monkeypatch.setattr(runner, "_local_checks", lambda: [])
+    monkeypatch.setattr(runner, "_coq_checks", lambda: [])   # the coq method is not among the statement's methods
     report = run_claims(["theorem2"])[0]
     assert not report.ok
     assert {r.method for r in report.results} == set(statement("theorem2").checks)

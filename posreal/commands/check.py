@@ -1,7 +1,8 @@
 """``posreal check``: run every check of the requested claims and report method, verdict, each SMT
 solver's answer, negative-control result (in words: a control that is refuted "fails as it should") and time for
 each, under the claim's verdict (``holds``, ``refuted``, ``open: no counterexample``, ``FAILED``); exit 1 if any
-check fails.
+check fails.  The ``coq`` method kernel-checks the claim's Coq theorems (verdict ``kernel-checked``); without
+``coqc`` it is listed as not run.
 
 ``--solver z3|cvc5|both`` (default both) chooses who decides the SMT obligations; a verdict that
 rests on one solver (``proved by z3 only``) is listed at the end, and is a failure unless that solver
@@ -20,7 +21,7 @@ SOLVER_CHOICES = ("both", "z3", "cvc5")
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("check", help="check the claims: SMT (z3 and cvc5), symbolic, property, registry, training",
+    p = sub.add_parser("check", help="check the claims: SMT (z3 and cvc5), symbolic, property, registry, training, Coq",
                        description="Run every check of each claim (default: all of "
                                    + ", ".join(STATEMENT_IDS) + ").")
     p.add_argument("ids", nargs="*", metavar="ID", help="claim ids (default: all)")

@@ -1,0 +1,339 @@
+(* Length extension under position interpolation (claim id extension), parts (a) to (d) and
+   the row-keeping step of (f), for every length.
+
+   Formalizes, from docs/definitions.md:
+   - #length-extension: under PI at length L the key index k of the L-grid (k = i - j for rope,
+     k = j for abscol) carries V (x k), x k = k L0 / L ([xk L0 L k]), for a continuous profile
+     V : R -> R of the trained parameters (any function here: no property of V is assumed
+     beyond the hypotheses of each result).
+   - #realization-and-margin: [realized_pi V L0 L i kt] is "row i (key indices 0..i) is realized
+     for the target key index kt": V (x kt) > V (x k) for every other key k <= i.
+   - #positional-task: by target key index, copy (rope) and middle (abscol) target h = L / 2,
+     offset:c (rope) and position:c (abscol) target c, position:0 (rope) targets i.
+
+   Main results:
+   - xk_range, pi_dense: (a) the keys lie in [0, L0), and every rational a L0 / b in [0, L0) is
+     the key 2 a L0 of the last row at the even length 2 b L0;
+   - pi_copy_even, pi_copy_even_necessary: (b) at every even L >= L0 every row of copy/middle is
+     realized iff V (L0 / 2) > V (x) for every rational x in [0, L0) other than L0 / 2 (the
+     sufficient direction for every real x);
+   - pi_copy_odd: (b) at odd L each row i > L / 2 needs V (L0/2 - L0/2L) > V (L0/2 + L0/2L);
+   - pi_offset_increasing, pi_offset_decreasing, pi_offset_derivative: (c) V strictly monotone
+     on [0, (c+1) L0 / L]: no row i >= c + 1 is realized, and row c is realized iff V increases
+     (the increasing case also from V' > 0, through the mean value theorem of the library);
+   - pi_position0_iff: (d) position:0 (rope) is realized on every row of every L >= L0 iff V
+     is strictly increasing on the rationals of [0, L0) (the sufficient direction on the reals);
+   - pi_position_local_max: (d) for p >= 1 a realized row i > p has V at x (i - p) above both
+     neighbouring keys;
+   - ntk_split, yarn_split: (e) NTK extrapolates frequency 0 (factor 1), interpolates the last one
+     (factor s) and lies strictly between for the others; YaRN's factor is 1 when r >= beta, s when
+     r <= alpha and strictly between on the ramp (for s > 1);
+   - keep_rows: (f) a row realized with margin g by the trained profile stays realized under a
+     transfer that moves the value at key k by at most k D, when 2 i D < g.
+
+   Negative controls: control_copy_odd (L odd: a symmetric peak ties), control_offset_peak
+   (monotonicity dropped: a row beyond c + 1 is realized), control_position_integers (V
+   increasing on the integers 0..L0-1 only: a row fails), control_ntk_identity (s = 1: no
+   frequency strictly between), control_keep_bound (2 i D < g
+   weakened to i D < g: a row is lost). *)
+
+Require Import Reals Lra Lia.
+Open Scope R_scope.
+
+Definition xk (L0 L k : nat) : R := INR k * INR L0 / INR L.
+
+Definition realized_pi (V : R -> R) (L0 L i kt : nat) : Prop :=
+  (kt <= i)%nat /\ forall k, (k <= i)%nat -> k <> kt -> V (xk L0 L k) < V (xk L0 L kt).
+
+Lemma Rabs_le_between : forall x a, Rabs x <= a -> - a <= x <= a.
+Proof.
+  intros x a H. pose proof (Rle_abs x). pose proof (Rle_abs (- x)). rewrite Rabs_Ropp in *. lra.
+Qed.
+
+Lemma INR_pos : forall n, (1 <= n)%nat -> 0 < INR n.
+Proof. intros n H. apply lt_0_INR. lia. Qed.
+
+Theorem xk_range : forall L0 L k, (1 <= L0)%nat -> (L0 <= L)%nat -> (k < L)%nat -> 0 <= xk L0 L k < INR L0.
+Proof.
+  intros L0 L k H0 HL Hk. unfold xk. assert (HL0 := INR_pos L0 H0). assert (HLp := INR_pos L ltac:(lia)).
+  assert (Hkl : INR k < INR L) by (apply lt_INR; exact Hk). assert (Hk0 := pos_INR k). split.
+  - unfold Rdiv. apply Rmult_le_pos; [nra | left; apply Rinv_0_lt_compat; exact HLp].
+  - apply (Rmult_lt_reg_r (INR L)); [exact HLp|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l by lra. nra.
+Qed.
+
+Lemma xk_lt : forall L0 L k1 k2, (1 <= L0)%nat -> (1 <= L)%nat -> (k1 < k2)%nat -> xk L0 L k1 < xk L0 L k2.
+Proof.
+  intros L0 L k1 k2 H0 HL Hk. unfold xk, Rdiv. apply Rmult_lt_compat_r; [apply Rinv_0_lt_compat, INR_pos; lia|].
+  apply Rmult_lt_compat_r; [apply INR_pos; lia | apply lt_INR; exact Hk].
+Qed.
+
+Lemma xk_neq : forall L0 L k1 k2, (1 <= L0)%nat -> (1 <= L)%nat -> k1 <> k2 -> xk L0 L k1 <> xk L0 L k2.
+Proof.
+  intros L0 L k1 k2 H0 HL Hk E. destruct (Nat.lt_gt_cases k1 k2) as [[H|H] _]; [exact Hk|..].
+  - pose proof (xk_lt L0 L k1 k2 H0 HL H). lra.
+  - pose proof (xk_lt L0 L k2 k1 H0 HL H). lra.
+Qed.
+
+Lemma xk_half : forall L0 h, (1 <= h)%nat -> xk L0 (2 * h) h = INR L0 / 2.
+Proof.
+  intros L0 h Hh. unfold xk. rewrite mult_INR. simpl (INR 2). assert (H := INR_pos h Hh). field. lra.
+Qed.
+
+(* (a) density: a L0 / b (0 <= a < b) is the key 2 a L0 of the last row at L = 2 b L0 *)
+Theorem pi_dense : forall L0 a b, (1 <= L0)%nat -> (a < b)%nat ->
+  (2 * a * L0 < 2 * b * L0)%nat /\ xk L0 (2 * b * L0) (2 * a * L0) = INR a * INR L0 / INR b.
+Proof.
+  intros L0 a b H0 Hab. split; [nia|]. unfold xk. rewrite !mult_INR. simpl (INR 2).
+  assert (HL0 := INR_pos L0 H0). assert (Hb := INR_pos b ltac:(lia)). field. lra.
+Qed.
+
+(* (b) copy / middle at even L *)
+Theorem pi_copy_even : forall V L0 h, (1 <= L0)%nat -> (L0 <= 2 * h)%nat ->
+  (forall x, 0 <= x < INR L0 -> x <> INR L0 / 2 -> V x < V (INR L0 / 2)) ->
+  forall i, (h <= i < 2 * h)%nat -> realized_pi V L0 (2 * h) i h.
+Proof.
+  intros V L0 h H0 HL Hpeak i Hi. split; [lia|]. intros k Hk Hkh.
+  assert (Hh : (1 <= h)%nat) by lia. rewrite xk_half by exact Hh.
+  apply Hpeak.
+  - apply xk_range; lia.
+  - rewrite <- (xk_half L0 h Hh). apply xk_neq; lia.
+Qed.
+
+Theorem pi_copy_even_necessary : forall V L0, (1 <= L0)%nat ->
+  (forall h, (L0 <= 2 * h)%nat -> forall i, (h <= i < 2 * h)%nat -> realized_pi V L0 (2 * h) i h) ->
+  forall a b, (a < b)%nat -> (2 * a <> b)%nat -> V (INR a * INR L0 / INR b) < V (INR L0 / 2).
+Proof.
+  intros V L0 H0 Hall a b Hab Hmid.
+  destruct (Hall (b * L0)%nat ltac:(nia) (2 * (b * L0) - 1)%nat ltac:(nia)) as [_ R].
+  specialize (R (2 * a * L0)%nat ltac:(nia) ltac:(nia)).
+  rewrite xk_half in R by nia.
+  replace (2 * (b * L0))%nat with (2 * b * L0)%nat in R by ring.
+  rewrite (proj2 (pi_dense L0 a b H0 Hab)) in R. exact R.
+Qed.
+
+(* (b) at odd L = 2 h + 1 the target h sits at L0/2 - L0/2L and key h + 1 at L0/2 + L0/2L *)
+Theorem pi_copy_odd : forall V L0 h i, (1 <= L0)%nat -> (h < i < 2 * h + 1)%nat ->
+  realized_pi V L0 (2 * h + 1) i h ->
+  V (INR L0 / 2 + INR L0 / (2 * INR (2 * h + 1))) < V (INR L0 / 2 - INR L0 / (2 * INR (2 * h + 1))).
+Proof.
+  intros V L0 h i H0 Hi [_ R]. specialize (R (h + 1)%nat ltac:(lia) ltac:(lia)).
+  assert (E1 : INR (2 * h + 1) = 2 * INR h + 1) by (rewrite plus_INR, mult_INR; simpl; ring).
+  assert (E2 : INR (h + 1) = INR h + 1) by (rewrite plus_INR; simpl; ring).
+  pose proof (pos_INR h).
+  replace (INR L0 / 2 + INR L0 / (2 * INR (2 * h + 1))) with (xk L0 (2 * h + 1) (h + 1)).
+  2: { unfold xk. rewrite E1, E2. field. lra. }
+  replace (INR L0 / 2 - INR L0 / (2 * INR (2 * h + 1))) with (xk L0 (2 * h + 1) h).
+  2: { unfold xk. rewrite E1. field. lra. }
+  exact R.
+Qed.
+
+(* (c) fixed offsets (rope) / fixed positions (abscol): target key index c >= 1 *)
+Theorem pi_offset_increasing : forall V L0 L c, (1 <= L0)%nat -> (L0 <= L)%nat -> (1 <= c)%nat ->
+  (forall x y, 0 <= x -> x < y -> y <= xk L0 L (c + 1) -> V x < V y) ->
+  realized_pi V L0 L c c /\ forall i, (c + 1 <= i)%nat -> ~ realized_pi V L0 L i c.
+Proof.
+  intros V L0 L c H0 HL Hc Hmono. split.
+  - split; [lia|]. intros k Hk Hkc. apply Hmono.
+    + unfold xk, Rdiv. apply Rmult_le_pos; [apply Rmult_le_pos; apply pos_INR|].
+      left; apply Rinv_0_lt_compat, INR_pos; lia.
+    + apply xk_lt; lia.
+    + left. apply xk_lt; lia.
+  - intros i Hi [_ R]. specialize (R (c + 1)%nat ltac:(lia) ltac:(lia)).
+    assert (V (xk L0 L c) < V (xk L0 L (c + 1))).
+    { apply Hmono; [|apply xk_lt; lia | lra].
+      unfold xk, Rdiv. apply Rmult_le_pos; [apply Rmult_le_pos; apply pos_INR|].
+      left; apply Rinv_0_lt_compat, INR_pos; lia. }
+    lra.
+Qed.
+
+Theorem pi_offset_decreasing : forall V L0 L c, (1 <= L0)%nat -> (L0 <= L)%nat -> (1 <= c)%nat ->
+  (forall x y, 0 <= x -> x < y -> y <= xk L0 L (c + 1) -> V y < V x) ->
+  forall i, (c <= i)%nat -> ~ realized_pi V L0 L i c.
+Proof.
+  intros V L0 L c H0 HL Hc Hmono i Hi [_ R]. specialize (R (c - 1)%nat ltac:(lia) ltac:(lia)).
+  assert (V (xk L0 L c) < V (xk L0 L (c - 1))).
+  { apply Hmono; [|apply xk_lt; lia | left; apply xk_lt; lia].
+    unfold xk, Rdiv. apply Rmult_le_pos; [apply Rmult_le_pos; apply pos_INR|].
+    left; apply Rinv_0_lt_compat, INR_pos; lia. }
+  lra.
+Qed.
+
+Theorem pi_offset_derivative : forall V (pr : derivable V) L0 L c,
+  (1 <= L0)%nat -> (L0 <= L)%nat -> (1 <= c)%nat ->
+  (forall t, 0 < t < xk L0 L (c + 1) -> 0 < derive_pt V t (pr t)) ->
+  realized_pi V L0 L c c /\ forall i, (c + 1 <= i)%nat -> ~ realized_pi V L0 L i c.
+Proof.
+  intros V pr L0 L c H0 HL Hc Hd. apply pi_offset_increasing; try assumption.
+  intros x y Hx Hxy Hy. assert (Htop : 0 < xk L0 L (c + 1)).
+  { apply (Rle_lt_trans _ (xk L0 L 0)); [unfold xk; simpl; lra | apply xk_lt; lia]. }
+  apply (derive_increasing_interv 0 (xk L0 L (c + 1)) V pr Htop Hd); lra.
+Qed.
+
+(* (d) position:0 of rope: the target key index is i, the row's largest *)
+Theorem pi_position0_iff : forall V L0, (1 <= L0)%nat ->
+  ((forall L, (L0 <= L)%nat -> forall i, (i < L)%nat -> realized_pi V L0 L i i) <->
+   (forall a1 a2 b, (a1 < a2 < b)%nat -> V (INR a1 * INR L0 / INR b) < V (INR a2 * INR L0 / INR b))).
+Proof.
+  intros V L0 H0. split.
+  - intros Hall a1 a2 b Ha. destruct (Hall (b * L0)%nat ltac:(nia) (a2 * L0)%nat ltac:(nia)) as [_ R].
+    specialize (R (a1 * L0)%nat ltac:(nia) ltac:(nia)).
+    assert (HL0 := INR_pos L0 H0). assert (Hb := INR_pos b ltac:(lia)).
+    unfold xk in R. rewrite !mult_INR in R.
+    replace (INR a1 * INR L0 * INR L0 / (INR b * INR L0)) with (INR a1 * INR L0 / INR b) in R by (field; lra).
+    replace (INR a2 * INR L0 * INR L0 / (INR b * INR L0)) with (INR a2 * INR L0 / INR b) in R by (field; lra).
+    exact R.
+  - intros Hinc L HL i Hi. split; [lia|]. intros k Hk Hki.
+    assert (HL0 := INR_pos L0 H0).
+    assert (HLn : INR L <> 0) by (apply Rgt_not_eq, INR_pos; lia). assert (HL0n : INR L0 <> 0) by lra.
+    replace (xk L0 L k) with (INR (k * L0) * INR L0 / INR (L * L0)).
+    2: { unfold xk. rewrite !mult_INR. field; tauto. }
+    replace (xk L0 L i) with (INR (i * L0) * INR L0 / INR (L * L0)).
+    2: { unfold xk. rewrite !mult_INR. field; tauto. }
+    apply Hinc. nia.
+Qed.
+
+Theorem pi_position0_reals : forall V L0, (1 <= L0)%nat ->
+  (forall x y, 0 <= x -> x < y -> y < INR L0 -> V x < V y) ->
+  forall L, (L0 <= L)%nat -> forall i, (i < L)%nat -> realized_pi V L0 L i i.
+Proof.
+  intros V L0 H0 Hinc L HL i Hi. split; [lia|]. intros k Hk Hki. apply Hinc.
+  - apply xk_range; lia.
+  - apply xk_lt; lia.
+  - apply xk_range; lia.
+Qed.
+
+Theorem pi_position_local_max : forall V L0 L p i, (1 <= p)%nat -> (p < i)%nat ->
+  realized_pi V L0 L i (i - p) ->
+  V (xk L0 L (i - p - 1)) < V (xk L0 L (i - p)) /\ V (xk L0 L (i - p + 1)) < V (xk L0 L (i - p)).
+Proof.
+  intros V L0 L p i Hp Hi [_ R]. split; apply R; lia.
+Qed.
+
+(* (f) the row-keeping step: the transfer moves the value at key k by at most k D *)
+Theorem keep_rows : forall (Vt Vs : nat -> R) (i kt : nat) (D g : R),
+  (kt <= i)%nat -> 0 <= D ->
+  (forall k, (k <= i)%nat -> Rabs (Vs k - Vt k) <= INR k * D) ->
+  (forall k, (k <= i)%nat -> k <> kt -> Vt kt - Vt k >= g) ->
+  2 * INR i * D < g ->
+  forall k, (k <= i)%nat -> k <> kt -> Vs k < Vs kt.
+Proof.
+  intros Vt Vs i kt D g Hkt HD Hmove Hmargin Hg k Hk Hkkt.
+  pose proof (Hmove k Hk) as A. pose proof (Hmove kt Hkt) as B. pose proof (Hmargin k Hk Hkkt).
+  apply Rabs_le_between in A. apply Rabs_le_between in B.
+  assert (INR k <= INR i) by (apply le_INR; exact Hk). assert (INR kt <= INR i) by (apply le_INR; exact Hkt).
+  nra.
+Qed.
+
+(* (e) the frequency split: NTK's factor s^(2f/(d-2)) with d = 2h (frequencies f = 0..h-1), YaRN's
+   factor 1 / ((1 - g)/s + g) with the ramp g = clip ((r - alpha)/(beta - alpha)) of the rotation count r *)
+
+Definition ntk_factor (s : R) (h f : nat) : R := Rpower s (INR (2 * f) / INR (2 * h - 2)).
+
+Theorem ntk_split : forall s h f, 1 < s -> (2 <= h)%nat -> (f < h)%nat ->
+  ntk_factor s h 0 = 1 /\ ntk_factor s h (h - 1) = s /\
+  ((0 < f < h - 1)%nat -> 1 < ntk_factor s h f < s).
+Proof.
+  intros s h f Hs Hh Hf. unfold ntk_factor.
+  assert (Hd : 0 < INR (2 * h - 2)) by (apply lt_0_INR; lia).
+  split; [|split].
+  - replace (INR (2 * 0) / INR (2 * h - 2)) with 0. 2: { simpl. unfold Rdiv. ring. } apply Rpower_O. lra.
+  - replace (INR (2 * (h - 1)) / INR (2 * h - 2)) with 1.
+    2: { replace (2 * (h - 1))%nat with (2 * h - 2)%nat by lia. field. lra. }
+    apply Rpower_1. lra.
+  - intros Hf'. split.
+    + rewrite <- (Rpower_O s) at 1 by lra. apply Rpower_lt; [lra|].
+      apply Rdiv_lt_0_compat; [apply lt_0_INR; lia | exact Hd].
+    + rewrite <- (Rpower_1 s) at 2 by lra. apply Rpower_lt; [lra|].
+      apply (Rmult_lt_reg_r (INR (2 * h - 2))); [exact Hd|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l by lra.
+      rewrite Rmult_1_r, Rmult_1_l. apply lt_INR. lia.
+Qed.
+
+Definition clip01 (x : R) : R := Rmax 0 (Rmin x 1).
+Definition yarn_gamma (a b r : R) : R := clip01 ((r - a) / (b - a)).
+Definition yarn_factor (s g : R) : R := / ((1 - g) / s + g).
+
+Theorem yarn_split : forall a b r s, a < b -> 1 < s ->
+  (b <= r -> yarn_factor s (yarn_gamma a b r) = 1) /\
+  (r <= a -> yarn_factor s (yarn_gamma a b r) = s) /\
+  (a < r < b -> 1 < yarn_factor s (yarn_gamma a b r) < s).
+Proof.
+  intros a b r s Hab Hs. unfold yarn_factor, yarn_gamma, clip01.
+  assert (Hba : 0 < b - a) by lra.
+  split; [|split].
+  - intros Hr. assert (1 <= (r - a) / (b - a)).
+    { apply (Rmult_le_reg_r (b - a)); [exact Hba|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l by lra. lra. }
+    rewrite Rmin_right by lra. rewrite Rmax_right by lra. replace ((1 - 1) / s + 1) with 1 by (field; lra). apply Rinv_1.
+  - intros Hr. assert ((r - a) / (b - a) <= 0).
+    { apply (Rmult_le_reg_r (b - a)); [exact Hba|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l by lra. lra. }
+    rewrite Rmin_left by lra. rewrite Rmax_left by lra. field. lra.
+  - intros Hr. set (g := (r - a) / (b - a)).
+    assert (Hg : 0 < g < 1).
+    { unfold g. split; apply (Rmult_lt_reg_r (b - a)); try exact Hba; unfold Rdiv; rewrite Rmult_assoc, Rinv_l by lra; lra. }
+    rewrite Rmin_left by lra. rewrite Rmax_right by lra.
+    assert (Hq : 0 < (1 - g) / s) by (apply Rdiv_lt_0_compat; lra).
+    assert (Hq1 : (1 - g) / s < 1 - g).
+    { apply (Rmult_lt_reg_r s); [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l by lra. nra. }
+    assert (Hqs : 1 / s < (1 - g) / s + g).
+    { apply (Rmult_lt_reg_r s); [lra|]. unfold Rdiv. rewrite Rmult_plus_distr_r, !Rmult_assoc, Rinv_l by lra. nra. }
+    split.
+    + rewrite <- Rinv_1. apply Rinv_lt_contravar; nra.
+    + replace s with (/ (1 / s)) at 2 by (field; lra). apply Rinv_lt_contravar; [|exact Hqs].
+      apply Rmult_lt_0_compat; [apply Rdiv_lt_0_compat; lra | lra].
+Qed.
+
+(* ---- negative controls *)
+(* L = 3 odd, L0 = 2, V (x) = - (x - 1)^2 peaks at L0 / 2 = 1; row 2 ties its target (h = 1,
+   x = 2/3) with key 2 (x = 4/3). *)
+Theorem control_copy_odd :
+  (forall x, 0 <= x < INR 2 -> x <> INR 2 / 2 -> - ((x - 1) * (x - 1)) < - ((INR 2 / 2 - 1) * (INR 2 / 2 - 1))) /\
+  ~ realized_pi (fun x => - ((x - 1) * (x - 1))) 2 3 2 1.
+Proof.
+  split.
+  - intros x Hx Hne. simpl in *. assert (x - 1 <> 0) by lra. nra.
+  - intros [_ R]. specialize (R 2%nat ltac:(lia) ltac:(lia)). unfold xk in R. simpl in R. lra.
+Qed.
+
+(* Monotonicity dropped: c = 1, L0 = 2, L = 4 (x = k/2), V (x) = - (x - 1/2)^2 peaks at x_1: row 2
+   >= c + 1 is realized. *)
+Theorem control_offset_peak : realized_pi (fun x => - ((x - 1 / 2) * (x - 1 / 2))) 2 4 2 1.
+Proof.
+  split; [lia|]. intros k Hk Hk1. unfold xk. simpl.
+  destruct k as [|[|[|k]]]; [simpl; lra | lia | simpl; lra | lia].
+Qed.
+
+(* V increasing on the integers 0, 1 (L0 = 2), V (x) = x + 4 x (1 - x): at L = 4 row 2 (x = 1)
+   loses to key 1 (x = 1/2). *)
+Definition wiggle (x : R) : R := x + 4 * x * (1 - x).
+
+Theorem control_position_integers : wiggle 0 < wiggle 1 /\ ~ realized_pi wiggle 2 4 2 2.
+Proof.
+  unfold wiggle. split; [lra|]. intros [_ R]. specialize (R 1%nat ltac:(lia) ltac:(lia)).
+  unfold xk, wiggle in R. simpl in R. lra.
+Qed.
+
+(* 2 i D < g weakened to i D < g: row i = 2, target key 2, D = 1, g = 5/2; the trained values
+   0, 0, 5/2 move by at most k D to 0, 1, 1/2: key 1 now beats the target. *)
+Definition vt (k : nat) : R := match k with 2%nat => 5 / 2 | _ => 0 end.
+Definition vs (k : nat) : R := match k with 0%nat => 0 | 1%nat => 1 | _ => 1 / 2 end.
+
+Theorem control_keep_bound :
+  (forall k, (k <= 2)%nat -> Rabs (vs k - vt k) <= INR k * 1) /\
+  (forall k, (k <= 2)%nat -> k <> 2%nat -> vt 2%nat - vt k >= 5 / 2) /\
+  INR 2 * 1 < 5 / 2 /\ ~ vs 1%nat < vs 2%nat.
+Proof.
+  unfold vt, vs. repeat split.
+  - intros k Hk. destruct k as [|[|[|k]]]; simpl; try lia.
+    + replace (0 - 0) with 0 by ring. rewrite Rabs_R0. lra.
+    + replace (1 - 0) with 1 by ring. rewrite Rabs_R1. lra.
+    + rewrite Rabs_left by lra. lra.
+  - intros k Hk Hk2. destruct k as [|[|[|k]]]; simpl; lra || lia.
+  - simpl; lra.
+  - lra.
+Qed.
+
+(* s > 1 dropped (s = 1): with h = 3 the middle frequency f = 1 (0 < f < h - 1) has factor exactly 1,
+   not strictly above 1. *)
+Theorem control_ntk_identity : (0 < 1 < 3 - 1)%nat /\ ~ (1 < ntk_factor 1 3 1).
+Proof.
+  split; [lia|]. unfold ntk_factor, Rpower. rewrite ln_1, Rmult_0_r, exp_0. lra.
+Qed.
