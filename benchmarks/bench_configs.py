@@ -93,7 +93,7 @@ def targets() -> None:
 
 
 def float32_frequencies():
-    """A context in which every frequency (the PE's and the config's) is rounded to float32, as transformers has them."""
+    """A context in which every frequency (the PE's and the config's) is rounded to float32 (as transformers)."""
     from contextlib import contextmanager
 
     import posreal.theory.rope_scaling as rope_scaling

@@ -86,7 +86,7 @@ def theorem2_registry(deep_rule_everywhere: bool = False) -> dict:
                 skipped.append(f"{pe_spec}·{task_spec}: not realizable at L0")
                 continue
             kernel = transfer(pe, result.selection.theta, max(LENGTHS), TRAIN_LENGTH)
-            r_full = np.asarray(kernel.index_row(max(LENGTHS) - 1), dtype=float)   # (L_max,): the last row is r(δ), δ < L_max
+            r_full = np.asarray(kernel.index_row(max(LENGTHS) - 1), dtype=float)   # (L_max,): r(δ), δ < L_max
             for L in LENGTHS:
                 r = r_full[:L]
                 delta_star = unique_maximizer(r)

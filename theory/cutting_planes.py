@@ -91,10 +91,10 @@ def generate(pe: ProfileEncoding, task: Task, train_length: int, nnls_ldp, batch
     batch = batch or max(4 * p, 256)
     targets = task.rows_and_targets(train_length)[1]
     target_of_row = dict(zip(rows.tolist(), targets.tolist()))
-    order = np.argsort(a, kind="stable")                                     # rows ascending within each index
-    starts = np.flatnonzero(np.r_[True, np.diff(a[order]) != 0])
-    by_index = {int(a[order[lo]]): rows[order[lo:hi]]                        # target index -> its rows (ascending)
-                for lo, hi in zip(starts, np.r_[starts[1:], order.size])}
+    grouped = np.argsort(a, kind="stable")                                   # rows ascending within each index
+    starts = np.flatnonzero(np.r_[True, np.diff(a[grouped]) != 0])
+    by_index = {int(a[grouped[lo]]): rows[grouped[lo:hi]]                    # target index -> its rows (ascending)
+                for lo, hi in zip(starts, np.r_[starts[1:], grouped.size])}
 
     def triple(k: int, b: int) -> tuple[int, int, int]:
         """The first training pair (i, t, j) giving the key pair (a, b) = (k, b)."""
