@@ -13,10 +13,13 @@ from posreal.theory.errors import bad_value
 CONFIG_MULTIPLES = (2, 8, 16)   # default lengths of an hf: config, in multiples of its original context
 
 
-def row_limit(text: str) -> int | None:
-    """``--rows``: a count K >= 1, or ``all`` (None: no bound)."""
+ALL_ROWS = 0   # ``--rows all``: no bound (None would read as "not asked for")
+
+
+def row_limit(text: str) -> int:
+    """``--rows``: a count K >= 1, or ``all`` (:data:`ALL_ROWS`)."""
     if text == "all":
-        return None
+        return ALL_ROWS
     return positive_int(text)
 
 
@@ -146,7 +149,8 @@ def run(args) -> int:
     if args.rows is not None:
         if geometry != "l2":
             raise bad_value("option --rows with geometry", geometry, "l2 (the rows of θ*)")
-        document["failing_rows"] = {str(L): [r.to_json() for r in result.failing_rows(L, args.rows)]
+        limit = None if args.rows == ALL_ROWS else args.rows
+        document["failing_rows"] = {str(L): [r.to_json() for r in result.failing_rows(L, limit)]
                                     for L in result.lengths} if result.realizable else {}
     if args.json:
         emit_json(with_provenance(document))
