@@ -114,13 +114,13 @@ def run_learned(args) -> int:
 
 def run(args) -> int:
     from posreal.theory.token_tasks import is_token_task
+    resolve_defaults(args)
     if is_token_task(args.task):   # token tasks (induction): posreal.commands.induction
         from posreal.commands.induction import run_alpha
         return run_alpha(args)
     from posreal.theory.alpha import compute_alpha
     from posreal.theory.pe_specs import is_learned
     load_function_pes([args.pe], args.pe_kind, args.pe_width)
-    resolve_defaults(args)
     if args.limit and (args.geometry or "l2") != "l2":
         raise bad_value("option --limit with geometry", args.geometry,
                         "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")
