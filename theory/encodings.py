@@ -75,7 +75,7 @@ REGISTRY_NAMES = frozenset({"nope", "relbias", "clipped", "alibi", "slope", "rop
                             "dual", "learned", "table", "t5", "xpos", "fire", "py", "hf"})
 """Names a user PE may not take (they are spec prefixes)."""
 
-TIE_SCREEN = 1e-6              # rows with |γ| above this (relative) cannot be structural ties (γ = 0 exactly there)
+TIE_SCREEN = 1e-6              # rows with γ above this (relative) cannot be structural ties (γ ≤ 0 there)
 MAX_PROFILE_LENGTH = 2 ** 24   # relative / column kernels: O(L) memory
 MAX_BLOCKED_LENGTH = 2 ** 15   # bilinear kernels: O(L^2 d) time, row-blocked memory
 
@@ -319,13 +319,13 @@ class ProfileEncoding(Encoding):
         return ties_from_ids(self.feature_ids(length, train_length), rows, keys)
 
     def float_row_margins(self, theta, rows, keys, length, train_length):
-        """Margins in O(L), and structural ties looked for only on rows whose margin is near 0: a tied row's
-        target and rival have the same features, hence the same float value (margin 0.0), so a row with a margin
-        outside ±1e-6·max(1, |κ(i, t)|) has no tie (the O(L p log L) feature comparison runs only when needed)."""
+        """Margins in O(L), and structural ties looked for only on rows not clearly realized: a tied row's target
+        shares its features, hence its float value, with another key, so its margin is at most 0.0; a row with a
+        margin above 1e-6·max(1, |κ(i, t)|) has no tie (the O(L p log L) feature comparison runs only when needed)."""
         margins, values = self.kernel(theta, length, train_length).float_margins(rows, keys)
         ties = np.zeros(rows.size, dtype=bool)                                   # (m,)
         with np.errstate(invalid="ignore"):
-            near = np.abs(margins) <= TIE_SCREEN * np.maximum(1.0, np.abs(values))
+            near = ~(margins > TIE_SCREEN * np.maximum(1.0, np.abs(values)))
         if near.any():
             ties[near] = self.structural_ties(rows[near], keys[near], length, train_length)
         return margins, values, ties

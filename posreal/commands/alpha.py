@@ -131,7 +131,9 @@ def run(args) -> int:
         if args.geometry is not None:
             raise bad_value("option --geometry for PE", args.pe, "a linear PE (learned:d has no selection: "
                             "its α is the Underdetermination interval)")
-        for name in ("limit", "rows", "fine_tune_length"):
+        if args.limit:
+            raise bad_value("option --limit for PE", args.pe, "a linear PE (learned:d has an α interval already)")
+        for name in ("rows", "fine_tune_length"):
             if getattr(args, name) not in (None, False):
                 raise bad_value(f"option --{name.replace('_', '-')} for PE", args.pe,
                                 "a linear PE (learned:d has no selected θ*: its α is the Underdetermination interval)")
