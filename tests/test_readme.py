@@ -43,6 +43,9 @@ RUN = {
     "posreal --version": {0},
     "posreal alpha --pe rope:32 --task copy --train-length 32 --lengths 1024 --extension pi": {0},
     "posreal table --extension all": {0},
+    "posreal alpha --pe hf:examples/configs/llama-3.1-8b.json --task offset:1": {0},
+    "posreal alpha --pe rope:16 --task offset:1 --lengths 256 --rows 3": {0},
+    "posreal extensions": {0},
 }
 PARSE_ONLY = {    # long jobs: run by their own tests (test_certificates, test_conjecture_search, test_experiment, …)
     "posreal alpha --pe learned:16 --task position:0",
