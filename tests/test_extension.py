@@ -348,7 +348,10 @@ def test_parse_extension_forms_and_refusals(tmp_path) -> None:
     op = parse_extension(f"factors:{path}")
     assert (op.name, op.method, op.factors) == (f"factors:{path}", ExtensionMethod.FACTORS,
                                                 (Fraction(2), Fraction(3, 2), Fraction(1, 2)))
-    accepted = "accepted: none, pi, ntk, yarn, factors:FILE (a JSON list of one positive factor per frequency)"
+    from posreal.theory.extension import EXTENSION_FORMS
+    accepted = f"accepted: {EXTENSION_FORMS}"
+    assert all(form in EXTENSION_FORMS for form in ("pi", "linear:S", "ntk:S", "yarn:S", "factors:FILE", "hf:PATH"))
+    assert parse_extension("linear:8").fixed == Fraction(8) and parse_extension("yarn:5/2").fixed == Fraction(5, 2)
     for bad, shown in (("PI", "'PI'"), ("factors:", "'factors:'"), (3, "3"), (None, "None")):
         with pytest.raises(SpecError) as err:
             parse_extension(bad)

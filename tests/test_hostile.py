@@ -122,7 +122,9 @@ def test_unbounded_sizes_are_refused_before_any_allocation(args, needle):
 
 def test_the_memory_budget_refuses_and_admits_the_same_work(capsys):
     """The control of the policy: one cell refused under a 1 MiB budget runs under the default."""
-    args = ["alpha", "--pe", "relbias", "--task", "copy", "--train-length", "64", "--lengths", "128", "--json"]
+    # position:0 at L0 = 128: 8128 distinct differences × p = 128 (copy holds only 63 since the selection keeps the
+    # distinct ones, and fits in 1 MiB)
+    args = ["alpha", "--pe", "relbias", "--task", "position:0", "--train-length", "128", "--lengths", "256", "--json"]
     code, err = in_process(capsys, "--max-memory", "1M", *args)
     assert code == 2
     assert_one_line(err, "refused", "1 MiB", "--max-memory")
@@ -132,8 +134,8 @@ def test_the_memory_budget_refuses_and_admits_the_same_work(capsys):
 
 def test_the_memory_budget_comes_from_the_environment(capsys, monkeypatch):
     monkeypatch.setenv("POSREAL_MAX_MEMORY", "1M")
-    code, err = in_process(capsys, "alpha", "--pe", "relbias", "--task", "copy", "--train-length", "64",
-                           "--lengths", "128")
+    code, err = in_process(capsys, "alpha", "--pe", "relbias", "--task", "position:0", "--train-length", "128",
+                           "--lengths", "256")
     assert code == 2 and "POSREAL_MAX_MEMORY" in err
     monkeypatch.setenv("POSREAL_MAX_MEMORY", "lots")
     code, err = in_process(capsys, "alpha", "--pe", "relbias", "--task", "copy")

@@ -31,8 +31,8 @@ from posreal.theory.tables import load_table, registered_pe
 
 PE_FORMS = ("nope, clipped[:D] (or relbias), slope (or alibi), colbias[:D], t5[:B[:M]], alibi-fixed[:H[:h]], "
             "kerple-log[:r], rope:d[:base], xpos:d[:base[:scale]], abscol:d[:base], abssin:d[:base], fire[:K[:T]], "
-            "dual:PE, learned:d, hf:CONFIG.json (a model's RoPE), table:PATH, py:MODULE:FUNCTION, or a name given "
-            "to register_pe (d even; 'posreal pes' lists them)")
+            "dual:PE, learned:d, hf:CONFIG.json, table:PATH, py:MODULE:FUNCTION, or a register_pe name (d even; "
+            "'posreal pes' lists them)")
 
 
 @dataclass(frozen=True)
