@@ -56,3 +56,6 @@ EXPERIMENT_STEP_CACHE_MIB = 16
 per-step arrays stay near this size (about a core's share of a last-level cache).  Larger batches
 do not share more work, they only stream from main memory (measured: at (V, d) = (64, 128), 105
 models per batch take 1.5× the time per model of 5).  It changes speed, never a record."""
+
+ROWS = 10
+"""Failed or undecided rows listed per length by ``posreal alpha --rows`` and ``AlphaResult.failing_rows``."""

@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from posreal.theory.defaults import ROWS
 from posreal.theory.kernels import ProfileKernel, profile_rivals, target_keys
 from posreal.theory.realization import FAILED, UNDECIDED
 
 if TYPE_CHECKING:
     from posreal.theory.alpha import AlphaResult
 
-DEFAULT_ROWS = 10     # rows listed per length unless ``--rows all``
+DEFAULT_ROWS = ROWS   # rows listed per length unless ``--rows all``
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from posreal.commands._common import (add_function_pe_options, emit_json, format
                                       load_function_pes, positive_int, samples, seed, train_length, with_provenance)
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
-from posreal.theory.diagnostics import DEFAULT_ROWS
+from posreal.theory.defaults import ROWS as DEFAULT_ROWS
 from posreal.theory.errors import bad_value
 
 CONFIG_MULTIPLES = (2, 8, 16)   # default lengths of an hf: config, in multiples of its original context
