@@ -125,7 +125,9 @@ def test_cli_search_colspan_bad_out_is_refused_before_the_search(where, needle, 
 
 def test_certificate_write_error_is_one_line(tmp_path):
     from posreal.counterexamples.certificate_writer import write
-    from posreal.counterexamples.verifier.errors import CertificateError
-    with pytest.raises(CertificateError, match="cannot write certificate file") as info:
-        write({"format": "x"}, tmp_path)   # a directory: the OSError becomes a CertificateError
+    from posreal.theory.errors import PosrealError
+    with pytest.raises(PosrealError, match="cannot write certificate file") as info:
+        write({"format": "x"}, tmp_path / "missing" / "c.json")   # no such directory: the OSError is one line
     assert "\n" not in str(info.value)
+    with pytest.raises(PosrealError, match="it exists"):
+        write({"format": "x"}, tmp_path)                           # an existing path is never replaced

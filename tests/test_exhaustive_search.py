@@ -206,7 +206,9 @@ def test_committed_hits_and_candidates_replay():
         record = evaluate(family.instance(c["index"]), doc["tau_max"]).to_json()
         assert record["candidate"] and record["alpha"] == c["alpha"] and record["table"] == c["table"]
         (replayed,) = summarize({c["index"]: record})["candidates"]
-        assert replayed == c                                            # the pass ran on today's code
+        assert replayed.keys() == c.keys()                              # the pass ran on today's code
+        for key, value in c.items():                                    # floats to 1e-9: last digits are the CPU's
+            assert replayed[key] == (pytest.approx(value, rel=1e-9) if isinstance(value, float) else value), key
 
 
 def _page_tables() -> dict[str, dict[str, list[str]]]:

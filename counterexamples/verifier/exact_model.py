@@ -39,7 +39,7 @@ SLOPE_NAMES = ("slope", "alibi")                     # alibi: the older name of 
 TABLE_KINDS = ("relative", "column", "general")
 IRRATIONAL_NAMES = ("rope", "abscol", "abssin", "learned", "xpos", "kerple-log", "fire")
 RESERVED_NAMES = ("nope", "clipped", "relbias", "colbias", "slope", "alibi", "t5", "alibi-fixed", "kerple-log",
-                  "rope", "xpos", "abscol", "abssin", "fire", "learned", "dual", "table", "py")
+                  "rope", "xpos", "abscol", "abssin", "fire", "learned", "dual", "table", "py", "hf")
 """Every name the PE registry gives a meaning (spec forms, their older names, prefixes): an embedded
 table may not take one, so that a table can never stand in for a registry PE.  Declared here (the
 verifier imports nothing of the theory) and checked against the theory's parser by the tests."""
