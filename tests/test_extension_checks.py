@@ -89,7 +89,7 @@ def test_registry_predictions_cover_every_part():
 def test_the_runner_lists_the_claim_with_three_methods():
     from posreal.checks.runner import registered_checks
     table, _ = registered_checks()
-    assert {c.method for c in table["extension"]} == {"smt", "property", "registry"}
+    assert {c.method for c in table["extension"]} == {"smt", "property", "registry", "coq"}
 
 
 def test_tiny_random_coefficients_are_decided_at_unit_scale():
