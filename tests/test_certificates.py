@@ -319,9 +319,11 @@ def test_certificate_file_is_utf8_whatever_the_locale(tmp_path):
 
 
 # Exists because a mutant survived: writing into a missing directory was never refused.
-def test_writing_a_certificate_into_a_missing_directory_is_a_one_line_error(tmp_path):
-    """The error names the path, the OS reason and what is accepted."""
-    path = tmp_path / "missing" / "c.json"
+def test_writing_a_certificate_into_a_missing_directory_is_a_one_line_error(tmp_path, monkeypatch):
+    """The error names the path, the OS reason and what is accepted (a short relative path: messages shorten
+    paths past 80 characters, and pytest-xdist's temporary directories are long)."""
+    monkeypatch.chdir(tmp_path)
+    path = Path("missing") / "c.json"
     expected = (f"cannot write certificate file {str(path)!r}: {os.strerror(errno.ENOENT)}; "
                 "accepted: a writable file path in an existing directory")
     with pytest.raises(SpecError, match=f"^{re.escape(expected)}$"):   # a usage error (exit 2), not a full disk

@@ -50,7 +50,8 @@ def test_a_new_file_is_written_and_an_existing_one_only_with_force(tmp_path: Pat
 
 
 def test_a_full_disk_at_fsync_leaves_the_previous_file_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "out.json"
+    monkeypatch.chdir(tmp_path)                      # a short path: messages shorten paths past 80 characters
+    path = Path("out.json")
     path.write_bytes(b"previous content\n")
     monkeypatch.setattr(output_files.os, "fsync", _enospc)
     with pytest.raises(OutputIOError) as err:
