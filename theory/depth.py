@@ -30,8 +30,7 @@ from fractions import Fraction
 import numpy as np
 
 from posreal.theory.errors import bad_value
-from posreal.theory.expressivity import (DEFAULT_SAMPLES, DEFAULT_SEED, MAX_ENUMERATION, BetaMethod, content_task,
-                                         parse_beta_method)
+from posreal.theory.expressivity import DEFAULT_SAMPLES, DEFAULT_SEED, BetaMethod, beta_inputs, content_task
 
 MAX_SUBSETS = 20_000
 """Subsets S examined per row (C(|visible|, 2^K)); more is refused with a one-line error."""
@@ -114,21 +113,8 @@ def depth_bound(spec: str, length: int, vocab: int, depth: int, method: BetaMeth
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 16:
         raise bad_value("depth K", depth, "an integer from 0 to 16")
     task = content_task(spec, length, vocab, visible)
-    method = parse_beta_method(method)
-    size = vocab ** length
-    if method is BetaMethod.AUTO:
-        method = BetaMethod.ENUMERATION if size <= MAX_ENUMERATION else BetaMethod.MONTE_CARLO
-    if method is BetaMethod.ENUMERATION:
-        if size > MAX_ENUMERATION:
-            raise bad_value("enumeration size vocab**length", size, f"at most {MAX_ENUMERATION} (use monte-carlo)")
-        digits = vocab ** np.arange(length - 1, -1, -1, dtype=np.int64)           # (n,) mixed radix
-        X = (np.arange(size, dtype=np.int64)[:, None] // digits[None, :]) % vocab   # (V^n, n) all inputs
-        total = size
-    else:
-        if not isinstance(samples, int) or samples < 1:
-            raise bad_value("samples", samples, "an integer >= 1")
-        X = np.random.default_rng(seed).integers(0, vocab, size=(samples, length), dtype=np.int64)   # (B, n)
-        total = samples
+    method, X = beta_inputs(length, vocab, method, samples, seed)                 # (B, n)
+    total = X.shape[0]
     Y = task.fn(X)                                                                 # (B, m)
     beta: list = []
     argmax: list[tuple[int, ...]] = []

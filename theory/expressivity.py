@@ -148,11 +148,10 @@ def parse_beta_method(method: object) -> BetaMethod:
     raise bad_value("method", method, ", ".join(m.value for m in BetaMethod))
 
 
-def static_routing_bound(spec: str, length: int, vocab: int, method: BetaMethod | str = BetaMethod.AUTO,
-                         samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-                         visible: str | None = None) -> BetaResult:
-    """Per-row β_i = max_{j visible} P[x_j = F(x)_i] for x uniform on {0..vocab-1}^length."""
-    task = content_task(spec, length, vocab, visible)
+def beta_inputs(length: int, vocab: int, method: BetaMethod | str, samples: int, seed: int
+                ) -> tuple[BetaMethod, np.ndarray]:
+    """The inputs β is taken over: every x ∈ {0..V-1}^n (enumeration, up to :data:`MAX_ENUMERATION`) or ``samples``
+    seeded uniform draws (Monte Carlo); ``auto`` picks by size.  Returns the method used and X: (B, n) int64."""
     method = parse_beta_method(method)
     size = vocab ** length
     if method is BetaMethod.AUTO:
@@ -161,16 +160,23 @@ def static_routing_bound(spec: str, length: int, vocab: int, method: BetaMethod 
         if size > MAX_ENUMERATION:
             raise bad_value("enumeration size vocab**length", size, f"at most {MAX_ENUMERATION} (use monte-carlo)")
         digits = vocab ** np.arange(length - 1, -1, -1, dtype=np.int64)          # (n,) mixed radix
-        X = (np.arange(size, dtype=np.int64)[:, None] // digits[None, :]) % vocab  # (V^n, n) all inputs
-        hits = _hits(task, X)                            # exact integer counts
-        beta = [Fraction(int(h.max()), size) for h in hits]
-        argmax = [int(task.visible(row)[int(np.argmax(h))]) for h, row in zip(hits, task.rows)]
-        return BetaResult(task.name, length, vocab, method, list(task.rows), beta, argmax)
+        return method, (np.arange(size, dtype=np.int64)[:, None] // digits[None, :]) % vocab   # (V^n, n)
     if not isinstance(samples, int) or samples < 1:
         raise bad_value("samples", samples, "an integer >= 1")
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, vocab, size=(samples, length), dtype=np.int64)
+    return method, np.random.default_rng(seed).integers(0, vocab, size=(samples, length), dtype=np.int64)
+
+
+def static_routing_bound(spec: str, length: int, vocab: int, method: BetaMethod | str = BetaMethod.AUTO,
+                         samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
+                         visible: str | None = None) -> BetaResult:
+    """Per-row β_i = max_{j visible} P[x_j = F(x)_i] for x uniform on {0..vocab-1}^length."""
+    task = content_task(spec, length, vocab, visible)
+    method, X = beta_inputs(length, vocab, method, samples, seed)                 # (B, n)
     hits = _hits(task, X)
+    if method is BetaMethod.ENUMERATION:                 # exact integer counts
+        beta = [Fraction(int(h.max()), X.shape[0]) for h in hits]
+        argmax = [int(task.visible(row)[int(np.argmax(h))]) for h, row in zip(hits, task.rows)]
+        return BetaResult(task.name, length, vocab, method, list(task.rows), beta, argmax)
     estimate = [float(h.max()) / samples for h in hits]
     stderr = [math.sqrt(b * (1 - b) / samples) for b in estimate]
     argmax = [int(task.visible(row)[int(np.argmax(h))]) for h, row in zip(hits, task.rows)]
