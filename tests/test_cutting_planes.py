@@ -60,3 +60,21 @@ def test_large_cells_use_generation_and_the_estimate_plans_for_its_cap():
     assert not selection.uses_constraint_generation(P, T, 4096, exact=True)
     held, what = selection.selection_size(P, T, 4096, exact=False)
     assert held == working_set_cap(4096, 128) and "working-set" in what
+
+
+def test_the_solve_on_a_near_active_part_is_the_solve_on_all_of_the_working_set():
+    """NNLS on a part A of W, repeated with the constraints of W it violates, ends at W's own optimum; started
+    from a part that misses a needed constraint (the control), the first solve violates it and it joins A."""
+    from posreal.theory.cutting_planes import _solve_on_working_set
+    rng = np.random.default_rng(3)
+    z = rng.normal(size=(60, 5)) + np.array([2.0, 0, 0, 0, 0])              # (w, p), feasible (first coordinate)
+    u_all, rho_all = selection._nnls_ldp(z)
+    theta_all = z.T @ u_all / rho_all
+    needed = int(np.argmax(u_all))                                          # a constraint of the optimum's support
+    part = np.ones(60, dtype=bool)
+    part[needed] = False
+    u_part, rho_part = selection._nnls_ldp(z[part])
+    assert (z @ (z[part].T @ u_part / rho_part)).min() < 1 - 1e-6           # the control: A alone is not enough
+    u, rho = _solve_on_working_set(z, part, selection._nnls_ldp)
+    np.testing.assert_allclose(z.T @ u / rho, theta_all, rtol=1e-8, atol=1e-8)
+    assert u[needed] > 0

@@ -10,7 +10,9 @@ Main definitions and results (definitions.md#selection, "Selection at scale"):
   :mod:`posreal.theory.selection`); (2) one sweep of *every* constraint through the profile: each row's worst
   constraint is against its rival key, the prefix argmax (:func:`~posreal.theory.kernels.profile_rivals`),
   O(L0·p) for v and O(L0) for the rivals, O(L0·p) memory; (3) add the most violated rows' constraints to W;
-  (4) stop when the sweep finds none;
+  each NNLS runs on W's near-active part (the last support and the constraints within NEAR_ACTIVE of their
+  bound) and is repeated with any constraint of W it violates, so it stays small while W grows;
+  (4) stop when the sweep finds none outside W;
 * the certificate: θ_W = Z_Wᵀλ_W with λ_W ≥ 0 and complementary slackness on W (the NNLS solution), and Zθ_W ≥ 1
   on the *full* set (the last sweep).  With λ = 0 off W these are the KKT conditions of the full program, so θ_W
   is θ*: the full program is a restriction of the one on W, whose optimum θ_W is feasible for it;
@@ -34,6 +36,7 @@ from posreal.theory.training_set import row_target_indices
 
 MAX_ROUNDS = 200        # sweeps before giving up (each adds at least one new constraint)
 VIOLATION = 1e-9        # a constraint with v(a) - v(b) < 1 - VIOLATION enters the working set
+NEAR_ACTIVE = 1.0       # NNLS runs on the part of W with λ > 0 or slack at most this (the rest is checked after)
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ class Generated:
     rho: float                 # 1 - Σu (> 0 iff the working set is feasible)
     min_slack: float           # min over the full set of v(a) - v(b) - 1 under θ_W (nan if infeasible)
     rounds: int                # sweeps run
-    converged: bool            # the last sweep found no violated constraint
+    converged: bool            # the last sweep found no violated constraint outside W
 
 
 def first_tie(pe: ProfileEncoding, task: Task, train_length: int) -> tuple[int, int, int] | None:
@@ -102,35 +105,66 @@ def generate(pe: ProfileEncoding, task: Task, train_length: int, nnls_ldp, batch
         i = int(group[np.searchsorted(group, b)])
         return i, target_of_row[i], int(pe.key_index(i, b))
 
-    working: dict[tuple[int, int], int] = {}                                 # key pair -> its place in W
-    order: list[tuple[int, int, int]] = []
+    order: dict[tuple[int, int], tuple[int, int, int]] = {}                 # W: key pair -> (i, t, j), in order
     for k, b in _initial_pairs(a, rows, batch).tolist():
-        working[(k, b)] = len(order)
-        order.append(triple(k, b))
+        order[(k, b)] = triple(k, b)
     last = {k: int(group[-1]) for k, group in by_index.items()}              # M(a): the last row of each index
+    last_idx = np.array(list(last), dtype=np.int64)                          # (n_idx,) the target indices
+    last_pos = np.searchsorted(rows, np.array(list(last.values()), dtype=np.int64))  # their last rows' places
     u, rho, min_slack = None, 0.0, float("nan")
+    z = np.zeros((0, p))
+    active = np.zeros(0, dtype=bool)                                         # (w,) the constraints NNLS solves on
     for rounds in range(1, MAX_ROUNDS + 1):
-        keys = np.array(list(working), dtype=np.int64).reshape(-1, 2)        # (w, 2)
+        keys = np.array(list(order), dtype=np.int64).reshape(-1, 2)          # (w, 2)
         z = feats[keys[:, 0]] - feats[keys[:, 1]]                            # (w, p)
-        u, rho = nnls_ldp(z)
+        active = np.r_[active, np.ones(z.shape[0] - active.size, dtype=bool)]
+        u, rho = _solve_on_working_set(z, active, nnls_ldp)
         if rho <= 0 or not np.isfinite(rho):
-            return Generated(np.array(order, dtype=np.int64), z, u, rho, float("nan"), rounds, False)
-        u = _polish(z, u, rho)
+            return Generated(_triples(order), z, u, rho, float("nan"), rounds, False)
         theta = z.T @ u / rho                                                # (p,)
         profile = feats @ theta                                              # (L0,) v(k)
         margins, _ = profile_rivals(profile, rows, a)                        # (m,) every row's worst constraint
         min_slack = float(margins.min(initial=np.inf)) - 1.0 if rows.size else 0.0
         if min_slack >= -VIOLATION:
-            return Generated(np.array(order, dtype=np.int64), z, u, rho, min_slack, rounds, True)
-        fresh = _most_violated(profile, last, working, batch)
-        if not fresh:                                                        # violated only inside W: NNLS accuracy
-            return Generated(np.array(order, dtype=np.int64), z, u, rho, min_slack, rounds, False)
+            return Generated(_triples(order), z, u, rho, min_slack, rounds, True)
+        violated = last_idx[margins[last_pos] - 1.0 < -VIOLATION]            # target indices with a violation
+        fresh = _most_violated(profile, {int(k): last[int(k)] for k in violated}, order, batch)
+        if not fresh:
+            # every constraint violated beyond VIOLATION is already in W: what is left is the accuracy of the
+            # solution on W, which the selection's KKT check judges at its float tolerance (PRIMAL_TOL), as for
+            # a selection without generation; min_slack is over the full set
+            return Generated(_triples(order), z, u, rho, min_slack, rounds, True)
+        active = (u > 0) | (z @ theta - 1.0 <= NEAR_ACTIVE)                  # the next NNLS: near-active part of W
         for pair in fresh:
-            working[pair] = len(order)
-            order.append(triple(*pair))
+            order[pair] = triple(*pair)
         if len(order) > working_set_cap(train_length, p):
             break
-    return Generated(np.array(order, dtype=np.int64)[: z.shape[0]], z, u, rho, min_slack, rounds, False)
+    return Generated(_triples(order)[: z.shape[0]], z, u, rho, min_slack, rounds, False)
+
+
+def _solve_on_working_set(z: np.ndarray, active: np.ndarray, nnls_ldp) -> tuple[np.ndarray, float]:
+    """The LDP solution on all of W, computed on its near-active part A ⊆ W: NNLS on A, then every constraint of W
+    the solution violates joins A and NNLS runs again, until none does (the optimum on A that is feasible on W is
+    the optimum on W, with λ = 0 off A).  z (w, p), active (w,) bool -> (u (w,), ρ)."""
+    active = active.copy()
+    while True:
+        idx = np.flatnonzero(active)
+        u_a, rho = nnls_ldp(z[idx])
+        u = np.zeros(z.shape[0])
+        if rho <= 0 or not np.isfinite(rho):
+            u[idx] = u_a
+            return u, rho
+        u[idx] = _polish(z[idx], u_a, rho)
+        slack = z @ (z.T @ u / rho) - 1.0                                    # (w,)
+        outside = ~active & (slack < -VIOLATION)
+        if not outside.any():
+            return u, rho
+        active |= outside
+
+
+def _triples(order: dict[tuple[int, int], tuple[int, int, int]]) -> np.ndarray:
+    """The training pairs (i, t, j) of W, in the order they entered: (w, 3) int64."""
+    return np.array(list(order.values()), dtype=np.int64).reshape(-1, 3)
 
 
 def working_set_cap(train_length: int, p: int) -> int:
@@ -139,20 +173,20 @@ def working_set_cap(train_length: int, p: int) -> int:
     return 4 * train_length + 16 * max(4 * p, 256)
 
 
-def _most_violated(profile: np.ndarray, last: dict[int, int], working: dict[tuple[int, int], int],
+def _most_violated(profile: np.ndarray, last: dict[int, int], working: dict[tuple[int, int], tuple[int, int, int]],
                    batch: int) -> list[tuple[int, int]]:
     """The ``batch`` most violated key pairs (a, b) not in W: b ≤ M(a), b ≠ a, v(b) > v(a) - 1 (the full sweep:
     O(L0) comparisons per distinct target index), with every target index's worst pair first."""
     worst: list[tuple[float, int, int]] = []
     rest: list[tuple[float, int, int]] = []
+    need = 1 + max(0, batch - len(last))                                     # the most any one index can give
     for k, top in last.items():
         slack = profile[k] - profile[: top + 1] - 1.0                         # (M(a)+1,) slack of (a, b) for each b
         slack[k] = np.inf
         bad = np.flatnonzero(slack < -VIOLATION)
         if bad.size == 0:
             continue
-        bad = bad[np.argsort(slack[bad], kind="stable")]
-        fresh = [int(b) for b in bad[: 4 * batch] if (k, int(b)) not in working]
+        fresh = _fresh_worst(k, bad, slack, working, need)
         if fresh:
             worst.append((float(slack[fresh[0]]), k, fresh[0]))
             rest.extend((float(slack[b]), k, b) for b in fresh[1:])
@@ -163,19 +197,45 @@ def _most_violated(profile: np.ndarray, last: dict[int, int], working: dict[tupl
     return chosen
 
 
-def _polish(z: np.ndarray, u: np.ndarray, rho: float) -> np.ndarray:
-    """One Newton step on NNLS's support S: λ_S = (Z_S Z_Sᵀ)⁻¹ 1 (the active constraints hold with equality),
-    kept only if λ_S ≥ 0 and it makes Z_W θ ≥ 1 hold more tightly.  Returns u (= ρ λ): (w,)."""
-    support = np.flatnonzero(u > 0)
-    if support.size == 0:
+def _fresh_worst(k: int, bad: np.ndarray, slack: np.ndarray, working: dict, need: int) -> list[int]:
+    """Up to ``need`` key indices b of ``bad`` with (k, b) not in W, most violated first (ties by b)."""
+    take = min(bad.size, 4 * need + 16)
+    while True:
+        head = bad if take == bad.size else bad[np.argpartition(slack[bad], take - 1)[:take]]
+        head = head[np.lexsort((head, slack[head]))]                         # by slack, then by b
+        fresh = [int(b) for b in head if (k, int(b)) not in working][:need]
+        if len(fresh) == need or take == bad.size:
+            return fresh
+        take = min(bad.size, 4 * take)
+
+
+def _polish(z: np.ndarray, u: np.ndarray, rho: float, steps: int = 32) -> np.ndarray:
+    """Refine NNLS's solution on W by an active-set iteration started from its support S (Lawson & Hanson's
+    primal step, done with least squares on Z_S itself, so the conditioning is not squared as in Z_S Z_Sᵀ):
+    θ_S = the least-norm solution of Z_S θ = 1, λ_S from θ_S = Z_Sᵀ λ_S; a negative λ leaves S, the most
+    violated constraint of W enters it.  The result is kept only if it makes Z_W θ ≥ 1 hold more tightly with
+    λ ≥ 0, so it never makes NNLS's answer worse.  Returns u (= ρ λ): (w,)."""
+    active = [int(k) for k in np.flatnonzero(u > 0)]
+    if not active:
         return u
-    zs = z[support]                                                          # (s, p)
-    lam, *_ = np.linalg.lstsq(zs @ zs.T, np.ones(support.size), rcond=None)
-    if np.any(lam < 0):
-        return u
-    theta_old, theta_new = z.T @ u / rho, zs.T @ lam
-    if (z @ theta_new).min() - 1.0 < (z @ theta_old).min() - 1.0:
-        return u
-    out = np.zeros_like(u)
-    out[support] = lam * rho
-    return out
+    best_u, best = u, float((z @ (z.T @ u / rho)).min()) - 1.0
+    ones = np.ones(z.shape[0])
+    for _ in range(steps):
+        zs = z[active]                                                       # (s, p)
+        theta = np.linalg.lstsq(zs, ones[: len(active)], rcond=None)[0]      # (p,) least norm, Z_S θ = 1
+        lam = np.linalg.lstsq(zs.T, theta, rcond=None)[0]                    # (s,) θ = Z_Sᵀ λ
+        if lam.min() < 0:
+            del active[int(np.argmin(lam))]
+            if not active:
+                break
+            continue
+        slack = z @ theta - 1.0                                              # (w,)
+        if slack.min() > best:
+            best_u = np.zeros_like(u)
+            best_u[active] = lam * rho
+            best = float(slack.min())
+        worst = int(np.argmin(slack))
+        if slack[worst] >= -VIOLATION / 100 or worst in active:
+            break
+        active.append(worst)
+    return best_u
