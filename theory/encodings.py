@@ -274,8 +274,7 @@ class ProfileEncoding(Encoding):
         feats = self.features(np.arange(length), train_length)  # (L, p)
         if feats.shape[1] == 0:
             return np.zeros(length, dtype=np.int64)
-        _, inverse = np.unique(feats, axis=0, return_inverse=True)
-        ids = inverse.reshape(-1).astype(np.int64)
+        ids = _row_ids(feats)
         shared = np.flatnonzero(np.bincount(ids)[ids] > 1)              # keys whose float features recur
         if not self.rational or shared.size == 0:
             return ids
@@ -334,6 +333,22 @@ class ProfileEncoding(Encoding):
         step = max(1, 2 ** 20 // max(1, self.dim(train_length)))
         return max((float(np.abs(self.features(np.arange(a, min(length, a + step)), train_length)).max(initial=0.0))
                     for a in range(0, length, step)), default=0.0)
+
+
+def _row_ids(feats: np.ndarray) -> np.ndarray:
+    """Integer ids of the rows of ``feats`` with id(k) == id(k') iff the rows are equal as floats: (L, p) -> (L,).
+    The rows are hashed exactly (their bits times fixed odd 64-bit words, summed modulo 2⁶⁴, -0.0 read as 0.0),
+    the hashes sorted, and every row compared with its hash group's first row; in the unlikely case that two
+    different rows share a hash, the rows themselves are sorted (np.unique over rows, O(L p log L))."""
+    rows = np.ascontiguousarray(feats + 0.0)                                 # -0.0 + 0.0 = 0.0
+    words = np.random.default_rng(0x5EED).integers(1, 2 ** 63, size=rows.shape[1], dtype=np.uint64) | np.uint64(1)
+    hashes = (rows.view(np.uint64) * words).sum(axis=1, dtype=np.uint64)    # (L,) wraps modulo 2⁶⁴
+    _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    if np.all(rows == rows[first[inverse]]):
+        return inverse.astype(np.int64)
+    _, inverse = np.unique(rows, axis=0, return_inverse=True)
+    return inverse.reshape(-1).astype(np.int64)
 
 
 @dataclass(frozen=True)

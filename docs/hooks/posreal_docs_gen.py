@@ -31,6 +31,8 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+import config_table  # sibling module: the model-config table (mkdocs puts this folder on sys.path)
+
 log = logging.getLogger("mkdocs.hooks.posreal_docs")   # progress lines of the build (INFO)
 ROOT = Path(__file__).resolve().parents[2]          # the repository
 DOCS = ROOT / "docs"
@@ -1573,6 +1575,7 @@ GENERATORS = {
     "alpha-extensions": gen_alpha_extensions,
     "extension-instances": gen_extension_instances,
     "induction-table": gen_induction_table,
+    "config-table": config_table.render,
 }
 
 # Figure producers: each returns {src_uri: PNG bytes}; a source that cannot be read is a build error.

@@ -1,0 +1,44 @@
+"""The Length extension page's table of real model configs, rendered from the committed benchmark file.
+
+``docs/data/configs/alpha-table.json`` is written by ``python benchmarks/bench_configs.py --table --write``
+(α_L of the six shipped configs in ``examples/configs/``, float64 beside float32 frequencies, with the versions
+that computed it); :func:`render` turns it into the page's Markdown table.  A file of another format or version,
+or with a cell missing, is an error, never a partial table.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+SOURCE = Path(__file__).resolve().parents[1] / "data" / "configs" / "alpha-table.json"
+FORMAT, VERSION = "posreal-config-alpha-table", 1
+
+
+def _alpha(value: float | None) -> str:
+    return "undecided" if value is None else f"{value:.4f}"
+
+
+def render(path: Path = SOURCE) -> str:
+    """The Markdown table: one row per (config, task), one column per multiple of the original context."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    if doc.get("format") != FORMAT or doc.get("version") != VERSION:
+        raise ValueError(f"{path.name}: not a {FORMAT} file of version {VERSION}")
+    multiples = [int(m) for m in doc["multiples"]]
+    head = ["model config", "`rope_type`", "L0", "task"] + [f"α at {m}× L0" for m in multiples]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in doc["rows"]:
+        L0 = int(row["train_length"])
+        alphas = [row["alpha"][str(m * L0)] for m in multiples]
+        name = Path(row["config"]).stem
+        lines.append(f"| `{name}` | `{row['rope_type']}` | {L0:,} | `{row['task']}` | "
+                     + " | ".join(_alpha(a) for a in alphas) + " |")
+    differs = doc.get("float32_differs", [])
+    seconds = sum(float(row["seconds"]) for row in doc["rows"])
+    note = (f"Computed on {doc['generated']} by `{doc['command']}` (posreal "
+            f"{doc['versions'].get('positional-realizability', '?')}, {seconds:.0f} s for the float64 and float32 "
+            "tables together). ")
+    note += ("float32 frequencies, as transformers computes them, change no α in this table."
+             if not differs else "float32 frequencies change α in: "
+             + ", ".join(f"`{c}` · `{t}`" for c, t in differs) + ".")
+    return "\n".join(lines) + "\n\n" + note + "\n"
