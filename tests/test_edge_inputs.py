@@ -18,7 +18,8 @@ import pytest
 from posreal.cli import main
 from posreal.counterexamples.search_runner import read_results, record_problem, search
 from posreal.theory.errors import SpecError
-from posreal.theory.pe_specs import MAX_KERPLE_R, parse_pe
+from posreal.theory.pe_specs import parse_pe
+from posreal.theory.published import MAX_KERPLE_R
 from posreal.theory.tables import MAX_ENTRY_MAGNITUDE, build_table
 
 ALPHA = ["alpha", "--task", "offset:1", "--train-length", "4", "--lengths", "8"]

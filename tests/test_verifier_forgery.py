@@ -31,9 +31,9 @@ from posreal.cli import main
 from posreal.counterexamples.certificate_writer import bundle
 from posreal.counterexamples.verifier import exact_model as em
 from posreal.counterexamples.verifier.certificate import digest
-from posreal.theory.encodings import REGISTRY_NAMES
+from posreal.theory.declarations import never_rational_names, reserved_pe_names
 from posreal.theory.errors import PosrealError
-from posreal.theory.pe_catalogue import CATALOGUE
+from posreal.theory.pe_catalogue import catalogue
 from posreal.theory.pe_specs import parse_learned, parse_pe
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,13 +49,13 @@ def _head(form: str) -> str:
 
 def _theory_names() -> set[str]:
     """Every name the theory's PE registry gives a meaning: catalogue forms, their aliases, prefixes."""
-    heads = {_head(e.form) for e in CATALOGUE} | {_head(a) for e in CATALOGUE for a in e.aliases}
-    return heads | set(REGISTRY_NAMES)
+    heads = {_head(e.form) for e in catalogue()} | {_head(a) for e in catalogue() for a in e.aliases}
+    return heads | set(reserved_pe_names())
 
 
 def _registry_specs() -> list[str]:
     """Registry PE specs to forge: the attack's names, every catalogue example and reserved name."""
-    examples = [e.example for e in CATALOGUE if e.example is not None]
+    examples = [e.example for e in catalogue() if e.example is not None]
     return list(dict.fromkeys([*ISSUE_NAMES, *examples, *em.RESERVED_NAMES]))
 
 
@@ -87,6 +87,7 @@ def _renamed(path: Path, new: str) -> dict:
 def test_the_verifiers_reserved_names_are_exactly_the_theorys_pe_names() -> None:
     assert set(em.RESERVED_NAMES) == _theory_names()
     assert set(em.IRRATIONAL_NAMES) <= set(em.RESERVED_NAMES)
+    assert set(em.IRRATIONAL_NAMES) == never_rational_names()        # the declarations' never-rational families
     assert len(em.RESERVED_NAMES) == len(set(em.RESERVED_NAMES))
 
 

@@ -125,3 +125,21 @@ def rope_type_catalogue() -> list[dict]:
     """One entry per rope_type: name, formula, reference, keys (``posreal extensions``)."""
     return [{"name": f"hf:PATH ({t.value})", "formula": info.formula, "reference": info.reference,
              "keys": list(info.keys)} for t, info in ROPE_TYPES.items()]
+
+
+# --------------------------------------------------------------------------- declarations (posreal extensions)
+def _declare() -> None:
+    from posreal.theory.declarations import ExtensionEntry, TransferType, declare_transfer, extension_forms
+    from posreal.theory.errors import bad_value
+
+    def hf(name: str, rest: str, spec: str) -> Transfer:
+        if len(rest) < 2:
+            raise bad_value("extension", spec, extension_forms())
+        return read_rope_scaling(rest[1:])
+
+    entries = tuple(ExtensionEntry(f"hf:PATH ({kind.value})", "the config's factor; dynamic: also L", info.formula,
+                                   info.reference) for kind, info in ROPE_TYPES.items())
+    declare_transfer(TransferType("hf", ("hf:PATH",), hf, entries, rank=6))
+
+
+_declare()

@@ -71,10 +71,6 @@ class KernelForm(StrEnum):
     BLOCKED = "blocked"     # ψ evaluated a block of rows at a time, never stored: general PEs given by a formula
 
 
-REGISTRY_NAMES = frozenset({"nope", "relbias", "clipped", "alibi", "slope", "rope", "abssin", "abscol", "colbias",
-                            "dual", "learned", "table", "t5", "xpos", "fire", "py", "hf"})
-"""Names a user PE may not take (they are spec prefixes)."""
-
 TIE_SCREEN = 1e-6              # rows with γ above this (relative) cannot be structural ties (γ ≤ 0 there)
 MAX_PROFILE_LENGTH = 2 ** 24   # relative / column kernels: O(L) memory
 MAX_BLOCKED_LENGTH = 2 ** 15   # bilinear kernels: O(L^2 d) time, row-blocked memory
@@ -582,3 +578,44 @@ class DualOf(Encoding):
 def is_profile(pe: Encoding) -> bool:
     """True for 1-D encodings (relative or column), including their duals."""
     return pe.kernel_form is KernelForm.PROFILE
+
+
+# --------------------------------------------------------------------------- declarations (posreal pes)
+def _declare() -> None:
+    from posreal.theory.declarations import PEFamily, declare_pe
+    from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
+    from posreal.theory.spec_args import at_most, int_arg, no_args, split_args
+
+    def nope(name: str, rest: str, spec: str) -> Encoding:
+        no_args(rest, spec)
+        return NoPE()
+
+    def bucket(name: str, rest: str, spec: str) -> Encoding:
+        args = at_most(split_args(rest), 1, spec)
+        D = int_arg(args[0], spec, 0) if args else None
+        return Bucket(D=D, index=POSITION if name == "colbias" else OFFSET,
+                      alias="relbias" if name == "relbias" else None)   # the old name, printed as given
+
+    def slope(name: str, rest: str, spec: str) -> Encoding:
+        no_args(rest, spec)
+        return Slope(alias="alibi" if name == "alibi" else None)
+
+    declare_pe(PEFamily(CatalogueEntry(
+        "nope", "relative", "ψ(i, j) = () (p = 0): κ ≡ 0", (), "—", "yes",
+        "no positional encoding (as in Kazemnejad et al. 2023, NeurIPS)", "nope"), nope, rank=0))
+    declare_pe(PEFamily(CatalogueEntry(
+        "clipped[:D]", "relative", "ψ(i, j) = one-hot of min(n, D)",
+        (Parameter("D", "last bucket: offsets ≥ D share it", "L0 - 1"),), "θ ∈ ℝ^(D+1)", "yes",
+        "the project's idealization of T5's buckets (Raffel et al. 2020): exact offsets, clipped at D",
+        "clipped", ("relbias[:D]",)), bucket, rank=1))
+    declare_pe(PEFamily(CatalogueEntry(
+        "colbias[:D]", "column", "ψ(i, j) = one-hot of min(j, D)",
+        (Parameter("D", "last bucket: positions ≥ D share it", "L0 - 1"),), "θ ∈ ℝ^(D+1)", "yes",
+        "the column mirror of clipped (Proposition 4)", "colbias"), bucket, rank=2))
+    declare_pe(PEFamily(CatalogueEntry(
+        "slope", "relative", "ψ(i, j) = [-n]: κ = θ·(-n), one learned slope of either sign", (), "θ ∈ ℝ", "yes",
+        "ALiBi's linear bias (Press, Smith & Lewis 2022) with a free slope; the paper's fixed slopes are "
+        "alibi-fixed", "slope", ("alibi",)), slope, rank=3))
+
+
+_declare()

@@ -34,11 +34,13 @@ from typing import Any
 
 import numpy as np
 
+import posreal.theory.config_transfer   # noqa: F401  (declares hf:PATH, a model config's rope_scaling)
 from posreal.theory import resources
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import SpecError, bad_value, quote
-from posreal.theory.config_transfer import read_rope_scaling
-from posreal.theory.transfer_operator import REEVALUATION, Transfer
+from posreal.theory.declarations import (ExtensionEntry, TransferType, declare_transfer, extension_forms,
+                                         named_extensions, transfer_type, transfer_types)
+from posreal.theory.transfer_operator import Transfer
 
 YARN_ALPHA = 1.0    # ramp start (YaRN's α): wavelengths longer than L0 / α are interpolated fully
 YARN_BETA = 32.0    # ramp end (YaRN's β): wavelengths shorter than L0 / β are extrapolated
@@ -46,10 +48,6 @@ MAX_FACTORS = 4096  # entries of a factors file
 MAX_FACTORS_BYTES = 2 ** 20   # a factors file: 4096 factors of up to 61 characters fit in 256 KiB
 MIN_FACTOR, MAX_FACTOR = Fraction(1, 10 ** 9), Fraction(10 ** 12)   # λ_f range: ω/λ and L·ω/λ stay finite floats
 _RATIONAL = re.compile(r"\s*[0-9]{1,30}(?:/[0-9]{1,30})?\s*")      # "p" or "p/q": no exponents (no 10**huge)
-EXTENSION_FORMS = ("none, pi, ntk, yarn (s = L/L0), linear:S, ntk:S, yarn:S (a fixed factor S), factors:FILE (a JSON "
-                   "list of one positive factor per frequency), hf:PATH (a model config or its rope_scaling); "
-                   "'posreal extensions' lists them")
-
 
 class ExtensionMethod(StrEnum):
     """The length-extension methods."""
@@ -193,66 +191,95 @@ def _factor(x: Any) -> Fraction | None:
 
 
 def parse_extension(spec: str | Transfer) -> Transfer:
-    """The transfer operator of an extension spec: ``none`` (plain re-evaluation), ``pi``, ``ntk``, ``yarn``
-    (s = L/L0 at each length), ``linear:S``, ``ntk:S``, ``yarn:S`` (a config's fixed factor S), ``factors:FILE`` or
-    ``hf:PATH`` (a model config's rope_scaling, :mod:`posreal.theory.config_transfer`); a
-    :class:`~posreal.theory.transfer_operator.Transfer` is returned as it is."""
+    """The transfer operator of an extension spec, by the type its name declares (:func:`extension_catalogue`
+    lists them): ``none`` (plain re-evaluation), ``pi``, ``ntk``, ``yarn`` (s = L/L0 at each length), ``linear:S``,
+    ``ntk:S``, ``yarn:S`` (a config's fixed factor S), ``factors:FILE`` or ``hf:PATH`` (a model config's
+    rope_scaling, :mod:`posreal.theory.config_transfer`); a :class:`~posreal.theory.transfer_operator.Transfer` is
+    returned as it is."""
     if isinstance(spec, Transfer):
         return spec
     if not isinstance(spec, str) or len(spec) > 4096:
-        raise bad_value("extension", spec, EXTENSION_FORMS)
-    if spec == "none":
-        return REEVALUATION
-    if spec in ("pi", "ntk", "yarn"):
-        return Extension(spec, ExtensionMethod(spec))
-    if spec.startswith("factors:") and len(spec) > len("factors:"):
-        return Extension(spec, ExtensionMethod.FACTORS, read_factors(spec[len("factors:"):]))
-    if spec.startswith("hf:") and len(spec) > len("hf:"):
-        return read_rope_scaling(spec[len("hf:"):])
-    name, _, text = spec.partition(":")
-    if name in FIXED_FACTOR and text:
-        factor = _factor(text) if len(text) <= 40 else None
-        if factor is None or not MIN_FIXED <= factor <= MAX_FACTOR:
-            raise SpecError(f"invalid extension {quote(spec)}: factor {quote(text)}; accepted: {name}:S with a "
-                            f"number or rational S from {float(MIN_FIXED):g} to {float(MAX_FACTOR):g}, e.g. {name}:8")
-        return Extension(spec, FIXED_FACTOR[name], fixed=factor)
-    raise bad_value("extension", spec, EXTENSION_FORMS)
+        raise bad_value("extension", spec, extension_forms())
+    name, sep, tail = spec.partition(":")
+    kind = transfer_type(name)
+    if kind is None:
+        raise bad_value("extension", spec, extension_forms())
+    return kind.parse(name, sep + tail, spec)
 
 
-FIXED_FACTOR = {"linear": ExtensionMethod.PI, "ntk": ExtensionMethod.NTK, "yarn": ExtensionMethod.YARN}
-"""The fixed-factor forms ``linear:S`` (position interpolation by S), ``ntk:S``, ``yarn:S`` (the paper's ramp)."""
+def __getattr__(name: str) -> Any:
+    """``EXTENSIONS`` (the methods ``--extension all`` runs) and ``EXTENSION_FORMS`` (the accepted-forms text), both
+    derived from the declarations on each use."""
+    if name == "EXTENSIONS":
+        return named_extensions()
+    if name == "EXTENSION_FORMS":
+        return extension_forms()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 MIN_FIXED = Fraction(1, 1000)
 
-EXTENSIONS = ("none", "pi", "ntk", "yarn")
-"""The named extensions (``--extension all`` runs these)."""
 
-
-@dataclass(frozen=True)
-class ExtensionEntry:
-    """One line of ``posreal extensions``: the spec form, what s is, the formula and the reference."""
-
-    spec: str
-    factor: str
-    formula: str
-    reference: str
+def _fixed_factor(name: str, text: str, spec: str) -> Fraction:
+    """The S of ``linear:S``, ``ntk:S``, ``yarn:S``: a number or rational from MIN_FIXED to MAX_FACTOR."""
+    factor = _factor(text) if len(text) <= 40 else None
+    if factor is None or not MIN_FIXED <= factor <= MAX_FACTOR:
+        raise SpecError(f"invalid extension {quote(spec)}: factor {quote(text)}; accepted: {name}:S with a "
+                        f"number or rational S from {float(MIN_FIXED):g} to {float(MAX_FACTOR):g}, e.g. {name}:8")
+    return factor
 
 
 def extension_catalogue() -> list[ExtensionEntry]:
-    """Every length-extension form the parser accepts, with its formula and reference (``posreal extensions``)."""
-    from posreal.theory.rope_scaling import ROPE_TYPES
-    per_length = "s = L/L0 at each evaluated length"
-    fixed = "the fixed factor S, at every evaluated length"
-    out = [ExtensionEntry("none", "-", "T_L θ: the same features on the longer grid", "the preprint's T_L"),
-           ExtensionEntry("pi", per_length, "ω_f / s", "Chen, Wong, Chen & Tian 2023 (position interpolation)"),
-           ExtensionEntry("ntk", per_length, "ω_f / s^(2f/(d-2)) (base · s^(d/(d-2)))", "NTK-aware scaling"),
-           ExtensionEntry("yarn", per_length, "(1-γ_f) ω_f/s + γ_f ω_f, γ_f a ramp linear in the rotation count "
-                          "L0 ω_f/2π (α = 1, β = 32)", "Peng, Quesnelle, Fan & Shippole, ICLR 2024 (the paper's ramp)"),
-           ExtensionEntry("linear:S", fixed, "ω_f / S", "position interpolation with a config's factor"),
-           ExtensionEntry("ntk:S", fixed, "ω_f / S^(2f/(d-2))", "NTK-aware scaling with a config's factor"),
-           ExtensionEntry("yarn:S", fixed, "the paper's yarn with s = S", "Peng et al. 2024"),
-           ExtensionEntry("factors:FILE", per_length + " (the file gives λ_f)", "ω_f / λ_f",
-                          "searched factors, e.g. LongRoPE (Ding et al. 2024)")]
-    for kind, info in ROPE_TYPES.items():
-        out.append(ExtensionEntry(f"hf:PATH ({kind.value})", "the config's factor; dynamic: also L",
-                                  info.formula, info.reference))
-    return out
+    """Every length-extension form the parser accepts, with its formula and reference (``posreal extensions``):
+    the declared types' lines, in catalogue order."""
+    return [entry for kind in transfer_types() for entry in kind.entries]
+
+
+# --------------------------------------------------------------------------- declarations (posreal extensions)
+_PER_LENGTH = "s = L/L0 at each evaluated length"
+_FIXED = "the fixed factor S, at every evaluated length"
+
+
+def _rescaling_type(name: str, method: ExtensionMethod, rank: float, formula: str, reference: str,
+                    fixed_formula: str | None = None) -> TransferType:
+    """``name`` (s = L/L0) and, with a ``fixed_formula``, ``name:S`` (a fixed factor) of a frequency rescaling."""
+    def parse(name: str, rest: str, spec: str) -> Transfer:
+        if not rest:
+            return Extension(spec, method)
+        if fixed_formula is None or rest == ":":
+            raise bad_value("extension", spec, extension_forms())
+        return Extension(spec, method, fixed=_fixed_factor(name, rest[1:], spec))
+    entries = [ExtensionEntry(name, _PER_LENGTH, formula, reference)]
+    if fixed_formula is not None:
+        entries.append(ExtensionEntry(f"{name}:S", _FIXED, fixed_formula, reference))
+    return TransferType(name, tuple(e.spec for e in entries), parse, tuple(entries), rank, in_all=(name,))
+
+
+def _linear(name: str, rest: str, spec: str) -> Transfer:
+    if len(rest) < 2:
+        raise bad_value("extension", spec, extension_forms())
+    return Extension(spec, ExtensionMethod.PI, fixed=_fixed_factor(name, rest[1:], spec))
+
+
+def _factors(name: str, rest: str, spec: str) -> Transfer:
+    if len(rest) < 2:
+        raise bad_value("extension", spec, extension_forms())
+    return Extension(spec, ExtensionMethod.FACTORS, read_factors(rest[1:]))
+
+
+declare_transfer(_rescaling_type(
+    "pi", ExtensionMethod.PI, 1, "ω_f / s", "Chen, Wong, Chen & Tian 2023 (position interpolation)"))
+declare_transfer(_rescaling_type(
+    "ntk", ExtensionMethod.NTK, 2, "ω_f / s^(2f/(d-2)) (base · s^(d/(d-2)))", "NTK-aware scaling",
+    "ω_f / S^(2f/(d-2))"))
+declare_transfer(_rescaling_type(
+    "yarn", ExtensionMethod.YARN, 3, "(1-γ_f) ω_f/s + γ_f ω_f, γ_f a ramp linear in the rotation count "
+    "L0 ω_f/2π (α = 1, β = 32)", "Peng, Quesnelle, Fan & Shippole, ICLR 2024 (the paper's ramp)",
+    "the paper's yarn with s = S"))
+declare_transfer(TransferType(
+    "linear", ("linear:S",), _linear,
+    (ExtensionEntry("linear:S", _FIXED, "ω_f / S", "position interpolation with a config's factor"),), 4))
+declare_transfer(TransferType(
+    "factors", ("factors:FILE",), _factors,
+    (ExtensionEntry("factors:FILE", _PER_LENGTH + " (the file gives λ_f)", "ω_f / λ_f",
+                    "searched factors, e.g. LongRoPE (Ding et al. 2024)"),), 5))

@@ -183,3 +183,29 @@ def read_model_config(path: str) -> ModelConfig:
         original = max_positions                                          # transformers' dynamic type reads Lmax
     rope = scaling_of(scaling, kind, width, base, original, max_positions)
     return ModelConfig(path, head, width, base, original, rope)
+
+
+# --------------------------------------------------------------------------- declarations (posreal pes)
+def _declare() -> None:
+    from posreal.theory.declarations import PEFamily, declare_pe
+    from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
+
+    def hf(name: str, rest: str, spec: str) -> Encoding:
+        if len(rest) < 2:
+            from posreal.theory.declarations import pe_forms
+            from posreal.theory.errors import bad_value
+            raise bad_value("PE", spec, pe_forms())
+        return read_model_config(rest[1:]).pe
+
+    declare_pe(PEFamily(CatalogueEntry(
+        "hf:CONFIG.json", "relative",
+        "a model's RoPE: rope:d:b with d = head_dim × partial_rotary_factor and b = rope_theta (proportional: the "
+        "rotated pairs with exponents over the head width); its rope_scaling is the default --extension and its "
+        "original_max_position_embeddings the default L0",
+        (Parameter("CONFIG.json", "a transformers config.json (examples/configs/ has six real ones)", "—"),),
+        "θ ∈ ℝ^d", "no (float: the config's frequencies)",
+        "transformers' config format and rope_scaling types ('posreal extensions' lists them)", None), hf, rank=15,
+        never_rational=True))
+
+
+_declare()

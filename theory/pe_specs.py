@@ -17,22 +17,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 
-from posreal.theory.encodings import OFFSET, POSITION, Bucket, Encoding, NoPE, Slope
-from posreal.theory.published import (ALIBI_HEAD, ALIBI_HEADS, FIRE_KNOTS, MAX_FIRE_KNOTS, MAX_T5_BUCKETS,
-                                      T5_BUCKETS, T5_MAX_DISTANCE, XPOS_SCALE, Fire, FixedALiBi, KerpleLog,
-                                      T5Buckets, XPos)
-from posreal.theory.errors import SpecError, bad_value, quote
-from posreal.theory.sinusoids import DEFAULT_BASE, AbsSin, Sinusoidal
+import posreal.theory.model_config   # noqa: F401  (each family module declares its PEs on import)
+import posreal.theory.published      # noqa: F401
+import posreal.theory.sinusoids      # noqa: F401
+import posreal.theory.tables         # noqa: F401
+from posreal.theory.declarations import PEFamily, declare_pe, pe_family, pe_forms
+from posreal.theory.encodings import Encoding
+from posreal.theory.errors import bad_value
+from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
 from posreal.theory.resources import MAX_INT_DIGITS, MAX_SPEC_INT, check_spec, strip_duals
-from posreal.theory.model_config import read_model_config
-from posreal.theory.tables import load_table, registered_pe
+from posreal.theory.tables import registered_pe
 
-PE_FORMS = ("nope, clipped[:D] (or relbias), slope (or alibi), colbias[:D], t5[:B[:M]], alibi-fixed[:H[:h]], "
-            "kerple-log[:r], rope:d[:base], xpos:d[:base[:scale]], abscol:d[:base], abssin:d[:base], fire[:K[:T]], "
-            "dual:PE, learned:d, hf:CONFIG.json, table:PATH, py:MODULE:FUNCTION, or a register_pe name (d even; "
-            "'posreal pes' lists them)")
+
+def __getattr__(name: str) -> str:
+    """``PE_FORMS``: the accepted-forms text of a bad PE spec, derived from the declarations on each use."""
+    if name == "PE_FORMS":
+        return pe_forms()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -51,80 +53,6 @@ class LearnedAbsolute:
 def dual_pe(pe: str | Encoding) -> Encoding:
     """The shear ψ_S(i, j) = ψ(i, i - j): same row values, flipped key index.  An involution."""
     return parse_pe(pe).dual()
-
-
-def _int_arg(text: str, spec: str, minimum: int) -> int:
-    if len(text) > MAX_INT_DIGITS or not text.isascii() or not text.isdigit():
-        raise bad_value("PE", spec, f"{PE_FORMS}; integer parameters in ASCII digits")
-    value = int(text, 10)
-    if not minimum <= value <= MAX_SPEC_INT:
-        raise bad_value("PE", spec, f"{PE_FORMS}; integer parameters from {minimum} to {MAX_SPEC_INT}")
-    return value
-
-
-MAX_KERPLE_R = 1e12   # kerple-log's inner scale r: r·L <= 10^19 on the longest grid, so log(1 + r n) stays finite
-
-
-def _number(text: str, spec: str, what: str, low: float = 0.0, high: float = float("inf")) -> float:
-    """A finite decimal parameter in (``low``, ``high``] (ASCII, at most 40 characters)."""
-    try:
-        value = float(text) if len(text) <= 40 and text.isascii() and "_" not in text else None
-    except ValueError:
-        value = None
-    if value is None:
-        raise bad_value("PE", spec, PE_FORMS)
-    if not np.isfinite(value) or value <= low:
-        raise SpecError(f"invalid PE {quote(spec)}: {what} {quote(text)} must be a number > {low:g}")
-    if value > high:
-        raise SpecError(f"invalid PE {quote(spec)}: {what} {quote(text)} must be a number <= {high:g} "
-                        f"(accepted: {low:g} < {what} <= {high:g})")
-    return value
-
-
-def _sinusoid_args(args: list[str], spec: str) -> tuple[int, float, bool]:
-    if not 1 <= len(args) <= 2:
-        raise bad_value("PE", spec, PE_FORMS)
-    d = _int_arg(args[0], spec, 2)
-    if d % 2:
-        raise SpecError(f"invalid PE {quote(spec)}: width d={d} is odd; accepted: an even width d >= 2")
-    if len(args) == 1:
-        return d, DEFAULT_BASE, False
-    return d, _number(args[1], spec, "base", low=1.0), True
-
-
-def _t5(args: list[str], spec: str) -> T5Buckets:
-    B = _int_arg(args[0], spec, 2) if args else T5_BUCKETS
-    M = _int_arg(args[1], spec, 1) if len(args) > 1 else T5_MAX_DISTANCE
-    if B > MAX_T5_BUCKETS or M <= B // 2:
-        raise SpecError(f"invalid PE {quote(spec)}: t5 needs 2 <= B <= {MAX_T5_BUCKETS} buckets and a max distance "
-                        f"M > B/2 (here B = {B}, M = {M}); accepted: t5[:B[:M]], e.g. t5, t5:32:128")
-    return T5Buckets(B, M, given=len(args))
-
-
-def _alibi_fixed(args: list[str], spec: str) -> FixedALiBi:
-    H = _int_arg(args[0], spec, 1) if args else ALIBI_HEADS
-    h = _int_arg(args[1], spec, 1) if len(args) > 1 else ALIBI_HEAD
-    if h > H:
-        raise SpecError(f"invalid PE {quote(spec)}: head h = {h} of H = {H} heads; accepted: alibi-fixed[:H[:h]] "
-                        "with 1 <= h <= H (slope 2^(-8h/H))")
-    return FixedALiBi(heads=H, head=h, given=len(args))
-
-
-def _xpos(args: list[str], spec: str) -> XPos:
-    if not 1 <= len(args) <= 3:
-        raise bad_value("PE", spec, PE_FORMS)
-    d, base, _ = _sinusoid_args(args[:2], spec)
-    scale = _number(args[2], spec, "scale") if len(args) == 3 else XPOS_SCALE
-    return XPos(d=d, base=base, scale=scale, given=len(args))
-
-
-def _fire(args: list[str], spec: str) -> Fire:
-    K = _int_arg(args[0], spec, 2) if args else FIRE_KNOTS
-    if K > MAX_FIRE_KNOTS:
-        raise SpecError(f"invalid PE {quote(spec)}: K = {K} knots; accepted: fire[:K[:T]] with 2 <= K <= "
-                        f"{MAX_FIRE_KNOTS}")
-    T = _int_arg(args[1], spec, 1) if len(args) > 1 else None
-    return Fire(knots=K, threshold=T, given=len(args))
 
 
 LEARNED_API = "posreal alpha --pe learned:d, or posreal.theory.learned_alpha_interval and parse_learned"
@@ -161,8 +89,8 @@ def parse_pe(spec: str | Encoding) -> Encoding:
         raise bad_value("PE", spec if isinstance(spec, str) else str(spec),
                         f"a linear PE here; learned:d is not linear (its α_L is an interval): use {LEARNED_API}")
     if not isinstance(spec, str):
-        raise bad_value("PE", spec, PE_FORMS)
-    depth, text = strip_duals(check_spec(spec, "PE", PE_FORMS))   # a loop, not recursion
+        raise bad_value("PE", spec, pe_forms())
+    depth, text = strip_duals(check_spec(spec, "PE", pe_forms()))   # a loop, not recursion
     if is_learned(text):
         raise bad_value("PE", spec, "the shear dual:P of a linear PE P (learned:d is not linear)")
     inner = _parse_plain(text, spec)
@@ -170,43 +98,27 @@ def parse_pe(spec: str | Encoding) -> Encoding:
 
 
 def _parse_plain(text: str, spec: str) -> Encoding:
-    if text.startswith("hf:") and len(text) > 3:
-        return read_model_config(text[3:]).pe
-    if text.startswith("table:"):
-        return load_table(text[len("table:"):])
-    if text.startswith("py:"):
-        loaded = registered_pe(text)
-        if loaded is None:
-            raise SpecError(f"invalid PE {quote(spec)}: a py:MODULE:FUNCTION PE is not loaded; accepted: on the "
-                            "command line with --pe-kind and --pe-width, from Python through "
-                            "posreal.theory.register_pe(name, psi=f, kind=..., width=p)")
-        return loaded
-    name, *args = text.split(":")
-    user = registered_pe(name) if not args else None
+    """A spec without ``dual:`` prefixes: a user PE registered under its name, else the declared family's parser."""
+    name, sep, tail = text.partition(":")
+    rest = sep + tail                                       # ":16:500000", ":" or "" (no parameters)
+    user = registered_pe(name) if not sep else None
     if user is not None:
         return user
-    if name == "nope" and not args:
-        return NoPE()
-    if name in ("clipped", "relbias", "colbias") and len(args) <= 1:
-        D = _int_arg(args[0], spec, 0) if args else None
-        alias = "relbias" if name == "relbias" else None   # the old name, printed as given
-        return Bucket(D=D, index=POSITION if name == "colbias" else OFFSET, alias=alias)
-    if name in ("slope", "alibi") and not args:
-        return Slope(alias="alibi" if name == "alibi" else None)
-    if name == "t5" and len(args) <= 2:
-        return _t5(args, spec)
-    if name == "alibi-fixed" and len(args) <= 2:
-        return _alibi_fixed(args, spec)
-    if name == "kerple-log" and len(args) <= 1:
-        return KerpleLog(_number(args[0], spec, "inner scale r", high=MAX_KERPLE_R), given=1) if args else KerpleLog()
-    if name in ("rope", "abscol"):
-        d, base, given = _sinusoid_args(args, spec)
-        return Sinusoidal(name=name, d=d, base=base, base_given=given)
-    if name == "xpos":
-        return _xpos(args, spec)
-    if name == "abssin":
-        d, base, given = _sinusoid_args(args, spec)
-        return AbsSin(d=d, base=base, base_given=given)
-    if name == "fire" and len(args) <= 2:
-        return _fire(args, spec)
-    raise bad_value("PE", spec, PE_FORMS)
+    family = pe_family(name)
+    if family is None or not family.linear:
+        raise bad_value("PE", spec, pe_forms())
+    return family.parse(name, rest, spec)
+
+
+def _not_here(name: str, rest: str, spec: str) -> Encoding:
+    raise bad_value("PE", spec, pe_forms())     # dual: is stripped before, learned:d is refused before
+
+
+declare_pe(PEFamily(CatalogueEntry(
+    "dual:PE", "the shear's: relative ↔ column", "ψ(i, j) = ψ_PE(i, i - j)", (Parameter("PE", "any linear PE", "—"),),
+    "as PE", "as PE", "Proposition 4 (absolute/relative duality)", "dual:t5"), _not_here, rank=12))
+declare_pe(PEFamily(CatalogueEntry(
+    "learned:d", "—", "κ(i, j) = E_iᵀ W E_j with a learned table E: not linear in one θ",
+    (Parameter("d", "width of the position table", "—"),), "—", "—",
+    "learned absolute PEs: their α_L is an interval (Underdetermination)", None), _not_here, rank=16,
+    never_rational=True, linear=False))

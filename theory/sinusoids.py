@@ -167,3 +167,35 @@ class AbsSin(Rescalable, Encoding):
 
     def __str__(self):
         return f"abssin:{self.d}" + (f":{format_base(self.base)}" if self.base_given else "")
+
+
+# --------------------------------------------------------------------------- declarations (posreal pes)
+def _declare() -> None:
+    from posreal.theory.declarations import PEFamily, declare_pe
+    from posreal.theory.pe_catalogue import FREQUENCY_BASE, WIDTH, CatalogueEntry
+    from posreal.theory.spec_args import split_args, width_and_base
+
+    def sinusoidal(name: str, rest: str, spec: str) -> Encoding:
+        d, base, given = width_and_base(split_args(rest), spec, DEFAULT_BASE)
+        return Sinusoidal(name=name, d=d, base=base, base_given=given)
+
+    def abssin(name: str, rest: str, spec: str) -> Encoding:
+        d, base, given = width_and_base(split_args(rest), spec, DEFAULT_BASE)
+        return AbsSin(d=d, base=base, base_given=given)
+
+    declare_pe(PEFamily(CatalogueEntry(
+        "rope:d[:base]", "relative", "ψ(i, j) = [cos ω_f n]_f ++ [sin ω_f n]_f", (WIDTH, FREQUENCY_BASE),
+        "θ ∈ ℝ^d", "no (certified mode)", "Su et al. 2021, 'RoFormer' (RoPE), reduced to its positional part",
+        "rope:16"), sinusoidal, rank=7, never_rational=True))
+    declare_pe(PEFamily(CatalogueEntry(
+        "abscol:d[:base]", "column", "ψ(i, j) = φ(j), φ(x) = [sin ω_f x]_f ++ [cos ω_f x]_f", (WIDTH, FREQUENCY_BASE),
+        "θ ∈ ℝ^d", "no (certified mode)", "Vaswani et al. 2017's sinusoids, read by a column kernel", "abscol:16"),
+        sinusoidal, rank=9, never_rational=True))
+    declare_pe(PEFamily(CatalogueEntry(
+        "abssin:d[:base]", "bilinear", "ψ(i, j) = vec(φ(i) φ(j)ᵀ): κ(i, j) = φ(i)ᵀ W φ(j)", (WIDTH, FREQUENCY_BASE),
+        "θ = W ∈ ℝ^(d×d)", "no (certified mode)",
+        "Vaswani et al. 2017's sinusoidal absolute PE in a positional-only head", "abssin:16"),
+        abssin, rank=10, never_rational=True))
+
+
+_declare()

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from posreal.theory import resources
-from posreal.theory.encodings import (COLUMN, GENERAL, OFFSET, POSITION, REGISTRY_NAMES, RELATIVE, Encoding, PEKind,
+from posreal.theory.encodings import (COLUMN, GENERAL, OFFSET, POSITION, RELATIVE, Encoding, PEKind,
                                       ProfileEncoding)
 from posreal.theory.errors import SpecError, bad_value, quote
 
@@ -332,7 +332,8 @@ def register_pe(name: str, table: Any = None, kind: str = RELATIVE, *, psi: Any 
     Function: ``register_pe(name, psi=f, kind=..., width=p)`` with ``f(n)`` (relative: offsets
     n = i - j), ``f(j)`` (column) or ``f(i, j)`` (general) taking int64 arrays of shape (m,) and returning
     an (m, p) array; evaluated lazily (:mod:`posreal.theory.function_pe`), ints / Fractions for exact mode."""
-    if not isinstance(name, str) or not name.isidentifier() or name in REGISTRY_NAMES:
+    from posreal.theory.declarations import reserved_pe_names
+    if not isinstance(name, str) or not name.isidentifier() or name in reserved_pe_names():
         raise bad_value("PE name", name, "an identifier that is not a registry name")
     if (table is None) == (psi is None):
         raise bad_value("register_pe arguments", "table and psi" if psi is not None else "neither table nor psi",
@@ -388,3 +389,37 @@ def table_document(kind: str, rows: Any) -> dict:
         return [walk(y) for y in x] if isinstance(x, (list, tuple)) else entry(x)
 
     return {"kind": kind, "rows": walk(rows)}
+
+
+# --------------------------------------------------------------------------- declarations (posreal pes)
+def _declare() -> None:
+    from posreal.theory.declarations import PEFamily, declare_pe
+    from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
+
+    def table(name: str, rest: str, spec: str) -> Encoding:
+        return load_table(rest[1:])
+
+    def py(name: str, rest: str, spec: str) -> Encoding:
+        loaded = registered_pe(f"py{rest}")
+        if loaded is None:
+            raise SpecError(f"invalid PE {quote(spec)}: a py:MODULE:FUNCTION PE is not loaded; accepted: on the "
+                            "command line with --pe-kind and --pe-width, from Python through "
+                            "posreal.theory.register_pe(name, psi=f, kind=..., width=p)")
+        return loaded
+
+    declare_pe(PEFamily(CatalogueEntry(
+        "table:PATH", "relative, column or general (the file's kind)",
+        "ψ(i, j) = rows[n], rows[j] or rows[i][j] of a JSON feature table",
+        (Parameter("PATH", "a JSON table file", "—"),),
+        "θ ∈ ℝ^p", "when every entry is an integer or a rational string", "your own PE as a table", None),
+        table, rank=13))
+    declare_pe(PEFamily(CatalogueEntry(
+        "py:MODULE:FUNCTION", "--pe-kind: relative, column or general",
+        "ψ(i, j) = FUNCTION(n), FUNCTION(j) or FUNCTION(i, j), called on int64 arrays of shape (m,), returning "
+        "(m, p)",
+        (Parameter("--pe-kind", "relative, column or general", "—"), Parameter("--pe-width", "p", "—")),
+        "θ ∈ ℝ^p", "when the function returns ints or Fractions", "your own PE as a Python function "
+        "(register_pe(name, psi=f, kind=..., width=p) from Python)", None), py, rank=14))
+
+
+_declare()

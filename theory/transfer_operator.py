@@ -21,6 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from posreal.theory.declarations import ExtensionEntry, TransferType, declare_transfer, extension_forms
 from posreal.theory.encodings import Encoding, irrational
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import Kernel
@@ -53,6 +54,16 @@ REEVALUATION = Transfer("none")
 """T_L: the same parameters re-evaluated on the longer grid, with the same features."""
 
 TRANSFER_FORMS = "none (plain re-evaluation)"
+
+
+def _reevaluation(name: str, rest: str, spec: str) -> Transfer:
+    if rest:
+        raise bad_value("extension", spec, extension_forms())
+    return REEVALUATION
+
+
+declare_transfer(TransferType("none", ("none",), _reevaluation, (ExtensionEntry(
+    "none", "-", "T_L θ: the same features on the longer grid", "the preprint's T_L"),), rank=0, in_all=("none",)))
 
 
 def parse_transfer(spec: str | Transfer) -> Transfer:

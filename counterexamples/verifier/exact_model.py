@@ -37,7 +37,9 @@ PE_FORMS = ("nope, clipped[:D] (or relbias[:D]), colbias[:D], slope (or alibi), 
 CLIPPED_NAMES = ("clipped", "relbias", "colbias")   # relbias: the older name of clipped
 SLOPE_NAMES = ("slope", "alibi")                     # alibi: the older name of slope
 TABLE_KINDS = ("relative", "column", "general")
-IRRATIONAL_NAMES = ("rope", "abscol", "abssin", "learned", "xpos", "kerple-log", "fire")
+IRRATIONAL_NAMES = ("rope", "abscol", "abssin", "learned", "xpos", "kerple-log", "fire", "hf")
+"""Names of PEs whose features are never rational: "not checkable" by the fractions-only verifier.  Declared here
+and checked against the theory's declarations (``never_rational``) by the tests."""
 RESERVED_NAMES = ("nope", "clipped", "relbias", "colbias", "slope", "alibi", "t5", "alibi-fixed", "kerple-log",
                   "rope", "xpos", "abscol", "abssin", "fire", "learned", "dual", "table", "py", "hf")
 """Every name the PE registry gives a meaning (spec forms, their older names, prefixes): an embedded

@@ -16,12 +16,12 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from posreal.theory.pe_catalogue import CATALOGUE
+    from posreal.theory.pe_catalogue import catalogue
     if args.json:
-        emit_json(with_provenance({"pes": [entry.to_json() for entry in CATALOGUE]}))
+        emit_json(with_provenance({"pes": [entry.to_json() for entry in catalogue()]}))
         return 0
     blocks = []
-    for entry in CATALOGUE:
+    for entry in catalogue():
         lines = [entry.form + (f"  (also: {', '.join(entry.aliases)})" if entry.aliases else "")]
         lines.append(f"  {entry.formula}")
         lines.append(f"  kind: {entry.kind}; θ: {entry.theta}; exact mode: {entry.exact}")

@@ -1,0 +1,158 @@
+"""Declarations (theory/declarations.py): a PE family and a length-extension type, each in one file of its own,
+work everywhere a built-in one does — compute_alpha, the CLI's spec parsers, ``posreal pes``, ``posreal
+extensions`` and the accepted-forms text of the errors — with no other file edited; and the derived lists agree
+with what the parsers accept."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from posreal.theory import declarations
+from posreal.theory.extension import EXTENSIONS, parse_extension
+from posreal.theory.pe_catalogue import catalogue
+from posreal.theory.pe_specs import parse_pe
+
+pytestmark = pytest.mark.subprocess
+
+TOY_PE = '''
+"""A toy PE family, declared in this file only: toyhat:w, ψ(n) = [exp(-n/w)]."""
+from dataclasses import dataclass
+
+import numpy as np
+
+from posreal.theory.declarations import PEFamily, declare_pe
+from posreal.theory.encodings import OFFSET, RELATIVE, ProfileEncoding
+from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
+from posreal.theory.spec_args import int_arg, split_args
+
+
+@dataclass(frozen=True)
+class ToyHat(ProfileEncoding):
+    w: int = 1
+    kind = RELATIVE
+    index = OFFSET
+    rational = False
+
+    def dim(self, train_length):
+        return 1
+
+    def features(self, keys, train_length):
+        return np.exp(-np.asarray(keys, dtype=float) / self.w)[:, None]
+
+    def __str__(self):
+        return f"toyhat:{self.w}"
+
+
+def parse(name, rest, spec):
+    (w,) = split_args(rest) or ["1"]
+    return ToyHat(int_arg(w, spec, 1))
+
+
+declare_pe(PEFamily(CatalogueEntry("toyhat:w", "relative", "ψ(i, j) = [exp(-n/w)]",
+                                   (Parameter("w", "decay length", "1"),), "θ ∈ ℝ", "no", "a test's toy", "toyhat:2"),
+                    parse, rank=50))
+'''
+
+TOY_TRANSFER = '''
+"""A toy length-extension type, declared in this file only: halve, which halves the logits (no row changes)."""
+from dataclasses import dataclass
+
+from posreal.theory.declarations import ExtensionEntry, TransferType, declare_transfer
+from posreal.theory.transfer_operator import Transfer
+
+
+@dataclass(frozen=True)
+class Halve(Transfer):
+    def logit_scale(self, length, train_length):
+        return 0.5
+
+
+declare_transfer(TransferType("halve", ("halve",), lambda name, rest, spec: Halve(spec),
+                              (ExtensionEntry("halve", "-", "κ / 2", "a test's toy"),), rank=50, in_all=("halve",)))
+'''
+
+
+def _run(tmp_path: Path, *argv: str, plugins: bool = True) -> subprocess.CompletedProcess:
+    (tmp_path / "toy_pe.py").write_text(textwrap.dedent(TOY_PE), encoding="utf-8")
+    (tmp_path / "toy_transfer.py").write_text(textwrap.dedent(TOY_TRANSFER), encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]))
+    env.pop(declarations.PLUGINS_VARIABLE, None)
+    if plugins:
+        env[declarations.PLUGINS_VARIABLE] = "toy_pe,toy_transfer"
+    return subprocess.run([sys.executable, *argv], capture_output=True, text=True, env=env, timeout=300)
+
+
+ALPHA = ("-m", "posreal", "alpha", "--pe", "toyhat:3", "--task", "offset:0", "--train-length", "8",
+         "--lengths", "16,32", "--json")
+
+
+def test_a_toy_family_and_transfer_work_everywhere_from_their_own_files(tmp_path):
+    done = _run(tmp_path, *ALPHA, "--extension", "halve")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["pe"] == "toyhat:3" and doc["extension"] == "halve"
+    assert doc["alpha"] == {"16": 1.0, "32": 1.0}        # θ > 0 on a decaying feature: the key itself wins
+    code = ("from posreal.theory.alpha import compute_alpha\n"
+            "r = compute_alpha('toyhat:3', 'offset:0', 8, [16], extension='halve')\n"
+            "print(r.alpha(16), str(r.pe))")
+    done = _run(tmp_path, "-c", code)
+    assert done.returncode == 0 and done.stdout.split() == ["1.0", "toyhat:3"], done.stderr
+    pes = _run(tmp_path, "-m", "posreal", "pes")
+    assert "toyhat:w" in pes.stdout and "a test's toy" in pes.stdout
+    extensions = _run(tmp_path, "-m", "posreal", "extensions")
+    assert "halve" in extensions.stdout and "κ / 2" in extensions.stdout
+    bad_pe = _run(tmp_path, "-m", "posreal", "alpha", "--pe", "sinus", "--task", "offset:0")
+    assert bad_pe.returncode == 2 and "toyhat:w" in bad_pe.stderr.splitlines()[0]
+    bad_ext = _run(tmp_path, *ALPHA, "--extension", "stretch")
+    assert bad_ext.returncode == 2 and "halve" in bad_ext.stderr.splitlines()[0]
+
+
+def test_without_the_plugins_the_toy_names_are_refused(tmp_path):
+    done = _run(tmp_path, *ALPHA, plugins=False)                         # the control: nothing else knows them
+    assert done.returncode == 2 and "error: invalid PE 'toyhat:3'" in done.stderr
+    assert "toyhat" not in _run(tmp_path, "-m", "posreal", "pes", plugins=False).stdout
+
+
+def test_a_plugin_that_does_not_import_is_one_line(tmp_path):
+    env = dict(os.environ, **{declarations.PLUGINS_VARIABLE: "no_such_module_here"})
+    done = subprocess.run([sys.executable, "-m", "posreal", "pes"], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "no_such_module_here" in done.stderr and declarations.PLUGINS_VARIABLE in done.stderr
+
+
+def test_every_declared_example_parses_and_prints_as_written():
+    for entry in catalogue():
+        if entry.example is not None:
+            assert str(parse_pe(entry.example)) == entry.example
+    assert declarations.published_pes() == ("t5", "alibi-fixed", "kerple-log", "xpos:16", "fire")
+
+
+def test_the_forms_text_names_every_family_and_extension():
+    forms = declarations.pe_forms()
+    assert all(f.form in forms for f in declarations.pe_families())
+    ext = declarations.extension_forms()
+    for kind in declarations.transfer_types():
+        assert all(form in ext for form in kind.forms)
+    for spec in EXTENSIONS:
+        assert str(parse_extension(spec)) == spec
+
+
+def test_a_name_declared_twice_is_refused():
+    family = declarations.pe_family("rope")
+    assert family is not None
+    other = declarations.PEFamily(catalogue()[0], family.parse, rank=99)  # nope's entry under nope's name: same form
+    declarations.declare_pe(other)                                         # re-declaring a form is idempotent
+    clash = declarations.PEFamily(type(family.entry)(**{**family.entry.to_json(), "form": "rope:q",
+                                                         "parameters": ()}), family.parse, rank=99)
+    with pytest.raises(Exception, match="declared twice"):
+        declarations.declare_pe(clash)
+    declarations.declare_pe(family)                                        # rope stays rope
+    assert declarations.pe_family("nope") is not None
