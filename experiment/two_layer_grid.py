@@ -27,7 +27,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from posreal.experiment.two_layer_model import RECIPE, Kind, TwoLayerRecipe, evaluate, model_key, train
 from posreal.theory.errors import SpecError, quote

@@ -18,6 +18,7 @@ Main definitions:
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from typing import Any
 
@@ -59,7 +60,14 @@ def summarize(records: list[dict], grid: TwoLayerGrid) -> dict[str, Any]:
             "agrees": None if predicted is None else predicted == measured})
     disagreements = [{f: c[f] for f in (*CELL_FIELDS, "alpha", "mean", "generalizing_seeds")}
                      for c in cells if c["agrees"] is False]
+    models = {(r["recipe"], r["pe"], r["task"], r["seed"]): r for r in records}
+    stamps = sorted(r["timestamp"] for r in records)
+    run = {"models": len(models), "first_record": stamps[0] if stamps else None,
+           "last_record": stamps[-1] if stamps else None,
+           "training_seconds": round(sum(r["seconds"] for r in models.values()), 1),
+           "versions": sorted({json.dumps(r["versions"], sort_keys=True) for r in records})}
     return {"grid": grid.to_json(), "threshold": grid.recipes[0].recipe.threshold, "measurements": len(records),
+            "run": run,
             "cells": cells, "disagreements": disagreements,
             "agreement": {"cells_with_prediction": sum(c["agrees"] is not None for c in cells),
                           "agreeing": sum(c["agrees"] is True for c in cells)},

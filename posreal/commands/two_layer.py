@@ -28,7 +28,7 @@ def add_subcommand(experiment_parser: Any) -> None:
                        description="Train two-layer attention models (the PE in both layers) at L0 on induction and "
                                    "copy, evaluate at 2, 4, 8 × L0 under each length extension, and compare with "
                                    "α_L^ind and the one-head α_L(copy).")
-    p.add_argument("--quick", dest="grid", action="store_const", const="quick", default="full",
+    p.add_argument("--quick", dest="two_layer_grid", action="store_const", const="quick", default="full",
                    help="two PEs, one seed, 2 × L0 only (≤ 3 min); default: the full grid (≤ 60 min on 2 cores)")
     p.add_argument("--out", default=DEFAULT_OUT, help=f"records file, JSON lines (default {DEFAULT_OUT})")
     p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished models")
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from posreal.experiment.two_layer_summary import render_markdown, summarize
     from posreal.theory.output_files import write_atomic
     require_jax()
-    grid = GRIDS[args.grid]
+    grid = GRIDS[args.two_layer_grid]
     records = run_grid(grid, args.out, resume=args.resume)
     summary = summarize(records, grid)
     target = Path(str(args.out) + ".summary.json") if not str(args.out).endswith(".jsonl") else \
