@@ -114,7 +114,8 @@ def test_pi_prediction_reads_the_rope_cells() -> None:
 
 def test_summary_lists_a_disagreement() -> None:
     base = {"recipe": "mixed", "task": "copy", "pe": "t5", "extension": "none", "factor": 2, "length": 16,
-            "learned": True, "train_token_accuracy": 1.0, "layer1_previous": 0.0, "alpha_offset1": None}
+            "learned": True, "train_token_accuracy": 1.0, "layer1_previous": 0.0, "alpha_offset1": None,
+            "seconds": 1.0, "timestamp": "2026-01-01T00:00:00+00:00", "versions": {"jax": "0"}}
     records = [{**base, "seed": s, "token_accuracy": 0.2, "generalizes": False, "alpha": 1.0} for s in range(3)]
     records += [{**base, "factor": 4, "length": 32, "seed": s, "token_accuracy": 0.1, "generalizes": False,
                  "alpha": 0.0} for s in range(3)]
@@ -133,3 +134,17 @@ def test_docs_table_is_the_render_of_the_committed_run() -> None:
     assert found is not None and found.group(1) == table
     committed = json.loads((RECORDS.parent / "records.summary.json").read_text(encoding="utf-8"))
     assert committed == json.loads(json.dumps(summarize(records, FULL)))
+
+
+def test_cli_refuses_an_earlier_run_and_a_malformed_file_in_one_line(tmp_path: Path, capsys) -> None:
+    from posreal.cli import main
+    earlier = tmp_path / "earlier.jsonl"
+    earlier.write_text(RECORDS.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    assert main(["experiment", "two-layer", "--quick", "--out", str(earlier)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--resume" in err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("[1]\n{}\n", encoding="utf-8")
+    assert main(["experiment", "two-layer", "--quick", "--resume", "--out", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "malformed records file" in err
