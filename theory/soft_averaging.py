@@ -46,7 +46,7 @@ def averaged_stream(tokens: Sequence[int], vocab: int, bos: bool = True) -> list
     under uniform causal attention over one-hot values: one (V + 1)-tuple per row, exact."""
     _check(tokens, vocab)
     counts = [0] * (vocab + 1)
-    out = []
+    out: list[tuple[Fraction, ...]] = []
     for t in ([vocab] if bos else []) + list(tokens):
         counts[t] += 1
         size = len(out) + 1
