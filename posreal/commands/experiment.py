@@ -85,6 +85,8 @@ def add_parser(sub: Any) -> None:
                    help="token accuracy at which a measurement generalizes (default: the recipes', 0.95)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document (no progress bar)")
     p.set_defaults(run=run, grid="quick")
+    from posreal.commands.two_layer import add_subcommand   # ``posreal experiment two-layer``
+    add_subcommand(p)
 
 
 class ModelBar:
