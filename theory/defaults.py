@@ -34,12 +34,16 @@ REGISTRY_PES = ("nope", "relbias", "alibi", "rope:16", "abssin:16", "abscol:16",
 older names of ``clipped`` and ``slope``, kept here because the registry cells, their checks and stored
 results are spelled so)."""
 
-PUBLISHED_PES = ("t5", "alibi-fixed", "kerple-log", "xpos:16", "fire")
-"""The encodings practitioners use, as their papers define them, with their default parameters:
-T5's buckets, ALiBi's fixed slope, Kerple's logarithmic bias, xPos, FIRE over a fixed basis."""
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``PUBLISHED_PES`` — the encodings practitioners use, as their papers define them, with their default
+    parameters (each published family declares its spec: :func:`posreal.theory.declarations.published_pes`) — and
+    ``TAXONOMY_PES`` = REGISTRY_PES + PUBLISHED_PES, the PEs of the taxonomy table (``posreal table`` and the docs'
+    Taxonomy page).  Derived on use, so this module stays standard-library only until they are asked for."""
+    if name in ("PUBLISHED_PES", "TAXONOMY_PES"):
+        from posreal.theory.declarations import published_pes
+        return published_pes() if name == "PUBLISHED_PES" else REGISTRY_PES + published_pes()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-TAXONOMY_PES = REGISTRY_PES + PUBLISHED_PES
-"""The PEs of the taxonomy table (``posreal table`` and the docs' Taxonomy page): both kinds side by side."""
 
 REGISTRY_TASKS = ("offset:1", "offset:2", "position:0", "position:1", "copy", "middle", "reverse", "half")
 """The tasks of the taxonomy table."""

@@ -16,7 +16,10 @@ FORMAT, VERSION = "posreal-config-alpha-table", 1
 
 
 def _alpha(value: float | None) -> str:
-    return "undecided" if value is None else f"{value:.4f}"
+    """α with four significant digits; exactly 0 and 1 as such (a tiny α is not rounded to 0)."""
+    if value is None:
+        return "undecided"
+    return str(int(value)) if value in (0, 1) else f"{value:.4g}"
 
 
 def render(path: Path = SOURCE) -> str:
@@ -35,9 +38,10 @@ def render(path: Path = SOURCE) -> str:
                      + " | ".join(_alpha(a) for a in alphas) + " |")
     differs = doc.get("float32_differs", [])
     seconds = sum(float(row["seconds"]) for row in doc["rows"])
+    timing = (f"{float(doc['float64_seconds']):.0f} s for the float64 table, " if "float64_seconds" in doc else "")
     note = (f"Computed on {doc['generated']} by `{doc['command']}` (posreal "
-            f"{doc['versions'].get('positional-realizability', '?')}, {seconds:.0f} s for the float64 and float32 "
-            "tables together). ")
+            f"{doc['versions'].get('positional-realizability', '?')}; {timing}{seconds:.0f} s with the float32 one "
+            "beside it, on 2 shared cores). ")
     note += ("float32 frequencies, as transformers computes them, change no α in this table."
              if not differs else "float32 frequencies change α in: "
              + ", ".join(f"`{c}` · `{t}`" for c, t in differs) + ".")

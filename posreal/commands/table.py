@@ -16,7 +16,7 @@ from posreal.commands._common import (add_force_option, add_function_pe_options,
                                       format_table, geometry_name, int_list, load_function_pes, plot_file, progress,
                                       spec_list, train_length, with_provenance)
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
-from posreal.theory.defaults import REGISTRY_TASKS, TAXONOMY_PES
+from posreal.theory.defaults import REGISTRY_TASKS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
 from posreal.theory.errors import SpecError, bad_value, quote
 from posreal.theory.taxonomy import taxonomy
@@ -30,7 +30,7 @@ def add_parser(sub) -> None:
                                    "idealized ones and the published ones) and every registry task.",
                        epilog="In the text and Markdown tables, — marks a cell not realizable at L0 (there is no "
                               "θ* to transfer); the CSV leaves it empty and the JSON writes null.")
-    p.add_argument("--pes", type=spec_list, default=list(TAXONOMY_PES),
+    p.add_argument("--pes", type=spec_list, default=None,
                    help="comma-separated PE specs (registry, dual:, table:PATH, py:MODULE:FUNCTION); default: the "
                         "project's idealized PEs and the published ones")
     add_function_pe_options(p)
@@ -168,6 +168,9 @@ def run(args) -> int:
         raise SpecError(f"invalid plot file {args.plot!r}: its directory does not exist; accepted: a .png path "
                         "in an existing directory")
     check_new_output(args.plot, "--plot file", args.force)
+    if args.pes is None:                              # the taxonomy's PEs, from the declarations (loads numpy)
+        from posreal.theory.defaults import TAXONOMY_PES
+        args.pes = list(TAXONOMY_PES)
     load_function_pes(args.pes, args.pe_kind, args.pe_width)
     if args.extension is not None:
         return run_extensions(args)

@@ -1,0 +1,52 @@
+"""The Length extension page's table of model configs (docs/hooks/config_table.py) is the committed benchmark file,
+every shipped config and task in it, and a file of another format is refused rather than half rendered."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HOOKS = ROOT / "docs" / "hooks"
+
+
+def _module():
+    sys.path.insert(0, str(HOOKS))
+    try:
+        return importlib.import_module("config_table")
+    finally:
+        sys.path.remove(str(HOOKS))
+
+
+def test_the_table_has_every_shipped_config_and_task_with_its_alphas():
+    module = _module()
+    doc = json.loads(module.SOURCE.read_text(encoding="utf-8"))
+    text = module.render()
+    configs = sorted(p.stem for p in (ROOT / "examples" / "configs").glob("*.json"))
+    assert sorted({Path(r["config"]).stem for r in doc["rows"]}) == configs
+    lines = [line for line in text.splitlines() if line.startswith("| `")]
+    assert len(lines) == len(configs) * len(doc["tasks"])
+    for row in doc["rows"]:
+        L0 = row["train_length"]
+        cells = [module._alpha(row["alpha"][str(m * L0)]) for m in doc["multiples"]]
+        assert f"| `{row['task']}` | " + " | ".join(cells) + " |" in text
+
+
+def test_alpha_is_written_without_rounding_a_small_one_to_zero():
+    module = _module()
+    assert module._alpha(1.0) == "1" and module._alpha(0.0) == "0" and module._alpha(None) == "undecided"
+    assert module._alpha(1 / 8184) == "0.0001222"
+
+
+def test_a_file_of_another_format_is_refused(tmp_path):
+    module = _module()
+    doc = json.loads(module.SOURCE.read_text(encoding="utf-8"))
+    doc["version"] = 2
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ValueError, match="version 1"):
+        module.render(path)
