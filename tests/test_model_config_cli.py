@@ -119,3 +119,18 @@ def test_winning_key_and_margin_agree_with_brute_force(seed):
         values[r.target] = -np.inf
         assert r.winner == int(np.argmax(values))
         assert r.margin == pytest.approx(target - values.max(), abs=1e-9)
+
+
+def test_induction_under_a_config_defaults_to_its_odd_layout_lengths(capsys, tmp_path):
+    """The induction layout needs n = 2m + 1: from a config, L0 + 1 and k·L0 + 1; α^ind is the induction circuit's
+    under the config's own scaling (E3: α(offset:1) = 1 at a length gives α^ind = 1 there)."""
+    path = small_config(tmp_path, {"rope_type": "linear", "factor": 4.0})
+    code, out, err = run(capsys, "alpha", "--pe", f"hf:{path}", "--task", "induction", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["train_length"] == 17 and list(doc["alpha"]) == ["33", "129", "257"]
+    from posreal.theory.induction import induction_alpha
+    direct = induction_alpha("rope:16", 17, [33, 129, 257], extension="linear:4")
+    assert doc["alpha"] == {str(L): direct.alpha(L) for L in (33, 129, 257)}
+    code, _, err = run(capsys, "alpha", "--pe", f"hf:{path}", "--task", "induction", "--lengths", "64")
+    assert code == 2 and "odd length" in err                                    # the control: an even length

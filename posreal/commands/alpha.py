@@ -28,10 +28,11 @@ def resolve_defaults(args) -> None:
     from posreal.theory.config_transfer import config_transfer
     from posreal.theory.model_config import read_model_config
     config = read_model_config(args.pe[3:]) if args.pe.startswith("hf:") else None
+    odd = 1 if config is not None and args.task.strip() == "induction" else 0   # its layout: n = 2m + 1
     if args.train_length is None:
-        args.train_length = config.train_length if config is not None else DEFAULT_TRAIN_LENGTH
+        args.train_length = config.train_length + odd if config is not None else DEFAULT_TRAIN_LENGTH
     if args.lengths is None:
-        args.lengths = ([m * args.train_length for m in CONFIG_MULTIPLES] if config is not None
+        args.lengths = ([m * (args.train_length - odd) + odd for m in CONFIG_MULTIPLES] if config is not None
                         else list(DEFAULT_LENGTHS))
     if args.extension is None:
         args.extension = config_transfer(config) if config is not None else "none"
@@ -49,9 +50,10 @@ def add_parser(sub) -> None:
     p.add_argument("--task", required=True, help="task spec, e.g. offset:1, copy, dual:middle")
     p.add_argument("--train-length", type=train_length, default=None,
                    help="L0 (default 16; hf:CONFIG: its original_max_position_embeddings, else "
-                        "max_position_embeddings)")
+                        "max_position_embeddings, plus 1 for the induction layout n = 2m + 1)")
     p.add_argument("--lengths", type=int_list, default=None,
-                   help="comma-separated lengths L >= L0 (default 32,64,128,256; hf:CONFIG: 2, 8 and 16 × L0)")
+                   help="comma-separated lengths L >= L0 (default 32,64,128,256; hf:CONFIG: 2, 8 and 16 × L0, "
+                        "plus 1 for induction)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--exact", action="store_const", dest="mode", const="exact",
                       help="decide every row in ℚ (rational PEs)")
