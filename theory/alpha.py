@@ -118,7 +118,7 @@ class AlphaResult:
     def failing_rows(self, length: int, limit: int | None = DEFAULT_ROWS) -> list[RowDiagnosis]:
         """Why rows fail at this length: the failed and undecided rows (at most ``limit``; None: all), each with
         its target key, winning key, margin and per-frequency shares (:mod:`posreal.theory.diagnostics`)."""
-        return diagnose(self, length, limit)
+        return diagnose(self.outcomes.get(length), self.selection, self.cell, self.transfer, length, limit)
 
     def __repr__(self) -> str:
         alphas = ", ".join(f"{L}: {'—' if (a := self.alpha(L)) is None else f'{a:.4g}'}" for L in self.lengths)

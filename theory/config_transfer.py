@@ -103,13 +103,13 @@ class ConfigTransfer(Transfer):
         return replace(s, original=s.original or train_length, max_positions=s.max_positions or train_length)
 
     def accept(self, pe: Encoding, train_length: int) -> None:
-        pe.extended(ConfigRescaling(self._filled(train_length), 2 * train_length, train_length),  # type: ignore[arg-type]
+        pe.extended(ConfigRescaling(self._filled(train_length), 2 * train_length, train_length),
                     train_length)
 
     def at_length(self, pe: Encoding, length: int, train_length: int) -> Encoding:
         if self.scaling.type is RopeType.DEFAULT:
             return pe
-        return pe.extended(ConfigRescaling(self._filled(train_length), length, train_length),  # type: ignore[arg-type]
+        return pe.extended(ConfigRescaling(self._filled(train_length), length, train_length),
                            train_length)
 
     def logit_scale(self, length: int, train_length: int) -> float:

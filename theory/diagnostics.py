@@ -25,7 +25,10 @@ from posreal.theory.kernels import ProfileKernel, profile_rivals, target_keys
 from posreal.theory.realization import FAILED, UNDECIDED
 
 if TYPE_CHECKING:
-    from posreal.theory.alpha import AlphaResult
+    from posreal.theory.cell import Cell
+    from posreal.theory.realization import RowOutcomes
+    from posreal.theory.selection import Selection
+    from posreal.theory.transfer_operator import Transfer
 
 DEFAULT_ROWS = ROWS   # rows listed per length unless ``--rows all``
 
@@ -79,19 +82,19 @@ def frequency_shares(pe: Any, theta: np.ndarray, row: int, target: int, winner: 
     return tuple((int(f), float(per_frequency[f])) for f in order)
 
 
-def diagnose(result: AlphaResult, length: int, limit: int | None = DEFAULT_ROWS) -> list[RowDiagnosis]:
-    """The failed and undecided rows of R_length under the result's transfer, first ``limit`` of them by row."""
-    outcomes = result.outcomes.get(length)
-    if outcomes is None or not result.realizable:
+def diagnose(outcomes: RowOutcomes | None, selection: Selection, cell: Cell, transfer: Transfer, length: int,
+             limit: int | None = DEFAULT_ROWS) -> list[RowDiagnosis]:
+    """The failed and undecided rows of R_length (their ``outcomes``) under ``transfer`` of the selected θ*, first
+    ``limit`` of them by row."""
+    if outcomes is None or not selection.realizable:
         return []
     bad = np.flatnonzero((outcomes.status == FAILED) | (outcomes.status == UNDECIDED))
     if limit is not None:
         bad = bad[:limit]
     if bad.size == 0:
         return []
-    cell = result.cell
-    pe = result.transfer.at_length(cell.pe, length, cell.train_length)
-    theta = np.asarray(result.selection.theta, dtype=float)                   # (p,)
+    pe = transfer.at_length(cell.pe, length, cell.train_length)
+    theta = np.asarray(selection.theta, dtype=float)                          # (p,)
     kernel = pe.kernel(theta, length, cell.train_length)
     rows, targets = outcomes.rows[bad], outcomes.targets[bad]                  # (b,)
     keys = target_keys(kernel.index, rows, targets)

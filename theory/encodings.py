@@ -39,7 +39,7 @@ from posreal.theory.errors import SpecError, bad_value, quote
 from posreal.theory.kernels import DenseKernel, Kernel, KeyIndex, ProfileKernel, dot
 
 if TYPE_CHECKING:
-    from posreal.theory.extension import FrequencyRescaling
+    from posreal.theory.rescaling import Rescaling
 
 OFFSET = KeyIndex.OFFSET      # key index k = i - j
 POSITION = KeyIndex.POSITION  # key index k = j
@@ -182,7 +182,7 @@ class Encoding:
         """The shear ψ_S(i, j) = ψ(i, i - j), in normal form (the shear of a shear is the PE)."""
         return DualOf(self)
 
-    def extended(self, rescaling: FrequencyRescaling, train_length: int) -> Encoding:
+    def extended(self, rescaling: Rescaling, train_length: int) -> Encoding:
         """The features a length extension evaluates on the longer grid (:mod:`posreal.theory.extension`)."""
         raise SpecError(f"invalid extension {rescaling.method.value!r} for PE {str(self)!r}; accepted: rope, "
                         "abscol, abssin, xpos and their duals (any extension), slope and alibi-fixed (pi); "

@@ -43,7 +43,7 @@ from posreal.theory.encodings import (GENERAL, OFFSET, RELATIVE, Encoding, OneHo
 from posreal.theory.sinusoids import DEFAULT_BASE, Rescalable, format_base
 
 if TYPE_CHECKING:
-    from posreal.theory.extension import FrequencyRescaling
+    from posreal.theory.rescaling import Rescaling
 
 T5_BUCKETS, T5_MAX_DISTANCE = 32, 128
 MAX_T5_BUCKETS = 1024
@@ -181,7 +181,7 @@ class XPos(Rescalable, ProfileEncoding):
     base: float = DEFAULT_BASE
     scale: float = XPOS_SCALE
     given: int = field(default=1, compare=False)
-    rescaling: FrequencyRescaling | None = None   # a length extension's frequencies (None: the paper's)
+    rescaling: Rescaling | None = None   # a length extension's frequencies (None: the paper's)
     kind = RELATIVE
     index = OFFSET
 

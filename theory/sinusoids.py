@@ -21,7 +21,7 @@ from posreal.theory.encodings import (BILINEAR, COLUMN, OFFSET, POSITION, RELATI
 from posreal.theory.kernels import BilinearKernel
 
 if TYPE_CHECKING:
-    from posreal.theory.extension import FrequencyRescaling
+    from posreal.theory.rescaling import Rescaling
 
 DEFAULT_BASE = 10000.0
 
@@ -63,7 +63,7 @@ class Rescalable:
 
     d: int
     base: float
-    rescaling: FrequencyRescaling | None
+    rescaling: Rescaling | None
 
     def omegas(self) -> np.ndarray:
         """The frequencies the features use: (d/2,)."""
@@ -92,7 +92,7 @@ class Sinusoidal(Rescalable, ProfileEncoding):
     d: int
     base: float = DEFAULT_BASE
     base_given: bool = False
-    rescaling: FrequencyRescaling | None = None   # a length extension's frequencies (None: the registry's)
+    rescaling: Rescaling | None = None   # a length extension's frequencies (None: the registry's)
 
     @property
     def kind(self):
@@ -125,7 +125,7 @@ class AbsSin(Rescalable, Encoding):
     d: int
     base: float = DEFAULT_BASE
     base_given: bool = False
-    rescaling: FrequencyRescaling | None = None   # a length extension's frequencies (None: the registry's)
+    rescaling: Rescaling | None = None   # a length extension's frequencies (None: the registry's)
     kind = BILINEAR
     index = POSITION
     kernel_form = KernelForm.BILINEAR
