@@ -83,4 +83,4 @@ def test_statement_json_keys():
                   ("smt",), "n")
     assert s.to_json() == {"id": "t9", "name": "Name", "status": "theorem", "section": "definitions.md#geometry",
                            "hypotheses": ["h1"], "conclusion": "c", "symbols": {"θ": "parameters"},
-                           "checks": ["smt"], "notes": "n"}
+                           "checks": ["smt"], "notes": "n", "uses": []}
