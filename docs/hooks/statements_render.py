@@ -22,6 +22,7 @@ import html
 import re
 import shutil
 import subprocess
+import textwrap
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -178,7 +179,7 @@ def formalized_anchors() -> set[str]:
 
 
 def _dot_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def blueprint_dot(reports: dict, up: str) -> str:
@@ -196,14 +197,14 @@ def blueprint_dot(reports: dict, up: str) -> str:
         anchor = node.section.split("#", 1)[1]
         if node.kind is NodeKind.DEFINITION:
             border = "#1b7837" if anchor in formal else "#4d4d4d"
-            label, url = node.name, f"{up}definitions.html#{anchor}"
+            label, url = textwrap.fill(node.name, 24), f"{up}definitions.html#{anchor}"
             attrs = f'shape=box, fillcolor="{DEFINITION_FILL}", color="{border}"'
         else:
             if node.id not in reports:
                 raise PluginError(f"blueprint: claim {node.id!r} is missing from the claim report")
             report = reports[node.id]
             fill, font = colours[node_level(report)]
-            label = "\n".join([node.name, *verdict_lines(report)])
+            label = "\n".join([textwrap.fill(node.name, 28), *verdict_lines(report)])
             url = f"{up}results/{node.id}.html"
             border = "#1b7837" if coq_theorems(node.id)[0] else "#4d4d4d"
             attrs = f'shape=box, style="rounded,filled", fillcolor="{fill}", fontcolor="{font}", color="{border}"'
