@@ -21,8 +21,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable
+from typing import TypeVar
 
 from posreal.checks.base import CheckResult, RegisteredCheck
+
+F = TypeVar("F", bound=Callable[..., CheckResult])   # a check: callable with no argument (others have defaults)
 
 _DECLARED: dict[str, list[RegisteredCheck]] = {}   # module name -> its checks, in definition order
 
@@ -40,15 +43,14 @@ def declare(module: str, *checks: RegisteredCheck) -> None:
 
 
 def claim_check(claim: str, method: str, label: str, *, slow: bool = False,
-                unavailable: Callable[[], str] | None = None
-                ) -> Callable[[Callable[[], CheckResult]], Callable[[], CheckResult]]:
+                unavailable: Callable[[], str] | None = None) -> Callable[[F], F]:
     """Decorator: the decorated zero-argument function is a check of ``claim`` by ``method`` (see module doc)."""
     from posreal.theory.statements import METHODS, statement
     statement(claim)   # one-line SpecError for an unknown claim id, at import
     if method not in (*METHODS, "coq"):
         raise ValueError(f"unknown check method {method!r}; accepted: {', '.join((*METHODS, 'coq'))}")
 
-    def wrap(fn: Callable[[], CheckResult]) -> Callable[[], CheckResult]:
+    def wrap(fn: F) -> F:
         declare(fn.__module__, RegisteredCheck(claim, method, label, fn, slow, unavailable))
         return fn
     return wrap

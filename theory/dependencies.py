@@ -25,6 +25,9 @@ from enum import StrEnum
 from posreal.theory.statements import STATEMENTS
 
 
+_SECTION = "definitions.md#"   # + the anchor of the definition on the Definitions page
+
+
 @dataclass(frozen=True)
 class Definition:
     """One definition of the Definitions page that a result builds on."""
@@ -36,7 +39,7 @@ class Definition:
 
     @property
     def section(self) -> str:
-        return f"definitions.md#{self.anchor}"
+        return _SECTION + self.anchor
 
 
 DEFINITIONS: dict[str, Definition] = {d.id: d for d in (
@@ -69,7 +72,7 @@ class Node:
     id: str
     name: str
     kind: NodeKind
-    section: str                 # definitions.md#anchor
+    section: str                 # the Definitions page and the anchor that states it
     uses: tuple[str, ...]
 
 
