@@ -5,7 +5,8 @@ Main definitions:
 
 * :class:`Statement` — id, name, status (``theorem`` / ``conjecture`` / ``refuted``), the anchor of
   the Definitions page that states it (``definitions.md#theorem-1``, shown by ``posreal check
-  --json``), hypotheses, conclusion, the symbols it uses, and the check methods that cover it;
+  --json``), hypotheses, conclusion, the symbols it uses, the check methods that cover it, and ``uses``: the
+  definitions (:data:`posreal.theory.dependencies.DEFINITIONS`) and results its proof uses;
 * :data:`STATEMENTS` — ``theorem1``, ``theorem2``, ``proposition4``, ``underdetermination``,
   ``expressivity``, ``conjecture`` (refuted in its open case), ``conjecture-limit`` (Conjecture′,
   its corrected form with α♯_L), ``geometry``, ``extension`` (what each length-extension method keeps),
@@ -13,6 +14,8 @@ Main definitions:
   (in that order);
 * :func:`statement` — look a result up by id (one-line :class:`SpecError` for an unknown id).
 
+This is the one source of each statement's text: the docs render it onto the Definitions page and into
+each result's page (``docs/hooks/statements_render.py``), and draw the graph of ``uses`` (the blueprint).
 Checks (``checks/``), tests, the CLI (``posreal check``) and the docs' claims table refer to a
 result only through its id.  The wording is this project's formalization of the preprint's
 abstract, not the preprint's own text.
