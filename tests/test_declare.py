@@ -73,3 +73,47 @@ def test_a_new_check_module_is_found_with_no_other_file_edited(tmp_path, monkeyp
     finally:
         sys.modules.pop("posreal.checks.toy_checks", None)
         declare._DECLARED.pop("posreal.checks.toy_checks", None)
+
+
+# Recorded from the runner's tables before the checks declared their claims (commit ff94147): moving the
+# registration must not change which checks `posreal check --json` lists for which claim (only their order).
+METHODS_BEFORE = {
+    "theorem1": {"coq", "property", "symbolic", "training"}, "theorem2": {"coq", "property", "registry", "smt"},
+    "proposition4": {"coq", "property", "registry", "smt"},
+    "underdetermination": {"coq", "property", "registry", "smt"},
+    "expressivity": {"coq", "smt"}, "conjecture": {"property", "symbolic"},
+    "conjecture-limit": {"dynamics", "property", "symbolic"}, "geometry": {"property", "registry"},
+    "extension": {"coq", "property", "registry", "smt"}, "escape-depth": {"enumeration", "property", "smt"},
+    "escape-content": {"property", "smt"}, "escape-induction": {"property", "registry", "smt"}}
+CHECKS_BEFORE = 76
+
+
+def test_the_claims_and_methods_are_those_registered_before():
+    table, note = runner.registered_checks()
+    assert note == ""
+    assert {cid: {c.method for c in checks} for cid, checks in table.items()} == METHODS_BEFORE
+    assert sum(len(checks) for checks in table.values()) == CHECKS_BEFORE
+
+
+def test_a_new_smt_module_is_found_by_its_claim(tmp_path, monkeypatch):
+    """An SMT-package module written at test time with CLAIM and checks(choice) joins its claim's SMT checks."""
+    import posreal.checks.smt as smt
+    module_dir = tmp_path / "smt_extra"
+    module_dir.mkdir()
+    (module_dir / "toy_smt.py").write_text(textwrap.dedent('''
+        from posreal.checks.base import CheckResult, SolverChoice
+
+        CLAIM = "escape-content"
+
+        def toy_smt_check() -> CheckResult:
+            return CheckResult(CLAIM, "toy", "smt", "proved", "counterexample")
+
+        def checks(choice=SolverChoice.BOTH):
+            return [toy_smt_check]
+    '''), encoding="utf-8")
+    monkeypatch.setattr(smt, "__path__", [*smt.__path__, str(module_dir)])
+    try:
+        names = [fn.__name__ for fn in smt.smt_checks()["escape-content"]]
+        assert names[-1] == "toy_smt_check" and len(names) > 1
+    finally:
+        sys.modules.pop("posreal.checks.smt.toy_smt", None)
