@@ -241,7 +241,7 @@ def blueprint(where: str = "top") -> str:
     legend = " ".join(f'<span class="posreal-swatch" style="background:{fill};color:{font};padding:0 .3em;'
                       f'border:1px solid #999;border-radius:3px">{html.escape(words)}'
                       "</span>" for _, words, fill, font in LEVELS)
-    out = ['<div class="posreal-blueprint">', svg, "</div>", "",
+    out = ['<div class="posreal-blueprint" style="overflow-x:auto">', svg, "</div>", "",
            f'<p class="posreal-legend">{legend}</p>', "",
            "Arrows go from what is used to what uses it (each result's `uses`). A result's fill is its strongest "
            "latest verdict; a green border means its statement is stated in Coq (a result) or formalized by a Coq "
