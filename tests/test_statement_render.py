@@ -133,3 +133,29 @@ def test_the_markers_are_replaced_before_posreal_docs_sees_them():
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     hooks = [Path(h).name for h in config["hooks"]]
     assert hooks.index("statements_render.py") < hooks.index("posreal_docs.py")
+
+
+# --------------------------------------------------------------------------- the built site (marker site)
+def _built_site() -> Path:
+    import os
+    given = os.environ.get("POSREAL_SITE_DIR")
+    if not given:
+        if os.environ.get("CI"):
+            pytest.fail("POSREAL_SITE_DIR is not set under CI: .ci/run must build the site and export it")
+        pytest.skip("no built site: run `mkdocs build --strict`, then `POSREAL_SITE_DIR=site pytest -m site`")
+    return Path(given)
+
+
+@pytest.mark.site
+def test_the_built_pages_show_every_statement_text_and_the_blueprint():
+    from posreal.theory.dependencies import edges, nodes
+    site = _built_site()
+    definitions = visible_text((site / "definitions.html").read_text(encoding="utf-8"))
+    for cid in STATEMENT_IDS:
+        page = visible_text((site / "results" / f"{cid}.html").read_text(encoding="utf-8"))
+        assert [t for t in statement_texts(statement(cid)) if t not in page] == [], cid
+    for cid in ("theorem1", "underdetermination", "conjecture-limit", "escape-induction"):
+        assert [t for t in statement_texts(statement(cid))[1:] if t not in definitions] == [], cid
+    blueprint = (site / "blueprint.html").read_text(encoding="utf-8")
+    assert blueprint.count('class="node"') == len(nodes()) and blueprint.count('class="edge"') == len(edges())
+    assert 'class="node"' in (site / "results" / "index.html").read_text(encoding="utf-8")
