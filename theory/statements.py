@@ -32,6 +32,20 @@ METHODS = ("smt", "symbolic", "property", "registry", "training", "enumeration",
 
 
 @dataclass(frozen=True)
+class CoqNames:
+    """The Coq theorems of ``proofs/FILE`` that state a result over all lengths, and its negative controls (proved
+    negations on concrete instances, one hypothesis dropped or weakened).  ``posreal.checks.coq_concordance`` reads
+    them; ``posreal check`` kernel-checks them (method ``coq``)."""
+
+    file: str                       # inside proofs/, e.g. "Theorem2.v"
+    results: tuple[str, ...]
+    controls: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "results": list(self.results), "controls": list(self.controls)}
+
+
+@dataclass(frozen=True)
 class Statement:
     """One result: what it assumes, what it concludes, and how the project checks it."""
 
@@ -45,12 +59,13 @@ class Statement:
     checks: tuple[str, ...]                 # check methods covering it (subset of METHODS)
     notes: str = ""
     uses: tuple[str, ...] = ()              # ids of the definitions (theory.dependencies) and results its proof uses
+    coq: CoqNames | None = None             # its Coq theorems in proofs/ (None: not stated in Coq)
 
     def to_json(self) -> dict:
         return {"id": self.id, "name": self.name, "status": self.status, "section": self.section,
                 "hypotheses": list(self.hypotheses), "conclusion": self.conclusion,
                 "symbols": dict(self.symbols), "checks": list(self.checks), "notes": self.notes,
-                "uses": list(self.uses)}
+                "uses": list(self.uses), "coq": None if self.coq is None else self.coq.to_json()}
 
 
 _SECTION = "definitions.md#"   # + the anchor of the result on the Definitions page
@@ -74,6 +89,10 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
                  ("m", "number of keys of row i"), ("γ_i", "margin of row i under T_L u")),
         checks=("symbolic", "property", "training"),
         uses=("linear-pe", "margin", "selection", "transfer", "alpha"),
+        coq=CoqNames("Theorem1.v",
+                     results=("cauchy_schwarz", "theorem1_finite_pos", "theorem1_finite_neg", "theorem1_limit_pos",
+                              "theorem1_limit_neg", "alpha_one_generalizes"),
+                     controls=("control_direction_error", "control_bounded_scale")),
         notes="rows with γ_i = 0 are not covered (see the conjecture)",
     ),
     Statement(
@@ -95,6 +114,15 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
                  ("N", "number of offsets"), ("n", "grid length")),
         checks=("smt", "property", "registry"),
         uses=("grid", "task", "linear-pe", "margin"),
+        coq=CoqNames("Theorem2.v",
+                     results=("deep_row_iff", "shallow_row_iff", "deep_rows_iff_offset", "position_one_deep_row",
+                              "copy_exact", "middle_exact", "reverse_exact", "half_exact", "copy_bound",
+                              "middle_bound", "reverse_bound", "half_bound", "copy_last_row_bound",
+                              "middle_last_row_bound", "reverse_last_row_bound", "half_last_row_bound",
+                              "copy_last_row_tight", "middle_last_row_tight", "reverse_last_row_tight",
+                              "half_last_row_tight", "slope_no_maximizer", "slope_realizes_position0"),
+                     controls=("control_deep_weak_max", "control_deep_shallow", "control_position_depth",
+                               "control_growing_offset", "control_slope_sign")),
         notes=("where it breaks: alibi with slope favouring the far end (no maximizer) realizes position:0 at "
                "every length; a non-unique maximizer (clipped buckets) makes ties"),
     ),
@@ -114,6 +142,14 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         symbols=(("S", "the shear"), ("κ", "kernel"), ("τ", "task"), ("Φ", "linear PE")),
         checks=("smt", "property", "registry"),
         uses=("grid", "task", "linear-pe", "margin", "selection", "alpha", "theorem2"),
+        coq=CoqNames("Proposition4.v",
+                     results=("shear_involution", "shear_task_involution", "shear_keys_onto", "shear_realized",
+                              "shear_margin", "relative_to_column", "column_to_relative", "offset_to_position",
+                              "position_to_offset", "copy_to_middle", "middle_to_copy", "fixed_offset_iff_position",
+                              "growing_to_growing", "sheared_kernel", "same_constraints", "same_selection",
+                              "same_row_outcomes", "column_deep_rows"),
+                     controls=("control_involution_off_triangle", "control_task_not_sheared",
+                               "control_constraints_task_not_sheared", "control_copy_off_rows")),
     ),
     Statement(
         id="underdetermination",
@@ -133,6 +169,11 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
                  ("L0", "train length"), ("L", "test length")),
         checks=("smt", "property", "registry"),
         uses=("task", "learned-pe", "margin", "selection", "alpha"),
+        coq=CoqNames("Underdetermination.v",
+                     results=("zero_ties_new_rows", "zero_keeps_old_rows", "zero_completion_rows",
+                              "realized_target_unique", "copy_zero_completion", "last_completion_position",
+                              "not_a_function", "zero_form"),
+                     controls=("control_position_last_key", "control_copy_moves", "control_zero_form_additivity")),
         notes=("(a) as a formula presumes the rows of R_L below L0 keep their L0 targets: true for offset, "
                "position and half; for copy/middle it fails exactly when ⌊L/2⌋ ≠ ⌊L0/2⌋ and L < 2·L0 (L0 = 16, "
                "L = 17 gives 8/9 both ways), for reverse exactly when L0 < L < 2·L0 - 1; where it fails α_L = 0, "
@@ -153,6 +194,9 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         symbols=(("β_i", "static-routing ceiling of row i"), ("α*_L", "class ceiling")),
         checks=("smt", "enumeration"),
         uses=("task", "linear-pe", "token-tasks", "transfer", "margin", "alpha"),
+        coq=CoqNames("Expressivity.v",
+                     results=("static_attention", "static_routing_bound", "positional_beta_full", "middle_one_row"),
+                     controls=("control_content_attention", "control_content_route", "control_middle_free_position")),
     ),
     Statement(
         id="conjecture",
@@ -315,6 +359,12 @@ STATEMENTS["extension"] = Statement(
              ("Δ_σ(s)", "Σ_f ω_f‖(a_f, b_f)‖·|1 - 1/λ_f(s)|: how far σ moves V per unit of key index")),
     checks=("smt", "property", "registry"),
     uses=("task", "linear-pe", "margin", "selection", "extension-transfer", "alpha"),
+    coq=CoqNames("Extension.v",
+                 results=("xk_range", "pi_dense", "pi_copy_even", "pi_copy_even_necessary", "pi_copy_odd",
+                          "pi_offset_increasing", "pi_offset_decreasing", "pi_offset_derivative", "pi_position0_iff",
+                          "pi_position0_reals", "pi_position_local_max", "ntk_split", "yarn_split", "keep_rows"),
+                 controls=("control_copy_odd", "control_offset_peak", "control_position_integers",
+                           "control_ntk_identity", "control_keep_bound")),
     notes=("Where each part breaks. (b) at odd L: θ* of rope:32 · copy at L0 = 32 is symmetric about 16 (its sine "
            "terms about 16 vanish to rounding), so every row i > ⌊L/2⌋ ties at every odd L (α^pi_1023 = 1/512, "
            "511 rows undecided in float, while α^pi_1024 = 1); with L0 odd the target ⌊L/2⌋·L0/L is never a "
