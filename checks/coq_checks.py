@@ -22,6 +22,7 @@ from functools import partial
 from posreal.checks import coq
 from posreal.checks.base import FAILED, CheckResult, Control, RegisteredCheck, Verdict, timed
 from posreal.checks.coq_concordance import CONCORDANCE
+from posreal.checks.declare import declare
 
 METHOD = "coq"
 
@@ -73,3 +74,4 @@ COQ_CHECKS: tuple[RegisteredCheck, ...] = tuple(
     RegisteredCheck(claim, METHOD, f"kernel check of proofs/{proofs.file} (coqc, Print Assumptions)",
                     partial(coq_claim_check, claim), unavailable=coq_unavailable)
     for claim, proofs in CONCORDANCE.items())
+declare(__name__, *COQ_CHECKS)   # one per claim of the concordance, where the Coq theorems are named

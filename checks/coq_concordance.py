@@ -6,9 +6,11 @@ Main definitions:
 * :class:`ClaimProofs` — for one claim id: the Coq theorems that state its for-all parts, the negative controls
   (proved negations on concrete instances, one hypothesis dropped or weakened), and, for each SMT proof of the
   claim (the names of :func:`posreal.checks.smt.proofs`), the Coq theorems that state the same thing;
-* :data:`CONCORDANCE` — claim id -> :class:`ClaimProofs`, for every claim with a statement over all lengths
-  (every claim the SMT layer proves for all lengths, and Theorem 1, whose finite form holds for every number of
-  keys m and width p);
+* :data:`CONCORDANCE` — claim id -> :class:`ClaimProofs`, generated from the statements: each result of
+  :mod:`posreal.theory.statements` names its Coq file, theorems and controls where it is stated
+  (``Statement.coq``); :data:`SMT_TO_COQ` adds, per claim, which Coq theorems state what each SMT proof proves.
+  Every claim with a statement over all lengths needs one (every claim the SMT layer proves for all lengths, and
+  Theorem 1, whose finite form holds for every number of keys m and width p);
 * :data:`NOT_IN_COQ` — the SMT checks of those claims that have no Coq theorem, each with the reason (finite
   instances, checked at one length);
 * :func:`for_all_claims` — the claim ids that must appear in :data:`CONCORDANCE`, read off the statements;
@@ -54,75 +56,53 @@ def _in(file: str, *names: str) -> tuple[CoqTheorem, ...]:
     return tuple(CoqTheorem(file, n) for n in names)
 
 
-_T1, _T2, _P4, _UD, _EX, _PI = ("Theorem1.v", "Theorem2.v", "Proposition4.v", "Underdetermination.v",
-                                "Expressivity.v", "Extension.v")
+# SMT proof name (posreal.checks.smt.proofs) -> the Coq theorems of its claim that state the same thing
+SMT_TO_COQ: dict[str, dict[str, tuple[str, ...]]] = {
+    "theorem2": {
+        "theorem2.deep_only_if": ("deep_row_iff",), "theorem2.deep_if": ("deep_row_iff",),
+        "theorem2.shallow_iff": ("shallow_row_iff",), "theorem2.position_one_deep_row": ("position_one_deep_row",),
+        "theorem2.alibi_breaks": ("slope_realizes_position0", "slope_no_maximizer"),
+        "theorem2.growing_finite[copy]": ("copy_exact", "copy_bound", "copy_last_row_bound"),
+        "theorem2.growing_finite[middle]": ("middle_exact", "middle_bound", "middle_last_row_bound"),
+        "theorem2.growing_finite[reverse]": ("reverse_exact", "reverse_bound", "reverse_last_row_bound"),
+        "theorem2.growing_finite[half]": ("half_exact", "half_bound", "half_last_row_bound")},
+    "proposition4": {
+        "proposition4.involution": ("shear_involution", "shear_task_involution"),
+        "proposition4.key_set_onto": ("shear_keys_onto",),
+        "proposition4.margins": ("shear_margin", "shear_realized"),
+        "proposition4.relative_to_column": ("relative_to_column", "column_to_relative"),
+        "proposition4.task_classes": ("fixed_offset_iff_position", "growing_to_growing"),
+        "proposition4.task_duals": ("offset_to_position", "position_to_offset", "copy_to_middle", "middle_to_copy"),
+        "proposition4.dual_theorem2": ("column_deep_rows",)},
+    "underdetermination": {
+        "underdetermination.zero_form": ("zero_form",),
+        "underdetermination.zero_ties": ("zero_ties_new_rows",),
+        "underdetermination.zero_alpha": ("zero_completion_rows", "zero_keeps_old_rows"),
+        "underdetermination.last_realizes": ("last_completion_position",),
+        "underdetermination.zero_copy": ("copy_zero_completion",)},
+    "expressivity": {
+        "expressivity.token_independence": ("static_attention",),
+        "expressivity.middle_one_row": ("middle_one_row",)},
+    "extension": {
+        "extension.pi_copy_even": ("pi_copy_even",),
+        "extension.pi_copy_dense": ("pi_dense", "pi_copy_even_necessary"),
+        "extension.pi_fixed_offset_increasing": ("pi_offset_increasing",),
+        "extension.pi_fixed_offset_decreasing": ("pi_offset_decreasing",),
+        "extension.pi_position0_increasing": ("pi_position0_reals", "pi_position0_iff")},
+}
 
-CONCORDANCE: dict[str, ClaimProofs] = {c.claim: c for c in (
-    ClaimProofs(
-        "theorem1",
-        _in(_T1, "cauchy_schwarz", "theorem1_finite_pos", "theorem1_finite_neg", "theorem1_limit_pos",
-            "theorem1_limit_neg", "alpha_one_generalizes"),
-        _in(_T1, "control_direction_error", "control_bounded_scale")),
-    ClaimProofs(
-        "theorem2",
-        _in(_T2, "deep_row_iff", "shallow_row_iff", "deep_rows_iff_offset", "position_one_deep_row",
-            "copy_exact", "middle_exact", "reverse_exact", "half_exact", "copy_bound", "middle_bound",
-            "reverse_bound", "half_bound", "copy_last_row_bound", "middle_last_row_bound", "reverse_last_row_bound",
-            "half_last_row_bound", "copy_last_row_tight", "middle_last_row_tight", "reverse_last_row_tight",
-            "half_last_row_tight", "slope_no_maximizer", "slope_realizes_position0"),
-        _in(_T2, "control_deep_weak_max", "control_deep_shallow", "control_position_depth", "control_growing_offset",
-            "control_slope_sign"),
-        {"theorem2.deep_only_if": ("deep_row_iff",), "theorem2.deep_if": ("deep_row_iff",),
-         "theorem2.shallow_iff": ("shallow_row_iff",), "theorem2.position_one_deep_row": ("position_one_deep_row",),
-         "theorem2.alibi_breaks": ("slope_realizes_position0", "slope_no_maximizer"),
-         "theorem2.growing_finite[copy]": ("copy_exact", "copy_bound", "copy_last_row_bound"),
-         "theorem2.growing_finite[middle]": ("middle_exact", "middle_bound", "middle_last_row_bound"),
-         "theorem2.growing_finite[reverse]": ("reverse_exact", "reverse_bound", "reverse_last_row_bound"),
-         "theorem2.growing_finite[half]": ("half_exact", "half_bound", "half_last_row_bound")}),
-    ClaimProofs(
-        "proposition4",
-        _in(_P4, "shear_involution", "shear_task_involution", "shear_keys_onto", "shear_realized", "shear_margin",
-            "relative_to_column", "column_to_relative", "offset_to_position", "position_to_offset", "copy_to_middle",
-            "middle_to_copy", "fixed_offset_iff_position", "growing_to_growing", "sheared_kernel",
-            "same_constraints", "same_selection", "same_row_outcomes", "column_deep_rows"),
-        _in(_P4, "control_involution_off_triangle", "control_task_not_sheared",
-            "control_constraints_task_not_sheared", "control_copy_off_rows"),
-        {"proposition4.involution": ("shear_involution", "shear_task_involution"),
-         "proposition4.key_set_onto": ("shear_keys_onto",),
-         "proposition4.margins": ("shear_margin", "shear_realized"),
-         "proposition4.relative_to_column": ("relative_to_column", "column_to_relative"),
-         "proposition4.task_classes": ("fixed_offset_iff_position", "growing_to_growing"),
-         "proposition4.task_duals": ("offset_to_position", "position_to_offset", "copy_to_middle", "middle_to_copy"),
-         "proposition4.dual_theorem2": ("column_deep_rows",)}),
-    ClaimProofs(
-        "underdetermination",
-        _in(_UD, "zero_ties_new_rows", "zero_keeps_old_rows", "zero_completion_rows", "realized_target_unique",
-            "copy_zero_completion", "last_completion_position", "not_a_function", "zero_form"),
-        _in(_UD, "control_position_last_key", "control_copy_moves", "control_zero_form_additivity"),
-        {"underdetermination.zero_form": ("zero_form",),
-         "underdetermination.zero_ties": ("zero_ties_new_rows",),
-         "underdetermination.zero_alpha": ("zero_completion_rows", "zero_keeps_old_rows"),
-         "underdetermination.last_realizes": ("last_completion_position",),
-         "underdetermination.zero_copy": ("copy_zero_completion",)}),
-    ClaimProofs(
-        "expressivity",
-        _in(_EX, "static_attention", "static_routing_bound", "positional_beta_full", "middle_one_row"),
-        _in(_EX, "control_content_attention", "control_content_route", "control_middle_free_position"),
-        {"expressivity.token_independence": ("static_attention",),
-         "expressivity.middle_one_row": ("middle_one_row",)}),
-    ClaimProofs(
-        "extension",
-        _in(_PI, "xk_range", "pi_dense", "pi_copy_even", "pi_copy_even_necessary", "pi_copy_odd",
-            "pi_offset_increasing", "pi_offset_decreasing", "pi_offset_derivative", "pi_position0_iff",
-            "pi_position0_reals", "pi_position_local_max", "ntk_split", "yarn_split", "keep_rows"),
-        _in(_PI, "control_copy_odd", "control_offset_peak", "control_position_integers", "control_ntk_identity",
-            "control_keep_bound"),
-        {"extension.pi_copy_even": ("pi_copy_even",),
-         "extension.pi_copy_dense": ("pi_dense", "pi_copy_even_necessary"),
-         "extension.pi_fixed_offset_increasing": ("pi_offset_increasing",),
-         "extension.pi_fixed_offset_decreasing": ("pi_offset_decreasing",),
-         "extension.pi_position0_increasing": ("pi_position0_reals", "pi_position0_iff")}),
-)}
+
+def claim_proofs(claim: str) -> ClaimProofs | None:
+    """The Coq theorems a statement declares (``Statement.coq``), with the SMT table of its claim; None without."""
+    names = STATEMENTS[claim].coq
+    if names is None:
+        return None
+    return ClaimProofs(claim, _in(names.file, *names.results), _in(names.file, *names.controls),
+                       dict(SMT_TO_COQ.get(claim, {})))
+
+
+CONCORDANCE: dict[str, ClaimProofs] = {cid: proofs for cid in STATEMENTS if (proofs := claim_proofs(cid)) is not None}
+"""Claim id -> its Coq theorems, read off the statements (``posreal.theory.statements.Statement.coq``)."""
 
 NOT_IN_COQ: dict[str, str] = {
     "expressivity.ceiling": "the class ceilings of copy, reverse and position:1 are finite instances at n = 16 "

@@ -32,6 +32,7 @@ from fractions import Fraction
 import numpy as np
 
 from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.arithmetic import Mode
 from posreal.theory.content_head import (match_condition, match_row_realized, override_row, stated_condition,
                                          unique_argmax)
@@ -65,6 +66,7 @@ def circuit_every_choice(sets: list[tuple[int, ...]], row: int) -> bool:
 
 
 # --------------------------------------------------------------------------- E1
+@claim_check("escape-depth", "property", "route lemma on random route maps")
 def check_route_lemma_property(trials: int = 300) -> CheckResult:
     def body() -> CheckResult:
         rng = np.random.default_rng(SEED)
@@ -106,6 +108,7 @@ def check_route_lemma_property(trials: int = 300) -> CheckResult:
     return timed(body)
 
 
+@claim_check("escape-depth", "enumeration", "β^(K) for sorting and addition")
 def check_depth_bound_enumeration() -> CheckResult:
     def body() -> CheckResult:
         lines, problems = [], []
@@ -144,6 +147,7 @@ def _slope(mu: Fraction, rho: Fraction):
     return lambda d: -mu * d if d else rho
 
 
+@claim_check("escape-content", "property", "match: exact condition by enumeration")
 def check_match_property(trials: int = 1500) -> CheckResult:
     def body() -> CheckResult:
         rng = np.random.default_rng(SEED)
@@ -201,6 +205,7 @@ def _random_routes(rng: np.random.Generator, n: int) -> LayerOneRoutes:
     return LayerOneRoutes(n, Mode.EXACT, kinds, sets)
 
 
+@claim_check("escape-induction", "property", "circuit row condition against the circuit on tokens")
 def check_circuit_property(trials: int = 400) -> CheckResult:
     def body() -> CheckResult:
         rng = np.random.default_rng(SEED)
@@ -247,6 +252,7 @@ def _dense_alpha(pe: str, ext: str, length: int, layer1: str = "offset:1") -> fl
     return sum(circuit_on_tokens(route, i) for i in layout.rows.tolist()) / layout.rows.size
 
 
+@claim_check("escape-induction", "registry", "α^ind on registry PEs and extensions")
 def check_induction_registry(lengths: tuple[int, ...] = (33, 65)) -> CheckResult:
     def body() -> CheckResult:
         problems, cells, compared = [], 0, 0
@@ -285,11 +291,4 @@ def check_induction_registry(lengths: tuple[int, ...] = (33, 65)) -> CheckResult
     return timed(body)
 
 
-ESCAPE_CHECKS: tuple[RegisteredCheck, ...] = (
-    RegisteredCheck("escape-depth", "property", "route lemma on random route maps", check_route_lemma_property),
-    RegisteredCheck("escape-depth", "enumeration", "β^(K) for sorting and addition", check_depth_bound_enumeration),
-    RegisteredCheck("escape-content", "property", "match: exact condition by enumeration", check_match_property),
-    RegisteredCheck("escape-induction", "property", "circuit row condition against the circuit on tokens",
-                    check_circuit_property),
-    RegisteredCheck("escape-induction", "registry", "α^ind on registry PEs and extensions", check_induction_registry),
-)
+ESCAPE_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.alpha import compute_alpha, row_outcomes
 from posreal.theory.realization import REALIZED
 from posreal.theory.selection import select
@@ -478,6 +479,7 @@ def _split_and_keep(pe: str, task: str, sel, prof: Profile, L0: int, lengths: li
     return notes
 
 
+@claim_check("extension", "registry", "length extension: predictions from θ*'s profile on registry cells")
 def check_extension_registry() -> CheckResult:
     def run() -> CheckResult:
         report = extension_registry()
@@ -501,7 +503,4 @@ def check_extension_registry() -> CheckResult:
     return timed(run)
 
 
-EXTENSION_REGISTRY_CHECKS: tuple[RegisteredCheck, ...] = (
-    RegisteredCheck("extension", "registry", "length extension: predictions from θ*'s profile on registry cells",
-                    check_extension_registry),
-)
+EXTENSION_REGISTRY_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

@@ -42,6 +42,7 @@ from posreal.checks.base import (
     RegisteredCheck,
     timed,
 )
+from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.defaults import REGISTRY_TASKS, TRAIN_LENGTH
 from posreal.theory.tables import build_table
 from posreal.theory.errors import PosrealError
@@ -121,6 +122,7 @@ def _perturbed(cert: LPOptimality) -> list[LPOptimality]:
     return out
 
 
+@claim_check("geometry", "registry", "exact LP optimality of θ*_∞, θ*_1 on rational registry cells")
 def check_exact_registry() -> CheckResult:
     def run() -> CheckResult:
         verified, refused, problems, cells = 0, 0, [], 0
@@ -163,7 +165,4 @@ def check_exact_registry() -> CheckResult:
     return timed(run)
 
 
-GEOMETRY_REGISTRY_CHECKS: tuple[RegisteredCheck, ...] = (
-    RegisteredCheck("geometry", "registry", "exact LP optimality of θ*_∞, θ*_1 on rational registry cells",
-                    check_exact_registry),
-)
+GEOMETRY_REGISTRY_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

@@ -28,6 +28,7 @@ from typing import Any
 from fractions import Fraction
 
 from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.limit import Evidence, LimitVerdict, open_tie_limit, prediction_context
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.selection import select
@@ -114,6 +115,7 @@ def max_entropy_value():
     return sp.simplify(4 * sp.log(root))                      # ⟨w̃, v⟩ = 4 w_1
 
 
+@claim_check(CLAIM, "symbolic", "max-entropy residual of a dependent support (designed)")
 def check_max_entropy() -> CheckResult:
     import sympy as sp
 
@@ -170,6 +172,7 @@ def _second_level(tie: DesignedTie) -> tuple[bool, str]:
                 f"row {decided.verdict.value}")
 
 
+@claim_check(CLAIM, "symbolic", "second residual level θ_2 (designed)")
 def check_second_level() -> CheckResult:
     def run() -> CheckResult:
         ok, detail = _second_level(LEVEL2_TIE)
@@ -191,6 +194,7 @@ def _symmetry(tie: DesignedTie) -> tuple[SignedPermutation | None | str, Failing
     raise AssertionError("unreachable")
 
 
+@claim_check(CLAIM, "symbolic", "symmetric tie (designed)")
 def check_symmetric_tie() -> CheckResult:
     def run() -> CheckResult:
         found, row, extra = _symmetry(SYMMETRIC_TIE)
@@ -210,8 +214,4 @@ def check_symmetric_tie() -> CheckResult:
     return timed(run)
 
 
-LEVEL_CHECKS: tuple[RegisteredCheck, ...] = (
-    RegisteredCheck(CLAIM, "symbolic", "max-entropy residual of a dependent support (designed)", check_max_entropy),
-    RegisteredCheck(CLAIM, "symbolic", "second residual level θ_2 (designed)", check_second_level),
-    RegisteredCheck(CLAIM, "symbolic", "symmetric tie (designed)", check_symmetric_tie),
-)
+LEVEL_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

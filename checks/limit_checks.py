@@ -36,7 +36,7 @@ from fractions import Fraction
 from importlib import resources
 
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
-from posreal.checks.level_checks import LEVEL_CHECKS
+from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.errors import PosrealError
 from posreal.theory.flow import Agreement, compare, row_verdict, tie_flow
 from posreal.theory.limit import (Evidence, LimitRow, LimitVerdict, PredictionContext, UndecidedReason,
@@ -272,6 +272,7 @@ def tally_text(tally: Tally) -> str:
             f"undecided ({kinds})")
 
 
+@claim_check(CLAIM, "dynamics", "α♯ vs the gradient flow to log log t (certificates and seeded batches)", slow=True)
 def check_limit_against_flow(min_rows: int = BATCH_ROWS) -> CheckResult:
     def run() -> CheckResult:
         tally, controls, info = compare_all(min_rows)
@@ -333,6 +334,8 @@ def rescaling_moves(case: TieCase, c: float) -> list[tuple[str, float, float]]:
         return [(kind, a.value, b.value) for (kind, _), a, b in zip(picked, base, moved)]
 
 
+@claim_check(CLAIM, "dynamics", "rescaling the non-active weights (closed forms stay, trajectory-dependent "
+             "limits move)", slow=True)
 def check_rescaling(instances: int = RESCALE_INSTANCES) -> CheckResult:
     def run() -> CheckResult:
         stats = {"closed form": [], "trajectory-dependent": []}     # type: dict[str, list[tuple[float, float]]]
@@ -369,10 +372,4 @@ def check_rescaling(instances: int = RESCALE_INSTANCES) -> CheckResult:
     return timed(run)
 
 
-LIMIT_CHECKS: tuple[RegisteredCheck, ...] = (
-    *LEVEL_CHECKS,
-    RegisteredCheck(CLAIM, "dynamics", "α♯ vs the gradient flow to log log t (certificates and seeded batches)",
-                    check_limit_against_flow, slow=True),
-    RegisteredCheck(CLAIM, "dynamics", "rescaling the non-active weights (closed forms stay, trajectory-dependent "
-                    "limits move)", check_rescaling, slow=True),
-)
+LIMIT_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

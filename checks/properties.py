@@ -58,6 +58,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 from posreal.checks import extension_checks, extension_properties, geometry_checks
 from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.declare import declare
 from posreal.theory import realization
 from posreal.theory.pe_specs import dual_pe, parse_pe
 from posreal.theory.tables import register_pe, unregister_pe
@@ -626,6 +627,9 @@ def property_checks() -> list[RegisteredCheck]:
     """One registered check per property (labelled by its name), for the runner."""
     return [RegisteredCheck(prop.claim, "property", name, partial(run_property, name), slow=prop.slow)
             for name, prop in PROPERTIES.items()]
+
+
+declare(__name__, *property_checks())   # each Property names its claim where it is defined (PROPERTIES above)
 
 
 __all__ = ["PROPERTIES", "Property", "run_property", "property_checks", "theorem1_bound", "theorem2_rows",

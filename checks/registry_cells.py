@@ -33,8 +33,7 @@ import sys
 import numpy as np
 
 from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
-from posreal.checks.extension_checks import EXTENSION_REGISTRY_CHECKS
-from posreal.checks.geometry_checks import GEOMETRY_REGISTRY_CHECKS
+from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.defaults import REGISTRY_PES
 from posreal.theory.pe_specs import dual_pe, parse_pe
 from posreal.theory.transfer_operator import naive_kernel_matrix, transfer
@@ -137,6 +136,7 @@ def registry_result(claim: str, name: str, main: dict, control: dict, agreed: st
         data={**data, "mismatches": main["mismatches"], "control_mismatches": control["mismatches"][:10]})
 
 
+@claim_check("theorem2", "registry", "Theorem 2 on registry cells")
 def check_theorem2_registry() -> CheckResult:
     def run() -> CheckResult:
         main = theorem2_registry()
@@ -207,6 +207,7 @@ def duality_registry(shear_task: bool = True) -> dict:
     return {"checked": checked, "mismatches": mismatches}
 
 
+@claim_check("proposition4", "registry", "duality on registry cells")
 def check_duality_registry() -> CheckResult:
     def run() -> CheckResult:
         main = duality_registry()
@@ -257,6 +258,7 @@ def learned_registry(copy_last_for_every_task: bool = False) -> dict:
     return {"checked": checked, "mismatches": mismatches}
 
 
+@claim_check("underdetermination", "registry", "learned:16 completions on registry tasks")
 def check_learned_registry() -> CheckResult:
     def run() -> CheckResult:
         main = learned_registry()
@@ -269,6 +271,7 @@ def check_learned_registry() -> CheckResult:
     return timed(run)
 
 
+@claim_check("underdetermination", "registry", "learned:16 interval as posreal alpha reports it", slow=True)
 def check_learned_cli() -> CheckResult:
     """``posreal alpha --pe learned:16 --json`` (subprocess) reports the interval of
     learned_alpha_interval, on CLI_TASKS.  Control: the document of another seed must differ."""
@@ -292,13 +295,4 @@ def check_learned_cli() -> CheckResult:
     return timed(run)
 
 
-REGISTRY_CHECKS: tuple[RegisteredCheck, ...] = (
-    RegisteredCheck("theorem2", "registry", "Theorem 2 on registry cells", check_theorem2_registry),
-    RegisteredCheck("proposition4", "registry", "duality on registry cells", check_duality_registry),
-    RegisteredCheck("underdetermination", "registry", "learned:16 completions on registry tasks",
-                    check_learned_registry),
-    RegisteredCheck("underdetermination", "registry", "learned:16 interval as posreal alpha reports it",
-                    check_learned_cli, slow=True),
-    *GEOMETRY_REGISTRY_CHECKS,
-    *EXTENSION_REGISTRY_CHECKS,
-)
+REGISTRY_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

@@ -2,10 +2,10 @@
 
 Main definitions:
 
-* :func:`registered_checks` — claim id -> the checks that cover it: symbolic derivations
-  (:mod:`posreal.checks.symbolic`), property checks (:mod:`posreal.checks.properties`), registry cross-checks
-  (:mod:`posreal.checks.registry_cells`), Theorem 1 on real training (:mod:`posreal.checks.training_checks`), α♯
-  against the log-time gradient flow (:mod:`posreal.checks.limit_checks`) and whatever
+* :func:`registered_checks` — claim id -> the checks that cover it: every check that a module of
+  ``posreal.checks`` declares where it defines it (:func:`posreal.checks.declare.claim_check`: symbolic
+  derivations, property checks, registry cross-checks, Theorem 1 on real training, α♯ against the log-time
+  gradient flow, …; the runner keeps no list of them) and whatever
   ``posreal.checks.smt.smt_checks(choice)`` holds for the chosen solvers (z3, cvc5 or both; imported
   lazily: the solvers load only when SMT checks run), and the Coq kernel checks
   (:mod:`posreal.checks.coq_checks`: method ``coq``, verdict ``kernel-checked``);
@@ -29,17 +29,20 @@ from posreal.checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck, S
 from posreal.theory.statements import CONJECTURE, REFUTED, STATEMENT_IDS, Statement, statement
 
 
+def _declared() -> list[RegisteredCheck]:
+    """Every check declared where it is defined (:func:`posreal.checks.declare.claim_check`), module by module;
+    a module that cannot be imported leaves a note for its method (properties need hypothesis)."""
+    from posreal.checks.declare import declared_checks
+    checks, missing = declared_checks()
+    for module, reason in missing.items():
+        if module.endswith(".properties"):
+            _NOTES["property"] = f"property checks need hypothesis: {reason} (pip install -e '.[dev]')"
+    return checks
+
+
 def _local_checks() -> list[RegisteredCheck]:
-    """Every non-SMT check, from the one table each engine module keeps (labels and slow flags there)."""
-    from posreal.checks import escape_checks, limit_checks, registry_cells, symbolic, training_checks
-    out = [*symbolic.SYMBOLIC_CHECKS, *registry_cells.REGISTRY_CHECKS, *training_checks.TRAINING_CHECKS,
-           *limit_checks.LIMIT_CHECKS, *escape_checks.ESCAPE_CHECKS]
-    try:
-        from posreal.checks import properties   # needs hypothesis (the dev extra)
-    except ImportError as exc:
-        _NOTES["property"] = f"property checks need hypothesis: {exc} (pip install -e '.[dev]')"
-        return out
-    return out + properties.property_checks()
+    """Every declared non-SMT, non-Coq check (symbolic, property, registry, training, dynamics, enumeration)."""
+    return [c for c in _declared() if c.method != "coq"]
 
 
 _NOTES: dict[str, str] = {}   # method -> why its checks are missing
@@ -62,8 +65,7 @@ def _smt_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[list[Register
 
 def _coq_checks() -> list[RegisteredCheck]:
     """The Coq kernel checks, one per claim with Coq proofs (they run coqc only when called)."""
-    from posreal.checks.coq_checks import COQ_CHECKS
-    return list(COQ_CHECKS)
+    return [c for c in _declared() if c.method == "coq"]
 
 
 def registered_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[dict[str, list[RegisteredCheck]], str]:

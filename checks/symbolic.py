@@ -34,6 +34,7 @@ import sympy as sp
 from posreal.checks.base import FAILED, PROVED, CheckResult, Control, RegisteredCheck, timed
 
 
+from posreal.checks.declare import claim_check, declared_in
 @dataclass
 class Step:
     name: str
@@ -460,18 +461,21 @@ def _derivation_check(claim: str, name: str, build: Callable[[], Derivation],
                                            "counterexample": c.counterexample} for c in found]})
 
 
+@claim_check("theorem1", "symbolic", "Theorem 1 bound, γ > 0")
 def check_theorem1_positive() -> CheckResult:
     return timed(lambda: _derivation_check(
         "theorem1", "finite bound, γ > 0: a_t ≥ 1/(1 + (m-1)exp(-ρ(γ - 2εB))) derived from the softmax",
         lambda: derive_theorem1_positive(2), [lambda: derive_theorem1_positive(1)]))
 
 
+@claim_check("theorem1", "symbolic", "Theorem 1 bound, γ < 0")
 def check_theorem1_negative() -> CheckResult:
     return timed(lambda: _derivation_check(
         "theorem1", "finite bound, γ < 0: a_t ≤ exp(-ρ(|γ| - 2εB)) derived from the softmax",
         lambda: derive_theorem1_negative(2), [lambda: derive_theorem1_negative(1)]))
 
 
+@claim_check("conjecture", "symbolic", "gradient span lemma")
 def check_gradient_span() -> CheckResult:
     return timed(lambda: _derivation_check(
         "conjecture", "gradient descent from 0 stays in col Zᵀ; a tie direction v ⊥ col Zᵀ stays tied",
@@ -479,6 +483,7 @@ def check_gradient_span() -> CheckResult:
         [lambda: derive_gradient_span("outside_term"), lambda: derive_gradient_span("outside_colspan")]))
 
 
+@claim_check("conjecture", "symbolic", "designed open tie (elementary proof)")
 def check_log2_tie(claim: str = "conjecture") -> CheckResult:
     name = ("the designed open tie refutes the open case: a_k - b_k → log 2, so lim acc_4 = 1 > α_4 = 3/4"
             if claim == "conjecture" else "on the designed open tie lim acc_4 = 1 = α♯_4 (lo = hi), proved")
@@ -486,11 +491,10 @@ def check_log2_tie(claim: str = "conjecture") -> CheckResult:
                                            [lambda: derive_log2_tie("single_row")]))
 
 
-SYMBOLIC_CHECKS: tuple[RegisteredCheck, ...] = (
-    RegisteredCheck("theorem1", "symbolic", "Theorem 1 bound, γ > 0", check_theorem1_positive),
-    RegisteredCheck("theorem1", "symbolic", "Theorem 1 bound, γ < 0", check_theorem1_negative),
-    RegisteredCheck("conjecture", "symbolic", "gradient span lemma", check_gradient_span),
-    RegisteredCheck("conjecture", "symbolic", "designed open tie (elementary proof)", check_log2_tie),
-    RegisteredCheck("conjecture-limit", "symbolic", "designed open tie: lim acc = α♯",
-                    lambda: check_log2_tie("conjecture-limit")),
-)
+@claim_check("conjecture-limit", "symbolic", "designed open tie: lim acc = α♯")
+def check_log2_tie_limit() -> CheckResult:
+    """The designed open tie, as a check of Conjecture′ (lim acc = α♯)."""
+    return check_log2_tie("conjecture-limit")
+
+
+SYMBOLIC_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

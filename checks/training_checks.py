@@ -27,6 +27,7 @@ import numpy as np
 
 from posreal.checks.base import (COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, Control, RegisteredCheck,
                                  Verdict, timed)
+from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.tasks import parse_task
 from posreal.theory.training import gradient_descent
@@ -113,6 +114,7 @@ def fall_holds(attention: np.ndarray) -> tuple[bool, dict]:
     return ok, {"mean": np.round(mean, 4).tolist(), "peak_index": peak}
 
 
+@claim_check("theorem1", "training", "rise on α_L = 1 cells", slow=True)
 def check_training_rise(steps: int = STEPS) -> CheckResult:
     def run() -> CheckResult:
         cells, failures, violations = [], [], 0
@@ -179,6 +181,7 @@ def fall_verdict(outcomes: list[dict]) -> Verdict:
     return PASSED if any(o["outcome"] == FALLS for o in outcomes) else UNKNOWN
 
 
+@claim_check("theorem1", "training", "fall on misranked rows", slow=True)
 def check_training_fall(cells: tuple = FALL_CELLS, steps: int = STEPS) -> CheckResult:
     def run() -> CheckResult:
         outcomes = [fall_outcome(cell, steps) for cell in cells]
@@ -200,7 +203,4 @@ def check_training_fall(cells: tuple = FALL_CELLS, steps: int = STEPS) -> CheckR
     return timed(run)
 
 
-TRAINING_CHECKS: tuple[RegisteredCheck, ...] = (
-    RegisteredCheck("theorem1", "training", "rise on α_L = 1 cells", check_training_rise, slow=True),
-    RegisteredCheck("theorem1", "training", "fall on misranked rows", check_training_fall, slow=True),
-)
+TRAINING_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

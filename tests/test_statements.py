@@ -83,4 +83,16 @@ def test_statement_json_keys():
                   ("smt",), "n")
     assert s.to_json() == {"id": "t9", "name": "Name", "status": "theorem", "section": "definitions.md#geometry",
                            "hypotheses": ["h1"], "conclusion": "c", "symbols": {"θ": "parameters"},
-                           "checks": ["smt"], "notes": "n"}
+                           "checks": ["smt"], "notes": "n", "uses": [], "coq": None}
+
+
+def test_the_coq_concordance_is_generated_from_the_statements():
+    """Each result names its Coq theorems where it is stated; the concordance holds exactly those."""
+    from posreal.checks.coq_concordance import CONCORDANCE
+    stated = {cid: st.coq for cid, st in STATEMENTS.items() if st.coq is not None}
+    assert set(CONCORDANCE) == set(stated) and {"theorem1", "theorem2", "proposition4"} <= set(stated)
+    for cid, names in stated.items():
+        proofs = CONCORDANCE[cid]
+        assert {t.file for t in proofs.all_theorems()} == {names.file}
+        assert [t.name for t in proofs.results] == list(names.results)
+        assert [t.name for t in proofs.controls] == list(names.controls)

@@ -5,7 +5,8 @@ Main definitions:
 
 * :class:`Statement` — id, name, status (``theorem`` / ``conjecture`` / ``refuted``), the anchor of
   the Definitions page that states it (``definitions.md#theorem-1``, shown by ``posreal check
-  --json``), hypotheses, conclusion, the symbols it uses, and the check methods that cover it;
+  --json``), hypotheses, conclusion, the symbols it uses, the check methods that cover it, and ``uses``: the
+  definitions (:data:`posreal.theory.dependencies.DEFINITIONS`) and results its proof uses;
 * :data:`STATEMENTS` — ``theorem1``, ``theorem2``, ``proposition4``, ``underdetermination``,
   ``expressivity``, ``conjecture`` (refuted in its open case), ``conjecture-limit`` (Conjecture′,
   its corrected form with α♯_L), ``geometry``, ``extension`` (what each length-extension method keeps),
@@ -13,6 +14,8 @@ Main definitions:
   (in that order);
 * :func:`statement` — look a result up by id (one-line :class:`SpecError` for an unknown id).
 
+This is the one source of each statement's text: the docs render it onto the Definitions page and into
+each result's page (``docs/hooks/statements_render.py``), and draw the graph of ``uses`` (the blueprint).
 Checks (``checks/``), tests, the CLI (``posreal check``) and the docs' claims table refer to a
 result only through its id.  The wording is this project's formalization of the preprint's
 abstract, not the preprint's own text.
@@ -29,6 +32,20 @@ METHODS = ("smt", "symbolic", "property", "registry", "training", "enumeration",
 
 
 @dataclass(frozen=True)
+class CoqNames:
+    """The Coq theorems of ``proofs/FILE`` that state a result over all lengths, and its negative controls (proved
+    negations on concrete instances, one hypothesis dropped or weakened).  ``posreal.checks.coq_concordance`` reads
+    them; ``posreal check`` kernel-checks them (method ``coq``)."""
+
+    file: str                       # inside proofs/, e.g. "Theorem2.v"
+    results: tuple[str, ...]
+    controls: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "results": list(self.results), "controls": list(self.controls)}
+
+
+@dataclass(frozen=True)
 class Statement:
     """One result: what it assumes, what it concludes, and how the project checks it."""
 
@@ -41,11 +58,14 @@ class Statement:
     symbols: tuple[tuple[str, str], ...]    # (symbol, meaning)
     checks: tuple[str, ...]                 # check methods covering it (subset of METHODS)
     notes: str = ""
+    uses: tuple[str, ...] = ()              # ids of the definitions (theory.dependencies) and results its proof uses
+    coq: CoqNames | None = None             # its Coq theorems in proofs/ (None: not stated in Coq)
 
     def to_json(self) -> dict:
         return {"id": self.id, "name": self.name, "status": self.status, "section": self.section,
                 "hypotheses": list(self.hypotheses), "conclusion": self.conclusion,
-                "symbols": dict(self.symbols), "checks": list(self.checks), "notes": self.notes}
+                "symbols": dict(self.symbols), "checks": list(self.checks), "notes": self.notes,
+                "uses": list(self.uses), "coq": None if self.coq is None else self.coq.to_json()}
 
 
 _SECTION = "definitions.md#"   # + the anchor of the result on the Definitions page
@@ -68,6 +88,11 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
                  ("e", "direction error, ‖e‖ ≤ ε"), ("B", "max feature norm on row i"),
                  ("m", "number of keys of row i"), ("γ_i", "margin of row i under T_L u")),
         checks=("symbolic", "property", "training"),
+        uses=("linear-pe", "margin", "selection", "transfer", "alpha"),
+        coq=CoqNames("Theorem1.v",
+                     results=("cauchy_schwarz", "theorem1_finite_pos", "theorem1_finite_neg", "theorem1_limit_pos",
+                              "theorem1_limit_neg", "alpha_one_generalizes"),
+                     controls=("control_direction_error", "control_bounded_scale")),
         notes="rows with γ_i = 0 are not covered (see the conjecture)",
     ),
     Statement(
@@ -88,6 +113,16 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         symbols=(("r", "relative kernel profile r(δ) = ⟨θ, ψ(δ)⟩"), ("δ*", "unique maximizer of r"),
                  ("N", "number of offsets"), ("n", "grid length")),
         checks=("smt", "property", "registry"),
+        uses=("grid", "task", "linear-pe", "margin"),
+        coq=CoqNames("Theorem2.v",
+                     results=("deep_row_iff", "shallow_row_iff", "deep_rows_iff_offset", "position_one_deep_row",
+                              "copy_exact", "middle_exact", "reverse_exact", "half_exact", "copy_bound",
+                              "middle_bound", "reverse_bound", "half_bound", "copy_last_row_bound",
+                              "middle_last_row_bound", "reverse_last_row_bound", "half_last_row_bound",
+                              "copy_last_row_tight", "middle_last_row_tight", "reverse_last_row_tight",
+                              "half_last_row_tight", "slope_no_maximizer", "slope_realizes_position0"),
+                     controls=("control_deep_weak_max", "control_deep_shallow", "control_position_depth",
+                               "control_growing_offset", "control_slope_sign")),
         notes=("where it breaks: alibi with slope favouring the far end (no maximizer) realizes position:0 at "
                "every length; a non-unique maximizer (clipped buckets) makes ties"),
     ),
@@ -102,9 +137,19 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         ),
         conclusion=("S is an involution; γ_i(Sκ; Sτ) = γ_i(κ; τ); S maps relative PEs to column PEs and back, "
                     "offset:c ↔ position:c, copy ↔ middle, growing tasks to growing tasks; the selected θ* is "
-                    "the same, so α_L(SΦ, Sτ) = α_L(Φ, τ) exactly"),
+                    "the same, so α_L(SΦ, Sτ) = α_L(Φ, τ) exactly; dually to Theorem 2, a column kernel whose "
+                    "unique maximizer is p realizes, on the rows i ≥ p, exactly position:p"),
         symbols=(("S", "the shear"), ("κ", "kernel"), ("τ", "task"), ("Φ", "linear PE")),
         checks=("smt", "property", "registry"),
+        uses=("grid", "task", "linear-pe", "margin", "selection", "alpha", "theorem2"),
+        coq=CoqNames("Proposition4.v",
+                     results=("shear_involution", "shear_task_involution", "shear_keys_onto", "shear_realized",
+                              "shear_margin", "relative_to_column", "column_to_relative", "offset_to_position",
+                              "position_to_offset", "copy_to_middle", "middle_to_copy", "fixed_offset_iff_position",
+                              "growing_to_growing", "sheared_kernel", "same_constraints", "same_selection",
+                              "same_row_outcomes", "column_deep_rows"),
+                     controls=("control_involution_off_triangle", "control_task_not_sheared",
+                               "control_constraints_task_not_sheared", "control_copy_off_rows")),
     ),
     Statement(
         id="underdetermination",
@@ -123,6 +168,12 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         symbols=(("E", "learned position table, rows E_j ∈ ℝ^d"), ("W", "d×d bilinear form"),
                  ("L0", "train length"), ("L", "test length")),
         checks=("smt", "property", "registry"),
+        uses=("task", "learned-pe", "margin", "selection", "alpha"),
+        coq=CoqNames("Underdetermination.v",
+                     results=("zero_ties_new_rows", "zero_keeps_old_rows", "zero_completion_rows",
+                              "realized_target_unique", "copy_zero_completion", "last_completion_position",
+                              "not_a_function", "zero_form"),
+                     controls=("control_position_last_key", "control_copy_moves", "control_zero_form_additivity")),
         notes=("(a) as a formula presumes the rows of R_L below L0 keep their L0 targets: true for offset, "
                "position and half; for copy/middle it fails exactly when ⌊L/2⌋ ≠ ⌊L0/2⌋ and L < 2·L0 (L0 = 16, "
                "L = 17 gives 8/9 both ways), for reverse exactly when L0 < L < 2·L0 - 1; where it fails α_L = 0, "
@@ -142,6 +193,10 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
                     "of the fraction of R_L realized by T_L θ (maximum feasible subsystem)"),
         symbols=(("β_i", "static-routing ceiling of row i"), ("α*_L", "class ceiling")),
         checks=("smt", "enumeration"),
+        uses=("task", "linear-pe", "token-tasks", "transfer", "margin", "alpha"),
+        coq=CoqNames("Expressivity.v",
+                     results=("static_attention", "static_routing_bound", "positional_beta_full", "middle_one_row"),
+                     controls=("control_content_attention", "control_content_route", "control_middle_free_position")),
     ),
     Statement(
         id="conjecture",
@@ -160,9 +215,10 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         symbols=(("Z", "training differences z = ψ(i, t) - ψ(i, j) at L0"), ("v", "tie direction"),
                  ("acc_L", "fraction of R_L realized by T_L θ_k")),
         checks=("symbolic", "property"),
+        uses=("selection", "structural-tie", "alpha", "theorem1"),
         notes=("counterexample (LOG2_TIE, posreal.counterexamples.designed): the relative table f(0) = 0, f(1) = -e1, "
                "f(2) = -e2, f(3) = (-1, 1, -1), offset:0, L0 = 3, L = 4 has α_4 = 3/4, yet the loss is "
-               "log(1 + e^{-a}) + log(1 + e^{-a} + e^{-b}), so e^{a_k} = 2ηk + O(log k), e^{b_k} = ηk + O(log k) "
+               "log(1 + exp(-a)) + log(1 + exp(-a) + exp(-b)), so exp(a_k) = 2ηk + O(log k), exp(b_k) = ηk + O(log k) "
                "and the tie margin a_k - b_k → log 2 > 0: lim acc_4(θ_k) = 1 (elementary; no residual theorem). "
                "The corrected statement is conjecture-limit."),
     ),
@@ -182,7 +238,7 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
             "zero limit) undecided unless trajectory evidence decides it, and the kind of evidence is reported",
         ),
         conclusion=("lim_k acc_L(θ_k) lies in α♯_L = [wins, wins + undecided]/|R_L|, and equals wins/|R_L| when no "
-                    "row is undecided.  Row by row: an open tie's margin ⟨θ_k, v⟩ grows like ⟨θ_k, v⟩ log^{∘k} t at "
+                    "row is undecided.  Row by row: an open tie's margin ⟨θ_k, v⟩ grows like ⟨θ_k, v⟩ log^(∘k) t at "
                     "the first level k ≥ 2 with ⟨θ_k, v⟩ ≠ 0; otherwise it tends to Σ_k ⟨w̃_k, v⟩ when v's "
                     "projection lies in the sum of the level spans, and to a limit that depends on the path (loss, "
                     "algorithm, step) when it does not"),
@@ -190,14 +246,15 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
                  ("θ_k (level k ≥ 2)", "max-margin vector of the S0 differences of level k - 1 projected on U_{k-1}"),
                  ("S+, S0", "active differences positive in some / in no dual solution λ ∈ Λ"),
                  ("V_k, U_k", "span of the level's S+ vectors; span of its active vectors ⊖ V_k"),
-                 ("w̃_k", "max-entropy residual of level k: Σ_{S+} n_{k,s} e^{-⟨w̃_k, u_{k,s}⟩} u_{k,s} = θ_k"),
+                 ("w̃_k", "max-entropy residual of level k: Σ_{S+} n_{k,s} exp(-⟨w̃_k, u_{k,s}⟩) u_{k,s} = θ_k"),
                  ("n_s", "multiplicity of the difference z_s among the training pairs"),
                  ("λ_s", "dual variables of the hard-margin SVM"), ("α♯_L", "the predicted limit interval")),
         checks=("symbolic", "dynamics", "property"),
+        uses=("alpha-sharp", "residual-levels", "trajectory-evidence", "theorem1", "conjecture"),
         notes=("Proved elsewhere: for the exponential and logistic losses on separable data, gradient descent with a "
                "small fixed step converges in direction to the ℓ2 max-margin vector, θ_k = θ* log k + ρ_k, and in the "
                "non-degenerate case (support vectors with positive dual variables) ρ_k converges to w̃ with "
-               "η n_s e^{-⟨w̃, z_s⟩} = λ_s (Soudry, Hoffer, Nacson, Gunasekar & Srebro, JMLR 19(70):1-57, 2018); "
+               "η n_s exp(-⟨w̃, z_s⟩) = λ_s (Soudry, Hoffer, Nacson, Gunasekar & Srebro, JMLR 19(70):1-57, 2018); "
                "their treatment of degenerate data adds log log t terms to the residual.  The number of that "
                "theorem was not verified: the project could consult only the paper's bibliographic entry and "
                "opening, not its appendix.  For general data Ji & Telgarsky (2018, 'Risk and parameter convergence "
@@ -208,15 +265,15 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
                "differences with Qv = -v keeps ⟨θ_k, v⟩ = 0 for gradient descent at any step and for the flow), "
                "and the designed log-2 instance (elementary proof).  "
                "Derived here, not proved: that the softmax cross-entropy follows the level expansion (level k's "
-               "residual is the exponential-loss flow of the projected S0 differences in time log^{∘(k-1)} t, with "
-               "weights n_s e^{-Σ_{j<k} ⟨w̃_j, z_s⟩}).  "
+               "residual is the exponential-loss flow of the projected S0 differences in time log^(∘(k-1)) t, with "
+               "weights n_s exp(-Σ_{j<k} ⟨w̃_j, z_s⟩)).  "
                "Only checked: (dynamics) α♯'s closed forms against the gradient flow followed to τ = e^24 in "
                "h = θ - θ* τ and σ = log τ on at least 400 open-tie rows of two seeds, the flow's slope in "
                "log log t against ⟨θ_2, v⟩, and the rescaling of the non-active pairs (closed-form limits stay, "
                "trajectory-dependent ones move); (symbolic) the designed max-entropy, second-level and symmetric "
                "ties with their controls; (property) acc_L at the flow's horizon lies in α♯_L on random tables.  "
                "Open: trajectory-dependent rows (no function of the support data decides them; only trajectory "
-               "evidence, per loss, algorithm and step), genuine zero limits (the margin decays like t^{-r} and the "
+               "evidence, per loss, algorithm and step), genuine zero limits (the margin decays like t^(-r) and the "
                "next order decides), and the expansion itself for the softmax loss"),
     ),
 )}
@@ -241,6 +298,7 @@ STATEMENTS["geometry"] = Statement(
              ("F_q", "optimal face of min ‖θ‖_q s.t. Zθ ≥ 1"),
              ("α^lo_L, α^hi_L", "fraction of R_L realized by every / by some θ ∈ F_q")),
     checks=("property", "registry"),
+    uses=("selection-q", "alpha-q", "theorem1"),
     notes=("Proved elsewhere, not here: steepest descent in a norm converges in direction to that norm's "
            "max-margin solution on separable data (Gunasekar, Lee, Soudry & Srebro, ICML 2018); full-batch "
            "Adam converges to the ℓ∞ one (Zhang, Zou & Cao, NeurIPS 2024); Signum does too at any batch size, "
@@ -300,6 +358,13 @@ STATEMENTS["extension"] = Statement(
              ("M2", "Σ_f ω_f²‖(a_f, b_f)‖, a bound on |V''|"), ("r_f", "L0·ω_f/2π, periods of ω_f within L0"),
              ("Δ_σ(s)", "Σ_f ω_f‖(a_f, b_f)‖·|1 - 1/λ_f(s)|: how far σ moves V per unit of key index")),
     checks=("smt", "property", "registry"),
+    uses=("task", "linear-pe", "margin", "selection", "extension-transfer", "alpha"),
+    coq=CoqNames("Extension.v",
+                 results=("xk_range", "pi_dense", "pi_copy_even", "pi_copy_even_necessary", "pi_copy_odd",
+                          "pi_offset_increasing", "pi_offset_decreasing", "pi_offset_derivative", "pi_position0_iff",
+                          "pi_position0_reals", "pi_position_local_max", "ntk_split", "yarn_split", "keep_rows"),
+                 controls=("control_copy_odd", "control_offset_peak", "control_position_integers",
+                           "control_ntk_identity", "control_keep_bound")),
     notes=("Where each part breaks. (b) at odd L: θ* of rope:32 · copy at L0 = 32 is symmetric about 16 (its sine "
            "terms about 16 vanish to rounding), so every row i > ⌊L/2⌋ ties at every odd L (α^pi_1023 = 1/512, "
            "511 rows undecided in float, while α^pi_1024 = 1); with L0 odd the target ⌊L/2⌋·L0/L is never a "
@@ -335,6 +400,7 @@ STATEMENTS["escape-depth"] = Statement(
     symbols=(("route_k", "layer k's static route map"), ("S_K(i)", "positions read by row i after K layers"),
              ("β_i^(K)", "Bayes accuracy of F(x)_i from the best 2^K positions")),
     checks=("smt", "property", "enumeration"),
+    uses=("token-tasks", "expressivity"),
     notes=("The SMT proof is the induction step for every n and K (two inputs agreeing on S_K(i) ∪ S_K(route(i)) "
            "give equal streams); the size bound is |A ∪ B| ≤ |A| + |B|, checked with the step by simulating random "
            "route maps. β^(0) with a readout is at least the static β of the Expressivity bound (no readout)."),
@@ -358,6 +424,7 @@ STATEMENTS["escape-content"] = Statement(
     symbols=(("r", "relative positional part"), ("β", "content weight"), ("δ_t", "offset of the target"),
              ("μ, ρ", "slope and self score of an unbounded positional part")),
     checks=("smt", "property"),
+    uses=("token-tasks", "margin"),
     notes=("The condition first written down, β > max_{δ≤i} r(δ) - min_{δ≤i} r(δ) = r(1) - r(0), is sufficient "
            "and not necessary (r(0) < r(i)): r(δ) = 1/δ, r(0) = -1 needs β ≥ 1, not β > 2."),
 )
@@ -382,6 +449,7 @@ STATEMENTS["escape-induction"] = Statement(
     symbols=(("route₁", "layer 1's route map under T_L^σ θ*(Φ, offset:1; L0)"),
              ("α_L^ind", "fraction of induction rows the circuit realizes"), ("s", "i - m, the earlier occurrence")),
     checks=("smt", "property", "registry"),
+    uses=("token-tasks", "selection", "extension-transfer", "alpha", "escape-content"),
     notes=("The converse fails: rope:16 at L0 = 16 has α_257(offset:1) = 0.6875 and α_257^ind = 1 (the failing "
            "offset:1 rows are deep second-half rows that route neither to themselves nor to a first-half source). "
            "E4 (soft averaging with BOS and no PE) is not encoded as a statement."),

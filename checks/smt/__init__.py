@@ -22,29 +22,48 @@ Modules: :mod:`~posreal.checks.smt.common` (the proof pattern, rational model va
 :mod:`~posreal.checks.smt.escape_induction` (what escapes the positional theory: E1-E3).
 ``smt_checks()["expressivity"]`` also holds the static-routing β check
 (:mod:`~posreal.checks.smt.static_routing`: method ``enumeration``, no solver, verdict passed/failed).
+
+Registration: a module of this package that declares ``CLAIM = "<claim id>"`` and ``checks(choice)`` is found by
+:func:`claim_modules` (a proof module also has ``proofs()``); adding an SMT proof touches its own module (and, for
+a claim with Coq theorems, names them in :mod:`posreal.checks.coq_concordance` or says why there are none).
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable, Iterable
+from types import ModuleType
 
 from posreal.checks.base import CheckResult, SolverChoice
-from posreal.checks.smt import (ceiling_check, escape_content, escape_depth, escape_induction, expressivity, extension,
-                                proposition4, static_routing, theorem2, underdetermination)
 from posreal.checks.smt.common import SmtProof, proof_obligations
 from posreal.checks.smt.obligations import Obligation
+from posreal.theory.statements import STATEMENT_IDS
 
-PROOF_MODULES = {"theorem2": theorem2, "proposition4": proposition4, "underdetermination": underdetermination,
-                 "expressivity": expressivity, "extension": extension, "escape-depth": escape_depth,
-                 "escape-content": escape_content, "escape-induction": escape_induction}
+
+def claim_modules() -> list[ModuleType]:
+    """Every module of this package that declares ``CLAIM`` (a claim id) and ``checks(choice)``: in statement
+    order, a claim's proof module (the one with ``proofs()``) before its other checks, then by name."""
+    found = [importlib.import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)]
+    found = [m for m in found if isinstance(getattr(m, "CLAIM", None), str) and callable(getattr(m, "checks", None))]
+    order = {cid: n for n, cid in enumerate(STATEMENT_IDS)}
+    unknown = [m.__name__ for m in found if m.CLAIM not in order]
+    if unknown:
+        raise ValueError(f"{', '.join(unknown)} declare a CLAIM that is not a statement id; accepted: "
+                         f"{', '.join(STATEMENT_IDS)}")
+    return sorted(found, key=lambda m: (order[m.CLAIM], not hasattr(m, "proofs"), m.__name__))
+
+
+PROOF_MODULES: dict[str, ModuleType] = {m.CLAIM: m for m in claim_modules() if callable(getattr(m, "proofs", None))}
 
 
 def smt_checks(choice: SolverChoice = SolverChoice.BOTH) -> dict[str, list[Callable[[], CheckResult]]]:
-    """Claim id -> the SMT checks of that claim, decided by the chosen solvers."""
-    table = {claim: module.checks(choice) for claim, module in PROOF_MODULES.items()}
-    # the last one is not SMT: the static-routing β enumeration (method "enumeration"), listed
-    # here because the runner collects expressivity's enumeration coverage from this table
-    table["expressivity"] += ceiling_check.checks(choice) + static_routing.checks()
+    """Claim id -> the SMT checks of that claim, decided by the chosen solvers: each module's ``checks(choice)``
+    (expressivity also holds the class ceilings' checks and the static-routing β enumeration, method
+    ``enumeration``, no solver)."""
+    table: dict[str, list[Callable[[], CheckResult]]] = {}
+    for module in claim_modules():
+        table.setdefault(module.CLAIM, []).extend(module.checks(choice))
     return table
 
 
@@ -60,6 +79,7 @@ def all_obligations(ids: Iterable[str] | None = None) -> list[Obligation]:
     wanted = set(ids) if ids else set(PROOF_MODULES)
     out = [ob for name, make in proofs(wanted) for ob in proof_obligations(make(), name)]
     if "expressivity" in wanted:
+        from posreal.checks.smt import ceiling_check
         out += ceiling_check.reference_obligations()
     return out
 

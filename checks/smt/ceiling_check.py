@@ -32,6 +32,7 @@ from posreal.checks.smt.common import ONLY, AlgebraicValue, SolverAnswer, combin
 from posreal.checks.smt.obligations import Obligation
 from posreal.theory.tasks import parse_task
 
+CLAIM = "expressivity"   # the class ceilings are part (b) of the Expressivity bound
 REFERENCE_CELLS = (("copy", 16), ("middle", 16), ("reverse", 16), ("position:1", 16))
 
 

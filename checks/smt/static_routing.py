@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from posreal.checks.base import FAILED, PASSED, CheckResult, Control, timed
+from posreal.checks.base import FAILED, PASSED, CheckResult, Control, SolverChoice, timed
 from posreal.theory.expressivity import DEFAULT_SEED, static_routing_bound
 from posreal.theory.defaults import REGISTRY_TASKS
 
+CLAIM = "expressivity"   # part (a) of the Expressivity bound, checked by enumeration (no solver)
 POSITIONAL_CASES = [(spec, n, V) for spec in REGISTRY_TASKS + ("dual:copy", "dual:middle") for n, V in ((5, 2), (6, 3))]
 CONTENT_CASES = [("sort", 2, 2), ("sort", 4, 3), ("sort", 6, 2), ("addition", 2, 2), ("addition", 4, 3),
                  ("addition", 6, 2)]
@@ -69,5 +70,6 @@ def static_routing_enumeration() -> CheckResult:
     return beta_check()
 
 
-def checks() -> list[Callable[[], CheckResult]]:
+def checks(choice: SolverChoice = SolverChoice.BOTH) -> list[Callable[[], CheckResult]]:
+    """The β enumeration (no solver: ``choice`` does not change it)."""
     return [static_routing_enumeration]

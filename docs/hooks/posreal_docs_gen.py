@@ -642,43 +642,6 @@ def _statement_names() -> dict:
     return {cid: st.name for cid, st in _statements().items()}
 
 
-def _lookup_statement(claim_id: str):
-    from posreal.theory.statements import statement
-    return statement(claim_id)   # one-line SpecError for an unknown id: a build error
-
-
-def gen_statement(claim_id: str, where: str = "results") -> str:
-    """The statement object as declared in ``posreal.theory.statements`` (its ``to_json()``); ``where``:
-    ``results`` for a page in results/, ``top`` for a page beside the Definitions page (the link's prefix)."""
-    if where not in ("results", "top"):
-        raise PluginError(f"statement marker: unknown page position {where!r}; accepted: results, top")
-    up = "../" if where == "results" else ""
-    s = _lookup_statement(claim_id)
-    doc = s.to_json()
-    missing = [k for k in ("name", "hypotheses", "conclusion") if not doc.get(k)]
-    if missing:
-        raise PluginError(f"statement {claim_id!r} lacks {', '.join(missing)}")
-    ind = "    "
-    out = [f'??? abstract "As declared in code: `posreal.theory.statements.statement({claim_id!r})`"',
-           f"{ind}**{md_escape(doc['name'])}** — status: {doc.get('status', '—')}; canonical text: "
-           f"[`{doc['section']}`]({up}{doc['section']}) (statement markers sit on the pages in results/).", "",
-           f"{ind}*Hypotheses*", ""]
-    out += [f"{ind}{n}. {md_escape(h)}" for n, h in enumerate(doc["hypotheses"], 1)]
-    out += ["", f"{ind}*Conclusion*: {md_escape(doc['conclusion'])}", ""]
-    symbols = doc.get("symbols") or {}
-    if isinstance(symbols, dict) and symbols:
-        out.append(f"{ind}*Symbols*: "
-                   + "; ".join(f"{md_escape(k)} — {md_escape(v)}" for k, v in symbols.items()) + ".")
-        out.append("")
-    if doc.get("checks"):
-        out.append(f"{ind}*Checked by*: " + ", ".join(f"`{c}`" for c in doc["checks"]) + ".")
-        out.append("")
-    if doc.get("notes"):
-        out.append(f"{ind}*Notes*: {md_escape(doc['notes'])}")
-        out.append("")
-    return "\n".join(out) + "\n"
-
-
 # --------------------------------------------------------------------------- CLI and API references
 def _option_rows(parser: argparse.ArgumentParser):
     rows = []
@@ -1561,7 +1524,6 @@ GENERATORS = {
     "checks": gen_checks,
     "claims-overview": gen_claims_overview,
     "claims-overview-here": gen_claims_overview_from_results,
-    "statement": gen_statement,
     "cli-reference": gen_cli_reference,
     "certificates": gen_certificates,
     "open-ties": gen_open_ties,
