@@ -1,15 +1,21 @@
-"""The check of E4 (soft averaging with BOS and no PE, :mod:`posreal.theory.soft_averaging`), with negative
-controls.  Not yet registered as a claim (no statement id in the registry): :func:`check_soft_averaging` returns
-a :class:`~posreal.checks.base.CheckResult` for the claim id ``escape-averaging`` once it is added.
+"""The checks of E4, claim ``escape-averaging`` (soft averaging with BOS and no PE,
+:mod:`posreal.theory.soft_averaging`), each with a negative control.
 
-* every sequence over V = 2 up to n = 9 rows (BOS + 8 tokens): :func:`~posreal.theory.soft_averaging.recover`
+* :func:`check_soft_averaging` [enumeration]:
+
+  every sequence over V = 2 up to n = 9 rows (BOS + 8 tokens): :func:`~posreal.theory.soft_averaging.recover`
   returns the row and the counts exactly; the least ℓ∞ distance between two same-row outputs with different
   counts is exactly 1/(i + 1), the least BOS-coordinate gap to a later row exactly 1/((i + 1)(i + 2)); the
   readout h[a] - h[b] has the sign of ``majority`` on every row with c_a ≠ c_b, margin ≥ 1/(i + 1), attained;
-* long sequences (seeded, n = 2049, V = 3): recovery is exact at every row and the float64 uniform softmax of the
+  long sequences (seeded, n = 2049, V = 3): recovery is exact at every row and the float64 uniform softmax of the
   same rows recovers them by rounding;
-* negative controls: without BOS, and with a BOS equal to token 0, two prefixes of different rows average to
-  the same vector, so recovery of the position must fail (a collision is found).
+  negative controls: without BOS, and with a BOS equal to token 0, two prefixes of different rows average to
+  the same vector, so recovery of the position must fail (a collision is found);
+* :func:`check_soft_averaging_symbolic` [symbolic]: for symbolic i, i', c_a (sympy), the recovery identities
+  i = 1/h[BOS] - 1 and c_a = h[a]/h[BOS] simplify to 0, the BOS gap 1/(i + 1) - 1/(i' + 1) equals
+  (i' - i)/((i + 1)(i' + 1)) and increases in i' (derivative 1/(i' + 1)² > 0), so its least value over i' > i is
+  at i' = i + 1, 1/((i + 1)(i + 2)); control: without BOS, a sequence of one repeated token reads h_i[a] = i/i,
+  whose derivative in i is 0 — every row gives the same output, so the position cannot be recovered.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from fractions import Fraction
 import numpy as np
 
 from posreal.checks.base import FAILED, PASSED, CheckResult, Control, timed
+from posreal.checks.declare import claim_check
 from posreal.theory.attention import softmax_rows
 from posreal.theory.soft_averaging import (averaged_stream, count_margin, majority_readout, position_margin,
                                            recover)
@@ -83,6 +90,7 @@ def position_collision(bos_token: int | None, vocab: int = 2, tokens: int = 6) -
     return None
 
 
+@claim_check(CLAIM, "enumeration", "E4: recovery and margins by enumeration, controls without BOS")
 def check_soft_averaging() -> CheckResult:
     def body() -> CheckResult:
         problems = _exhaustive() + _long(np.random.default_rng(SEED))
@@ -95,4 +103,29 @@ def check_soft_averaging() -> CheckResult:
             detail="; ".join(problems[:5]) + ("; " if problems else "")
                    + "every sequence V = 2, 8 tokens, and seeded n = 2049, V = 3 (exact and float64); control: "
                    + ", ".join(f"{k}: {'collision ' + repr(v) if v else 'none found'}" for k, v in collisions.items()))
+    return timed(body)
+
+
+@claim_check(CLAIM, "symbolic", "E4: recovery identities and the least position gap, for symbolic i")
+def check_soft_averaging_symbolic() -> CheckResult:
+    def body() -> CheckResult:
+        import sympy as sp
+        i, j, c = sp.symbols("i j c", positive=True, integer=True)               # rows i < j, a count c ≤ i
+        bos, token = 1 / (i + 1), c / (i + 1)                                    # h_i[BOS], h_i[a]
+        recovery = [sp.simplify(1 / bos - 1 - i), sp.simplify(token / bos - c)]
+        gap = 1 / (i + 1) - 1 / (j + 1)                                          # BOS coordinate of row i minus j
+        closed = sp.simplify(gap - (j - i) / ((i + 1) * (j + 1)))
+        slope = sp.simplify(sp.diff(gap, j))                                     # 1/(j + 1)², > 0
+        least = sp.simplify(gap.subs(j, i + 1) - 1 / ((i + 1) * (i + 2)))
+        ok = recovery == [0, 0] and closed == 0 and least == 0 and bool(slope.is_positive)
+        # control: no BOS and one repeated token a: h_i[a] = c/i with c = i, the same vector at every row
+        repeated = sp.simplify(sp.diff((c / i).subs(c, i), i))
+        control = repeated == 0
+        return CheckResult(
+            CLAIM, "i = 1/h[BOS] - 1, c_a = h[a]/h[BOS]; BOS gap (j - i)/((i+1)(j+1)) increasing in j, least "
+                   "1/((i+1)(i+2)) at j = i + 1", "symbolic", PASSED if ok else FAILED,
+            Control.COUNTEREXAMPLE if control else Control.NO_COUNTEREXAMPLE,
+            detail=f"recovery residuals {recovery}, gap identity {closed}, d gap/dj = {slope}, least - bound = "
+                   f"{least}; control: without BOS, one repeated token gives d h_i[a]/di = {repeated} "
+                   "(every row alike)")
     return timed(body)

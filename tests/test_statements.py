@@ -9,13 +9,15 @@ from posreal.theory.errors import SpecError
 from posreal.theory.statements import CONJECTURE, METHODS, REFUTED, STATEMENT_IDS, STATEMENTS, THEOREM, statement
 
 EXPECTED_IDS = ("theorem1", "theorem2", "proposition4", "underdetermination", "expressivity", "conjecture",
-                "conjecture-limit", "geometry", "extension", "escape-depth", "escape-content", "escape-induction")
+                "conjecture-limit", "geometry", "extension", "escape-depth", "escape-content", "escape-induction",
+                "escape-averaging")
 STATUS = {"conjecture": REFUTED, "conjecture-limit": CONJECTURE}
 # the heading ids of the results on the docs' Definitions page
 ANCHORS = {"theorem1": "theorem-1", "theorem2": "theorem-2", "proposition4": "proposition-4",
            "underdetermination": "underdetermination", "expressivity": "expressivity", "conjecture": "conjecture",
            "conjecture-limit": "conjecture-prime", "geometry": "geometry", "extension": "length-extension",
-           "escape-depth": "escape-depth", "escape-content": "escape-content", "escape-induction": "escape-induction"}
+           "escape-depth": "escape-depth", "escape-content": "escape-content", "escape-induction": "escape-induction",
+           "escape-averaging": "escape-averaging"}
 ROOT = Path(__file__).resolve().parents[1]
 
 

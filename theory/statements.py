@@ -10,7 +10,8 @@ Main definitions:
 * :data:`STATEMENTS` — ``theorem1``, ``theorem2``, ``proposition4``, ``underdetermination``,
   ``expressivity``, ``conjecture`` (refuted in its open case), ``conjecture-limit`` (Conjecture′,
   its corrected form with α♯_L), ``geometry``, ``extension`` (what each length-extension method keeps),
-  ``escape-depth``, ``escape-content``, ``escape-induction`` (what escapes the positional theory)
+  ``escape-depth``, ``escape-content``, ``escape-induction``, ``escape-averaging`` (what escapes the
+  positional theory)
   (in that order);
 * :func:`statement` — look a result up by id (one-line :class:`SpecError` for an unknown id).
 
@@ -451,8 +452,32 @@ STATEMENTS["escape-induction"] = Statement(
     checks=("smt", "property", "registry"),
     uses=("token-tasks", "selection", "extension-transfer", "alpha", "escape-content"),
     notes=("The converse fails: rope:16 at L0 = 16 has α_257(offset:1) = 0.6875 and α_257^ind = 1 (the failing "
-           "offset:1 rows are deep second-half rows that route neither to themselves nor to a first-half source). "
-           "E4 (soft averaging with BOS and no PE) is not encoded as a statement."),
+           "offset:1 rows are deep second-half rows that route neither to themselves nor to a first-half source)."),
+)
+
+STATEMENTS["escape-averaging"] = Statement(
+    id="escape-averaging",
+    name="E4 (soft averaging: BOS and no PE recover position and counts at every length, margins like 1/n)",
+    status=THEOREM,
+    section=f"{_SECTION}escape-averaging",
+    hypotheses=(
+        "tokens x_1..x_i over {0..V-1} after a BOS at position 0 that equals no token; one-hot values, BOS on its "
+        "own coordinate",
+        "no PE and zero scores: the causal softmax is uniform, so row i reads "
+        "h_i = (e_BOS + Σ_{1 ≤ j ≤ i} e_{x_j}) / (i + 1)",
+    ),
+    conclusion=("at every length, i = 1/h_i[BOS] - 1 and c_a(i) = h_i[a] / h_i[BOS] exactly; two prefixes of row i "
+                "with different counts are at ℓ∞ distance at least 1/(i + 1), and rows i < i' differ in the BOS "
+                "coordinate by at least 1/((i + 1)(i + 2)), both attained; majority (c_a ≠ c_b, target "
+                "[c_a > c_b]) is decided on every row by the fixed readout h_i[a] - h_i[b] with margin at least "
+                "1/(i + 1)"),
+    symbols=(("h_i", "row i's output under uniform attention"), ("c_a(i)", "occurrences of token a in x_1..x_i"),
+             ("e_BOS, e_a", "one-hot values")),
+    checks=("enumeration", "symbolic"),
+    uses=("token-tasks",),
+    notes=("Without BOS, or with a BOS equal to a token, the position is lost: two prefixes of different rows average "
+           "to the same vector (the negative control). The margins shrink like 1/n, so a readout with a fixed noise "
+           "floor ε loses the rows with 1/(i + 1) ≤ ε."),
 )
 
 STATEMENT_IDS: tuple[str, ...] = tuple(STATEMENTS)
