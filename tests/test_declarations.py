@@ -157,3 +157,18 @@ def test_a_name_declared_twice_is_refused():
         declarations.declare_pe(clash)
     declarations.declare_pe(family)                                        # rope stays rope
     assert declarations.pe_family("nope") is not None
+
+
+def test_the_docs_example_of_a_plugin_works_as_written(tmp_path):
+    """docs/cli.md's plugin example, extracted and run as its two command lines say."""
+    import re
+    text = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n# my_pes.py\n(.*?)```", text, re.S)
+    assert code is not None
+    (tmp_path / "my_pes.py").write_text(code.group(1), encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]),
+               **{declarations.PLUGINS_VARIABLE: "my_pes"})
+    done = subprocess.run([sys.executable, "-m", "posreal", "alpha", "--pe", "decay:3", "--task", "offset:0",
+                           "--json"], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["pe"] == "decay:3"
