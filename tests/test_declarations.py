@@ -27,8 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from posreal.theory.declarations import PEFamily, declare_pe
+from posreal.theory.declarations import PEFamily, TaskFamily, declare_pe, declare_task
 from posreal.theory.encodings import OFFSET, RELATIVE, ProfileEncoding
+from posreal.theory.tasks import FIXED_POSITION, Task
 from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
 from posreal.theory.spec_args import int_arg, split_args
 
@@ -58,6 +59,26 @@ def parse(name, rest, spec):
 declare_pe(PEFamily(CatalogueEntry("toyhat:w", "relative", "ψ(i, j) = [exp(-n/w)]",
                                    (Parameter("w", "decay length", "1"),), "θ ∈ ℝ", "no", "a test's toy", "toyhat:2"),
                     parse, rank=50))
+
+
+@dataclass(frozen=True)
+class First(Task):
+    """A toy task family: every row attends to key 0 (position:0 under another name)."""
+    task_class = FIXED_POSITION
+
+    def rows_and_targets(self, length):
+        rows = np.arange(0, length, dtype=np.int64)
+        return rows, np.zeros_like(rows)
+
+    def __str__(self):
+        return "first"
+
+
+def parse_first(name, rest, spec):
+    return First()
+
+
+declare_task(TaskFamily("first", "first", parse_first, rank=50))
 '''
 
 TOY_TRANSFER = '''
@@ -112,6 +133,13 @@ def test_a_toy_family_and_transfer_work_everywhere_from_their_own_files(tmp_path
     assert bad_pe.returncode == 2 and "toyhat:w" in bad_pe.stderr.splitlines()[0]
     bad_ext = _run(tmp_path, *ALPHA, "--extension", "stretch")
     assert bad_ext.returncode == 2 and "halve" in bad_ext.stderr.splitlines()[0]
+    code = ("from posreal.theory.alpha import compute_alpha\n"                 # a toy task family, same answers
+            "a, b = (compute_alpha('rope:8', t, 8, [16, 32]) for t in ('first', 'position:0'))\n"
+            "print(str(a.cell.task), a.alpha(16) == b.alpha(16), a.alpha(32) == b.alpha(32))")
+    done = _run(tmp_path, "-c", code)
+    assert done.returncode == 0 and done.stdout.split() == ["first", "True", "True"], done.stderr
+    bad_task = _run(tmp_path, "-m", "posreal", "alpha", "--pe", "rope:8", "--task", "last")
+    assert bad_task.returncode == 2 and "first" in bad_task.stderr.splitlines()[0]
 
 
 def test_without_the_plugins_the_toy_names_are_refused(tmp_path):
@@ -149,14 +177,12 @@ def test_the_forms_text_names_every_family_and_extension():
 def test_a_name_declared_twice_is_refused():
     family = declarations.pe_family("rope")
     assert family is not None
-    other = declarations.PEFamily(catalogue()[0], family.parse, rank=99)  # nope's entry under nope's name: same form
-    declarations.declare_pe(other)                                         # re-declaring a form is idempotent
+    assert declarations.declare_pe(family) is family                        # the same declaration again: a no-op
     clash = declarations.PEFamily(type(family.entry)(**{**family.entry.to_json(), "form": "rope:q",
                                                          "parameters": ()}), family.parse, rank=99)
     with pytest.raises(Exception, match="declared twice"):
         declarations.declare_pe(clash)
-    declarations.declare_pe(family)                                        # rope stays rope
-    assert declarations.pe_family("nope") is not None
+    assert declarations.pe_family("rope") is family                          # nothing was replaced
 
 
 def test_the_docs_example_of_a_plugin_works_as_written(tmp_path):

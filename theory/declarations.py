@@ -5,14 +5,15 @@ Main definitions (definitions.md#linear-pe, #length-extension):
 * :class:`PEFamily` — a PE spec family (``rope``, ``t5``, ``table``…): its catalogue entry (formula, kind,
   parameters, reference, spec grammar and aliases), its parser, whether its features are never rational (the
   verifier's "not checkable" names) and, for a published PE, the spec the taxonomy shows;
+* :class:`TaskFamily` — a positional task family (``offset:c``, ``copy``…): its grammar and parser;
 * :class:`TransferType` — a length-extension type (``pi``, ``yarn``, ``hf``…): its spec names, parser,
   catalogue lines (formula, reference) and whether ``--extension all`` runs it;
-* :func:`declare_pe` and :func:`declare_transfer` are called by the module that defines the family; everything
-  else is derived here: the spec parsers' lookup (:func:`pe_family`, :func:`transfer_type`), the accepted-forms
-  text of every error message (:func:`pe_forms`, :func:`extension_forms`), ``posreal pes`` and
-  ``posreal extensions`` (:func:`pe_families`, :func:`transfer_types`), the names a user PE may not take
-  (:func:`reserved_pe_names`), the verifier's name lists (checked against these in a test) and the published PEs
-  of the taxonomy (:func:`published_pes`);
+* :func:`declare_pe`, :func:`declare_task` and :func:`declare_transfer` are called by the module that defines the
+  family; everything else is derived here: the spec parsers' lookup (:func:`pe_family`, :func:`task_family`,
+  :func:`transfer_type`), the accepted-forms text of every error message (:func:`pe_forms`, :func:`task_forms`,
+  :func:`extension_forms`), ``posreal pes`` and ``posreal extensions`` (:func:`pe_families`,
+  :func:`transfer_types`), the names a user PE may not take (:func:`reserved_pe_names`), the verifier's name lists
+  (checked against these in a test) and the published PEs of the taxonomy (:func:`published_pes`);
 * plugins: the modules named in the environment variable ``POSREAL_PLUGINS`` (comma-separated) and the entry
   points of the group ``posreal.plugins`` are imported once, on first use, so a user's PE family or extension
   type in a file of its own declares itself like the built-in ones.
@@ -33,7 +34,7 @@ from posreal.theory.errors import SpecError
 
 PLUGINS_VARIABLE = "POSREAL_PLUGINS"
 PLUGIN_GROUP = "posreal.plugins"
-BUILT_IN = ("posreal.theory.pe_specs", "posreal.theory.extension")   # importing these declares the built-ins
+BUILT_IN = ("posreal.theory.pe_specs", "posreal.theory.extension", "posreal.theory.tasks")   # declare the built-ins
 
 
 @dataclass(frozen=True)
@@ -84,10 +85,22 @@ class TransferType:
     in_all: tuple[str, ...] = ()    # the specs ``--extension all`` runs (e.g. ("pi",))
 
 
+@dataclass(frozen=True)
+class TaskFamily:
+    """One positional task family.  ``parse(name, rest, spec)`` builds the task from the text after the name
+    (``rest`` keeps its leading colon, as for :class:`PEFamily`); ``form`` is its grammar (``offset:c``)."""
+
+    name: str
+    form: str
+    parse: Callable[[str, str, str], Any]
+    rank: float
+
+
 @dataclass
 class _Registry:
     pes: dict[str, PEFamily] = field(default_factory=dict)            # name or alias -> family
     transfers: dict[str, TransferType] = field(default_factory=dict)
+    tasks: dict[str, TaskFamily] = field(default_factory=dict)
     loaded: bool = False
 
 
@@ -101,10 +114,11 @@ def _name(form: str) -> str:
 
 def declare_pe(family: PEFamily) -> PEFamily:
     """Declare a PE family under its name and aliases; a name already taken by another family is refused."""
-    for name in family.names:
+    for name in family.names:                                   # all names checked before any is taken
         other = _REGISTRY.pes.get(name)
         if other is not None and other.entry.form != family.entry.form:
             raise SpecError(f"PE name {name!r} is declared twice ({other.entry.form} and {family.entry.form})")
+    for name in family.names:
         _REGISTRY.pes[name] = family
     return family
 
@@ -116,6 +130,15 @@ def declare_transfer(kind: TransferType) -> TransferType:
         raise SpecError(f"extension name {kind.name!r} is declared twice ({other.forms} and {kind.forms})")
     _REGISTRY.transfers[kind.name] = kind
     return kind
+
+
+def declare_task(family: TaskFamily) -> TaskFamily:
+    """Declare a positional task family under its name; a name already taken by another family is refused."""
+    other = _REGISTRY.tasks.get(family.name)
+    if other is not None and other.form != family.form:
+        raise SpecError(f"task name {family.name!r} is declared twice ({other.form} and {family.form})")
+    _REGISTRY.tasks[family.name] = family
+    return family
 
 
 def load() -> None:
@@ -196,3 +219,16 @@ def extension_forms() -> str:
 def named_extensions() -> tuple[str, ...]:
     """The extensions ``--extension all`` runs, in catalogue order."""
     return tuple(spec for t in transfer_types() for spec in t.in_all)
+
+
+def task_family(name: str) -> TaskFamily | None:
+    """The positional task family declared under ``name``, or None."""
+    load()
+    return _REGISTRY.tasks.get(name)
+
+
+def task_forms() -> str:
+    """The accepted-forms text of a bad task spec, from the declarations."""
+    load()
+    families = sorted(_REGISTRY.tasks.values(), key=lambda t: (t.rank, t.name))
+    return ", ".join(f.form for f in families) + ", dual:TASK"

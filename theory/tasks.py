@@ -13,10 +13,12 @@ Spec strings are parsed only by :func:`parse_task` and round-trip through ``str(
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from posreal.theory.declarations import TaskFamily, declare_task, task_family, task_forms
 from posreal.theory.errors import bad_value
 from posreal.theory.resources import MAX_INT_DIGITS, MAX_SPEC_INT, bad, check_spec, strip_duals
 
@@ -24,7 +26,6 @@ FIXED_OFFSET = "fixed offset"
 FIXED_POSITION = "fixed position"
 GROWING = "growing"
 
-TASK_FORMS = "offset:c, position:p (c, p integers >= 0), copy, middle, reverse, half, dual:TASK"
 from posreal.theory.defaults import REGISTRY_TASKS  # noqa: E402, F401  (re-exported)
 
 
@@ -189,13 +190,42 @@ class DualTask(Task):
             raise TypeError("DualTask(DualTask(T)) is T: build shears with dual_task")
 
 
+def __getattr__(name: str) -> str:
+    """``TASK_FORMS``: the accepted-forms text of a bad task spec, derived from the declarations on each use."""
+    if name == "TASK_FORMS":
+        return task_forms()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _nonnegative_int(text: str, what: str, spec: str) -> int:
     if len(text) > MAX_INT_DIGITS or not text.isascii() or not text.isdigit() or int(text, 10) > MAX_SPEC_INT:
-        raise bad(what, spec, f"{TASK_FORMS}; c, p in ASCII digits, at most {MAX_SPEC_INT}")
+        raise bad(what, spec, f"{task_forms()}; c, p in ASCII digits, at most {MAX_SPEC_INT}")
     return int(text, 10)
 
 
-_PLAIN = {"copy": Copy(), "middle": Middle(), "reverse": Reverse(), "half": Half()}
+def _declare() -> None:
+    """The built-in task families (each class above), declared once: the parser and TASK_FORMS derive from them."""
+    def indexed(cls: type, name: str) -> Callable[[str, str, str], Task]:
+        def parse(given: str, rest: str, spec: str) -> Task:
+            if len(rest) < 2:
+                raise bad_value("task", spec, task_forms())
+            return cls(_nonnegative_int(rest[1:], "task", spec))
+        return parse
+
+    def plain(task: Task) -> Callable[[str, str, str], Task]:
+        def parse(given: str, rest: str, spec: str) -> Task:
+            if rest:
+                raise bad_value("task", spec, task_forms())
+            return task
+        return parse
+
+    declare_task(TaskFamily("offset", "offset:c (c an integer >= 0)", indexed(Offset, "offset"), 0))
+    declare_task(TaskFamily("position", "position:p (p an integer >= 0)", indexed(Position, "position"), 1))
+    for rank, task in enumerate((Copy(), Middle(), Reverse(), Half()), start=2):
+        declare_task(TaskFamily(str(task), str(task), plain(task), rank))
+
+
+_declare()
 
 
 def parse_task(spec: str | Task) -> Task:
@@ -203,24 +233,21 @@ def parse_task(spec: str | Task) -> Task:
     if isinstance(spec, Task):
         return spec
     if not isinstance(spec, str):
-        raise bad_value("task", spec, TASK_FORMS)
-    depth, text = strip_duals(check_spec(spec, "task", TASK_FORMS))   # a loop, not recursion
+        raise bad_value("task", spec, task_forms())
+    depth, text = strip_duals(check_spec(spec, "task", task_forms()))   # a loop, not recursion
     task = _parse_plain(text, spec)
     return DualTask(task) if depth % 2 else task   # shear normal form: S∘S = id
 
 
 def _parse_plain(text: str, spec: str) -> Task:
-    if text in _PLAIN:
-        return _PLAIN[text]
-    name, _, arg = text.partition(":")
-    if name == "offset" and arg:
-        return Offset(_nonnegative_int(arg, "task", spec))
-    if name == "position" and arg:
-        return Position(_nonnegative_int(arg, "task", spec))
+    name, sep, tail = text.partition(":")
     if name in ("match", "induction"):   # token tasks: posreal.theory.token_tasks, never a positional computation
         raise bad_value("task for a positional-only computation", spec,
-                        f"{TASK_FORMS} (the token tasks match, induction: posreal alpha --task induction)")
-    raise bad_value("task", spec, TASK_FORMS)
+                        f"{task_forms()} (the token tasks match, induction: posreal alpha --task induction)")
+    family = task_family(name)
+    if family is None:
+        raise bad_value("task", spec, task_forms())
+    return family.parse(name, sep + tail, spec)
 
 
 def dual_task(task: str | Task) -> Task:
