@@ -50,13 +50,14 @@ def old_selection_seconds(train_length: int, task: str) -> float:
     """The selection as it was: every training pair's difference (L0²/2 × p floats), float duplicates removed, then
     NNLS — timed in-process."""
     from posreal.theory.model_config import read_model_config
-    from posreal.theory.selection import _dedupe_float, _nnls_ldp, difference_vectors, training_pairs
+    from posreal.theory.selection import _nnls_ldp, difference_vectors, training_pairs
+    from posreal.theory.training_set import dedupe_float
     from posreal.theory.tasks import parse_task
     pe = read_model_config(str(LLAMA)).pe
     start = time.perf_counter()
     pairs = training_pairs(parse_task(task), train_length)                               # (N, 3), N ≈ L0²/2
     z = difference_vectors(pe, pairs, train_length)                                      # (N, p)
-    z, _, _ = _dedupe_float(z, pairs, np.ones(len(pairs), dtype=np.int64))
+    z, _, _ = dedupe_float(z, pairs, np.ones(len(pairs), dtype=np.int64))
     _nnls_ldp(z)
     return time.perf_counter() - start
 

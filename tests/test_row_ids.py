@@ -1,11 +1,11 @@
-"""Equal-feature ids of a profile PE's keys (encodings._row_ids): the exact hash partition equals the partition by
+"""Equal-feature ids of a profile PE's keys (feature_ids.row_ids): the exact hash partition equals the partition by
 sorting the rows, -0.0 is 0.0, and two different rows with the same hash are still told apart (the fallback)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from posreal.theory.encodings import _row_ids
+from posreal.theory.feature_ids import row_ids as _row_ids
 
 
 def _same_partition(ids: np.ndarray, feats: np.ndarray) -> bool:

@@ -17,6 +17,7 @@ from posreal.theory.pe_specs import parse_pe
 from posreal.theory.rational import solve
 from posreal.theory.selection import Optimum, Selection, SelectionStatus
 from posreal.theory.tasks import parse_task
+from posreal.theory.training_set import dedupe_exact, dedupe_float
 
 Row = tuple[F, ...]
 
@@ -187,13 +188,13 @@ def test_dedupe_keeps_first_occurrences_in_order() -> None:
     z = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [0.0, 1.0]])
     pairs = np.arange(15).reshape(5, 3)
     counts = np.array([1, 2, 4, 8, 16])
-    dz, dp, dn = sm._dedupe_float(z, pairs, counts)
+    dz, dp, dn = dedupe_float(z, pairs, counts)
     assert dz.tolist() == [[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]] and dp[:, 0].tolist() == [0, 3, 9]
     assert dn.tolist() == [5, 18, 8]                       # multiplicities of merged duplicates add up
     zq = [tuple(F(x) for x in r) for r in z.tolist()]
-    eq, ep, en = sm._dedupe_exact(zq, pairs, counts)
+    eq, ep, en = dedupe_exact(zq, pairs, counts)
     assert eq == [zq[0], zq[1], zq[3]] and ep[:, 0].tolist() == [0, 3, 9] and en.tolist() == [5, 18, 8]
-    empty, empty_pairs, empty_counts = sm._dedupe_float(np.zeros((0, 2)), np.zeros((0, 3), dtype=np.int64),
+    empty, empty_pairs, empty_counts = dedupe_float(np.zeros((0, 2)), np.zeros((0, 3), dtype=np.int64),
                                                         np.zeros(0, dtype=np.int64))
     assert empty.shape == (0, 2) and empty_pairs.shape == (0, 3) and empty_counts.shape == (0,)
 

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from posreal.theory.errors import SpecError, bad_value, quote
+from posreal.theory.feature_ids import row_ids, ties_from_ids  # noqa: F401  (ties_from_ids re-exported)
 from posreal.theory.kernels import DenseKernel, Kernel, KeyIndex, ProfileKernel, dot
 
 if TYPE_CHECKING:
@@ -102,22 +103,6 @@ def integer_positions(values: Any, role: str) -> np.ndarray:
     shown = arr.ravel()[:8].tolist()
     raise SpecError(f"invalid {role} positions {quote(shown)}{'…' if arr.size > 8 else ''}: "
                     "not all whole numbers; accepted: integer grid positions")
-
-
-def ties_from_ids(ids: np.ndarray, rows: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """Structural ties when features at key index k equal those at k' iff id(k) == id(k'): a row ties
-    iff its target key is not the first key with its id, or the second key with that id is on the
-    row (≤ i).  ids (L,), rows/keys (m,) -> (m,) bool."""
-    length = ids.size
-    n_ids = int(ids.max()) + 1 if ids.size else 0
-    first = np.full(n_ids, length, dtype=np.int64)    # (n_ids,) first key index of each id
-    second = np.full(n_ids, length, dtype=np.int64)   # (n_ids,) the second one (length: none)
-    order = np.arange(length)
-    np.minimum.at(first, ids, order)
-    later = order != first[ids]
-    np.minimum.at(second, ids[later], order[later])
-    tid = ids[keys]
-    return (keys != first[tid]) | (second[tid] <= rows)
 
 
 class Encoding:
@@ -270,7 +255,7 @@ class ProfileEncoding(Encoding):
         feats = self.features(np.arange(length), train_length)  # (L, p)
         if feats.shape[1] == 0:
             return np.zeros(length, dtype=np.int64)
-        ids = _row_ids(feats)
+        ids = row_ids(feats)
         shared = np.flatnonzero(np.bincount(ids)[ids] > 1)              # keys whose float features recur
         if not self.rational or shared.size == 0:
             return ids
@@ -329,22 +314,6 @@ class ProfileEncoding(Encoding):
         step = max(1, 2 ** 20 // max(1, self.dim(train_length)))
         return max((float(np.abs(self.features(np.arange(a, min(length, a + step)), train_length)).max(initial=0.0))
                     for a in range(0, length, step)), default=0.0)
-
-
-def _row_ids(feats: np.ndarray) -> np.ndarray:
-    """Integer ids of the rows of ``feats`` with id(k) == id(k') iff the rows are equal as floats: (L, p) -> (L,).
-    The rows are hashed exactly (their bits times fixed odd 64-bit words, summed modulo 2⁶⁴, -0.0 read as 0.0),
-    the hashes sorted, and every row compared with its hash group's first row; in the unlikely case that two
-    different rows share a hash, the rows themselves are sorted (np.unique over rows, O(L p log L))."""
-    rows = np.ascontiguousarray(feats + 0.0)                                 # -0.0 + 0.0 = 0.0
-    words = np.random.default_rng(0x5EED).integers(1, 2 ** 63, size=rows.shape[1], dtype=np.uint64) | np.uint64(1)
-    hashes = (rows.view(np.uint64) * words).sum(axis=1, dtype=np.uint64)    # (L,) wraps modulo 2⁶⁴
-    _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    if np.all(rows == rows[first[inverse]]):
-        return inverse.astype(np.int64)
-    _, inverse = np.unique(rows, axis=0, return_inverse=True)
-    return inverse.reshape(-1).astype(np.int64)
 
 
 @dataclass(frozen=True)

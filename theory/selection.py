@@ -41,13 +41,12 @@ from posreal.theory.errors import PosrealError, SpecError, bad_value
 from posreal.theory.rational import common_denominator, integer_form, pivot_rows, solve
 from posreal.theory.tasks import Task, parse_task
 from posreal.theory.cutting_planes import first_tie, generate, working_set_cap
-from posreal.theory.training_set import KeyPairs, distinct_pair_count, profile_key_pairs
+from posreal.theory.training_set import KeyPairs, dedupe_exact, dedupe_float, distinct_pair_count, profile_key_pairs
 
 FEASIBILITY_RHO = 1e-14   # ρ = 1/(1 + ‖θ*‖²) below this is treated as infeasible (‖θ*‖ > 1e7)
 PRIMAL_TOL = 1e-6          # float KKT tolerances (relative)
 MAX_REFINEMENTS = 400
 FARKAS_REL_TOL = 1e-6      # a float Farkas u is accepted if ‖Zᵀu‖∞ ≤ this · Σ u_k ‖z_k‖∞ (10× HiGHS' 1e-7)
-DEDUPE_BITS = 40          # float differences that agree to this many significant bits are one constraint
 GENERATION_ENTRIES = 2 ** 22   # distinct differences × p above this: θ* by constraint generation (float, profile PEs)
 
 
@@ -195,35 +194,6 @@ class Selection:
             out.update(constraints=self.distinct, working_set=int(self.constraints.shape[0]),
                        method="constraint generation")
         return out
-
-
-def _significant(z: np.ndarray) -> np.ndarray:
-    """Each entry to :data:`DEDUPE_BITS` significant bits, as (mantissa, exponent) integer columns: (m, p) ->
-    (m, 2p).  Differences equal in exact arithmetic can differ in their last bits (the platform's SIMD log, sin and
-    cos round differently), so float duplicates are those equal to 2⁻⁴⁰ relative per entry; 0 stays 0."""
-    mantissa, exponent = np.frexp(z)                                  # z = mantissa · 2^exponent, |mantissa| ∈ [½, 1)
-    return np.concatenate([np.round(mantissa * 2.0 ** DEDUPE_BITS), exponent], axis=1)
-
-
-def _dedupe_float(z: np.ndarray, pairs: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct rows of z (first occurrences, in order) with their pairs and summed multiplicities."""
-    if z.shape[0] == 0:
-        return z, pairs, counts
-    _, first, inverse = np.unique(_significant(z), axis=0, return_index=True, return_inverse=True)
-    totals = np.bincount(inverse.reshape(-1), weights=counts, minlength=first.size).astype(np.int64)
-    keep = np.argsort(first, kind="stable")                   # distinct rows in order of first occurrence
-    return z[first[keep]], pairs[first[keep]], totals[keep]
-
-
-def _dedupe_exact(zq: list[tuple], pairs: np.ndarray, counts: np.ndarray
-                  ) -> tuple[list[tuple], np.ndarray, np.ndarray]:
-    seen: dict[tuple, int] = {}
-    totals: dict[tuple, int] = {}
-    for n, z in enumerate(zq):
-        seen.setdefault(z, n)
-        totals[z] = totals.get(z, 0) + int(counts[n])
-    keep = sorted(seen.values())
-    return [zq[n] for n in keep], pairs[keep], np.array([totals[zq[n]] for n in keep], dtype=np.int64)
 
 
 def _candidate_pairs(pe: Encoding, task: Task, train_length: int) -> KeyPairs:
@@ -413,10 +383,10 @@ def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: 
     pairs, counts = candidates.pairs, candidates.counts
     zq = None
     if exact:
-        zq, pairs, counts = _dedupe_exact(exact_difference_vectors(pe, pairs, train_length), pairs, counts)
+        zq, pairs, counts = dedupe_exact(exact_difference_vectors(pe, pairs, train_length), pairs, counts)
         z = _float_rows(zq, p)
     else:
-        z, pairs, counts = _dedupe_float(difference_vectors(pe, pairs, train_length), pairs, counts)
+        z, pairs, counts = dedupe_float(difference_vectors(pe, pairs, train_length), pairs, counts)
     sel = Selection(pe, task, train_length, z, pairs, exact_constraints=zq, multiplicities=counts)
     if z.shape[0] == 0:                               # no row has two keys: θ* = 0 (a positive scale: 1)
         scale = 1 if pe.positive_scale else 0

@@ -14,7 +14,9 @@ Main definitions (definitions.md#selection, "Selection at scale"):
 * :func:`distinct_pair_count`: how many there are, in O(|R_L0|) — L0 - 1 for ``offset:c`` and ``copy`` on a
   relative PE, Θ(L0²) for ``position:p`` and ``middle`` there (and the other way round on column PEs);
 * :func:`row_target_indices`: the rows of R_L0 with their target key indices (what constraint generation
-  sweeps, :mod:`posreal.theory.cutting_planes`).
+  sweeps, :mod:`posreal.theory.cutting_planes`);
+* :func:`dedupe_float`, :func:`dedupe_exact`: the distinct difference vectors of any PE with their summed
+  multiplicities (float rows compared to :data:`DEDUPE_BITS` significant bits, exact rows as tuples).
 
 Why it is enough (Lawson & Hanson 1974, ch. 23): the hard-margin SVM min ‖θ‖ s.t. Zθ ≥ 1 depends on the set of
 rows of Z, not on their repetitions; the multiplicities matter only for the second-order term of gradient
@@ -83,3 +85,37 @@ def profile_key_pairs(pe: Encoding, task: Task, train_length: int) -> KeyPairs:
     counts = np.concatenate(chunks_n)
     keep = np.lexsort((j, i))                               # row-major, as the full enumeration
     return KeyPairs(np.stack([i, t, j], axis=1)[keep].astype(np.int64), counts[keep].astype(np.int64))
+
+
+# --------------------------------------------------------------------------- duplicates of the difference vectors
+DEDUPE_BITS = 40          # float differences that agree to this many significant bits are one constraint
+
+
+def _significant(z: np.ndarray) -> np.ndarray:
+    """Each entry to :data:`DEDUPE_BITS` significant bits, as (mantissa, exponent) integer columns: (m, p) ->
+    (m, 2p).  Differences equal in exact arithmetic can differ in their last bits (the platform's SIMD log, sin and
+    cos round differently), so float duplicates are those equal to 2⁻⁴⁰ relative per entry; 0 stays 0."""
+    mantissa, exponent = np.frexp(z)                                  # z = mantissa · 2^exponent, |mantissa| ∈ [½, 1)
+    return np.concatenate([np.round(mantissa * 2.0 ** DEDUPE_BITS), exponent], axis=1)
+
+
+def dedupe_float(z: np.ndarray, pairs: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct rows of z (first occurrences, in order) with their pairs and summed multiplicities."""
+    if z.shape[0] == 0:
+        return z, pairs, counts
+    _, first, inverse = np.unique(_significant(z), axis=0, return_index=True, return_inverse=True)
+    totals = np.bincount(inverse.reshape(-1), weights=counts, minlength=first.size).astype(np.int64)
+    keep = np.argsort(first, kind="stable")                   # distinct rows in order of first occurrence
+    return z[first[keep]], pairs[first[keep]], totals[keep]
+
+
+def dedupe_exact(zq: list[tuple], pairs: np.ndarray, counts: np.ndarray
+                 ) -> tuple[list[tuple], np.ndarray, np.ndarray]:
+    """Distinct exact rows of zq (first occurrences, in order) with their pairs and summed multiplicities."""
+    seen: dict[tuple, int] = {}
+    totals: dict[tuple, int] = {}
+    for n, z in enumerate(zq):
+        seen.setdefault(z, n)
+        totals[z] = totals.get(z, 0) + int(counts[n])
+    keep = sorted(seen.values())
+    return [zq[n] for n in keep], pairs[keep], np.array([totals[zq[n]] for n in keep], dtype=np.int64)
