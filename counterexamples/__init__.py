@@ -15,3 +15,7 @@ certificates), :mod:`~posreal.counterexamples.verifier.certificate` (the format,
 :mod:`~posreal.counterexamples.verifier.qla` (the fractions-only verifier).  Builds on
 ``theory`` only; this ``__init__`` imports nothing so the verifier stays light.
 """
+
+if __name__ != "posreal.counterexamples":   # posreal/counterexamples -> ../counterexamples
+    raise ImportError(f"import posreal.counterexamples, not {__name__}: the repository's top-level folders are "
+                      "subpackages of posreal, never packages of their own")

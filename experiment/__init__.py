@@ -17,3 +17,7 @@ Modules, one job each:
   disagreements, cosines, (64, 128) stability;
 * :mod:`posreal.experiment.plots` — figures of α_L and measured accuracy against L.
 """
+
+if __name__ != "posreal.experiment":   # the subpackage posreal.experiment (posreal/experiment -> ../experiment)
+    raise ImportError(f"import posreal.experiment, not {__name__}: the repository's top-level folders are "
+                      "subpackages of posreal, never packages of their own")

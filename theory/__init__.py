@@ -9,6 +9,10 @@ Public API: :func:`parse_pe`, :func:`parse_task`, :func:`register_pe`, :func:`se
 
 from __future__ import annotations
 
+if __name__ != "posreal.theory":   # the subpackage posreal.theory (posreal/theory -> ../theory)
+    raise ImportError(f"import posreal.theory, not {__name__}: the repository's top-level folders are "
+                      "subpackages of posreal, never packages of their own")
+
 import importlib
 from typing import TYPE_CHECKING, Any
 
