@@ -112,32 +112,32 @@ def _name(form: str) -> str:
     return form.split("[", 1)[0].split(":", 1)[0]
 
 
+def _take(table: dict[str, Any], what: str, names: tuple[str, ...], new: Any, form: Callable[[Any], Any]) -> None:
+    """Enter ``new`` under ``names``; a name another declaration (another ``form``) holds is refused, and then
+    none is taken."""
+    for name in names:
+        other = table.get(name)
+        if other is not None and form(other) != form(new):
+            raise SpecError(f"{what} name {name!r} is declared twice ({form(other)} and {form(new)})")
+    for name in names:
+        table[name] = new
+
+
 def declare_pe(family: PEFamily) -> PEFamily:
     """Declare a PE family under its name and aliases; a name already taken by another family is refused."""
-    for name in family.names:                                   # all names checked before any is taken
-        other = _REGISTRY.pes.get(name)
-        if other is not None and other.entry.form != family.entry.form:
-            raise SpecError(f"PE name {name!r} is declared twice ({other.entry.form} and {family.entry.form})")
-    for name in family.names:
-        _REGISTRY.pes[name] = family
+    _take(_REGISTRY.pes, "PE", family.names, family, lambda f: f.entry.form)
     return family
 
 
 def declare_transfer(kind: TransferType) -> TransferType:
     """Declare a length-extension type under its name; a name already taken by another type is refused."""
-    other = _REGISTRY.transfers.get(kind.name)
-    if other is not None and other.forms != kind.forms:
-        raise SpecError(f"extension name {kind.name!r} is declared twice ({other.forms} and {kind.forms})")
-    _REGISTRY.transfers[kind.name] = kind
+    _take(_REGISTRY.transfers, "extension", (kind.name,), kind, lambda t: t.forms)
     return kind
 
 
 def declare_task(family: TaskFamily) -> TaskFamily:
     """Declare a positional task family under its name; a name already taken by another family is refused."""
-    other = _REGISTRY.tasks.get(family.name)
-    if other is not None and other.form != family.form:
-        raise SpecError(f"task name {family.name!r} is declared twice ({other.form} and {family.form})")
-    _REGISTRY.tasks[family.name] = family
+    _take(_REGISTRY.tasks, "task", (family.name,), family, lambda t: t.form)
     return family
 
 
