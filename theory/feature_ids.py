@@ -1,4 +1,4 @@
-"""Equal-feature ids of a PE's keys and the structural ties they give (definitions.md#realization).
+"""Equal-feature ids of a PE's keys and the structural ties they give (definitions.md#structural-tie).
 
 Main definitions:
 

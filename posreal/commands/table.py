@@ -159,6 +159,9 @@ def _side_by_side(by_method: dict[str, list[dict]], lengths: list[int], per_leng
 
 def run(args) -> int:
     from posreal.theory.token_tasks import is_token_task
+    if args.pes is None:                              # the taxonomy's PEs, from the declarations (loads numpy)
+        from posreal.theory.defaults import TAXONOMY_PES
+        args.pes = list(TAXONOMY_PES)
     if any(is_token_task(t) for t in args.tasks):   # token tasks (induction): posreal.commands.induction
         from posreal.commands.induction import run_table
         return run_table(args)
@@ -168,9 +171,6 @@ def run(args) -> int:
         raise SpecError(f"invalid plot file {args.plot!r}: its directory does not exist; accepted: a .png path "
                         "in an existing directory")
     check_new_output(args.plot, "--plot file", args.force)
-    if args.pes is None:                              # the taxonomy's PEs, from the declarations (loads numpy)
-        from posreal.theory.defaults import TAXONOMY_PES
-        args.pes = list(TAXONOMY_PES)
     load_function_pes(args.pes, args.pe_kind, args.pe_width)
     if args.extension is not None:
         return run_extensions(args)
