@@ -305,7 +305,7 @@ def allowing_labels(use: Use) -> str:
 
 
 def described() -> str:
-    """The geometries as ``--geometry``'s help names them: ``l2 (gradient descent; the default), linf (…) or l1 (…)``."""
+    """The geometries as ``--geometry``'s help names them: ``l2 (gradient descent; the default), …, l1 (…)``."""
     texts = [f"{g.value} ({g.optimizer}{'; the default' if g is DEFAULT_GEOMETRY else ''})" for g in DECLARED.values()]
     return ", ".join(texts[:-1]) + " or " + texts[-1]
 
