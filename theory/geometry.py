@@ -36,7 +36,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from posreal.theory.errors import PosrealError, SpecError
+from posreal.theory.errors import PosrealError, SpecError, bad_value
 
 DEFAULT_SIGN_STEP = 0.01   # η₀ of the normalized (ℓ∞, ℓ1) steepest-descent steps
 SIGN_STEP_DECAY = 0.5      # a in the ℓ∞ steps η_t = η₀ (t + 1)^(-a): diminishing, as the ℓ∞ theorem assumes
@@ -125,7 +125,6 @@ class SelectionGeometry:
         """Refuse, in one line naming ``argument`` and the geometries that allow it, a use this geometry does
         not allow (the only place such a rule is stated)."""
         if not self.allows(use):
-            from posreal.theory.errors import bad_value
             raise bad_value(argument, self.value, allowing(use))
 
     # ------------------------------------------------------------------ its program
@@ -146,35 +145,24 @@ class SelectionGeometry:
     # ------------------------------------------------------------------ the shape of its answers
     def selected_summary(self, gsel: Any) -> dict:
         """The ``selected`` block of the JSON document of a :class:`~posreal.theory.faces.GeometrySelection`."""
-        return gsel.selection.summary()
+        raise NotImplementedError
 
     def text_summary(self, head: str, document: dict) -> tuple[str, list[str], list[list], str | None]:
         """Text of a ``posreal alpha`` document: (the heading with θ*, the header and rows of the per-length
         table, a footnote or None)."""
-        sel = document["selected"]
-        heading = (f"{head}\nθ*: norm {sel['norm']:.6g}, {sel['support']} support vectors of {sel['constraints']} "
-                   "constraints" + (" (exact KKT certificate)" if sel["exact"] else "")
-                   + (f" — {sel['reason']}" if sel["reason"] else ""))
-        rows = []
-        for L, counts in document["rows"].items():
-            value = document["alpha"][L]
-            alpha = document.get("alpha_exact", {}).get(L) or ("—" if value is None else f"{value:.4f}")
-            rows.append([L, alpha, counts["realized"], counts["failed"], counts["undecided"], counts["total"],
-                         counts["structural_ties"]])
-        return heading, ["L", "alpha", "realized", "failed", "undecided", "total", "structural ties"], rows, None
+        raise NotImplementedError
 
     def table_preamble(self, train_length: int) -> str:
         """The first line of ``posreal table``'s text output."""
-        return f"α_L(Φ, τ; L0 = {train_length}) — computed from θ* before any training"
+        raise NotImplementedError
 
     def csv_alpha_header(self, length: int) -> list[str]:
         """The CSV columns of α at one length."""
-        return [f"alpha_{length}"]
+        raise NotImplementedError
 
     def csv_alpha(self, doc: dict, length: int) -> list[str]:
         """The CSV fields of α at one length, at full precision (exact values as "p/q" when the mode has them)."""
-        exact = (doc.get("alpha_exact") or {}).get(str(length))
-        return [exact if exact is not None else _number(doc["alpha"].get(str(length)))]
+        raise NotImplementedError
 
 
 def _number(value: Any) -> str:
@@ -198,6 +186,32 @@ class L2Geometry(SelectionGeometry):
 
     def default_step(self, smoothness):
         return 1.0 / max(smoothness(), 1e-12)
+
+    def selected_summary(self, gsel):
+        return gsel.selection.summary()
+
+    def text_summary(self, head, document):
+        sel = document["selected"]
+        heading = (f"{head}\nθ*: norm {sel['norm']:.6g}, {sel['support']} support vectors of {sel['constraints']} "
+                   "constraints" + (" (exact KKT certificate)" if sel["exact"] else "")
+                   + (f" — {sel['reason']}" if sel["reason"] else ""))
+        rows = []
+        for L, counts in document["rows"].items():
+            value = document["alpha"][L]
+            alpha = document.get("alpha_exact", {}).get(L) or ("—" if value is None else f"{value:.4f}")
+            rows.append([L, alpha, counts["realized"], counts["failed"], counts["undecided"], counts["total"],
+                         counts["structural_ties"]])
+        return heading, ["L", "alpha", "realized", "failed", "undecided", "total", "structural ties"], rows, None
+
+    def table_preamble(self, train_length):
+        return f"α_L(Φ, τ; L0 = {train_length}) — computed from θ* before any training"
+
+    def csv_alpha_header(self, length):
+        return [f"alpha_{length}"]
+
+    def csv_alpha(self, doc, length):
+        exact = (doc.get("alpha_exact") or {}).get(str(length))
+        return [exact if exact is not None else _number(doc["alpha"].get(str(length)))]
 
 
 class _FaceGeometry(SelectionGeometry):
