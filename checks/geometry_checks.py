@@ -47,8 +47,10 @@ from posreal.theory.defaults import REGISTRY_TASKS, TRAIN_LENGTH
 from posreal.theory.tables import build_table
 from posreal.theory.errors import PosrealError
 from posreal.theory.faces import select_in_geometry
+from posreal.theory.geometry import LINEAR_GEOMETRIES, Geometry, SelectionGeometry  # noqa: F401  (Geometry: the
+#   names properties.descent_cases draws from)
 from posreal.theory.transfer_operator import transfer
-from posreal.theory.norm_programs import Geometry, LPOptimality, norm_program, solve_program, verify_lp_exact
+from posreal.theory.norm_programs import LPOptimality, norm_program, solve_program, verify_lp_exact
 from posreal.theory.realization import float_margins
 from posreal.theory.steepest import steepest_descent
 from posreal.theory.tasks import parse_task
@@ -66,14 +68,14 @@ def _margins(pe, task, theta: np.ndarray, length: int, train_length: int) -> np.
     return margins                                             # (m,)
 
 
-def _compare(case: dict, face_geometry: Geometry) -> None:
+def _compare(case: dict, face_geometry: SelectionGeometry) -> None:
     """Assert that the descent of ``case["geometry"]`` ends as the point face of ``face_geometry`` says."""
     from hypothesis import assume   # property checks only: the registry check runs without hypothesis
     pe = build_table("geometry_case", case["table"], case["kind"])
     task, L0, L = parse_task(case["task"]), case["train_length"], case["length"]
     gsel = select_in_geometry(pe, task, L0, face_geometry, exact=False)
     assume(gsel.realizable and gsel.theta is not None and np.any(gsel.theta != 0))
-    assume(face_geometry is Geometry.L2 or (gsel.face is not None and gsel.face.point))
+    assume(gsel.point)                                                   # θ*_q is one point
     assert gsel.theta is not None
     u = gsel.theta / np.linalg.norm(gsel.theta)
     scale = np.linalg.norm(gsel.theta)
@@ -100,13 +102,14 @@ def _compare(case: dict, face_geometry: Geometry) -> None:
 
 
 def descent_body(case: dict) -> None:
-    _compare(case, Geometry(case["geometry"]))
+    _compare(case, SelectionGeometry.parse(case["geometry"]))
 
 
 def descent_control(case: dict) -> None:
-    """The wrong geometry's face: ℓ∞ descent against the ℓ2 face, ℓ2 and ℓ1 against the ℓ∞ face."""
-    wrong = {Geometry.LINF: Geometry.L2, Geometry.L2: Geometry.LINF, Geometry.L1: Geometry.LINF}
-    _compare(case, wrong[Geometry(case["geometry"])])
+    """The wrong geometry's face: each geometry's declared rival (ℓ∞ descent against the ℓ2 face, ℓ2 and ℓ1
+    against the ℓ∞ face)."""
+    own = SelectionGeometry.parse(case["geometry"])
+    _compare(case, SelectionGeometry.parse(own.rival))
 
 
 # --------------------------------------------------------------------------- exact LP certificates
@@ -128,7 +131,7 @@ def check_exact_registry() -> CheckResult:
         verified, refused, problems, cells = 0, 0, [], 0
         for pe in RATIONAL_REGISTRY_PES:
             for task in REGISTRY_TASKS:
-                for geometry in (Geometry.LINF, Geometry.L1):
+                for geometry in LINEAR_GEOMETRIES:
                     gsel = select_in_geometry(pe, task, TRAIN_LENGTH, geometry, exact=True)
                     cells += 1
                     if not gsel.realizable:

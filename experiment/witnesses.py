@@ -5,11 +5,10 @@ Main definitions:
 
 * :class:`Witness` — one cell in one geometry: realizable at L0, the interval [lo, hi] of α_L
   per length (lo = hi for ℓ2, whose θ* is unique) and the selected θ*_q;
-* :func:`compute_witnesses` — every cell of a grid in every geometry; ℓ2 comes from
-  :func:`posreal.theory.alpha.compute_alpha` and :func:`posreal.theory.selection.select`,
-  ℓ∞ and ℓ1 from ``compute_alpha(..., geometry=q).alpha_interval`` and
-  ``posreal.theory.faces.select_in_geometry`` — when that module is not available the
-  geometry is reported as unavailable with the reason, never guessed.
+* :func:`compute_witnesses` — every cell of a grid in every declared geometry
+  (:mod:`posreal.theory.geometry`), from ``compute_alpha(..., geometry=q).alpha_interval`` and
+  ``posreal.theory.faces.select_in_geometry``; a length without a defined α gives no verdict, [0, 1].
+  (A summary also accepts a geometry mapped to the reason it is unavailable, never guessed.)
 
 * ``l2-limit`` — α♯_L (definitions.md#alpha-sharp): the interval that predicts lim acc_L of gradient descent
   on the positional loss, with its verdict on every row of R_L (won / lost / undecided, the row's class and the
@@ -30,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from posreal.theory.alpha import compute_alpha
 from posreal.theory.defaults import GEOMETRIES
-from posreal.theory.selection import select
+from posreal.theory.geometry import DECLARED, SelectionGeometry, Use
 
 __all__ = ["GEOMETRIES", "LIMIT", "Witness", "compute_extension_witnesses", "compute_witnesses", "limit_witness",
            "witness_summary"]
@@ -71,44 +70,29 @@ def limit_witness(pe: str, task: str, train_length: int, lengths: list[int]) -> 
     return Witness(LIMIT, pe, task, True, alpha, theta, rows)
 
 
-def _l2(pe: str, task: str, train_length: int, lengths: list[int], extension: str = "none") -> Witness:
-    result = compute_alpha(pe, task, train_length, lengths, extension=extension)
-    if not result.realizable:
-        return Witness("l2", pe, task, False, {}, None)
-    alpha = {}
-    for L in lengths:
-        a = result.alpha(L)
-        alpha[L] = (float(a), float(a)) if a is not None else (float("nan"), float("nan"))
-    theta = np.asarray(select(pe, task, train_length).theta, dtype=float)   # (p,)
-    return Witness("l2", pe, task, True, alpha, theta)
-
-
-def _lp(geometry: str, pe: str, task: str, train_length: int, lengths: list[int], extension: str = "none") -> Witness:
+def _witness(geometry: SelectionGeometry, pe: str, task: str, train_length: int, lengths: list[int],
+             extension: str = "none") -> Witness:
+    """One cell in one geometry: α_L^(q) as [lo, hi] per length (lo = hi for ℓ2) and θ*_q."""
     from posreal.theory.faces import select_in_geometry
     result = compute_alpha(pe, task, train_length, lengths, geometry=geometry, extension=extension)
     if not result.realizable:
-        return Witness(geometry, pe, task, False, {}, None)
+        return Witness(geometry.value, pe, task, False, {}, None)
     intervals = result.alpha_interval   # a length without a defined α gives no verdict: [0, 1]
     alpha = {L: (float(intervals[L][0]), float(intervals[L][1])) if L in intervals else (0.0, 1.0) for L in lengths}
     theta = np.asarray(select_in_geometry(pe, task, train_length, geometry).theta, dtype=float)  # (p,)
-    return Witness(geometry, pe, task, True, alpha, theta)
+    return Witness(geometry.value, pe, task, True, alpha, theta)
 
 
 def compute_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[str, ...] | list[str], train_length: int,
                       lengths: list[int], limit: bool = True) -> dict[str, dict[tuple[str, str], Witness] | str]:
-    """geometry -> {(pe, task): Witness}, or geometry -> the reason it is unavailable; ``limit``: α♯ too."""
+    """geometry -> {(pe, task): Witness} for every declared geometry; ``limit``: α♯ too, after the geometry
+    that allows it (``l2-limit``)."""
     out: dict[str, dict[tuple[str, str], Witness] | str] = {}
-    out["l2"] = {(pe, task): _l2(pe, task, train_length, lengths) for pe in pes for task in tasks}
-    if limit:
-        out[LIMIT] = {(pe, task): limit_witness(pe, task, train_length, lengths) for pe in pes for task in tasks}
-    try:
-        import posreal.theory.faces  # noqa: F401
-    except ImportError as exc:
-        reason = f"posreal.theory.faces is not available in this checkout ({exc})"
-        out["linf"] = out["l1"] = reason
-        return out
-    for geometry in GEOMETRIES[1:]:
-        out[geometry] = {(pe, task): _lp(geometry, pe, task, train_length, lengths) for pe in pes for task in tasks}
+    for geometry in DECLARED.values():
+        out[geometry.value] = {(pe, task): _witness(geometry, pe, task, train_length, lengths)
+                               for pe in pes for task in tasks}
+        if limit and geometry.allows(Use.LIMIT):
+            out[LIMIT] = {(pe, task): limit_witness(pe, task, train_length, lengths) for pe in pes for task in tasks}
     return out
 
 
@@ -116,7 +100,7 @@ def compute_extension_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[s
                                 train_length: int, lengths: list[int],
                                 extensions: tuple[str, ...] | list[str]) -> dict[str, dict[str, dict | str]]:
     """method -> geometry -> {(pe, task): Witness} under that length extension, for the PEs the method
-    acts on (the others have no entry); a geometry maps to a reason string when it is unavailable."""
+    acts on (the others have no entry)."""
     from posreal.theory.errors import SpecError
     from posreal.theory.extension import parse_extension
     from posreal.theory.pe_specs import parse_pe
@@ -130,17 +114,9 @@ def compute_extension_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[s
             except SpecError:
                 continue
             acting.append(pe)
-        per: dict[str, dict | str] = {"l2": {(pe, task): _l2(pe, task, train_length, lengths, name)
-                                            for pe in acting for task in tasks}}
-        try:
-            import posreal.theory.faces  # noqa: F401
-        except ImportError as exc:
-            per["linf"] = per["l1"] = f"posreal.theory.faces is not available in this checkout ({exc})"
-        else:
-            for geometry in GEOMETRIES[1:]:
-                per[geometry] = {(pe, task): _lp(geometry, pe, task, train_length, lengths, name)
-                                 for pe in acting for task in tasks}
-        out[name] = per
+        out[name] = {geometry.value: {(pe, task): _witness(geometry, pe, task, train_length, lengths, name)
+                                      for pe in acting for task in tasks}
+                     for geometry in DECLARED.values()}
     return out
 
 

@@ -1,192 +1,187 @@
-"""Contracts of posreal.theory.warm_lp: the warm-started primal (FaceLP) and dual (DualFaceLP) models re-solved
-with changing objectives give linprog's cold minima, points of the polytope and dual multipliers that certify
-the minimum; extra rows last one solve; infeasible and unbounded programs give no answer."""
+"""The warm-started LPs over a face (posreal.theory.warm_lp): FaceLP and DualFaceLP against linprog, with
+and without HiGHS' Python API, their silence on stdout, and their one cold linprog fallback."""
 
 from __future__ import annotations
+
+import math
+import sys
+import types
 
 import numpy as np
 import pytest
 from posreal.theory import warm_lp
-from posreal.theory.faces import box_min
-from posreal.theory.warm_lp import DualFaceLP, FaceLP, _rowwise
+from posreal.theory.errors import PosrealError
+from posreal.theory.warm_lp import DualFaceLP, FaceLP
 from scipy.optimize import linprog
-
-MODELS = [FaceLP, DualFaceLP]
-
-
-def _pentagon() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """w1 + w2 <= 3, w1 - w2 >= -2, 2 w1 + w2 >= -1 in the box [-2, 2] x [-1, inf)."""
-    A = np.array([[-1.0, -1.0], [1.0, -1.0], [2.0, 1.0]])
-    r = np.array([-3.0, -2.0, -1.0])
-    return A, r, np.array([-2.0, -1.0]), np.array([2.0, np.inf])
+from face_cases import segment
 
 
-def _half_plane() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """w1 >= 0, no column bounds."""
-    return np.array([[1.0, 0.0]]), np.array([0.0]), np.full(2, -np.inf), np.full(2, np.inf)
+@pytest.mark.parametrize("form", [FaceLP, DualFaceLP])
+def test_the_warm_started_solver_prints_nothing(capfd, form):
+    """HiGHS' banner or log on stdout would corrupt ``--json`` output: the face model is silent."""
+    model = form(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0]), np.full(2, -5.0), np.full(2, 5.0))
+    assert model.model is not None                          # the warm-started path, not the linprog fallback
+    value, _, _ = model.minimize(np.array([1.0, 1.0]))
+    assert value == pytest.approx(2.0)
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
 
 
-def _cold(A: np.ndarray, r: np.ndarray, lo: np.ndarray, hi: np.ndarray, c: np.ndarray) -> float:
-    bounds = [(None if not np.isfinite(a) else a, None if not np.isfinite(b) else b) for a, b in zip(lo, hi)]
-    res = linprog(c, A_ub=-A, b_ub=-r, bounds=bounds, method="highs")
-    assert res.status == 0
-    return float(res.fun)
+@pytest.mark.parametrize("form", [FaceLP, DualFaceLP])
+def test_a_failed_warm_solve_falls_back_to_one_cold_solve(form, monkeypatch):
+    """When the warm model gives no answer (HiGHS without presolve stalled on dual:abssin:16 · dual:offset:1
+    in ℓ∞ with two BLAS threads, not with one), minimize() answers from one cold linprog solve; control:
+    without an optimum (an unbounded LP) the fallback still says no optimum."""
+    A, r = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0])
+    model = form(A, r, np.full(2, -5.0), np.full(2, 5.0))
+    monkeypatch.setattr(model, "_run", lambda c: None)                   # the warm model fails
+    value, w, mu = model.minimize(np.array([1.0, 2.0]))
+    assert value == pytest.approx(3.0) and w == pytest.approx([1.0, 1.0]) and mu == pytest.approx([1.0, 2.0])
+    open_box = form(A, r, np.full(2, -np.inf), np.full(2, np.inf))
+    monkeypatch.setattr(open_box, "_run", lambda c: None)
+    value, w, mu = open_box.minimize(np.array([-1.0, 0.0]))               # unbounded below: no optimum
+    assert np.isnan(value) and w is None and mu is None
 
 
-@pytest.mark.parametrize("model", MODELS)
-def test_warm_minima_match_cold_linprog_and_are_certified(model: type) -> None:
-    """Twelve objectives in a row on one model: each minimum is linprog's, the minimizer is a point of the
-    polytope attaining it, and the row duals μ >= 0 certify it by weak duality with the column bounds:
-    μᵀr + min over the box of (c - Aᵀμ)ᵀw equals the minimum."""
-    A, r, lo, hi = _pentagon()
-    lp = model(A, r, lo, hi)
-    assert lp.model is not None
+# Exists because a mutant survived: the check that highspy offers the API the warm models use was never run.
+def test_the_warm_models_use_highspy_when_it_has_their_api(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With highspy installed (a dependency) the first use loads it and the face models are warm-started HiGHS
+    models; a highspy without ``HighsLp`` (an incompatible version) is not used: every LP goes to linprog."""
+    import highspy
+
+    A, r, lo, hi = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0]), np.full(2, -5.0), np.full(2, 5.0)
+    monkeypatch.setattr(warm_lp, "_HIGHS", None)
+    assert warm_lp._highs_api() is highspy
+    assert DualFaceLP(A, r, lo, hi).model is not None and FaceLP(A, r, lo, hi).model is not None
+    monkeypatch.setattr(warm_lp, "_HIGHS", None)
+    monkeypatch.setitem(sys.modules, "highspy", types.SimpleNamespace(_Highs=highspy._Highs,
+                                                                      MatrixFormat=highspy.MatrixFormat))
+    assert warm_lp._highs_api() is False
+    model = DualFaceLP(A, r, lo, hi)
+    assert model.model is None and model.minimize(np.array([1.0, 1.0]))[0] == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("form", [FaceLP, DualFaceLP])
+def test_warm_started_face_lp_matches_linprog(form):
+    """Both forms of the warm-started model (primal; dual with the finite bounds as rows) give linprog's
+    minima, a feasible minimizer, and duals μ ≥ 0 whose weak-duality bound is the minimum."""
     rng = np.random.default_rng(3)
-    for _ in range(12):
-        c = np.round(rng.normal(size=2), 3)
-        c[1] = abs(c[1]) + 0.1                    # w2 unbounded above: keep the minimum finite
-        value, w, mu = lp.minimize(c)
-        want = _cold(A, r, lo, hi, c)
-        assert value == pytest.approx(want, abs=1e-8)
-        assert w is not None and mu is not None
-        assert float(c @ w) == pytest.approx(want, abs=1e-8)
-        assert np.all(A @ w >= r - 1e-9) and np.all(w >= lo - 1e-9) and np.all(w <= hi + 1e-9)
-        assert mu.shape == (3,) and np.all(mu >= 0)
-        certificate = float(mu @ r) + float(box_min(c - A.T @ mu, lo, hi))
-        assert certificate == pytest.approx(want, abs=1e-8)
+    A = rng.normal(size=(40, 5))
+    A[:, 0] = np.abs(A[:, 0])                              # +e0 is a recession direction: c0 < 0 is unbounded
+    r = -np.abs(rng.normal(size=40)) - 0.1                 # w = 0 strictly feasible
+    lo, hi = np.full(5, -2.0), np.array([np.inf, 3.0, np.inf, 1.5, np.inf])
+    model = form(A, r, lo, hi)
+    assert model.model is not None
+    unbounded = 0
+    for _ in range(40):
+        c = rng.normal(size=5)
+        value, w, mu = model.minimize(c)
+        ref = linprog(c, A_ub=-A, b_ub=-r, bounds=list(zip([-2.0] * 5, [None, 3.0, None, 1.5, None])),
+                      method="highs")
+        if ref.status == 3:                                 # unbounded: no optimum, no value
+            assert np.isnan(value) and w is None
+            unbounded += 1
+            continue
+        assert ref.status == 0 and abs(value - ref.fun) <= 1e-7 * max(1.0, abs(ref.fun))
+        assert w is not None and mu is not None and mu.shape == (40,)
+        assert np.all(A @ w >= r - 1e-7) and np.all(w >= lo - 1e-9) and np.all(w <= hi + 1e-9) and np.all(mu >= 0)
+        assert abs(float(c @ w) - value) <= 1e-7 * max(1.0, abs(value))
+    assert 0 < unbounded < 40                               # both branches were exercised
 
 
-@pytest.mark.parametrize("model", MODELS)
-def test_the_fallback_without_highs_api_gives_the_same_answers(model: type, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without HiGHS' Python API each call is a cold linprog: same minima, certified duals."""
-    monkeypatch.setattr(warm_lp, "_HIGHS", False)
-    A, r, lo, hi = _pentagon()
-    lp = model(A, r, lo, hi)
-    assert lp.model is None
-    for c in (np.array([1.0, 1.0]), np.array([-1.0, 0.5]), np.array([0.0, 1.0])):
-        value, w, mu = lp.minimize(c)
-        want = _cold(A, r, lo, hi, c)
-        assert value == pytest.approx(want, abs=1e-8)
-        assert w is not None and mu is not None and np.all(mu >= 0)
-        assert float(mu @ r) + float(box_min(c - A.T @ mu, lo, hi)) == pytest.approx(want, abs=1e-8)
-
-
-@pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize("api", [True, False])
-def test_unbounded_and_infeasible_programs_give_no_answer(model: type, api: bool,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """Minimizing -w2 over the half-plane w1 >= 0 and any objective over an empty polytope: (NaN, None, None)."""
-    if not api:
+# Exists because a mutant survived: FaceLP's extra rows were never solved, with or without HiGHS' Python API.
+@pytest.mark.parametrize("highs", [True, False])
+def test_face_lp_extra_rows_with_and_without_highs_python_api(monkeypatch, highs):
+    """min w s.t. w ≥ 1, -10 ≤ w ≤ 10, with the extra row w ≥ 2: 2 at w = 2; the model alone: 1 at w = 1.
+    Without highspy (the linprog fallback) the extra rows are solved the same way."""
+    if not highs:
         monkeypatch.setattr(warm_lp, "_HIGHS", False)
-    value, w, mu = model(*_half_plane()).minimize(np.array([0.0, -1.0]))
-    assert np.isnan(value) and w is None and mu is None
-    empty = model(np.array([[1.0], [-1.0]]), np.array([1.0, 0.0]), np.array([-5.0]), np.array([5.0]))
-    value, w, mu = empty.minimize(np.array([1.0]))
-    assert np.isnan(value) and w is None and mu is None
+    face_lp = warm_lp.FaceLP(np.array([[1.0]]), np.array([1.0]), np.array([-10.0]), np.array([10.0]))
+    assert (face_lp.model is not None) == highs
+    value, w = face_lp.minimize_with_rows(np.array([1.0]), np.array([[1.0]]), np.array([2.0]))
+    assert value == pytest.approx(2.0) and w is not None and w.tolist() == pytest.approx([2.0])
+    value, w, _ = face_lp.minimize(np.array([1.0]))
+    assert value == pytest.approx(1.0) and w is not None and w.tolist() == pytest.approx([1.0])
 
 
-@pytest.mark.parametrize("model", MODELS)
-def test_a_bounded_answer_after_an_unbounded_one(model: type) -> None:
-    """An unbounded objective does not spoil the model: the next bounded one is linprog's minimum."""
-    A, r, lo, hi = _half_plane()
-    lp = model(A, r, lo, hi)
-    assert np.isnan(lp.minimize(np.array([0.0, -1.0]))[0])
-    assert lp.minimize(np.array([2.0, 0.0]))[0] == pytest.approx(0.0, abs=1e-9)
-    assert np.isnan(lp.minimize(np.array([-1.0, 0.0]))[0])
+# Exists because a mutant survived: the max-min LP with infeasible extra rows was never solved.
+def test_max_min_with_infeasible_rows_is_nan():
+    A, r, inf = segment()
+    lp = FaceLP(A, r, -inf, inf)
+    assert lp.model is not None
+    value, w = lp.minimize_with_rows(np.array([1.0]), np.array([[1.0]]), np.array([5.0]))   # w >= 5 on [0, 2]
+    assert math.isnan(value) and w is None
+    value, w = lp.minimize_with_rows(np.array([1.0]), np.array([[1.0]]), np.array([1.0]))   # w >= 1: min is 1
+    assert value == pytest.approx(1.0) and w is not None
 
 
-@pytest.mark.parametrize("api", [True, False])
-def test_extra_rows_last_one_solve(api: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """min -w1 - w2 with the extra row w1 <= 0.5 is linprog's with that row; the next solve without extra rows
-    is linprog's without it (the rows were removed), and a second extra-row solve is again right."""
-    if not api:
-        monkeypatch.setattr(warm_lp, "_HIGHS", False)
-    A, r, lo, hi = _pentagon()
-    hi = np.array([2.0, 4.0])
-    lp = FaceLP(A, r, lo, hi)
-    c = np.array([-1.0, -2.0])
-    B, rb = np.array([[-1.0, 0.0]]), np.array([-0.5])
-    value, w = lp.minimize_with_rows(c, B, rb)
-    assert value == pytest.approx(_cold(np.vstack([A, B]), np.concatenate([r, rb]), lo, hi, c), abs=1e-8)
-    assert w is not None and w[0] <= 0.5 + 1e-9
-    value, w, _ = lp.minimize(c)
-    assert value == pytest.approx(_cold(A, r, lo, hi, c), abs=1e-8)
-    B2, rb2 = np.array([[0.0, -1.0], [-1.0, -1.0]]), np.array([-1.0, -1.5])
-    value, w = lp.minimize_with_rows(c, B2, rb2)
-    assert value == pytest.approx(_cold(np.vstack([A, B2]), np.concatenate([r, rb2]), lo, hi, c), abs=1e-8)
-    if api:
-        assert lp.model is not None and lp.model.getNumRow() == 3
+# Exists because a mutant survived: the linprog fallback's row duals were unchecked.
+@pytest.mark.parametrize("cls", ["FaceLP", "DualFaceLP"])
+def test_linprog_fallback_returns_zero_duals_on_slack_rows(cls: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without HiGHS' Python API each face LP is one ``linprog``, and its row duals must be the LP's:
+    min w₁ + w₂ over w₁ ≥ 1, w₂ ≥ 2, w₁ + w₂ ≥ 0 in the box [-10, 10]² has its optimum (1, 2) with the
+    first two rows tight and the third slack (3 > 0), so μ = (1, 1, 0) (c = Aᵀμ on the tight rows,
+    complementary slackness on the slack one) — the same as the warm HiGHS model gives (a dual floored
+    at 1 would not be)."""
+    from posreal.theory import warm_lp
+
+    A = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])                 # (M, d) = (3, 2)
+    r, lo, hi, c = np.array([1.0, 2.0, 0.0]), np.full(2, -10.0), np.full(2, 10.0), np.array([1.0, 1.0])
+    warm = getattr(warm_lp, cls)(A, r, lo, hi)
+    monkeypatch.setattr(warm_lp, "_highs_api", lambda: False)
+    cold = getattr(warm_lp, cls)(A, r, lo, hi)
+    assert warm.model is not None and cold.model is None             # the two paths under test
+    value, w, mu = cold.minimize(c)
+    assert value == 3.0 and w is not None and mu is not None
+    np.testing.assert_allclose(w, [1.0, 2.0])
+    slack = A @ w - r                                                  # (M,)
+    assert slack[2] > 0 and np.allclose(slack[:2], 0)
+    np.testing.assert_allclose(A[:2].T @ mu[:2], c)                    # stationarity on the tight rows
+    assert mu[2] == 0.0                                                # complementary slackness
+    np.testing.assert_allclose(mu, warm.minimize(c)[2])
 
 
-@pytest.mark.parametrize("api", [True, False])
-def test_extra_rows_that_empty_the_polytope_give_no_answer(api: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Extra rows w1 >= 5 outside the box w1 <= 2: (NaN, None), and the model still answers afterwards."""
-    if not api:
-        monkeypatch.setattr(warm_lp, "_HIGHS", False)
-    A, r, lo, hi = _pentagon()
-    lp = FaceLP(A, r, lo, hi)
-    value, w = lp.minimize_with_rows(np.array([1.0, 1.0]), np.array([[1.0, 0.0]]), np.array([5.0]))
-    assert np.isnan(value) and w is None
-    c = np.array([1.0, 1.0])
-    assert lp.minimize(c)[0] == pytest.approx(_cold(A, r, lo, hi, c), abs=1e-8)
+# Exists because a mutant survived: the linprog fallback could make a free variable nonnegative.
+@pytest.mark.parametrize("cls", [warm_lp.FaceLP, warm_lp.DualFaceLP])
+def test_the_linprog_fallback_keeps_the_column_bounds(cls):
+    """min w over -5 ≤ w ≤ 5 and the row w ≥ -3 is -3 (a negative minimizer: the bounds are not linprog's
+    default w ≥ 0); min -w is -5 (the upper bound)."""
+    solver = cls(np.array([[1.0]]), np.array([-3.0]), np.array([-5.0]), np.array([5.0]))
+    solver.model = None        # the linprog path (as without HiGHS' Python API)
+    value, w, _ = solver.minimize(np.array([1.0]))
+    assert value == pytest.approx(-3.0) and w == pytest.approx([-3.0])
+    value, w, _ = solver.minimize(np.array([-1.0]))
+    assert value == pytest.approx(-5.0) and w == pytest.approx([5.0])
 
 
-def test_rowwise_lists_the_nonzeros_row_by_row() -> None:
-    """(start, index, value) of a matrix with an empty row and zeros inside rows."""
-    start, index, value = _rowwise(np.array([[0.0, 2.0, 0.0], [0.0, 0.0, 0.0], [-1.0, 0.0, 3.0]]))
-    assert start.tolist() == [0, 1, 1, 3] and index.tolist() == [1, 0, 2] and value.tolist() == [2.0, -1.0, 3.0]
-    assert start.dtype == np.int32 and index.dtype == np.int32
+# Exists because a mutant survived: HiGHS refusing the face model was never seen.
+def test_dual_face_model_refused_by_highs():
+    A, r, inf = segment()
+    solver = DualFaceLP(A, r, -inf, inf)
+    real = warm_lp._highs_api()
+    assert real and solver.model is not None
+    refused = object()
+
+    class FakeHighs:
+        def setOptionValue(self, *args):
+            pass
+
+        def passModel(self, lp):
+            return refused
+
+    api = types.SimpleNamespace(_Highs=FakeHighs, HighsLp=real.HighsLp, kHighsInf=real.kHighsInf,
+                                MatrixFormat=real.MatrixFormat, HighsStatus=types.SimpleNamespace(kError=refused))
+    with pytest.raises(PosrealError) as err:
+        solver._build(api)
+    assert str(err.value) == "HiGHS refused the face model"
 
 
-@pytest.mark.parametrize("model", MODELS)
-def test_a_model_without_columns_is_never_built(model: type) -> None:
-    """A polytope in no variables has no HiGHS model (each call goes through linprog)."""
-    assert model(np.zeros((0, 0)), np.zeros(0), np.zeros(0), np.zeros(0)).model is None
-
-
-@pytest.mark.parametrize("model", MODELS)
-def test_infinite_column_bounds_are_free(model: type) -> None:
-    """Without column bounds the polytope alone bounds w: min w1 over 0 <= w1 <= 2 (as rows) is 0, max is 2."""
-    lp = model(np.array([[1.0], [-1.0]]), np.array([0.0, -2.0]), np.array([-np.inf]), np.array([np.inf]))
-    assert lp.minimize(np.array([1.0]))[0] == pytest.approx(0.0, abs=1e-9)
-    assert lp.minimize(np.array([-1.0]))[0] == pytest.approx(-2.0, abs=1e-9)
-    assert lp._bounds() == [(None, None)]
-
-
-def _no_cold_solve(*args: object, **kwargs: object) -> None:
-    raise AssertionError("a cold linprog was run")
-
-
-@pytest.mark.parametrize("model", MODELS)
-def test_the_warm_model_answers_without_a_cold_solve(model: type, monkeypatch: pytest.MonkeyPatch) -> None:
-    """On a well-scaled polytope every answer comes from the warm HiGHS model itself (no linprog fallback),
-    and it is linprog's minimum, attained at the returned point, with certifying duals."""
-    A, r, lo, hi = _pentagon()
-    want = {}
-    cs = [np.array([1.0, 1.0]), np.array([-1.0, 0.5]), np.array([0.3, 2.0]), np.array([-2.0, 1.0])]
-    for c in cs:
-        want[tuple(c)] = _cold(A, r, lo, hi, c)
-    monkeypatch.setattr(warm_lp, "linprog", _no_cold_solve)
-    lp = model(A, r, lo, hi)
-    for c in cs + cs[::-1]:
-        value, w, mu = lp.minimize(c)
-        assert value == pytest.approx(want[tuple(c)], abs=1e-8)
-        assert w is not None and mu is not None and float(c @ w) == pytest.approx(value, abs=1e-8)
-        assert float(mu @ r) + float(box_min(c - A.T @ mu, lo, hi)) == pytest.approx(value, abs=1e-8)
-
-
-def test_extra_rows_are_solved_on_the_warm_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    """FaceLP.minimize_with_rows answers from the warm model (no cold linprog), with and without extra rows."""
-    A, r, lo, hi = _pentagon()
-    hi = np.array([2.0, 4.0])
-    c = np.array([-1.0, -2.0])
-    B, rb = np.array([[-1.0, 0.0], [0.0, -1.0]]), np.array([-0.5, -3.5])
-    with_rows = _cold(np.vstack([A, B]), np.concatenate([r, rb]), lo, hi, c)
-    without = _cold(A, r, lo, hi, c)
-    monkeypatch.setattr(warm_lp, "linprog", _no_cold_solve)
-    lp = FaceLP(A, r, lo, hi)
-    for _ in range(2):
-        value, w = lp.minimize_with_rows(c, B, rb)
-        assert value == pytest.approx(with_rows, abs=1e-8)
-        assert w is not None and np.all(B @ w >= rb - 1e-9) and np.all(A @ w >= r - 1e-9)
-        assert lp.minimize(c)[0] == pytest.approx(without, abs=1e-8)
+# Exists because a mutant survived: DualFaceLP.minimize was never given a complex cost.
+def test_dual_face_model_refuses_a_complex_cost():
+    A, r, inf = segment()
+    solver = DualFaceLP(A, r, -inf, inf)
+    assert solver.model is not None
+    value, w, _ = solver.minimize([-1.0])                              # max w over [0, 2]
+    assert value == pytest.approx(-2.0) and w is not None and w[0] == pytest.approx(2.0)
+    with pytest.raises(TypeError):
+        solver.minimize([-1.0 + 1.0j])                                 # a complex cost is not a cost

@@ -6,11 +6,12 @@ Main definitions (definitions.md#transfer-coefficient):
   L0 (:mod:`posreal.theory.selection`) and T_L a transfer operator (:mod:`posreal.theory.transfer_operator`);
 * the four axes of an answer, each one object built once: the cell (:class:`~posreal.theory.cell.Cell`),
   the arithmetic (:mod:`posreal.theory.arithmetic`: float, exact, certified), the geometry of the
-  selection and the transfer;
+  selection (:mod:`posreal.theory.geometry`: ℓ2, ℓ∞, ℓ1) and the transfer;
 * geometry (definitions.md#geometry): with ``geometry="linf"`` or ``"l1"`` the witness is the optimal
   face F_q of θ*_q and α_L is the interval [rows realized by every θ ∈ F_q, rows realized by some
   θ ∈ F_q] / |R_L| (:class:`IntervalAlphaResult`); for ℓ2 (the default) it is one number
-  (:class:`AlphaResult`);
+  (:class:`AlphaResult`).  The geometry's selection program says which (:data:`_FILL`); the geometry
+  itself states which combinations it allows (``limit``, ``fine_tune_length``);
 * ``limit=True``: α♯_L as well, the interval that predicts lim acc_L(θ_k) for gradient descent (ℓ2
   only; :mod:`posreal.theory.limit`);
 * the all-lengths sweep (:func:`alpha_sweep`): for tasks whose rows do not depend on n (offset,
@@ -20,7 +21,7 @@ Main definitions (definitions.md#transfer-coefficient):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -34,8 +35,8 @@ from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.face_rows import IntervalOutcomes, interval_outcomes
-from posreal.theory.faces import GeometrySelection
-from posreal.theory.norm_programs import Geometry, parse_geometry
+from posreal.theory.faces import GeometrySelection, in_geometry
+from posreal.theory.geometry import Geometry, Program, SelectionGeometry, Use, allowing_labels
 from posreal.theory.limit import LimitInterval
 from posreal.theory.realization import DEFAULT_TOL, REALIZED, UNDECIDED, RowOutcomes
 from posreal.theory.resources import require
@@ -208,7 +209,7 @@ class IntervalAlphaResult(AlphaResult):
 
 def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFAULT_TRAIN_LENGTH,
                   lengths: Iterable[int] = DEFAULT_LENGTHS, mode: str | Mode = Mode.FLOAT,
-                  tol: float = DEFAULT_TOL, geometry: str | Geometry = Geometry.L2,
+                  tol: float = DEFAULT_TOL, geometry: str | Geometry | SelectionGeometry = Geometry.L2,
                   limit: bool = False, extension: str | Transfer = REEVALUATION,
                   fine_tune_length: int | None = None) -> AlphaResult:
     """α_L(Φ, τ; L0) at each length, from θ* alone (no training).  ``geometry``: ``l2`` (θ*, the
@@ -217,10 +218,9 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
     ``extension``: how θ meets the longer grid (``none``: plain re-evaluation; ``pi``, ``ntk``, ``yarn``,
     ``factors:FILE``, ``hf:PATH``: :mod:`posreal.theory.extension`).  ``fine_tune_length`` L1 > L0: θ* is selected
     at L1 with the extended features (extend, then fine-tune), then transferred to each L ≥ L1 the same way."""
-    geometry = parse_geometry(geometry)
-    if limit and geometry is not Geometry.L2:
-        raise bad_value("geometry with limit=True", geometry.value,
-                        "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")
+    rule = SelectionGeometry.parse(geometry)
+    if limit:
+        rule.require(Use.LIMIT, "geometry with limit=True")
     cell = Cell.parse(pe, task, train_length)
     arith = arithmetic(mode, tol)
     arith.accept(cell.pe)
@@ -232,15 +232,36 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
     lengths = cell.check_lengths(lengths, exact=arith.exact_selection)
     if limit and lengths[-1] > MAX_LIMIT_LENGTH:
         raise bad_value("length", lengths[-1], f"lengths up to {MAX_LIMIT_LENGTH} with the limit α♯")
-    selected_on = _fine_tuned(cell, op, fine_tune_length, lengths, geometry, limit)
-    require(selected_on.estimate(lengths, arith.exact_selection, complete=limit or geometry is not Geometry.L2))
+    selected_on = _fine_tuned(cell, op, fine_tune_length, lengths, rule, limit)
+    complete = limit or rule.complete
+    require(selected_on.estimate(lengths, arith.exact_selection, complete=complete))
     sel = select(selected_on.pe, cell.task, selected_on.train_length,
-                 exact=arith.exact_selection or (limit and cell.pe.rational),
-                 complete=limit or geometry is not Geometry.L2)
-    if geometry is not Geometry.L2:
-        return _interval_alpha(IntervalAlphaResult(cell, arith.mode, sel, tuple(lengths), op, geometry=geometry),
-                               arith)
-    result = AlphaResult(cell, arith.mode, sel, tuple(lengths), op, limits={} if limit else None,
+                 exact=arith.exact_selection or (limit and cell.pe.rational), complete=complete)
+    return _FILL[rule.program](cell, arith, rule, sel, tuple(lengths), op, limit, fine_tune_length)
+
+
+def _fine_tuned(cell: Cell, op: Transfer, fine_tune_length: int | None, lengths: list[int],
+                geometry: SelectionGeometry, limit: bool) -> Cell:
+    """The cell θ* is selected on: the cell itself, or (fine-tuning) the extended PE at L1 on the L1-grid."""
+    if fine_tune_length is None:
+        return cell
+    L1 = fine_tune_length
+    if isinstance(L1, bool) or not isinstance(L1, (int, np.integer)) or L1 <= cell.train_length:
+        raise bad_value("fine-tune length", L1, f"an integer > the train length {cell.train_length}")
+    if op is REEVALUATION or not geometry.allows(Use.FINE_TUNE) or limit:
+        raise bad_value("fine-tune length with extension", str(op), "a length extension (not none), in the "
+                        f"{allowing_labels(Use.FINE_TUNE)} geometry without the limit α♯: fine-tuning selects θ* on "
+                        "the extended features")
+    if lengths[0] < L1:
+        raise bad_value("length", lengths[0], f"lengths >= the fine-tune length {L1}")
+    cell.pe.check_length(int(L1), cell.train_length)
+    return Cell(op.at_length(cell.pe, int(L1), cell.train_length), cell.task, int(L1))
+
+
+def _point_alpha(cell: Cell, arith: Arithmetic, geometry: SelectionGeometry, sel: Selection, lengths: tuple[int, ...],
+                 op: Transfer, limit: bool, fine_tune_length: int | None) -> AlphaResult:
+    """A geometry with one optimal θ (ℓ2: θ*): the rows under it, and α♯_L when asked for."""
+    result = AlphaResult(cell, arith.mode, sel, lengths, op, limits={} if limit else None,
                          fine_tune_length=fine_tune_length)
     if not sel.realizable:
         return result
@@ -253,45 +274,33 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
     return result
 
 
-def _fine_tuned(cell: Cell, op: Transfer, fine_tune_length: int | None, lengths: list[int], geometry: Geometry,
-                limit: bool) -> Cell:
-    """The cell θ* is selected on: the cell itself, or (fine-tuning) the extended PE at L1 on the L1-grid."""
-    if fine_tune_length is None:
-        return cell
-    L1 = fine_tune_length
-    if isinstance(L1, bool) or not isinstance(L1, (int, np.integer)) or L1 <= cell.train_length:
-        raise bad_value("fine-tune length", L1, f"an integer > the train length {cell.train_length}")
-    if op is REEVALUATION or geometry is not Geometry.L2 or limit:
-        raise bad_value("fine-tune length with extension", str(op), "a length extension (not none), in the ℓ2 "
-                        "geometry without the limit α♯: fine-tuning selects θ* on the extended features")
-    if lengths[0] < L1:
-        raise bad_value("length", lengths[0], f"lengths >= the fine-tune length {L1}")
-    cell.pe.check_length(int(L1), cell.train_length)
-    return Cell(op.at_length(cell.pe, int(L1), cell.train_length), cell.task, int(L1))
-
-
-def _interval_alpha(result: IntervalAlphaResult, arith: Arithmetic) -> IntervalAlphaResult:
-    """Fill an ℓ∞ / ℓ1 result: θ*_q, its face, the rows under θ*_q and the every/some interval.
+def _interval_alpha(cell: Cell, arith: Arithmetic, geometry: SelectionGeometry, sel: Selection,
+                    lengths: tuple[int, ...], op: Transfer, limit: bool,
+                    fine_tune_length: int | None) -> IntervalAlphaResult:
+    """A geometry with an optimal face (ℓ∞, ℓ1): θ*_q, its face, the rows under θ*_q and the every/some interval.
 
     Certified mode certifies the interval's rows where the face is one point (every = some = the rows of
     θ*_q, decided by interval arithmetic); on a larger face the every/some decisions are LPs in float,
     and ``decided_in`` says so."""
+    result = IntervalAlphaResult(cell, arith.mode, sel, lengths, op, geometry=geometry.name)
     if not result.realizable:   # the asked geometry is reported even then (realizability does not depend on it)
         return result
-    from posreal.theory.faces import select_in_geometry
-    cell = result.cell
-    gsel = select_in_geometry(cell.pe, cell.task, cell.train_length, result.geometry, exact=arith.exact_selection)
+    gsel = in_geometry(sel, geometry)
     result.geometry_selection = gsel
     if gsel.theta is None:
         return result
     decider, theta = arith.parameters(gsel.theta, gsel.exact_theta)
     result.outcomes = {L: _decide(cell, decider, theta, L, result.transfer) for L in result.lengths}
     result.intervals = interval_outcomes(gsel, result.lengths, arith.tol, op=result.transfer)
-    if decider.mode is Mode.CERTIFIED and gsel.face is not None and gsel.face.point:
+    if decider.mode is Mode.CERTIFIED and gsel.point:
         for L, rows in result.intervals.items():
             certified = result.outcomes[L].status                                  # (m,)
             rows.every, rows.some, rows.certified = certified.copy(), certified.copy(), True
     return result
+
+
+_FILL: dict[Program, Callable[..., AlphaResult]] = {Program.QUADRATIC: _point_alpha, Program.LINEAR: _interval_alpha}
+"""How α_L is read off each kind of selection program (the geometry says which it has)."""
 
 
 @dataclass

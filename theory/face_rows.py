@@ -49,7 +49,7 @@ from posreal.theory.errors import SpecError
 from posreal.theory.faces import Face, GeometrySelection, box_min
 from posreal.theory.transfer_operator import exact_transfer, transfer
 from posreal.theory.arithmetic import Mode
-from posreal.theory.norm_programs import Geometry
+from posreal.theory.geometry import Program, SelectionGeometry, linear_forms
 from posreal.theory.kernels import target_keys
 from posreal.theory.realization import (FAILED, REALIZED, UNDECIDED, classify_exact, exact_margins, float_margins,
                                         structural_ties)
@@ -157,11 +157,11 @@ class _TrainingBound:
         for k in range(z.shape[0] - 1, -1, -1):
             self.index[self._key(z[k])] = k
         self.floor = np.minimum(1.0, z @ gsel.theta)                # (m,)
-        self.order = 1 if gsel.geometry is Geometry.LINF else np.inf
+        geometry = SelectionGeometry.parse(gsel.geometry)
+        self.order = geometry.dual_order                             # q*: ‖v - z_k‖ is measured in the dual norm
         # ‖θ‖_q ≤ value on F up to the LP's feasibility slack; a generous radius costs nothing, as it
         # multiplies ‖v - z_k‖ (rounding-sized for a true match)
-        self.radius = 2.0 * max(float(gsel.value), float(np.linalg.norm(gsel.theta, ord=np.inf if self.order == 1
-                                                                          else 1))) + 1.0
+        self.radius = 2.0 * max(float(gsel.value), float(np.linalg.norm(gsel.theta, ord=geometry.order))) + 1.0
 
     def _key(self, v: np.ndarray) -> bytes:
         return (np.round(v / self.unit, 9) + 0.0).tobytes()      # + 0.0: one key for -0.0 and 0.0
@@ -404,8 +404,8 @@ def interval_outcomes(gsel: GeometrySelection, lengths: Sequence[int], tol: floa
     keyed by key indices, is emptied between them).
     At most ``max_lps`` row LPs are solved (default :data:`MAX_FACE_LPS` warm-started ones, or
     :data:`COLD_FACE_LPS` without HiGHS' Python API); rows that would need more are undecided."""
-    if gsel.geometry is Geometry.L2 or not gsel.realizable or gsel.face is None:
-        raise SpecError("invalid selection for the α interval; accepted: a realizable linf or l1 selection")
+    if SelectionGeometry.parse(gsel.geometry).program is not Program.LINEAR or not gsel.realizable or gsel.face is None:
+        raise SpecError(f"invalid selection for the α interval; accepted: a realizable {linear_forms()} selection")
     tol = max(float(tol), LP_TOL)
     one = _point_rows if gsel.face.point else _face_rows
     lengths = sorted({int(L) for L in lengths})

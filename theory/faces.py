@@ -2,7 +2,8 @@
 
 Main definitions and results (docs, Definitions page, definitions.md#geometry):
 
-* :func:`select_in_geometry` — the :class:`GeometrySelection` of a cell: the optimal value, a
+* :func:`select_in_geometry` (of a cell's specs) and :func:`in_geometry` (of its ℓ2 selection) — the
+  :class:`GeometrySelection` of a cell in a geometry (:mod:`posreal.theory.geometry`): the optimal value, a
   representative optimal θ (the LP of :mod:`posreal.theory.norm_programs`), the status (that of the ℓ2
   selection: Zθ ≥ 1 is feasible or not whatever the norm, so realizability at L0 does not depend on q),
   and for rational PEs an exact certificate (:class:`posreal.theory.norm_programs.LPOptimality`);
@@ -28,6 +29,7 @@ References: Mangasarian (1979) for uniqueness of LP solutions; Gunasekar, Lee, S
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -35,17 +37,16 @@ import numpy as np
 from posreal.theory.encodings import Encoding
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError
+from posreal.theory.geometry import Geometry, Program, SelectionGeometry
 from posreal.theory.norm_programs import (
     DUAL_TOL,
     ExactProgram,
-    Geometry,
     LinearProgram,
     LPOptimality,
     _solve_linf,
     exact_lp_optimality,
     exact_norm_program,
     norm_program,
-    parse_geometry,
     solve_program,
 )
 from posreal.theory.rational import rank
@@ -225,7 +226,8 @@ def optimal_face(lp: LinearProgram, x: np.ndarray, y: np.ndarray, exact_point: b
 # --------------------------------------------------------------------------- the selection
 @dataclass
 class GeometrySelection:
-    """θ*_q of one cell.  For ℓ2 it wraps :func:`posreal.theory.selection.select` (θ* unchanged)."""
+    """θ*_q of one cell.  For ℓ2 it wraps :func:`posreal.theory.selection.select` (θ* unchanged).
+    ``geometry`` is the name; the object (:meth:`~posreal.theory.geometry.SelectionGeometry.parse`) knows the rest."""
 
     geometry: Geometry
     selection: Selection                       # the ℓ2 selection: status, Z, pairs
@@ -262,30 +264,42 @@ class GeometrySelection:
     def exact(self) -> bool:
         return self.optimality is not None
 
+    @property
+    def point(self) -> bool:
+        """Whether the optimal set is one point (ℓ2's θ*, or a face that is a point)."""
+        return self.face is None or self.face.point
+
     def summary(self) -> dict:
-        """The ``selected`` block of the JSON document (ℓ2: the selection's own summary)."""
-        if self.geometry is Geometry.L2:
-            return self.selection.summary()
-        return {"geometry": self.geometry.value, "value": self.value, "status": self.status,
-                "constraints": int(self.selection.constraints.shape[0]), "exact": self.exact,
-                "face": None if self.face is None else ("point" if self.face.point else "face"),
-                "face_dimension": None if self.face is None else self.face.dimension,
-                "reason": (self.reason or self.selection.reason) or None}
+        """The ``selected`` block of the JSON document, in the geometry's shape."""
+        return SelectionGeometry.parse(self.geometry).selected_summary(self)
 
 
-def select_in_geometry(pe, task, train_length: int = 16, geometry: str | Geometry = Geometry.L2,
+def select_in_geometry(pe, task, train_length: int = 16, geometry: str | Geometry | SelectionGeometry = Geometry.L2,
                        exact: bool | None = None) -> GeometrySelection:
-    """θ*_q for a cell.  ``exact`` (default: whether the PE is rational) certifies the LP in ℚ."""
-    geometry = parse_geometry(geometry)
+    """θ*_q for a cell given by specs or objects.  ``exact`` (default: whether the PE is rational) certifies in ℚ
+    (the public form; a computation that has its arithmetic and ℓ2 selection already calls :func:`in_geometry`)."""
+    rule = SelectionGeometry.parse(geometry)
     pe, task = parse_pe(pe), parse_task(task)
-    sel = select(pe, task, train_length, exact=exact)
-    if geometry is Geometry.L2:
-        if not sel.realizable:
-            return GeometrySelection(geometry, sel, None)
-        return GeometrySelection(geometry, sel, sel.theta, sel.norm, sel.exact_theta)
-    out = GeometrySelection(geometry, sel, None)
+    return in_geometry(select(pe, task, train_length, exact=exact, complete=rule.complete), rule)
+
+
+def in_geometry(sel: Selection, geometry: SelectionGeometry) -> GeometrySelection:
+    """θ*_q of the cell of the ℓ2 selection ``sel``, from its training differences Z (realizability at L0 is
+    the same in every geometry); certified in ℚ where ``sel`` has exact constraints.  The geometry's program
+    decides how: :data:`_PROGRAMS`."""
     if not sel.realizable:
-        return out
+        return GeometrySelection(geometry.name, sel, None)
+    return _PROGRAMS[geometry.program](sel, geometry)
+
+
+def _quadratic(sel: Selection, geometry: SelectionGeometry) -> GeometrySelection:
+    """θ* itself: the quadratic program's optimum is one point."""
+    return GeometrySelection(geometry.name, sel, sel.theta, sel.norm, sel.exact_theta)
+
+
+def _linear(sel: Selection, geometry: SelectionGeometry) -> GeometrySelection:
+    """θ*_q of a linear program: its optimum, optimal face and (exact constraints) its certificate in ℚ."""
+    out = GeometrySelection(geometry.name, sel, None)
     p = sel.constraints.shape[1]
     if sel.constraints.shape[0] == 0 or p == 0:        # no constraint: θ = 0 is optimal and unique
         out.theta, out.value = np.zeros(p), 0.0
@@ -296,7 +310,7 @@ def select_in_geometry(pe, task, train_length: int = 16, geometry: str | Geometr
         return out
     lp = norm_program(sel.constraints, geometry)
     x = y = value = None
-    if geometry is Geometry.LINF and sel.theta is not None and sel.exact_constraints is None:
+    if geometry.bounded_form and sel.theta is not None and sel.exact_constraints is None:
         # the bounded form first (4-10x faster, see _solve_linf).  Its optimal face is the LP's own when the face
         # is a point, or when the dual support does not move between HiGHS' default tolerances and 1e-10 (then
         # the face read off it is stable).  Where the support moves (abssin:16·middle at L0 = 16: 37- to
@@ -327,3 +341,8 @@ def select_in_geometry(pe, task, train_length: int = 16, geometry: str | Geometr
             out.reason = "exact LP certificate not found (float answer)"
     out.face = optimal_face(lp, x, y, exact_point)
     return out
+
+
+_PROGRAMS: dict[Program, Callable[[Selection, SelectionGeometry], GeometrySelection]] = {
+    Program.QUADRATIC: _quadratic, Program.LINEAR: _linear}
+"""How each kind of selection program gives θ*_q (the geometry says which it is)."""

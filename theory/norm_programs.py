@@ -3,11 +3,11 @@ exact optimality certificate.
 
 Main definitions and results (docs, Definitions page, definitions.md#geometry):
 
-* :class:`Geometry` (``l2``, ``linf``, ``l1``) and :func:`parse_geometry`;
 * :func:`norm_program` — for q ∈ {∞, 1} the selection is the linear program
   ``min cᵀx s.t. A x ≥ b`` (x free) with dual ``max bᵀy s.t. Aᵀy = c, y ≥ 0``:
   ℓ∞: x = (θ, t), rows Zθ ≥ 1, t - θ_c ≥ 0, t + θ_c ≥ 0, objective t;
-  ℓ1: x = (θ, s), rows Zθ ≥ 1, s_c - θ_c ≥ 0, s_c + θ_c ≥ 0, objective Σ s_c;
+  ℓ1: x = (θ, s), rows Zθ ≥ 1, s_c - θ_c ≥ 0, s_c + θ_c ≥ 0, objective Σ s_c
+  (the auxiliary columns are the geometry's: :meth:`posreal.theory.geometry.SelectionGeometry.lp_columns`);
   solved with HiGHS (scipy ``linprog(method="highs")``; :func:`solve_program`), Z the training
   differences of :mod:`posreal.theory.selection`.  In float mode θ*_∞ is first solved in its bounded
   form (max s s.t. Zφ ≥ s, |φ_c| ≤ B; :func:`_solve_linf`, 4-10x faster), whose answer is kept when the
@@ -33,11 +33,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 
 import numpy as np
-from posreal.theory.errors import PosrealError, SpecError
+from posreal.theory.errors import PosrealError
+from posreal.theory.geometry import GEOMETRY_FORMS, Geometry, SelectionGeometry, parse_geometry  # noqa: F401
+#  (Geometry, GEOMETRY_FORMS and parse_geometry were defined here first: still importable from here)
 from posreal.theory.rational import integer_form, pivot_rows, solve
 from posreal.theory.warm_lp import _highs_api
 from scipy.optimize import linprog
@@ -46,33 +47,6 @@ BOUNDED_TOL = 1e-10     # HiGHS' feasibility tolerances on θ*_∞'s bounded for
 #                         default: the optimal face is read off the dual support, and duals of 1e-9 are real there
 TIGHT_TOL = 1e-7        # a constraint is active at the LP solution if its slack is below this (relative)
 DUAL_TOL = 1e-9         # a dual value above this (relative to max y) is in the dual support
-
-
-class Geometry(StrEnum):
-    """The norm of the selection: ℓ2 (gradient descent), ℓ∞ (sign descent, Adam), ℓ1 (coordinate descent)."""
-
-    L2 = "l2"
-    LINF = "linf"
-    L1 = "l1"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-GEOMETRY_FORMS = ", ".join(g.value for g in Geometry)
-
-
-def parse_geometry(text: str | Geometry) -> Geometry:
-    """``"l2"`` / ``"linf"`` / ``"l1"`` -> :class:`Geometry`; one-line :class:`SpecError` otherwise."""
-    if isinstance(text, Geometry):
-        return text
-    if isinstance(text, str):
-        for g in Geometry:
-            if text.strip().lower() == g.value:
-                return g
-    shown = repr(text)
-    shown = shown if len(shown) <= 80 else shown[:77] + "..."
-    raise SpecError(f"invalid geometry {shown}; accepted: {GEOMETRY_FORMS}")
 
 
 # --------------------------------------------------------------------------- the linear programs
@@ -87,23 +61,21 @@ class LinearProgram:
     p: int
 
 
-def _blocks(geometry: Geometry, m: int, p: int) -> tuple[int, list[tuple[int, int, int]]]:
+def _blocks(geometry: SelectionGeometry, m: int, p: int) -> tuple[int, list[tuple[int, int, int]]]:
     """Number of variables n and the sparse entries (row, col, ±1) of the norm rows of A
     (rows m..m+2p-1): 'upper' rows t - θ_c (or s_c - θ_c), then 'lower' rows t + θ_c (or s_c + θ_c)."""
-    n = p + 1 if geometry is Geometry.LINF else 2 * p
+    n, aux = geometry.lp_columns(p)
     entries = []
     for c in range(p):
-        aux = p if geometry is Geometry.LINF else p + c
-        entries += [(m + c, c, -1), (m + c, aux, 1), (m + p + c, c, 1), (m + p + c, aux, 1)]
+        entries += [(m + c, c, -1), (m + c, aux[c], 1), (m + p + c, c, 1), (m + p + c, aux[c], 1)]
     return n, entries
 
 
-def norm_program(z: np.ndarray, geometry: Geometry) -> LinearProgram:
-    """The LP of θ*_q for q = ∞ or 1 over the training differences z: (m, p)."""
-    if geometry is Geometry.L2:
-        raise PosrealError("the ℓ2 selection is a quadratic program (posreal.theory.selection.select)")
+def norm_program(z: np.ndarray, geometry: str | Geometry | SelectionGeometry) -> LinearProgram:
+    """The LP of θ*_q for q = ∞ or 1 over the training differences z: (m, p) (ℓ2: a PosrealError)."""
+    rule = SelectionGeometry.parse(geometry)
     m, p = z.shape
-    n, entries = _blocks(geometry, m, p)
+    n, entries = _blocks(rule, m, p)
     A = np.zeros((m + 2 * p, n))                 # (M, n)
     A[:m, :p] = z
     for r, col, v in entries:
@@ -111,7 +83,7 @@ def norm_program(z: np.ndarray, geometry: Geometry) -> LinearProgram:
     b = np.concatenate([np.ones(m), np.zeros(2 * p)])   # (M,)
     c = np.zeros(n)
     c[p:] = 1.0
-    return LinearProgram(geometry, A, b, c, p)
+    return LinearProgram(rule.name, A, b, c, p)
 
 
 @dataclass(frozen=True)
@@ -125,15 +97,18 @@ class ExactProgram:
     p: int
 
 
-def exact_norm_program(zq: Sequence[Sequence[Fraction]], p: int, geometry: Geometry) -> ExactProgram:
+def exact_norm_program(zq: Sequence[Sequence[Fraction]], p: int,
+                       geometry: str | Geometry | SelectionGeometry) -> ExactProgram:
+    """The LP of :func:`norm_program` in ℚ over the exact training differences ``zq``: (m, p)."""
+    rule = SelectionGeometry.parse(geometry)
     m = len(zq)
-    n, entries = _blocks(geometry, m, p)
+    n, entries = _blocks(rule, m, p)
     rows = [list(r) + [Fraction(0)] * (n - p) for r in zq] + [[Fraction(0)] * n for _ in range(2 * p)]
     for r, col, v in entries:
         rows[r][col] = Fraction(v)
     b = tuple([Fraction(1)] * m + [Fraction(0)] * (2 * p))
     c = tuple([Fraction(0)] * p + [Fraction(1)] * (n - p))
-    return ExactProgram(geometry, tuple(tuple(r) for r in rows), b, c, p)
+    return ExactProgram(rule.name, tuple(tuple(r) for r in rows), b, c, p)
 
 
 @dataclass

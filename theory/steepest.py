@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import numpy as np
 from posreal.theory.errors import bad_value
-from posreal.theory.norm_programs import Geometry, parse_geometry
+from posreal.theory.geometry import DEFAULT_SIGN_STEP, SIGN_STEP_DECAY, Geometry, SelectionGeometry
 from posreal.theory.training import TrainingGrid, training_grid
 
-DEFAULT_SIGN_STEP = 0.01   # η₀ of the normalized (ℓ∞, ℓ1) updates
-SIGN_STEP_DECAY = 0.5      # a in the ℓ∞ steps η_t = η₀ (t + 1)^(-a): diminishing, as the ℓ∞ theorem assumes
+__all__ = ["DEFAULT_SIGN_STEP", "SIGN_STEP_DECAY", "direction", "stable_gradient", "steepest_descent",
+           "target_differences"]   # the step constants are the geometries' (posreal.theory.geometry)
 
 
 def target_differences(grid: TrainingGrid) -> np.ndarray:
@@ -53,35 +53,27 @@ def stable_gradient(grid: TrainingGrid, theta: np.ndarray, diff: np.ndarray | No
     return np.einsum("mk,mkp->p", attn, diff)                      # (p,)
 
 
-def direction(grad: np.ndarray, geometry: Geometry) -> np.ndarray:
-    """The steepest-descent step direction of the norm for gradient g: (p,) -> (p,)."""
-    if geometry is Geometry.L2:
-        return -grad
-    if geometry is Geometry.LINF:
-        return -np.sign(grad)
-    out = np.zeros_like(grad)
-    if grad.size:
-        c = int(np.argmax(np.abs(grad)))
-        out[c] = -np.sign(grad[c])
-    return out
+def direction(grad: np.ndarray, geometry: str | Geometry | SelectionGeometry) -> np.ndarray:
+    """The steepest-descent step direction of the norm for gradient g: (p,) -> (p,) (the geometry's)."""
+    return SelectionGeometry.parse(geometry).direction(grad)
 
 
-def steepest_descent(pe, task, train_length: int, geometry: str | Geometry, steps: int = 3000,
+def steepest_descent(pe, task, train_length: int, geometry: str | Geometry | SelectionGeometry, steps: int = 3000,
                      step_size: float | None = None, start: tuple[int, np.ndarray] | None = None) -> np.ndarray:
     """θ_K of steepest descent in ‖·‖_q from θ = 0 on ℓ at L0 (K = ``steps``): (p,).  ``step_size`` is
     the fixed step η of ℓ2 (default 1/β) and ℓ1, or η₀ of the diminishing ℓ∞ steps η₀ (t + 1)^(-1/2).
     ``start = (k, θ_k)`` continues an earlier run of the same descent from its iterate θ_k (k < K): the
     same iterates, bit for bit, without recomputing the first k steps."""
-    geometry = parse_geometry(geometry)
+    rule = SelectionGeometry.parse(geometry)
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
         raise bad_value("steps", steps, "an integer >= 1")
     grid = training_grid(pe, task, train_length, train_length)
     p = grid.features.shape[2]
     if step_size is None:
-        step_size = 1.0 / max(grid.smoothness(), 1e-12) if geometry is Geometry.L2 else DEFAULT_SIGN_STEP
+        step_size = rule.default_step(grid.smoothness)     # ℓ2: 1/β; ℓ∞, ℓ1: DEFAULT_SIGN_STEP
     if isinstance(step_size, bool) or not isinstance(step_size, (int, float)) or not 0 < step_size < np.inf:
         raise bad_value("step size", step_size, "a finite number > 0")
-    decay = SIGN_STEP_DECAY if geometry is Geometry.LINF else 0.0   # GD (1/β) and ℓ1: fixed steps
+    decay = rule.step_decay                                # GD (1/β) and ℓ1: fixed steps (0); ℓ∞: diminishing
     first, theta = (0, np.zeros(p)) if start is None else (start[0], np.asarray(start[1], dtype=float))  # (p,)
     if isinstance(first, bool) or not isinstance(first, (int, np.integer)) or not 0 <= first <= steps \
             or theta.shape != (p,):
@@ -89,5 +81,5 @@ def steepest_descent(pe, task, train_length: int, geometry: str | Geometry, step
     diff = target_differences(grid)                        # (m, L, p), once for every step
     for t in range(first, steps):
         grad = stable_gradient(grid, theta, diff)          # (p,)
-        theta = theta + step_size * (t + 1) ** -decay * direction(grad, geometry)
+        theta = theta + step_size * (t + 1) ** -decay * rule.direction(grad)
     return theta

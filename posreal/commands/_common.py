@@ -104,11 +104,11 @@ def executor_of(args: argparse.Namespace) -> Any:
 
 
 def geometry_name(text: str) -> str:
-    """``--geometry``: one of l2, linf, l1 (checked without loading numpy)."""
-    from posreal.theory.defaults import GEOMETRIES
+    """``--geometry``: a declared geometry's name, l2, linf or l1 (checked without loading numpy)."""
+    from posreal.theory.geometry import GEOMETRY_FORMS, Geometry
     value = text.strip().lower()
-    if value not in GEOMETRIES:
-        raise argparse.ArgumentTypeError(f"invalid geometry {quote(text)}; accepted: {', '.join(GEOMETRIES)}")
+    if value not in {g.value for g in Geometry}:
+        raise argparse.ArgumentTypeError(f"invalid geometry {quote(text)}; accepted: {GEOMETRY_FORMS}")
     return value
 
 

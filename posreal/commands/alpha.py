@@ -9,6 +9,7 @@ from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
 from posreal.theory.defaults import ROWS as DEFAULT_ROWS
 from posreal.theory.errors import bad_value
+from posreal.theory.geometry import described, linear_forms
 
 CONFIG_MULTIPLES = (2, 8, 16)   # default lengths of an hf: config, in multiples of its original context
 
@@ -60,8 +61,8 @@ def add_parser(sub) -> None:
     mode.add_argument("--certified", action="store_const", dest="mode", const="certified",
                       help="re-decide borderline float rows with interval arithmetic")
     p.add_argument("--geometry", type=geometry_name, default=None,
-                   help="norm of the selection: l2 (θ*, gradient descent; default), linf (sign descent, Adam) "
-                        "or l1 (coordinate descent); linf/l1 give α_L as an interval over the optimal face")
+                   help=f"norm of the selection: {described()}; {linear_forms()} give α_L as an interval over the "
+                        "optimal face")
     p.add_argument("--extension", default=None, metavar="METHOD",
                    help="length extension at evaluation (θ* is selected at L0 without it): none (plain "
                         "re-evaluation; the default, except hf:CONFIG, whose default is its rope_scaling), pi, ntk, "
@@ -121,11 +122,12 @@ def run(args) -> int:
         from posreal.commands.induction import run_alpha
         return run_alpha(args)
     from posreal.theory.alpha import compute_alpha
+    from posreal.theory.geometry import DEFAULT_GEOMETRY, SelectionGeometry, Use
     from posreal.theory.pe_specs import is_learned
     load_function_pes([args.pe], args.pe_kind, args.pe_width)
-    if args.limit and (args.geometry or "l2") != "l2":
-        raise bad_value("option --limit with geometry", args.geometry,
-                        "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")
+    geometry = DEFAULT_GEOMETRY if args.geometry is None else SelectionGeometry.parse(args.geometry)
+    if args.limit:
+        geometry.require(Use.LIMIT, "option --limit with geometry")
     if args.limit and str(args.extension) != "none":
         raise bad_value("option --limit with extension", args.extension,
                         "none (α♯ is derived for plain re-evaluation; under an extension use α_L)")
@@ -146,13 +148,11 @@ def run(args) -> int:
     for name in ("seed", "samples"):
         if getattr(args, name) is not None:
             raise bad_value(f"option --{name} for PE", args.pe, "learned:d (α of a linear PE has no randomness)")
-    geometry = args.geometry or "l2"
     result = compute_alpha(args.pe, args.task, args.train_length, args.lengths, args.mode, geometry=geometry,
                            limit=args.limit, extension=args.extension, fine_tune_length=args.fine_tune_length)
     document = result.to_json()
     if args.rows is not None:
-        if geometry != "l2":
-            raise bad_value("option --rows with geometry", geometry, "l2 (the rows of θ*)")
+        geometry.require(Use.FAILING_ROWS, "option --rows with geometry")
         limit = None if args.rows == ALL_ROWS else args.rows
         document["failing_rows"] = {str(L): [r.to_json() for r in result.failing_rows(L, limit)]
                                     for L in result.lengths} if result.realizable else {}
@@ -165,18 +165,11 @@ def run(args) -> int:
     if not result.realizable:
         print(f"{head}\n{result.selection.status} at L0: {result.selection.reason}")
         return 0
-    sel = document["selected"]
-    if geometry != "l2":
-        return _print_interval(head, document)
-    print(f"{head}\nθ*: norm {sel['norm']:.6g}, {sel['support']} support vectors of {sel['constraints']} constraints"
-          + (" (exact KKT certificate)" if sel["exact"] else "") + (f" — {sel['reason']}" if sel["reason"] else ""))
-    rows = []
-    for L, counts in document["rows"].items():
-        value = document["alpha"][L]
-        alpha = document.get("alpha_exact", {}).get(L) or ("—" if value is None else f"{value:.4f}")
-        rows.append([L, alpha, counts["realized"], counts["failed"], counts["undecided"], counts["total"],
-                     counts["structural_ties"]])
-    print(format_table(["L", "alpha", "realized", "failed", "undecided", "total", "structural ties"], rows))
+    heading, header, rows, note = geometry.text_summary(head, document)   # in the geometry's shape
+    print(heading)
+    print(format_table(header, rows))
+    if note:
+        print(note)
     if args.limit:
         print_limit(document["limit"])
     if args.rows is not None:
@@ -201,25 +194,6 @@ def print_failing_rows(document: dict) -> None:
                 line += "; largest frequency shares: " + ", ".join(f"f{s['f']} {s['contribution']:+.3g}"
                                                                      for s in shares)
             print(line)
-
-
-def _print_interval(head: str, document: dict) -> int:
-    """Text output of an ℓ∞ / ℓ1 result: θ*_q, its face, and the α interval per length."""
-    sel = document["selected"]
-    face = "one point" if sel["face"] == "point" else f"a face (dimension ≤ {sel['face_dimension']})"
-    print(f"{head} · geometry {sel['geometry']}\nθ*_q: ‖θ‖ = {sel['value']:.6g}, optimal set {face}"
-          + (" (exact LP certificate)" if sel["exact"] else "") + (f" — {sel['reason']}" if sel["reason"] else ""))
-    rows = []
-    for L, counts in document["rows"].items():
-        pair = document["alpha_interval"][L]
-        text = "—" if pair is None else f"[{pair[0]:.4f}, {pair[1]:.4f}]"
-        rows.append([L, text, counts["realized"], counts["realized_by_some"], counts["failed"],
-                     counts["undecided"], counts["total"], counts["structural_ties"]])
-    print(format_table(["L", "alpha interval", "every θ", "some θ", "no θ", "undecided", "total",
-                        "structural ties"], rows))
-    print("alpha interval: [rows realized by every optimal θ, rows realized by some optimal θ] / rows "
-          "(\"some\" is per row)")
-    return 0
 
 
 def print_limit(limits: dict) -> None:

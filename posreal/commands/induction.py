@@ -38,9 +38,10 @@ def _check_task(spec: str) -> None:
 
 def _refuse_options(args, command: str) -> None:
     from posreal.theory.pe_specs import is_learned
-    if getattr(args, "geometry", None) not in (None, "l2"):
-        raise bad_value(f"option --geometry for {command} --task induction", args.geometry,
-                        "l2 (layer 1 is the ℓ2 selection θ*)")
+    from posreal.theory.geometry import SelectionGeometry, Use
+    if getattr(args, "geometry", None) is not None:
+        geometry = SelectionGeometry.parse(args.geometry)
+        geometry.require(Use.INDUCTION, f"option --geometry for {command} --task induction")
     if getattr(args, "limit", False):
         raise bad_value(f"option --limit for {command} --task induction", "--limit",
                         "α^ind without --limit (α♯ is derived for one head)")

@@ -18,7 +18,8 @@ from posreal.commands._common import (add_force_option, add_function_pe_options,
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.defaults import REGISTRY_TASKS
 from posreal.theory.defaults import TRAIN_LENGTH as DEFAULT_TRAIN_LENGTH
-from posreal.theory.errors import SpecError, bad_value, quote
+from posreal.theory.errors import SpecError, quote
+from posreal.theory.geometry import SelectionGeometry, Use, described, linear_forms
 from posreal.theory.taxonomy import taxonomy
 
 ALL_FORMS = "none, pi, ntk, yarn, factors:FILE, or all (none, pi, ntk and yarn side by side)"
@@ -51,7 +52,7 @@ def add_parser(sub) -> None:
     mode.add_argument("--certified", action="store_const", dest="mode", const="certified",
                       help="re-decide borderline float rows with interval arithmetic")
     p.add_argument("--geometry", type=geometry_name, default="l2",
-                   help="norm of the selection: l2 (default), linf or l1 (α_L as an interval)")
+                   help=f"norm of the selection: {described()} ({linear_forms()}: α_L as an interval)")
     p.add_argument("--limit", action="store_true",
                    help="also α♯_L, the interval predicting lim acc_L(θ_k) for gradient descent (ℓ2 geometry only)")
     p.add_argument("--extension", type=extension_choice, default=None, metavar="METHOD",
@@ -99,28 +100,22 @@ def _cell_row(doc: dict, lengths: list[int], limit: bool = False) -> list[str]:
     return [doc["pe"], doc["pe_kind"], doc["task"], doc["task_class"], _realizable(doc), *alphas, *limits]
 
 
-def _csv_header(lengths: list[int], interval: bool, limit: bool) -> list[str]:
-    """ASCII column names: alpha_L (or alpha_low_L, alpha_high_L), undecided_L, alpha_limit_low_L, ..."""
-    alphas = ([f"alpha_{b}_{L}" for L in lengths for b in ("low", "high")] if interval
-              else [f"alpha_{L}" for L in lengths])
+def _csv_header(lengths: list[int], geometry: SelectionGeometry, limit: bool) -> list[str]:
+    """ASCII column names: alpha_L (or alpha_low_L, alpha_high_L: the geometry's), undecided_L, alpha_limit_low_L,
+    ..."""
+    alphas = [name for L in lengths for name in geometry.csv_alpha_header(L)]
     limits = [f"alpha_limit_{b}_{L}" for L in lengths for b in ("low", "high")] if limit else []
     return ["pe", "kind", "task", "class", "realizable_at_L0", *alphas, *[f"undecided_{L}" for L in lengths], *limits]
 
 
-def _csv_row(doc: dict, lengths: list[int], interval: bool, limit: bool) -> list[str]:
+def _csv_row(doc: dict, lengths: list[int], geometry: SelectionGeometry, limit: bool) -> list[str]:
     """Full precision: exact values as "p/q" when the mode has them, floats as Python's round-trip repr;
     an empty field where the cell has no value (not realizable at L0)."""
     def number(value) -> str:
         return "" if value is None else repr(value) if isinstance(value, float) else str(value)
     out = [doc["pe"], doc["pe_kind"], doc["task"], doc["task_class"], _realizable(doc)]
     for L in lengths:
-        key = str(L)
-        if interval:
-            pair = (doc.get("alpha_interval_exact") or doc.get("alpha_interval") or {}).get(key)
-            out += ["", ""] if pair is None else [number(pair[0]), number(pair[1])]
-        else:
-            exact = (doc.get("alpha_exact") or {}).get(key)
-            out.append(exact if exact is not None else number(doc["alpha"].get(key)))
+        out += geometry.csv_alpha(doc, L)
     out += [number(doc["rows"].get(str(L), {}).get("undecided")) for L in lengths]
     if limit:
         for L in lengths:
@@ -176,9 +171,9 @@ def run(args) -> int:
         return run_extensions(args)
     lengths = sorted(set(args.lengths))
     quiet = args.format == "json"
-    if args.limit and args.geometry != "l2":
-        raise bad_value("option --limit with geometry", args.geometry,
-                        "l2 (α♯ needs the second-order term of gradient descent, derived for ℓ2 only)")
+    geometry = SelectionGeometry.parse(args.geometry)
+    if args.limit:
+        geometry.require(Use.LIMIT, "option --limit with geometry")
     cells = taxonomy(args.pes, args.tasks, args.train_length, lengths, geometry=args.geometry,
                      progress=lambda cells: progress(cells, total=len(cells), desc="cells", quiet=quiet),
                      mode=args.mode, limit=args.limit)
@@ -191,11 +186,10 @@ def run(args) -> int:
         emit_json(with_provenance({"train_length": args.train_length, "lengths": lengths,
                                    "geometry": args.geometry, "cells": docs, **extra}))
     elif args.format == "csv":
-        interval = args.geometry != "l2"
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(_csv_header(lengths, interval, args.limit))
-        writer.writerows(_csv_row(d, lengths, interval, args.limit) for d in docs)
+        writer.writerow(_csv_header(lengths, geometry, args.limit))
+        writer.writerows(_csv_row(d, lengths, geometry, args.limit) for d in docs)
         sys.stdout.write(buf.getvalue())
     else:
         note = ("α♯_L: predicted lim acc_L(θ_k) for gradient descent, [wins, wins + undecided] / rows"
@@ -209,11 +203,7 @@ def run(args) -> int:
 
 
 def _preamble(args, methods: list[str] | None = None) -> str:
-    if args.geometry == "l2":
-        text = f"α_L(Φ, τ; L0 = {args.train_length}) — computed from θ* before any training"
-    else:
-        text = (f"α_L(Φ, τ; L0 = {args.train_length}) in geometry {args.geometry} — [every, some] optimal θ "
-                "of the face, one number when they agree; computed before any training")
+    text = SelectionGeometry.parse(args.geometry).table_preamble(args.train_length)
     if methods is not None:
         text += f"; θ selected at L0 without extension, evaluated under {', '.join(methods)}"
     return text
