@@ -112,16 +112,16 @@ def main() -> None:
     for pe in REGISTRY_PES:
         for task in REGISTRY_TASKS:
             pe_, task_ = parse_pe(pe), parse_task(task)
-            _, t2 = timed(lambda pe_=pe_, task_=task_: select(pe_, task_, L0, exact=False))
+            _, t2 = timed(lambda pe_=pe_, task_=task_: select(pe_, task_, L0, mode="float"))
             ginf, tinf = timed(lambda pe_=pe_, task_=task_:
-                               select_in_geometry(pe_, task_, L0, Geometry.LINF, exact=False))
+                               select_in_geometry(pe_, task_, L0, Geometry.LINF, mode="float"))
             cpu = CPU["seconds"]
             if not ginf.realizable:
                 print(f"{pe + '·' + task:24s} {t2:7.3f}  not realizable at L0")
                 continue
             iinf, tiinf = timed(lambda ginf=ginf: interval_outcomes(ginf, lengths))
             cpu += CPU["seconds"]
-            g1, t1 = timed(lambda pe_=pe_, task_=task_: select_in_geometry(pe_, task_, L0, Geometry.L1, exact=False))
+            g1, t1 = timed(lambda pe_=pe_, task_=task_: select_in_geometry(pe_, task_, L0, Geometry.L1, mode="float"))
             i1, ti1 = timed(lambda g1=g1: interval_outcomes(g1, lengths))
             total = tinf + tiinf
             ok = total < TARGET_SECONDS
@@ -147,7 +147,7 @@ def main() -> None:
         cells += [("abssin:16", task) for task in ("offset:1", "offset:2", "copy", "reverse", "half")]
         for pe, task in cells:
             if True:
-                g, tsel = timed(lambda pe=pe, task=task: select_in_geometry(pe, task, 16, Geometry.LINF, exact=False))
+                g, tsel = timed(lambda pe=pe, task=task: select_in_geometry(pe, task, 16, Geometry.LINF, mode="float"))
                 if not g.realizable:
                     continue
                 fast, tf = timed(lambda g=g: interval_outcomes(g, [32])[32].interval)

@@ -70,7 +70,7 @@ def main() -> int:
     missed = 0
     for pe, task, L0, L, mode in COMMANDS:
         L = max(L // 8, 4 * L0) if args.quick else L
-        estimate = Cell.parse(pe, task, L0).estimate([L], mode == "exact").memory
+        estimate = Cell.parse(pe, task, L0).estimate([L], mode).memory
         code, measured = peak(argv(pe, task, L0, L, mode))
         ratio = max(measured - fixed, 0) / estimate
         flag = "" if ratio <= TARGET and code == 0 else "  MISSED" if code == 0 else f"  exit {code}"

@@ -73,7 +73,7 @@ def _compare(case: dict, face_geometry: SelectionGeometry) -> None:
     from hypothesis import assume   # property checks only: the registry check runs without hypothesis
     pe = build_table("geometry_case", case["table"], case["kind"])
     task, L0, L = parse_task(case["task"]), case["train_length"], case["length"]
-    gsel = select_in_geometry(pe, task, L0, face_geometry, exact=False)
+    gsel = select_in_geometry(pe, task, L0, face_geometry, mode="float")
     assume(gsel.realizable and gsel.theta is not None and np.any(gsel.theta != 0))
     assume(gsel.point)                                                   # θ*_q is one point
     assert gsel.theta is not None
@@ -132,7 +132,7 @@ def check_exact_registry() -> CheckResult:
         for pe in RATIONAL_REGISTRY_PES:
             for task in REGISTRY_TASKS:
                 for geometry in LINEAR_GEOMETRIES:
-                    gsel = select_in_geometry(pe, task, TRAIN_LENGTH, geometry, exact=True)
+                    gsel = select_in_geometry(pe, task, TRAIN_LENGTH, geometry, mode="exact")
                     cells += 1
                     if not gsel.realizable:
                         z = gsel.selection.constraints

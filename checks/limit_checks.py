@@ -207,7 +207,7 @@ def _expected_slope(thetas: list, v, end: float) -> float:
 
 def _float_near_tie(pe, task, train_length: int, length: int) -> bool:
     """Whether the float θ* leaves some row of R_L within the tolerance rule (an exact tie shows up so)."""
-    sel = select(pe, task, train_length, exact=False)
+    sel = select(pe, task, train_length, mode="float")
     if not sel.realizable:
         return False
     return any(r.cls == "undecided" for r in classify(pe, task, sel, length).failing)

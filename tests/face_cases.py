@@ -122,7 +122,7 @@ class CountingModel(DualFaceLP):
 
 def wide_face() -> Face:
     """The optimal ℓ∞ face of abssin:8 · position:0 at L0 = 8: 12-dimensional, its box computed."""
-    gsel = select_in_geometry("abssin:8", "position:0", 8, Geometry.LINF, exact=False)
+    gsel = select_in_geometry("abssin:8", "position:0", 8, Geometry.LINF, mode="float")
     assert gsel.face is not None and not gsel.face.point and gsel.face.directions.shape[1] == 12
     return gsel.face
 
@@ -138,7 +138,7 @@ def block_sizes(monkeypatch: pytest.MonkeyPatch, entries: int, length: int) -> t
             sizes.append(int(np.asarray(args[3]).size))      # r: the block's rows
             super().__init__(*args)
 
-    gsel = select_in_geometry("abssin:8", "position:0", 8, Geometry.LINF, exact=False)
+    gsel = select_in_geometry("abssin:8", "position:0", 8, Geometry.LINF, mode="float")
     assert gsel.face is not None and not gsel.face.point and gsel.face.directions.shape[1] == 12
     with monkeypatch.context() as patch:
         patch.setattr(face_rows, "ROW_BLOCK_ENTRIES", entries)

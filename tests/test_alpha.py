@@ -39,11 +39,11 @@ def test_exact_mode_length_limit_at_the_boundary():
     from posreal.theory.cell import MAX_EXACT_LENGTH, Cell
 
     cell = Cell.parse("relbias", "offset:1", 16)
-    assert cell.check_lengths([MAX_EXACT_LENGTH], exact=True) == [MAX_EXACT_LENGTH]
-    assert _message(lambda: cell.check_lengths([MAX_EXACT_LENGTH + 1], exact=True)) == (
+    assert cell.check_lengths([MAX_EXACT_LENGTH], mode="exact") == [MAX_EXACT_LENGTH]
+    assert _message(lambda: cell.check_lengths([MAX_EXACT_LENGTH + 1], mode="exact")) == (
         f"invalid length {MAX_EXACT_LENGTH + 1}; accepted: lengths up to {MAX_EXACT_LENGTH} in exact mode "
         "(use float or --certified)")
-    assert cell.check_lengths([MAX_EXACT_LENGTH + 1], exact=False) == [MAX_EXACT_LENGTH + 1]
+    assert cell.check_lengths([MAX_EXACT_LENGTH + 1], mode="float") == [MAX_EXACT_LENGTH + 1]
 
 
 # Exists because a mutant survived: compute_alpha's error for a bad mode could drop the value.
@@ -198,7 +198,7 @@ def test_exact_sweep_uses_the_exact_theta_of_the_selection():
     at the target j = 0 on every row i ≥ 1 (row 0 has one key and counts as realized): all L rows of R_L
     are realized.  Given a selection whose float θ is +1 instead (κ peaks at j = i), the exact sweep still
     reads the exact θ*."""
-    sel = select("alibi", "position:0", 4, exact=True)
+    sel = select("alibi", "position:0", 4, mode="exact")
     assert sel.optimum is not None and sel.exact_theta == [-1]
     skewed = dataclasses.replace(sel, optimum=dataclasses.replace(sel.optimum, theta=np.array([1.0])))
     sweep = alpha_sweep("alibi", "position:0", 4, 8, mode="exact", selection=skewed)
@@ -259,14 +259,14 @@ def test_estimate_cell_picks_the_kernel_of_the_pe():
                                      ("abssin:4", "bilinear", 28, "training differences"),
                                      ("dual:abssin:4", "bilinear", 28, "training differences")]:
         pe = parse_pe(spec)
-        assert Cell(pe, task, 8).estimate([16, 32], False) == \
-            cell_estimate(f"{pe} · offset:1", pe.dim(8), kernel, held, [16, 32], False, what,
+        assert Cell(pe, task, 8).estimate([16, 32], "float") == \
+            cell_estimate(f"{pe} · offset:1", pe.dim(8), kernel, held, [16, 32], "float", what,
                           4 if spec == "rope:4" else 1), spec   # rope's structural ties: np.unique's copies
     register_pe("gen2", [[[(i + j) % 2] for j in range(32)] for i in range(32)], kind="general")   # (N, N, p = 1)
     try:
         pe = parse_pe("gen2")
-        assert Cell(pe, task, 8).estimate([16, 32], False) == \
-            cell_estimate("gen2 · offset:1", 1, "dense", 28, [16, 32], False, "training differences")
+        assert Cell(pe, task, 8).estimate([16, 32], "float") == \
+            cell_estimate("gen2 · offset:1", 1, "dense", 28, [16, 32], "float", "training differences")
     finally:
         unregister_pe("gen2")
 

@@ -75,9 +75,9 @@ def test_the_double_shear_is_planned_as_a_profile_not_as_a_dense_kernel():
     'kernel' of dual:dual:relbias as dense, (L, L) values, far over a 1 GiB budget at L = 200000."""
     from posreal.theory.resources import cell_estimate
     sheared, plain = Cell.parse("dual:dual:relbias", "offset:1", 16), Cell.parse("relbias", "offset:1", 16)
-    assert sheared.estimate([200000], False) == plain.estimate([200000], False)
-    assert plain.estimate([200000], False).memory < 2 ** 30
-    dense = cell_estimate(str(plain), 16, "dense", 120, [200000], False)      # control: what a dense plan costs
+    assert sheared.estimate([200000], "float") == plain.estimate([200000], "float")
+    assert plain.estimate([200000], "float").memory < 2 ** 30
+    dense = cell_estimate(str(plain), 16, "dense", 120, [200000], "float")      # control: what a dense plan costs
     assert dense.memory > 2 ** 30
 
 
@@ -105,8 +105,8 @@ def test_the_exact_length_bound_applies_only_when_asked_for() -> None:
     cell = Cell.parse("relbias", "offset:1", 8)
     beyond = MAX_EXACT_LENGTH + 1
     assert cell.check_lengths([beyond]) == [beyond]
-    assert cell.check_lengths([MAX_EXACT_LENGTH], exact=True) == [MAX_EXACT_LENGTH]
+    assert cell.check_lengths([MAX_EXACT_LENGTH], mode="exact") == [MAX_EXACT_LENGTH]
     with pytest.raises(SpecError) as err:
-        cell.check_lengths([beyond], exact=True)
+        cell.check_lengths([beyond], mode="exact")
     assert str(err.value) == (f"invalid length {beyond}; accepted: lengths up to {MAX_EXACT_LENGTH} in exact mode "
                               "(use float or --certified)")

@@ -85,7 +85,7 @@ def test_user_table_exactness_is_detected():
     assert pe.rational and str(pe) == "halves"
     floats = register_pe("floats", [[0.5], [0.25], [0.0]], "column")
     assert not floats.rational
-    sel = select("halves", "offset:0", 3, exact=True)
+    sel = select("halves", "offset:0", 3, mode="exact")
     assert sel.realizable and verify_kkt_exact(sel)
     unregister_pe("halves")
     unregister_pe("floats")

@@ -43,7 +43,7 @@ def test_fast_transfer_matches_definition(cell):
     for the cell and for its shear (whose features are evaluated as ψ(i, i-j))."""
     for pe, task in ((parse_pe(cell[0]), parse_task(cell[1])),
                      (dual_pe(parse_pe(cell[0])), dual_task(parse_task(cell[1])))):
-        sel = select(pe, task, TRAIN_LENGTH, exact=False)
+        sel = select(pe, task, TRAIN_LENGTH, mode="float")
         if not sel.realizable:
             continue
         for L in (TRAIN_LENGTH, 48):
@@ -62,7 +62,7 @@ def test_realizable_means_every_training_row_realized(cell):
 @pytest.mark.parametrize("task", ["offset:1", "offset:2", "position:0", "position:1", "copy", "middle",
                                   "reverse", "half"])
 def test_exact_certificates_verify_and_modes_agree(pe, task):
-    sel = select(pe, task, TRAIN_LENGTH, exact=True)
+    sel = select(pe, task, TRAIN_LENGTH, mode="exact")
     if sel.realizable:
         assert verify_kkt_exact(sel)
     else:

@@ -20,12 +20,12 @@ CELLS = [("rope:16", "position:0", 64), ("rope:16", "middle", 65), ("abscol:16",
 
 def _generated(pe, task, L0, monkeypatch):
     monkeypatch.setattr(selection, "GENERATION_ENTRIES", 0)
-    return select(pe, task, L0, exact=False)
+    return select(pe, task, L0, mode="float")
 
 
 @pytest.mark.parametrize("pe, task, L0", CELLS)
 def test_generated_selection_is_the_complete_one(pe, task, L0, monkeypatch):
-    full = select(pe, task, L0, exact=False, complete=True)
+    full = select(pe, task, L0, mode="float", complete=True)
     gen = _generated(pe, task, L0, monkeypatch)
     assert gen.summary()["method"] == "constraint generation" and not gen.complete
     assert gen.status == full.status
@@ -55,10 +55,10 @@ def test_first_tie_is_the_first_zero_difference():
 
 def test_large_cells_use_generation_and_the_estimate_plans_for_its_cap():
     P, T = parse_pe("rope:128:500000"), parse_task("position:0")
-    assert selection.uses_constraint_generation(P, T, 4096, exact=False)
-    assert not selection.uses_constraint_generation(P, parse_task("offset:1"), 8192, exact=False)
-    assert not selection.uses_constraint_generation(P, T, 4096, exact=True)
-    held, what = selection.selection_size(P, T, 4096, exact=False)
+    assert selection.uses_constraint_generation(P, T, 4096, mode="float")
+    assert not selection.uses_constraint_generation(P, parse_task("offset:1"), 8192, mode="float")
+    assert not selection.uses_constraint_generation(P, T, 4096, mode="exact")
+    held, what = selection.selection_size(P, T, 4096, mode="float")
     assert held == working_set_cap(4096, 128) and "working-set" in what
 
 

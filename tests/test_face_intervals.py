@@ -21,7 +21,7 @@ def test_same_outcomes_as_the_previous_implementation_wherever_it_decided(pe, ta
     """Every row the previous implementation decided (every or some) gets the same verdict; the rows it
     left undecided (LP budget) are decided now."""
     stored = PREVIOUS_CELLS[(pe, task, L0, geo)]
-    gsel = select_in_geometry(pe, task, L0, geo, exact=False)
+    gsel = select_in_geometry(pe, task, L0, geo, mode="float")
     assert gsel.face is not None and not gsel.face.point
     now = interval_outcomes(gsel, sorted(stored))
     for L, old in stored.items():
@@ -36,7 +36,7 @@ def test_same_outcomes_as_the_previous_implementation_wherever_it_decided(pe, ta
 @pytest.mark.parametrize("pe,task,L0", NAIVE_CELLS)
 def test_outcomes_agree_with_the_definition(pe, task, L0):
     """Rows whose naive extreme margin is clear of the tolerance (|value| > 1e-5) get the naive verdict."""
-    gsel = select_in_geometry(pe, task, L0, Geometry.LINF, exact=False)
+    gsel = select_in_geometry(pe, task, L0, Geometry.LINF, mode="float")
     assert gsel.realizable
     length = 2 * L0
     fast = interval_outcomes(gsel, [length])[length]
@@ -56,9 +56,9 @@ def test_outcomes_agree_with_the_definition(pe, task, L0):
 def test_without_highs_python_api_the_face_lps_go_through_linprog(monkeypatch):
     """Same outcomes when HiGHS' Python API (highspy) cannot be imported (each face LP is then one linprog)."""
     cell = ("abssin:16", "offset:1", 16, Geometry.LINF)
-    warm = interval_outcomes(select_in_geometry(*cell, exact=False), LENGTHS)
+    warm = interval_outcomes(select_in_geometry(*cell, mode="float"), LENGTHS)
     monkeypatch.setattr(warm_lp, "_HIGHS", False)
-    gsel = select_in_geometry(*cell, exact=False)
+    gsel = select_in_geometry(*cell, mode="float")
     assert gsel.face is not None and not gsel.face.point
     cold = interval_outcomes(gsel, LENGTHS)
     assert gsel.face.solver is None or gsel.face.solver.model is None

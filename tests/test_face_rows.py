@@ -22,7 +22,7 @@ from face_cases import block, block_sizes, decide_within, rows_one_rival, segmen
 
 
 def test_training_difference_bound_is_one_on_training_rivals_and_absent_elsewhere():
-    gsel = select_in_geometry("abssin:16", "position:0", 16, Geometry.LINF, exact=False)
+    gsel = select_in_geometry("abssin:16", "position:0", 16, Geometry.LINF, mode="float")
     bound = face_rows._TrainingBound(gsel)
     i, t, j = gsel.selection.pairs[:5].T
     keys_t, keys_j = target_keys("position", i, t), target_keys("position", i, j)
@@ -175,7 +175,7 @@ def test_face_rows_settle_training_rivals_without_lps():
     from posreal.theory.faces import select_in_geometry
     from posreal.theory.realization import REALIZED
 
-    gsel = select_in_geometry("abssin:8", "position:0", 8, Geometry.LINF, exact=False)
+    gsel = select_in_geometry("abssin:8", "position:0", 8, Geometry.LINF, mode="float")
     assert gsel.face is not None and not gsel.face.point
     out = interval_outcomes(gsel, [8], max_lps=0)[8]
     assert out.every.tolist() == [REALIZED] * out.rows.size
@@ -186,7 +186,7 @@ def test_face_rows_on_a_point_face_agree_with_the_point() -> None:
     """With no face directions (d = 0) the rival directions are an empty (b, L, 0) array, and the face
     computation reduces to the margins at θ₀ itself, i.e. to ``_point_rows`` (abssin:4 · position:0 at
     L = 16: 13 rows realized, 3 lost)."""
-    gsel: GeometrySelection = select_in_geometry("abssin:4", "position:0", 8, Geometry.LINF, exact=False)
+    gsel: GeometrySelection = select_in_geometry("abssin:4", "position:0", 8, Geometry.LINF, mode="float")
     assert gsel.face is not None and gsel.face.point and gsel.face.directions.shape == (16, 0)
     face = _face_rows(gsel, 16, LP_TOL)
     point = _point_rows(gsel, 16, LP_TOL)
@@ -259,7 +259,7 @@ def test_max_min_over_face_returns_the_maximum_and_its_point() -> None:
 
 # Exists because a mutant survived: the refusal of an α interval for an ℓ2 selection could lose its message.
 def test_interval_outcomes_refuses_an_l2_selection_by_name() -> None:
-    gsel = select_in_geometry("relbias", "offset:1", 8, Geometry.L2, exact=False)
+    gsel = select_in_geometry("relbias", "offset:1", 8, Geometry.L2, mode="float")
     with pytest.raises(PosrealError) as err:
         interval_outcomes(gsel, [8])
     assert str(err.value) == "invalid selection for the α interval; accepted: a realizable linf or l1 selection"
@@ -270,7 +270,7 @@ def test_face_rows_blocks_of_a_face_without_directions_use_the_whole_memory_boun
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With d = 0 a row takes L entries (its keys), so a block holds ROW_BLOCK_ENTRIES // L rows: 2 rows per
     block for a bound of 2L (16 rows at L = 16: 8 blocks), with the same outcomes as one block."""
-    gsel = select_in_geometry("abssin:4", "position:0", 8, Geometry.LINF, exact=False)
+    gsel = select_in_geometry("abssin:4", "position:0", 8, Geometry.LINF, mode="float")
     assert gsel.face is not None and gsel.face.directions.shape == (16, 0)
     sizes: list[int] = []
 

@@ -384,7 +384,7 @@ def _abssin8() -> GeometrySelection:
     """The optimal ℓ∞ face of abssin:8 · position:0 at L0 = 8 (12 directions, boxed)."""
     from posreal.theory.faces import select_in_geometry
 
-    gsel = select_in_geometry("abssin:8", "position:0", 8, Geometry.LINF, exact=False)
+    gsel = select_in_geometry("abssin:8", "position:0", 8, Geometry.LINF, mode="float")
     assert gsel.face is not None and not gsel.face.point and gsel.face.boxed
     return gsel
 

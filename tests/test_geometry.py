@@ -126,7 +126,7 @@ CELLS = [("abscol:16", "position:0"), ("abscol:16", "position:1"), ("rope:16", "
 @pytest.mark.parametrize("geometry", [Geometry.LINF, Geometry.L1])
 @pytest.mark.parametrize("pe,task", CELLS)
 def test_independent_lp_solutions_fall_inside_the_interval(pe, task, geometry):
-    gsel = select_in_geometry(pe, task, 16, geometry, exact=False)
+    gsel = select_in_geometry(pe, task, 16, geometry, mode="float")
     assert gsel.realizable and gsel.value is not None
     z = gsel.selection.constraints
     value = _independent_optimum(z, geometry)
@@ -152,7 +152,7 @@ def test_independent_lp_solutions_fall_inside_the_interval(pe, task, geometry):
 def test_exact_certificates_verify_and_perturbed_ones_are_refused(pe, geometry):
     checked = 0
     for task in REGISTRY_TASKS:
-        gsel = select_in_geometry(pe, task, 16, geometry, exact=True)
+        gsel = select_in_geometry(pe, task, 16, geometry, mode="exact")
         if not gsel.realizable:
             continue
         assert gsel.optimality is not None and gsel.program is not None, task
@@ -173,10 +173,10 @@ def test_exact_certificates_verify_and_perturbed_ones_are_refused(pe, geometry):
 def test_realizability_does_not_depend_on_the_norm(pe):
     """The LP of every geometry is feasible exactly when the ℓ2 selection is (Zθ ≥ 1 is one set)."""
     for task in REGISTRY_TASKS:
-        base = select_in_geometry(pe, task, 16, Geometry.L2, exact=False)
+        base = select_in_geometry(pe, task, 16, Geometry.L2, mode="float")
         z = base.selection.constraints
         for geometry in (Geometry.LINF, Geometry.L1):
-            gsel = select_in_geometry(pe, task, 16, geometry, exact=False)
+            gsel = select_in_geometry(pe, task, 16, geometry, mode="float")
             assert gsel.status == base.status
             if z.shape[0] and z.shape[1]:
                 try:
@@ -226,7 +226,7 @@ def test_normalized_descents_follow_the_gradient_not_its_rounding():
     from posreal.theory.steepest import steepest_descent
     pe = build_table("rounding_case", [[0, 1, 0], [0, 0, 3], [0, 0, 0], [0, 0, 0]], "relative")
     theta = steepest_descent(pe, parse_task("offset:1"), 3, "l1", steps=2500)
-    selected = select_in_geometry(pe, "offset:1", 3, "l1", exact=False).theta
+    selected = select_in_geometry(pe, "offset:1", 3, "l1", mode="float").theta
     assert selected is not None
     cos = float(theta @ selected / (np.linalg.norm(theta) * np.linalg.norm(selected)))
     assert cos > 0.999 and theta[1] == 0

@@ -481,7 +481,7 @@ def test_float_undecided_row_keeps_its_class_in_the_limit() -> None:
     leaves it undecided (not exact) and keeps its class, also in the JSON."""
     with registered(LOG2_TIE):
         pe, task = parse_pe(LOG2_TIE.pe), parse_task(LOG2_TIE.task)
-        sel = select(pe, task, LOG2_TIE.train_length, exact=False)
+        sel = select(pe, task, LOG2_TIE.train_length, mode="float")
         sharp = limit_interval(pe, task, sel, LOG2_TIE.length)
     (row,) = sharp.rows
     assert (row.row, row.target, row.cls) == (3, 3, "undecided")

@@ -54,7 +54,7 @@ def test_the_issues_rope_command_is_refused_under_2500m(capsys: pytest.CaptureFi
                  "--json"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1 and "refused" in captured.err
-    assert Cell.parse("rope:16", "copy", 16).estimate([10 ** 7], False).memory > 5.3e9 / 1.2   # within the target
+    assert Cell.parse("rope:16", "copy", 16).estimate([10 ** 7], "float").memory > 5.3e9 / 1.2   # within the target
 
 
 def test_profile_estimates_count_the_copies_the_peak_holds() -> None:
@@ -62,7 +62,7 @@ def test_profile_estimates_count_the_copies_the_peak_holds() -> None:
     generic, bucketed = Cell.parse("rope:16", "copy", 16), Cell.parse("clipped:15", "copy", 16)
     assert generic.pe.peak_copies == 4 and bucketed.pe.peak_copies == 1
     assert Cell.parse("dual:rope:16", "copy", 16).pe.peak_copies == 4               # the shear keeps its base's
-    both = generic.estimate([L], False).memory - bucketed.estimate([L], False).memory
+    both = generic.estimate([L], "float").memory - bucketed.estimate([L], "float").memory
     assert both == 3 * L * 16 * FLOAT_BYTES                                         # same p = 16: only the copies
 
 

@@ -146,7 +146,7 @@ def test_the_iterate_itself_is_slow_on_the_found_cases():
     for n, case in enumerate(SLOW_DESCENT_CASES):
         pe, task = build_table("slow", case["table"], case["kind"]), parse_task(case["task"])
         L0, L = case["train_length"], case["length"]
-        star = select_in_geometry(pe, task, L0, Geometry.L2, exact=False).theta
+        star = select_in_geometry(pe, task, L0, Geometry.L2, mode="float").theta
         theta = steepest_descent(pe, task, L0, "l2", steps=2500)
         cos = float(theta @ star / np.linalg.norm(theta) / np.linalg.norm(star))
         wrong = np.sign(_margins(pe, task, star, L, L0)) != np.sign(_margins(pe, task, theta, L, L0))
@@ -201,7 +201,7 @@ def test_fixed_step_sign_descent_can_lock_into_a_cycle_and_diminishing_steps_do_
             seen[t + 1] = theta.copy()
     assert np.array_equal(seen[2500], seen[10000]) and not np.array_equal(seen[2500], seen[2501])
     assert np.any(stable_gradient(grid, seen[2500]) != 0)
-    star = select_in_geometry(pe, task, 5, Geometry.LINF, exact=False).theta
+    star = select_in_geometry(pe, task, 5, Geometry.LINF, mode="float").theta
     assert star is not None
     drift = steepest_descent(pe, task, 5, "linf", steps=10000) - steepest_descent(pe, task, 5, "linf", steps=2500)
     assert float(drift @ star / np.linalg.norm(drift) / np.linalg.norm(star)) >= MIN_COSINE

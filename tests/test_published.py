@@ -224,7 +224,7 @@ def test_fixed_slope_is_not_the_free_slope():
     assert not realizable
     sel = select("alibi-fixed", "position:0", 8)
     assert "negative scale" in sel.reason and sel.evidence["negative_scale"]
-    assert select("alibi-fixed", "position:0", 8, exact=True).evidence["exact"]
+    assert select("alibi-fixed", "position:0", 8, mode="exact").evidence["exact"]
 
 
 # --------------------------------------------------------------------------- xPos

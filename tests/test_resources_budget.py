@@ -145,18 +145,18 @@ def _tr(label, length):
 @pytest.mark.parametrize("args, memory, what", [
     # profile: selection 4·pairs·p·scalar, transfer L·(p + 16)·scalar at the largest L
     (("a", 3, "profile", 7, [5, 40, 12]), 4 * 7 * 3 * 8 + 40 * (3 + 16) * 8, _tr("a", 40)),
-    (("b", 2, "profile", 100, [9], True), 4 * 100 * 2 * 160 + 9 * (2 + 16) * 160, _sel("b", 100, 2)),
+    (("b", 2, "profile", 100, [9], "exact"), 4 * 100 * 2 * 160 + 9 * (2 + 16) * 160, _sel("b", 100, 2)),
     (("c", 0, "profile", 2, [3]), 4 * 2 * 1 * 8 + 3 * (1 + 16) * 8, _tr("c", 3)),              # p counted as 1
     (("d", 3, "anything", 7, [40]), 4 * 7 * 3 * 8 + 40 * (3 + 16) * 8, _tr("d", 40)),          # the default kernel
     # bilinear: width ⌊√p⌋ (at least 1): 4·L·width·8 + 256·L·3·8, float whatever the scalar
     (("e", 15, "bilinear", 2, [10]), 4 * 2 * 15 * 8 + 4 * 10 * 3 * 8 + 256 * 10 * 3 * 8, _tr("e", 10)),
     (("f", 16, "bilinear", 1, [3, 2]), 4 * 1 * 16 * 8 + 4 * 3 * 4 * 8 + 256 * 3 * 3 * 8, _tr("f", 3)),
-    (("g", 9, "bilinear", 50, [2], True), 4 * 50 * 9 * 160 + 4 * 2 * 3 * 8 + 256 * 2 * 3 * 8, _sel("g", 50, 9)),
+    (("g", 9, "bilinear", 50, [2], "exact"), 4 * 50 * 9 * 160 + 4 * 2 * 3 * 8 + 256 * 2 * 3 * 8, _sel("g", 50, 9)),
     (("h", 0, "bilinear", 1, [5]), 4 * 1 * 1 * 8 + 4 * 5 * 1 * 8 + 256 * 5 * 3 * 8, _tr("h", 5)),
     # dense: L²·(scalar + 2·8)
     (("i", 2, "dense", 3, [7, 11]), 4 * 3 * 2 * 8 + 11 * 11 * (8 + 16), _tr("i", 11)),
-    (("j", 5, "dense", 1, [4], True), 4 * 1 * 5 * 160 + 4 * 4 * (160 + 16), _sel("j", 1, 5)),
-    (("k", 1, "dense", 2, [30], True), 4 * 2 * 1 * 160 + 30 * 30 * (160 + 16), _tr("k", 30)),
+    (("j", 5, "dense", 1, [4], "exact"), 4 * 1 * 5 * 160 + 4 * 4 * (160 + 16), _sel("j", 1, 5)),
+    (("k", 1, "dense", 2, [30], "exact"), 4 * 2 * 1 * 160 + 30 * 30 * (160 + 16), _tr("k", 30)),
     # no lengths: no transfer
     (("l", 3, "dense", 5, []), 4 * 5 * 3 * 8, _sel("l", 5, 3)),
     (("m", 4, "bilinear", 5, []), 4 * 5 * 4 * 8, _sel("m", 5, 4)),
@@ -173,7 +173,7 @@ def test_cell_estimate_of_a_blocked_kernel():
     block = 4 * 2 ** 20 * 8
     assert cell_estimate("fire", 3, "blocked", 7, [5, 40]) == Estimate(4 * 7 * 3 * 8 + block + 40 * 19 * 8,
                                                                        _tr("fire", 40), 0)
-    assert cell_estimate("q", 2, "blocked", 9, [6], True) == Estimate(4 * 9 * 2 * 160 + block + 6 * 18 * 160,
+    assert cell_estimate("q", 2, "blocked", 9, [6], "exact") == Estimate(4 * 9 * 2 * 160 + block + 6 * 18 * 160,
                                                                       _tr("q", 6), 0)
 
 
@@ -226,7 +226,7 @@ def test_cell_estimate_formulas_by_hand():
     est = cell_estimate("c", 3, "dense", 5, [10, 20])
     assert est.memory == 480 + 9600 and est.what == "c: the transfer to L = 20"
     # dense, exact: a Fraction is 160 bytes: 4·5·3·160 = 9600; 400·(160 + 16) = 70400
-    assert cell_estimate("c", 3, "dense", 5, [20], exact=True).memory == 9600 + 70400
+    assert cell_estimate("c", 3, "dense", 5, [20], mode="exact").memory == 9600 + 70400
     # bilinear, p = 16 (width 4): 4·L·4·8 + 256·L·3·8 at L = 10, selection 4·5·16·8
     assert cell_estimate("c", 16, "bilinear", 5, [10]).memory == 2560 + 1280 + 61440
     # profile, p = 1: L·(1 + 16)·8 = 1360 at L = 10; selection 4·5·1·8 = 160

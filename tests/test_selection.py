@@ -58,7 +58,7 @@ def _hand_selection(constraints, theta=None, multipliers=None, farkas=None) -> S
 def test_kkt_verifier_accepts_the_selected_parameters_of_a_small_cell():
     # relbias:3 on offset:1 at L0 = 4: the optimum is θ* = (-1/4, 3/4, -1/4, -1/4) with λ = 1/4 on the
     # three differences e_1 - e_δ (δ = 0, 2, 3): θ* = Σ λ z, and ⟨θ*, z⟩ = 3/4 + 1/4 = 1 on each.
-    sel = select("relbias", "offset:1", 4, exact=True)
+    sel = select("relbias", "offset:1", 4, mode="exact")
     assert sel.exact_theta == [F(-1, 4), F(3, 4), F(-1, 4), F(-1, 4)]
     assert set(sel.exact_multipliers.values()) == {F(1, 4)}
     assert verify_kkt_exact(sel)
@@ -93,7 +93,7 @@ def test_kkt_verifier_refuses_missing_data():
     assert not verify_kkt_exact(_hand_selection([(1,)], theta=(1,), multipliers=None))
     assert not verify_kkt_exact(_hand_selection([(1,)]))                # no optimum at all (not realizable)
     # on a real certificate: drop exactly one of θ*, λ (through the Optimum) or Z
-    sel = select("relbias", "offset:1", 4, exact=True)
+    sel = select("relbias", "offset:1", 4, mode="exact")
     assert verify_kkt_exact(sel)
     complete = sel.optimum
     for missing in ("exact_theta", "exact_multipliers"):
@@ -106,11 +106,11 @@ def test_kkt_verifier_refuses_missing_data():
 
 # Exists because a mutant survived: verify_kkt_exact was not shown to refuse an edited θ* or λ.
 def test_kkt_verifier_refuses_a_tampered_real_certificate():
-    sel = select("relbias", "offset:1", 4, exact=True)
+    sel = select("relbias", "offset:1", 4, mode="exact")
     doubled = [x * 2 for x in sel.exact_theta]                          # margins 2: λ·(Zθ - 1) ≠ 0, Σλz ≠ θ
     sel.realize(dataclasses.replace(sel.optimum, exact_theta=doubled))
     assert sel.exact_theta == doubled and not verify_kkt_exact(sel)
-    sel = select("relbias", "offset:1", 4, exact=True)
+    sel = select("relbias", "offset:1", 4, mode="exact")
     first = min(sel.exact_multipliers)
     nudged = {k: v + F(1, 1000) if k == first else v for k, v in sel.exact_multipliers.items()}
     sel.realize(dataclasses.replace(sel.optimum, exact_multipliers=nudged))
@@ -120,7 +120,7 @@ def test_kkt_verifier_refuses_a_tampered_real_certificate():
 # ------------------------------------------------------- verify_farkas_exact and the exact Farkas refinement
 # Exists because a mutant survived: verify_farkas_exact was never run on a correct certificate of a real cell.
 def test_farkas_verifier_accepts_the_certificate_of_a_not_realizable_cell():
-    sel = select("relbias", "reverse", 16, exact=True)
+    sel = select("relbias", "reverse", 16, mode="exact")
     assert sel.status == "not realizable" and sel.evidence["farkas_exact"]
     assert verify_farkas_exact(sel)
 
@@ -145,10 +145,10 @@ def test_farkas_verifier_refuses_data_that_breaks_one_condition(constraints, wei
 
 # Exists because a mutant survived: verify_farkas_exact was not shown to refuse a float or missing certificate.
 def test_farkas_verifier_refuses_missing_or_float_certificates():
-    sel = select("relbias", "reverse", 16, exact=True)
+    sel = select("relbias", "reverse", 16, mode="exact")
     sel.evidence["farkas_exact"] = False
     assert not verify_farkas_exact(sel)
-    sel = select("relbias", "reverse", 16, exact=True)
+    sel = select("relbias", "reverse", 16, mode="exact")
     sel.exact_constraints = None
     assert not verify_farkas_exact(sel)
     assert not verify_farkas_exact(_hand_selection([(1,)]))            # no certificate at all
@@ -177,13 +177,13 @@ def test_exact_selection_without_exact_certificates_keeps_only_what_q_confirms(m
     only approximately); a float Farkas certificate proves nothing in ℚ: the cell is undecided."""
     monkeypatch.setattr(selection_module, "_exact_kkt", lambda zq, u, p: None)
     monkeypatch.setattr(selection_module, "_exact_farkas", lambda zq, u, p: None)
-    feasible = select("relbias", "offset:1", 4, exact=True)
+    feasible = select("relbias", "offset:1", 4, mode="exact")
     assert feasible.status == "realizable" and feasible.exact_theta is None and not feasible.exact
     assert feasible.reason == ("exact KKT certificate not found: realizable in ℚ (the float θ has Zθ > 0 "
                                "exactly, so a multiple of it satisfies Zθ ≥ 1), θ* only approximately")
     assert feasible.evidence["feasible_exact"] is True
     assert np.allclose(feasible.theta, [-0.25, 0.75, -0.25, -0.25])
-    infeasible = select("relbias", "reverse", 16, exact=True)
+    infeasible = select("relbias", "reverse", 16, mode="exact")
     assert infeasible.status == "undecided" and infeasible.optimum is None and not infeasible.exact
     assert infeasible.reason == ("undecided: no exact certificate found (KKT or Farkas); the float search says "
                                  "not realizable (infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas "
@@ -228,7 +228,7 @@ def test_exact_mode_finds_a_farkas_certificate_that_float_rows_lose():
 
     tiny = F(1, 2 ** 1100)
     enc = build_table("tiny_opposite", [[0], [-tiny], [1]], "column")
-    sel = select(enc, "position:0", 3, exact=True)
+    sel = select(enc, "position:0", 3, mode="exact")
     assert sel.exact_constraints == [(tiny,), (F(-1),)] and sel.constraints.tolist() == [[0.0], [-1.0]]
     assert sel.status == "not realizable" and sel.exact
     assert sel.reason.endswith("(Farkas certificate, exact in ℚ, found on the rows scaled by powers of two)")
@@ -264,10 +264,10 @@ def test_exact_selection_does_not_call_a_float_zero_difference_a_tie() -> None:
     enc = build_table("tiny_steps", [[j * tiny] for j in range(4)], "column")
     assert enc.rational and enc.values.ravel().tolist() == [0.0] * 4
 
-    float_sel = select(enc, "position:0", 4, exact=False)
+    float_sel = select(enc, "position:0", 4, mode="float")
     assert float_sel.reason == "structural tie at row 1 of the L0-grid: keys 0 (target) and 1 have equal features"
 
-    sel = select(enc, "position:0", 4, exact=True)
+    sel = select(enc, "position:0", 4, mode="exact")
     assert sel.exact_constraints is not None
     assert all(any(x != 0 for x in row) for row in sel.exact_constraints)     # no tie in ℚ
     assert not np.any(sel.constraints)                                       # ... all zero as floats
@@ -318,11 +318,11 @@ def test_float_farkas_certificate_must_be_small_against_the_rows_it_combines():
 
     t = F(1, 2 ** 1000)
     enc = build_table("tiny_rows", [[0], [-t], [-2 * t], [-3 * t]], "column")
-    sel = select(enc, "position:0", 4, exact=False)
+    sel = select(enc, "position:0", 4, mode="float")
     assert sel.status == "undecided" and "the float Farkas certificate has" in sel.reason
     assert sel.reason.endswith("(accepted: at most 1e-06 of it)")
     assert all(x > 0 for row in sel.constraints for x in row)                  # the rows: j·t > 0
-    genuine = select("relbias", "reverse", 16, exact=False)
+    genuine = select("relbias", "reverse", 16, mode="float")
     assert genuine.status == "not realizable"
     assert genuine.reason == "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, float)"
     u = selection_module._farkas(genuine.constraints)
@@ -336,7 +336,7 @@ def test_float_farkas_certificate_names_its_residual():
     """alibi (ψ(i, j) = -(i - j)), offset:1 at L0 = 3, float mode: row 1 gives z = ψ(1) - ψ(0) = -1,
     row 2 gives z = ψ(1) - ψ(2) = 1 (and -1 again).  Zᵀu = 0 with Σu = 1 forces u = (1/2, 1/2): the
     residual ‖Zᵀu‖ is exactly 0."""
-    sel = select("alibi", "offset:1", 3, exact=False)
+    sel = select("alibi", "offset:1", 3, mode="float")
     assert not sel.realizable and not sel.undecided
     assert sel.evidence == {"farkas_residual": 0.0, "farkas_exact": False}
 
@@ -348,7 +348,7 @@ def test_primal_residual_is_zero_when_every_margin_holds():
     from posreal.theory.selection import select
 
     for pe, task, L0 in (("rope:4", "copy", 4), ("rope:16", "position:0", 16), ("abssin:4", "reverse", 4)):
-        sel = select(pe, task, L0, exact=False)
+        sel = select(pe, task, L0, mode="float")
         slack = sel.constraints @ sel.theta - 1.0
         assert sel.realizable and sel.evidence["primal_min_slack"] == min(0.0, float(slack.min())), pe
         assert sel.evidence["primal_min_slack"] <= 0.0 and sel.evidence["dual_min"] <= 0.0
@@ -377,7 +377,7 @@ def test_float_kkt_accepts_stationarity_exactly_at_the_tolerance():
 @pytest.mark.parametrize("exact", [False, True])
 def test_selection_without_a_row_of_two_keys_is_the_zero_vector(exact):
     # at L0 = 1 the only row has one key: no training difference, θ* = 0 realizes it
-    sel = select("relbias", "offset:0", 1, exact=exact)
+    sel = select("relbias", "offset:0", 1, mode="exact" if exact else "float")
     assert sel.realizable and sel.constraints.shape == (0, 1)
     assert sel.theta.tolist() == [0.0] and sel.multipliers.size == 0
     assert (sel.exact_theta, sel.exact_multipliers) == (([F(0)], {}) if exact else (None, None))
@@ -387,7 +387,7 @@ def test_selection_without_a_row_of_two_keys_is_the_zero_vector(exact):
 def test_float_select_reports_one_structural_tie_among_nonzero_differences():
     # relbias:1 clips offsets at 1: at row 1 target 0 (offset 1) and key 1 (offset 0) differ, at row 2 target 0
     # (offset 2) and key 1 (offset 1) have the same feature: one zero training difference among nonzero ones
-    sel = select("relbias:1", "position:0", 4, exact=False)
+    sel = select("relbias:1", "position:0", 4, mode="float")
     assert sel.reason == "structural tie at row 2 of the L0-grid: keys 0 (target) and 1 have equal features"
 
 
@@ -400,4 +400,4 @@ def test_select_bad_train_length_message():
 
 # Exists because a mutant survived: exact selection of an irrational PE was not shown to be a SpecError.
 def test_exact_selection_of_an_irrational_pe_is_a_spec_error():
-    assert "rope" in _message(lambda: select("rope:4", "offset:1", 4, exact=True))
+    assert "rope" in _message(lambda: select("rope:4", "offset:1", 4, mode="exact"))

@@ -216,13 +216,13 @@ def test_float_kkt_residuals_on_hand_data() -> None:
 @pytest.mark.parametrize("exact", [False, True], ids=["float", "exact"])
 def test_fixed_bias_with_negative_differences_is_refused_with_the_first_pair(exact: bool) -> None:
     """alibi-fixed on position:0: every difference is negative; the reason names the first pair (row 1, key 1)."""
-    sel = sm.select("alibi-fixed", "position:0", 8, exact=exact)
+    sel = sm.select("alibi-fixed", "position:0", 8, mode="exact" if exact else "float")
     assert sel.status is SelectionStatus.NOT_REALIZABLE and sel.optimum is None
     assert sel.evidence == {"negative_scale": True, "exact": exact}
     assert sel.reason == ("the fixed bias ranks key 1 above the target 0 on row 1 of the L0-grid (every training "
                           "difference is negative): only a negative scale would realize the task, and the scale of a "
                           "fixed bias is positive")
-    kept = sm.select("alibi-fixed", "position:7", 8, exact=exact)
+    kept = sm.select("alibi-fixed", "position:7", 8, mode="exact" if exact else "float")
     assert kept.realizable and kept.theta[0] > 0
 
 
@@ -239,8 +239,8 @@ def test_select_refuses_a_task_without_rows_and_bad_lengths() -> None:
 
 def test_float_and_exact_selection_agree_on_a_small_cell() -> None:
     """relbias on offset:1 at L0 = 4: θ* = (-¼, ¾, -¼, -¼) in ℚ, the float selection within 1e-9, same support."""
-    exact = sm.select("relbias", "offset:1", 4, exact=True)
-    floating = sm.select("relbias", "offset:1", 4, exact=False)
+    exact = sm.select("relbias", "offset:1", 4, mode="exact")
+    floating = sm.select("relbias", "offset:1", 4, mode="float")
     assert exact.exact_theta == [F(-1, 4), F(3, 4), F(-1, 4), F(-1, 4)] and sm.verify_kkt_exact(exact)
     assert floating.theta == pytest.approx([float(x) for x in exact.exact_theta], abs=1e-9)
     assert floating.support == exact.support and floating.exact_theta is None and not floating.exact

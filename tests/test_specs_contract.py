@@ -243,7 +243,7 @@ def test_exact_transfer_refuses_an_irrational_pe_naming_the_spec_given():
     for spec in ("abssin:2", "dual:abssin:2", "dual:rope:4"):
         pe = parse_pe(spec)
         refused(lambda pe=pe: exact_transfer(pe, [Fraction(0)] * pe.dim(4), 8, 4), msg.format(spec))
-        refused(lambda pe=pe: select(pe, "copy", 4, exact=True), msg.format(spec))    # θ* in ℚ likewise
+        refused(lambda pe=pe: select(pe, "copy", 4, mode="exact"), msg.format(spec))    # θ* in ℚ likewise
     assert exact_transfer("dual:alibi", [Fraction(1)], 3, 2).matrix()[2][0] == 0   # ψ_S(2, 0) = ψ(2, 2) = 0
 
 

@@ -19,7 +19,7 @@ from posreal.theory import SpecError, parse_learned, parse_pe, parse_task, selec
 L0 = 4
 PE, TASK, LEARNED = "relbias", "offset:1", "learned:4"
 THETA = select(PE, TASK, L0).theta                      # (4,) θ* of relbias·offset:1 at L0 = 4
-EXACT_THETA = select(PE, TASK, L0, exact=True).exact_theta
+EXACT_THETA = select(PE, TASK, L0, mode="exact").exact_theta
 
 
 def _sweep(pe: Any, task: Any) -> Any:

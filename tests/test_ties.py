@@ -26,7 +26,7 @@ def test_exact_classification_names_the_structurally_tied_rows():
     from posreal.theory.tasks import parse_task
     from posreal.theory.ties import classify
 
-    sel = select("relbias", "position:0", 4, exact=True)
+    sel = select("relbias", "position:0", 4, mode="exact")
     assert sel.exact_theta is not None
     cls = classify(parse_pe("relbias"), parse_task("position:0"), sel, 8)
     assert cls.exact
@@ -71,7 +71,7 @@ def test_float_classification_flags_orthogonal_and_open_rivals():
     for inst, orthogonal in ((ORTHOGONAL_TIE, True), (LOG2_TIE, False)):
         with registered(inst):
             pe, task = parse_pe(inst.pe), parse_task(inst.task)
-            float_rows = classify(pe, task, select(pe, task, inst.train_length, exact=False), inst.length).failing
+            float_rows = classify(pe, task, select(pe, task, inst.train_length, mode="float"), inst.length).failing
             exact_rows = classify(pe, task, select(pe, task, inst.train_length), inst.length).failing
         assert [r.cls for r in float_rows] == ["undecided"]
         assert [r.cls for r in exact_rows] == ["orthogonal_tie" if orthogonal else "open_tie"]
@@ -84,7 +84,7 @@ def test_float_classification_says_exact_is_false() -> None:
     """Search records copy ``cls.exact`` into their JSON, where the float branch's must be ``false``
     (a bool, not None)."""
     pe, task = parse_pe("rope:4"), parse_task("offset:1")
-    sel = select(pe, task, 8, exact=False)
+    sel = select(pe, task, 8, mode="float")
     assert sel.realizable and sel.exact_theta is None
     cls = classify(pe, task, sel, 16)
     assert cls.exact is False

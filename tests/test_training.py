@@ -113,7 +113,7 @@ def test_gradient_descent_starts_from_theta0_as_floats() -> None:
     from posreal.theory.selection import select
     from posreal.theory.training import gradient_descent
 
-    exact = select("relbias", "offset:1", 4, exact=True).exact_theta
+    exact = select("relbias", "offset:1", 4, mode="exact").exact_theta
     assert exact is not None and all(isinstance(x, F) for x in exact)
     from_exact = gradient_descent("relbias", "offset:1", 4, steps=3, theta0=exact)  # type: ignore[arg-type]
     from_floats = gradient_descent("relbias", "offset:1", 4, steps=3, theta0=np.array([float(x) for x in exact]))

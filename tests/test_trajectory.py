@@ -23,7 +23,7 @@ from posreal.theory.trajectory import (DRIFT_TOL, SLOPE_TOL, ShiftedField, Traje
 
 def _data(pe: str, task: str, L0: int, exact: bool = True):
     p, t = parse_pe(pe), parse_task(task)
-    sel = select(p, t, L0, exact=exact)
+    sel = select(p, t, L0, mode="exact" if exact else "float")
     theta = list(sel.exact_theta) if exact else [float(x) for x in sel.theta]
     return pair_data(p, t, L0, theta)
 

@@ -35,9 +35,9 @@ def test_theta_exists_exactly_on_the_realizable_path():
 
 
 def test_exact_optimum_only_with_an_exact_certificate():
-    exact = select("relbias", "offset:1", 16, exact=True).exact_optimum
+    exact = select("relbias", "offset:1", 16, mode="exact").exact_optimum
     assert exact is not None and all(isinstance(x, Fraction) for x in exact.theta)
-    assert len(exact.constraints) == select("relbias", "offset:1", 16, exact=True).constraints.shape[0]
+    assert len(exact.constraints) == select("relbias", "offset:1", 16, mode="exact").constraints.shape[0]
     assert select("rope:16", "offset:1", 16).exact_optimum is None      # float θ*: no ℚ certificate
 
 

@@ -229,14 +229,15 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
     if limit and op is not REEVALUATION:
         raise bad_value("extension with limit=True", str(op),
                         "none (α♯ is derived for plain re-evaluation; under an extension use α_L)")
-    lengths = cell.check_lengths(lengths, exact=arith.exact_selection)
+    lengths = cell.check_lengths(lengths, arith.mode)
     if limit and lengths[-1] > MAX_LIMIT_LENGTH:
         raise bad_value("length", lengths[-1], f"lengths up to {MAX_LIMIT_LENGTH} with the limit α♯")
     selected_on = _fine_tuned(cell, op, fine_tune_length, lengths, rule, limit)
     complete = limit or rule.complete
-    require(selected_on.estimate(lengths, arith.exact_selection, complete=complete))
-    sel = select(selected_on.pe, cell.task, selected_on.train_length,
-                 exact=arith.exact_selection or (limit and cell.pe.rational), complete=complete)
+    require(selected_on.estimate(lengths, arith.mode, complete=complete))
+    exact = arith.exact_selection or (limit and cell.pe.rational)           # α♯ needs θ* in ℚ where it can be
+    sel = select(selected_on.pe, cell.task, selected_on.train_length, Mode.EXACT if exact else Mode.FLOAT,
+                 complete=complete)
     return _FILL[rule.program](cell, arith, rule, sel, tuple(lengths), op, limit, fine_tune_length)
 
 
@@ -328,8 +329,8 @@ def alpha_sweep(pe: str | Encoding, task: str | Task, train_length: int = DEFAUL
                         "rows do not depend on n (offset:c, position:p, half and their duals)")
     arith = arithmetic(mode, tol)
     arith.accept(cell.pe)
-    cell.check_lengths([max_length], exact=arith.exact_selection)
-    sel = selection or select(cell.pe, cell.task, cell.train_length, exact=arith.exact_selection)
+    cell.check_lengths([max_length], arith.mode)
+    sel = selection or select(cell.pe, cell.task, cell.train_length, arith.mode)
     if (sel.pe, sel.task, sel.train_length) != (cell.pe, cell.task, cell.train_length):
         raise SpecError(f"invalid selection for the sweep: it was computed for {sel.pe}·{sel.task} at L0 = "
                         f"{sel.train_length}; accepted: the selection of {cell.pe}·{cell.task} at L0 = "

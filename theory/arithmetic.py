@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
@@ -28,28 +27,9 @@ import numpy as np
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import target_keys
+from posreal.theory.modes import MODE_FORMS, Mode, parse_mode  # noqa: F401  (re-exported)
 from posreal.theory.realization import DEFAULT_TOL, RowOutcomes, classify_exact, classify_float
 from posreal.theory.tasks import Task
-
-
-class Mode(StrEnum):
-    """The arithmetic of a computation."""
-
-    FLOAT = "float"
-    EXACT = "exact"
-    CERTIFIED = "certified"
-
-
-MODE_FORMS = ", ".join(m.value for m in Mode)
-
-
-def parse_mode(mode: str | Mode) -> Mode:
-    """A :class:`Mode` from its name; anything else is a one-line error naming the accepted ones."""
-    if isinstance(mode, Mode):
-        return mode
-    if isinstance(mode, str) and mode in Mode.__members__.values():
-        return Mode(mode)
-    raise bad_value("mode", mode, MODE_FORMS)
 
 
 def check_tol(tol: Any) -> float:

@@ -17,6 +17,7 @@ import numpy as np
 
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import bad_value
+from posreal.theory.modes import Mode, parse_mode
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.resources import Estimate, cell_estimate
 from posreal.theory.tasks import Task, parse_task
@@ -44,7 +45,7 @@ class Cell:
         """The cell of spec strings or objects; the only place a computation parses them."""
         return cls(parse_pe(pe), parse_task(task), check_train_length(train_length))
 
-    def check_lengths(self, lengths: Iterable[int], exact: bool = False) -> list[int]:
+    def check_lengths(self, lengths: Iterable[int], mode: Mode | str = Mode.FLOAT) -> list[int]:
         """Validate lengths: a non-empty collection of integers ≥ L0 within the PE's bound; sorted, unique."""
         if isinstance(lengths, (str, bytes)) or not isinstance(lengths, Iterable):
             raise bad_value("lengths", lengths, "a non-empty list of integers >= the train length")
@@ -53,7 +54,7 @@ class Cell:
             if isinstance(L, bool) or not isinstance(L, (int, np.integer)) or L < self.train_length:
                 raise bad_value("length", L, f"integers >= the train length {self.train_length}")
             self.pe.check_length(int(L), self.train_length)
-            if exact and L > MAX_EXACT_LENGTH:
+            if parse_mode(mode) is Mode.EXACT and L > MAX_EXACT_LENGTH:
                 raise bad_value("length", L,
                                 f"lengths up to {MAX_EXACT_LENGTH} in exact mode (use float or --certified)")
             out.append(int(L))
@@ -61,14 +62,15 @@ class Cell:
             raise bad_value("lengths", lengths, "a non-empty list of integers >= the train length")
         return sorted(set(out))
 
-    def estimate(self, lengths: list[int], exact: bool, complete: bool = False) -> Estimate:
+    def estimate(self, lengths: list[int], mode: Mode | str, complete: bool = False) -> Estimate:
         """The planned memory of α_L for this cell at these lengths.  The selection holds its distinct training
         differences (:func:`~posreal.theory.selection.selection_size`): O(L0) for offset tasks on a relative PE,
         a working set of constraint generation where they are Θ(L0²) (``complete``: all of them)."""
         from posreal.theory.selection import selection_size
-        held, what = selection_size(self.pe, self.task, self.train_length, exact, complete)
+        mode = parse_mode(mode)
+        held, what = selection_size(self.pe, self.task, self.train_length, mode, complete)
         return cell_estimate(str(self), self.pe.dim(self.train_length), self.pe.kernel_form.value,
-                             held, lengths, exact, what, getattr(self.pe, "peak_copies", 1))
+                             held, lengths, mode, what, getattr(self.pe, "peak_copies", 1))
 
     def __str__(self) -> str:
         return f"{self.pe} · {self.task}"

@@ -35,6 +35,7 @@ from fractions import Fraction
 
 import numpy as np
 from posreal.theory.encodings import Encoding
+from posreal.theory.modes import Mode
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError
 from posreal.theory.geometry import Geometry, Program, SelectionGeometry
@@ -275,12 +276,12 @@ class GeometrySelection:
 
 
 def select_in_geometry(pe, task, train_length: int = 16, geometry: str | Geometry | SelectionGeometry = Geometry.L2,
-                       exact: bool | None = None) -> GeometrySelection:
-    """θ*_q for a cell given by specs or objects.  ``exact`` (default: whether the PE is rational) certifies in ℚ
-    (the public form; a computation that has its arithmetic and ℓ2 selection already calls :func:`in_geometry`)."""
+                       mode: Mode | str | None = None) -> GeometrySelection:
+    """θ*_q for a cell given by specs or objects.  ``mode`` ``exact`` (the default for a rational PE) certifies in
+    ℚ (the public form; a computation that has its arithmetic and ℓ2 selection already calls :func:`in_geometry`)."""
     rule = SelectionGeometry.parse(geometry)
     pe, task = parse_pe(pe), parse_task(task)
-    return in_geometry(select(pe, task, train_length, exact=exact, complete=rule.complete), rule)
+    return in_geometry(select(pe, task, train_length, mode=mode, complete=rule.complete), rule)
 
 
 def in_geometry(sel: Selection, geometry: SelectionGeometry) -> GeometrySelection:

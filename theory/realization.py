@@ -30,7 +30,7 @@ REALIZED, UNDECIDED, FAILED = 1, 0, -1
 DEFAULT_TOL = 1e-9
 
 if TYPE_CHECKING:
-    from posreal.theory.arithmetic import Mode
+    from posreal.theory.modes import Mode
 
 
 def float_margins(kernel: Kernel, rows: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

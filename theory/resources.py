@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from posreal.theory.errors import SpecError, quote
+from posreal.theory.modes import Mode, parse_mode
 
 MAX_SPEC_CHARS = 512           # characters of a PE or task spec
 MAX_DUAL_DEPTH = 64            # nested shears dual:dual:...:P
@@ -219,7 +220,7 @@ def training_pairs(rows_and_targets: list[tuple[int, int]]) -> int:
     return sum(i for i, _ in rows_and_targets)
 
 
-def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[int], exact: bool = False,
+def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[int], mode: Mode | str = Mode.FLOAT,
                   held: str = "training differences", profile_copies: int = 1) -> Estimate:
     """Memory of α_L for one cell.
 
@@ -230,7 +231,7 @@ def cell_estimate(label: str, dim: int, kernel: str, pairs: int, lengths: list[i
     (L, p) float copies a profile PE holds at its peak (its structural ties: np.unique on the features,
     :attr:`posreal.theory.encodings.ProfileEncoding.peak_copies`), measured by benchmarks/bench_memory.py.
     """
-    scalar = FRACTION_BYTES if exact else FLOAT_BYTES
+    scalar = FRACTION_BYTES if parse_mode(mode) is Mode.EXACT else FLOAT_BYTES   # a Fraction per entry in ℚ
     selection = 4 * pairs * max(dim, 1) * scalar                         # (pairs, p) features, z, E
     largest = max(lengths, default=0)
     if kernel == "dense":

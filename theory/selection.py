@@ -36,6 +36,7 @@ import numpy as np
 from scipy.optimize import linprog, nnls
 
 from posreal.theory.encodings import Encoding, irrational, is_profile
+from posreal.theory.modes import Mode, parse_mode
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError, SpecError, bad_value
 from posreal.theory.rational import common_denominator, integer_form, pivot_rows, solve
@@ -206,12 +207,12 @@ def _candidate_pairs(pe: Encoding, task: Task, train_length: int) -> KeyPairs:
     return KeyPairs(pairs, np.ones(pairs.shape[0], dtype=np.int64))
 
 
-def selection_size(pe: Encoding, task: Task, train_length: int, exact: bool, complete: bool = False
+def selection_size(pe: Encoding, task: Task, train_length: int, mode: Mode, complete: bool = False
                    ) -> tuple[int, str]:
     """How many difference vectors :func:`select` holds at once, and what they are (for the memory estimate):
     the distinct key pairs of a profile PE, the working set's cap under constraint generation, every training pair
     of any other PE."""
-    if not complete and uses_constraint_generation(pe, task, train_length, exact):
+    if not complete and uses_constraint_generation(pe, task, train_length, mode):
         return working_set_cap(train_length, pe.dim(train_length)), "working-set differences (at most)"
     if is_profile(pe):
         return distinct_pair_count(pe, task, train_length), "distinct training differences"
@@ -219,10 +220,10 @@ def selection_size(pe: Encoding, task: Task, train_length: int, exact: bool, com
     return int(rows.sum()), "training differences"
 
 
-def uses_constraint_generation(pe: Encoding, task: Task, train_length: int, exact: bool) -> bool:
+def uses_constraint_generation(pe: Encoding, task: Task, train_length: int, mode: Mode) -> bool:
     """Whether :func:`select` generates constraints (a float selection on a profile PE whose distinct
     differences would take more than :data:`GENERATION_ENTRIES` numbers) instead of holding them all."""
-    if exact or not is_profile(pe):
+    if parse_mode(mode).exact_selection or not is_profile(pe):
         return False
     return distinct_pair_count(pe, task, train_length) * max(pe.dim(train_length), 1) > GENERATION_ENTRIES
 
@@ -360,9 +361,10 @@ def _scaled_farkas(zq: list[tuple], p: int) -> dict[int, Fraction] | None:
     return {k: v / total for k, v in weights.items()}
 
 
-def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: bool | None = None,
+def select(pe: str | Encoding, task: str | Task, train_length: int = 16, mode: Mode | str | None = None,
            complete: bool = False) -> Selection:
-    """θ* for a cell.  ``exact`` (default: whether the PE is rational) certifies in ℚ.  ``complete``: hold every
+    """θ* for a cell.  ``mode`` ``exact`` (the default for a rational PE) selects and certifies in ℚ, ``float`` or
+    ``certified`` in float (:class:`~posreal.theory.modes.Mode`).  ``complete``: hold every
     distinct difference (callers that need Z itself, as the ℓ∞/ℓ1 faces and α♯ do); otherwise a float selection
     on a profile PE with very many distinct differences is made by constraint generation
     (:mod:`posreal.theory.cutting_planes`), with the same θ* and its KKT certificate on the full set."""
@@ -370,14 +372,14 @@ def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: 
     if not isinstance(train_length, (int, np.integer)) or isinstance(train_length, bool) or train_length < 1:
         raise bad_value("train length", train_length, "an integer >= 1")
     pe.check_length(train_length, train_length)
-    exact = pe.rational if exact is None else exact
+    exact = pe.rational if mode is None else parse_mode(mode).exact_selection
     if exact and not pe.rational:
         raise irrational(pe)                           # the one-line SpecError, naming the spec given
     p = pe.dim(train_length)
     if task.rows(train_length).size == 0:
         raise SpecError(f"invalid task {str(task)!r} at train length {train_length}: it scores no row there; "
                         "accepted: a task with at least one scored row at L0")
-    if not complete and uses_constraint_generation(pe, task, train_length, exact):
+    if not complete and uses_constraint_generation(pe, task, train_length, Mode.EXACT if exact else Mode.FLOAT):
         return _positive_scale(_select_generated(pe, task, train_length))
     candidates = _candidate_pairs(pe, task, train_length)
     pairs, counts = candidates.pairs, candidates.counts

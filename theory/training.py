@@ -109,7 +109,7 @@ def gradient_descent(pe: str | Encoding, task: str | Task, train_length: int = 1
         raise bad_value("step size", step_size, "a finite number > 0")
     if theta0 is not None and np.shape(theta0) != (p,):
         raise bad_value("theta0 shape", np.shape(theta0), f"({p},), the PE's parameter count at L0 = {train_length}")
-    sel = select(pe, task, train_length, exact=False)
+    sel = select(pe, task, train_length, mode="float")
     target = sel.theta if sel.realizable else None
     marks = set(np.unique(np.geomspace(1, steps, num=max(2, record)).astype(int)).tolist()) | {0, steps}
     theta = np.zeros(p) if theta0 is None else np.array(theta0, dtype=float)
