@@ -133,8 +133,9 @@ def run_colspan(args) -> int:
           f"{tab.outside_colspan} outside col Zᵀ, {tab.instances} instances")
     for c in dynamic:
         print("  " + c["explanation"])
-    print(f"\n{document['verified']}/{document['certificates']} certificates verified"
-          + (f"; bundle written to {args.out}" if args.out else ""))
+    print(f"\n{document['verified']}/{document['certificates']} certificates verified")
+    if args.out:
+        print(f"wrote {args.out} (the certificate bundle)", file=sys.stderr)
     return 0 if ok else 1
 
 
