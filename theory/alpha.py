@@ -160,8 +160,9 @@ class AlphaResult:
     def to_frame(self) -> Any:
         """:meth:`to_records` as a ``pandas.DataFrame`` (one row per length).  pandas is not a dependency of
         posreal: without it this raises :class:`ImportError` in one line saying so."""
+        import importlib
         try:
-            import pandas
+            pandas = importlib.import_module("pandas")   # optional: never a dependency, so no stubs either
         except ImportError:
             raise ImportError("AlphaResult.to_frame() needs pandas, which posreal does not install; "
                               "run `pip install pandas`, or use to_records() (a list of dicts)") from None

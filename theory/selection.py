@@ -33,7 +33,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 import numpy as np
-from scipy.optimize import linprog, nnls
+from posreal.theory.scipy_lazy import linprog, nnls   # scipy loads on the first solve
 
 from posreal.theory.encodings import Encoding, irrational, is_profile
 from posreal.theory.pe_specs import parse_pe
