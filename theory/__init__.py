@@ -3,7 +3,7 @@
 Public API: :func:`parse_pe`, :func:`parse_task`, :func:`register_pe`, :func:`select` (θ*),
 :func:`transfer` (T_L θ), :func:`compute_alpha` (α_L; with ``limit=True`` also α♯_L),
 :func:`limit_interval` (α♯_L), :func:`alpha_sweep`,
-:func:`gradient_descent`; learned absolute PEs: :func:`parse_learned`,
+:func:`gradient_descent`, :func:`taxonomy` (α_L of every PE × task cell); learned absolute PEs: :func:`parse_learned`,
 :func:`learned_alpha_interval` (α_L as an interval).
 """
 
@@ -27,6 +27,7 @@ _EXPORTS = {
     "gradient_descent": "training",
     "AlphaResult": "alpha", "alpha_sweep": "alpha", "compute_alpha": "alpha", "row_outcomes": "alpha",
     "limit_interval": "limit",
+    "taxonomy": "taxonomy",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -59,4 +60,5 @@ if TYPE_CHECKING:
     from posreal.theory.selection import Selection, select
     from posreal.theory.tasks import dual_task, parse_task
     from posreal.theory.training import gradient_descent
+    from posreal.theory.taxonomy import taxonomy
     from posreal.theory.underdetermination import LearnedInterval, learned_alpha_interval

@@ -116,8 +116,9 @@ class AlphaResult:
         return self.outcomes[length].mode
 
     def failing_rows(self, length: int, limit: int | None = DEFAULT_ROWS) -> list[RowDiagnosis]:
-        """Why rows fail at this length: the failed and undecided rows (at most ``limit``; None: all), each with
-        its target key, winning key, margin and per-frequency shares (:mod:`posreal.theory.diagnostics`)."""
+        """Why rows fail at this length.
+
+        The failed and undecided rows (at most ``limit``; None: all), each with its target key, winning key, margin and per-frequency shares (:mod:`posreal.theory.diagnostics`)."""
         return diagnose(self, length, limit)
 
     def __repr__(self) -> str:
@@ -135,8 +136,9 @@ class AlphaResult:
                 f"{self.selection.status.value}{extra}, alpha={{{alphas}}})")
 
     def to_records(self) -> list[dict[str, Any]]:
-        """One flat dict per length, for a notebook or a CSV: the cell, the geometry, the arithmetic,
-        α_L with its interval ends (equal in ℓ2), the row counts behind it and, when α♯ was asked for,
+        """One flat dict per length, for a notebook or a CSV.
+
+        Each holds the cell, the geometry, the arithmetic, α_L with its interval ends (equal in ℓ2), the row counts behind it and, when α♯ was asked for,
         its interval ends (exact Fractions).  Every record of one result has the same keys; α and the
         counts are None where the cell is not realizable at L0."""
         interval = self.alpha_interval
@@ -158,8 +160,9 @@ class AlphaResult:
         return out
 
     def to_frame(self) -> Any:
-        """:meth:`to_records` as a ``pandas.DataFrame`` (one row per length).  pandas is not a dependency of
-        posreal: without it this raises :class:`ImportError` in one line saying so."""
+        """:meth:`to_records` as a ``pandas.DataFrame`` (one row per length).
+
+        pandas is not a dependency of posreal: without it this raises :class:`ImportError` in one line saying so."""
         import importlib
         try:
             pandas = importlib.import_module("pandas")   # optional: never a dependency, so no stubs either
@@ -253,7 +256,9 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
                   tol: float = DEFAULT_TOL, geometry: str | Geometry = Geometry.L2,
                   limit: bool = False, extension: str | Transfer = REEVALUATION,
                   fine_tune_length: int | None = None) -> AlphaResult:
-    """α_L(Φ, τ; L0) at each length, from θ* alone (no training).  ``geometry``: ``l2`` (θ*, the
+    """α_L(Φ, τ; L0) at each length, from θ* alone (no training).
+
+    ``geometry``: ``l2`` (θ*, the
     default), ``linf`` or ``l1`` (θ*_q and its optimal face: α_L becomes an interval).  With
     ``limit``, α♯_L too (ℓ2 only: the second-order term is derived for gradient descent).
     ``extension``: how θ meets the longer grid (``none``: plain re-evaluation; ``pi``, ``ntk``, ``yarn``,

@@ -108,7 +108,9 @@ class ExactOptimum:
 
 @dataclass
 class Selection:
-    """θ* for one (PE, task, L0) cell, with its certificate.  ``status`` is one of three answers;
+    """θ* for one (PE, task, L0) cell, with its certificate.
+
+    ``status`` is one of three answers;
     ``optimum`` is set exactly when it is ``realizable`` (then :attr:`theta` is θ*)."""
 
     pe: Encoding
@@ -184,8 +186,9 @@ class Selection:
 
     @property
     def complete(self) -> bool:
-        """True when :attr:`constraints` holds every distinct training difference (False: a working set of
-        constraint generation, whose θ* is certified on the full set by the last sweep)."""
+        """True when :attr:`constraints` holds every distinct training difference.
+
+        False: a working set of constraint generation, whose θ* is certified on the full set by the last sweep."""
         return self.distinct is None
 
     def summary(self) -> dict:
@@ -392,7 +395,9 @@ def _scaled_farkas(zq: list[tuple], p: int) -> dict[int, Fraction] | None:
 
 def select(pe: str | Encoding, task: str | Task, train_length: int = 16, exact: bool | None = None,
            complete: bool = False) -> Selection:
-    """θ* for a cell.  ``exact`` (default: whether the PE is rational) certifies in ℚ.  ``complete``: hold every
+    """θ* for a cell.
+
+    ``exact`` (default: whether the PE is rational) certifies in ℚ.  ``complete``: hold every
     distinct difference (callers that need Z itself, as the ℓ∞/ℓ1 faces and α♯ do); otherwise a float selection
     on a profile PE with very many distinct differences is made by constraint generation
     (:mod:`posreal.theory.cutting_planes`), with the same θ* and its KKT certificate on the full set."""
