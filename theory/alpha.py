@@ -118,7 +118,8 @@ class AlphaResult:
     def failing_rows(self, length: int, limit: int | None = DEFAULT_ROWS) -> list[RowDiagnosis]:
         """Why rows fail at this length.
 
-        The failed and undecided rows (at most ``limit``; None: all), each with its target key, winning key, margin and per-frequency shares (:mod:`posreal.theory.diagnostics`)."""
+        The failed and undecided rows (at most ``limit``; None: all), each with its target key, winning key,
+        margin and per-frequency shares (:mod:`posreal.theory.diagnostics`)."""
         return diagnose(self, length, limit)
 
     def __repr__(self) -> str:
@@ -138,9 +139,9 @@ class AlphaResult:
     def to_records(self) -> list[dict[str, Any]]:
         """One flat dict per length, for a notebook or a CSV.
 
-        Each holds the cell, the geometry, the arithmetic, α_L with its interval ends (equal in ℓ2), the row counts behind it and, when α♯ was asked for,
-        its interval ends (exact Fractions).  Every record of one result has the same keys; α and the
-        counts are None where the cell is not realizable at L0."""
+        Each holds the cell, the geometry, the arithmetic, α_L with its interval ends (equal in ℓ2), the
+        row counts behind it and, when α♯ was asked for, its interval ends (exact Fractions).  Every record
+        of one result has the same keys; α and the counts are None where the cell is not realizable at L0."""
         interval = self.alpha_interval
         out: list[dict[str, Any]] = []
         for L in self.lengths:

@@ -332,7 +332,8 @@ def learned_alpha_interval(pe: str | LearnedAbsolute, task: str | Task, train_le
                            samples: int = DEFAULT_SAMPLES) -> LearnedInterval:
     """α_L of a learned PE at each length, as an interval.
 
-    The interval is spanned by the named completions and the Monte Carlo samples, never one number (``.to_json()`` is the ``posreal alpha`` document)."""
+    The interval is spanned by the named completions and the Monte Carlo samples, never one number
+    (``.to_json()`` is the ``posreal alpha`` document)."""
     learned, task = parse_learned(pe), parse_task(task)
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
         raise bad_value("samples", samples, "an integer >= 2")
