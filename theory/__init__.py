@@ -27,10 +27,15 @@ _EXPORTS = {
     "gradient_descent": "training",
     "AlphaResult": "alpha", "alpha_sweep": "alpha", "compute_alpha": "alpha", "row_outcomes": "alpha",
     "limit_interval": "limit",
-    "taxonomy": "taxonomy",
 }
 
-__all__ = sorted(_EXPORTS)
+# ``taxonomy`` names both a submodule and the function it defines.  A lazy export would lose to the
+# submodule once anything imports ``posreal.theory.taxonomy`` directly (the import system then binds the
+# module to the package's attribute), so the function is bound here, eagerly: the module imports only the
+# standard library at load time.
+from posreal.theory.taxonomy import taxonomy  # noqa: E402
+
+__all__ = sorted([*_EXPORTS, "taxonomy"])
 
 
 def __getattr__(name: str) -> Any:
@@ -60,5 +65,4 @@ if TYPE_CHECKING:
     from posreal.theory.selection import Selection, select
     from posreal.theory.tasks import dual_task, parse_task
     from posreal.theory.training import gradient_descent
-    from posreal.theory.taxonomy import taxonomy
     from posreal.theory.underdetermination import LearnedInterval, learned_alpha_interval
