@@ -51,3 +51,22 @@ def test_the_page_names_xpos_and_says_what_was_computed():
     for phrase in ("`xpos:16:10000:2048`", "survives PI at $L = 256$", "fails at 512", "fails only at 1024",
                    "row 128", "key 1"):
         assert phrase in PAGE, phrase
+
+
+
+def test_the_methods_act_on_the_published_pes_the_page_names(capsys):
+    """"the methods act on the rotary xpos:d; pi also on slope and alibi-fixed; t5, kerple-log and fire show
+    n/a under every method" — read from what ``posreal table --extension all --json`` computes."""
+    import json
+
+    from posreal.cli import main
+    pes = ["t5", "alibi-fixed", "kerple-log", "fire", "xpos:16", "slope"]
+    assert main(["table", "--pes", ",".join(pes), "--tasks", "offset:1", "--lengths", "64", "--extension", "all",
+                 "--json"]) == 0
+    acts: dict[str, set[str]] = {pe: set() for pe in pes}
+    for cell in json.loads(capsys.readouterr().out)["cells"]:
+        if cell.get("applicable") is not False and cell["extension"] != "none":
+            acts[cell["pe"]].add(cell["extension"])
+    assert acts == {"t5": set(), "kerple-log": set(), "fire": set(), "xpos:16": {"pi", "ntk", "yarn"},
+                    "slope": {"pi"}, "alibi-fixed": {"pi"}}
+    assert "t5,alibi-fixed,kerple-log,fire,xpos:16 --extension all --long" in PAGE

@@ -307,7 +307,8 @@ def run_extensions(args) -> int:
         for pe in dict.fromkeys(d["pe"] for d in docs if d.get("applicable") is False):
             refused.setdefault(pe, []).append(m)
     note = ("n/a: the method does not act on the PE (bucketed and table PEs have no frequencies or positions to "
-            "rescale; alibi takes pi only): " + "; ".join(f"{pe} ({', '.join(ms)})" for pe, ms in refused.items())
+            "rescale; the linear biases slope and alibi-fixed take pi only): "
+            + "; ".join(f"{pe} ({', '.join(ms)})" for pe, ms in refused.items())
             if refused else "")
     if args.format == "json":
         emit_json(with_provenance({"train_length": args.train_length, "lengths": lengths, "geometry": args.geometry,
