@@ -4,7 +4,7 @@
   summary the API pages and ``help()`` show — is a whole sentence ending with a full stop; so is the
   first line of every documented public method or property of an exported class.
 * A short list of words that belong to the project's tracker, not to its documentation ("issue",
-  "session", "turn 4", "TODO", "FIXME") occurs in no prose of ``docs/*.md`` (code blocks and inline
+  "session", "turn 4", "TODO", "FIXME") occurs in no prose of the docs pages (``docs/``, ``docs/api/``, ``docs/results/``; code blocks and inline
   code are skipped) and in no public docstring.
 
 Each check has its negative control: the same reading flags a summary cut mid-sentence, a missing
@@ -23,7 +23,7 @@ import pytest
 import posreal.theory as theory
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = sorted((ROOT / "docs").glob("*.md")) + sorted((ROOT / "docs" / "api").glob("*.md"))
+PAGES = [p for folder in ("", "api", "results") for p in sorted((ROOT / "docs" / folder).glob("*.md"))]
 TRACKER = re.compile(r"\b(issues?|sessions?|turn \d+|TODO|FIXME|XXX)\b", re.IGNORECASE)
 
 
