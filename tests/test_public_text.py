@@ -4,8 +4,8 @@
   summary the API pages and ``help()`` show — is a whole sentence ending with a full stop; so is the
   first line of every documented public method or property of an exported class.
 * A short list of words that belong to the project's tracker, not to its documentation ("issue",
-  "session", "turn 4", "TODO", "FIXME") occurs in no prose of the docs pages (``docs/``, ``docs/api/``, ``docs/results/``; code blocks and inline
-  code are skipped) and in no public docstring.
+  "session", "turn 4", "TODO", "FIXME") occurs in no prose of the docs pages (``docs/``, ``docs/api/``,
+  ``docs/results/``; code blocks and inline code are skipped) and in no public docstring.
 
 Each check has its negative control: the same reading flags a summary cut mid-sentence, a missing
 docstring and a tracker word placed in prose (but not in code).
