@@ -27,11 +27,11 @@ def test_the_induction_table_is_the_computed_alpha():
             for line in text.splitlines() if line.startswith("| `")}
     for pe, cells in rows.items():
         for method, cell in zip(("none", "pi", "ntk", "yarn"), cells):
-            if cell in ("n/a", "n.r."):
+            if cell in ("n/a", "—"):
                 continue
             res = induction_alpha(pe.strip("`"), 16, [33], extension=method)
             assert cell == f"{res.alpha(33):.3f} ({res.copy.alpha(33):.3f})", (pe, method, cell)
-    assert rows["`abscol:16`"][0] == "n.r." and rows["`relbias`"][1] == "n/a"
+    assert rows["`abscol:16`"][0] == "—" and rows["`relbias`"][1] == "n/a"
 
 
 def test_the_page_markers_are_generators_and_the_pages_are_in_the_nav():

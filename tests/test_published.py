@@ -237,17 +237,22 @@ def test_xpos_features_are_rope_times_the_decay():
     np.testing.assert_allclose(ours, rope * np.tile(zeta ** (n[:, None] / 512), 2), rtol=1e-13, atol=1e-15)
 
 
-@pytest.mark.parametrize("task,L0", [("offset:1", 16), ("offset:2", 16), ("position:0", 16), ("half", 8),
-                                     ("offset:0", 32)])
-def test_xpos_alpha_matches_an_independent_implementation(task, L0):
-    lengths = [32, 128, 512]
+XPOS_CELLS = [("offset:1", 16), ("offset:2", 16), ("position:0", 16), ("half", 8), ("offset:0", 32)]
+# The reference decides every row on a dense grid in Python: L = 512 costs ~6 s a cell, so the default run
+# checks every cell at L <= 128 and the slow tier (pytest -m slow) adds L = 512.
+XPOS_LENGTHS = [pytest.param([32, 128], id="L128"), pytest.param([32, 128, 512], id="L512", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("lengths", XPOS_LENGTHS)
+@pytest.mark.parametrize("task,L0", XPOS_CELLS)
+def test_xpos_alpha_matches_an_independent_implementation(task, L0, lengths):
     def feature(i, j): return xpos_features(np.array([i - j]), 16)[0]
     assert project_alpha("xpos:16", task, L0, lengths) == reference_alpha(feature, task, L0, lengths)
 
 
-def test_xpos_reference_can_disagree():
+@pytest.mark.parametrize("lengths", XPOS_LENGTHS)
+def test_xpos_reference_can_disagree(lengths):
     """Negative control: the decay with the scale base γ = 64 instead of 512 changes α_L of a cell tested above."""
-    lengths = [32, 128, 512]
     def wrong(i, j): return xpos_features(np.array([i - j]), 16, scale=64.0)[0]
     assert project_alpha("xpos:16", "position:0", 16, lengths) != reference_alpha(wrong, "position:0", 16, lengths)
 

@@ -47,12 +47,15 @@ def test_comparison_covers_every_task_and_says_what_the_prose_says(tutorial):
     pes, alpha = ns["PES"], ns["alpha"]
     assert (ns["L0"], ns["L"]) == (32, 1024)
     assert set(alpha) == {(spec, task) for spec in pes.values() for task in REGISTRY_TASKS}
-    t5, alibi = pes["T5-style"], pes["ALiBi-style"]
-    # "The relative bias keeps the fixed-offset tasks at every length": Theorem 2 (unique maximizer)
+    assert pes == {"RoPE": "rope:16", "T5": "t5", "free slope": "slope", "ALiBi": "alibi-fixed"}
+    t5, slope, alibi = pes["T5"], pes["free slope"], pes["ALiBi"]
+    # "T5's buckets keep the fixed-offset tasks at every length": Theorem 2 (unique maximizer)
     assert alpha[(t5, "offset:1")] == alpha[(t5, "offset:2")] == 1.0
-    # "the single-slope bias realizes position:0 but no offset task"
-    assert alpha[(alibi, "position:0")] == 1.0
-    assert alpha[(alibi, "offset:1")] is None and alpha[(alibi, "offset:2")] is None
+    # "the free slope realizes position:0 but no offset task"
+    assert alpha[(slope, "position:0")] == 1.0
+    assert alpha[(slope, "offset:1")] is None and alpha[(slope, "offset:2")] is None
+    # "ALiBi with its fixed slope realizes none of these tasks"
+    assert all(alpha[(alibi, task)] is None for task in REGISTRY_TASKS)
     # "RoPE loses part of them at 1024"
     assert 0 < alpha[("rope:16", "offset:1")] < 1
 

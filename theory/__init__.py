@@ -3,7 +3,7 @@
 Public API: :func:`parse_pe`, :func:`parse_task`, :func:`register_pe`, :func:`select` (θ*),
 :func:`transfer` (T_L θ), :func:`compute_alpha` (α_L; with ``limit=True`` also α♯_L),
 :func:`limit_interval` (α♯_L), :func:`alpha_sweep`,
-:func:`gradient_descent`; learned absolute PEs: :func:`parse_learned`,
+:func:`gradient_descent`, :func:`taxonomy` (α_L of every PE × task cell); learned absolute PEs: :func:`parse_learned`,
 :func:`learned_alpha_interval` (α_L as an interval).
 """
 
@@ -33,7 +33,13 @@ _EXPORTS = {
     "limit_interval": "limit",
 }
 
-__all__ = sorted(_EXPORTS)
+# ``taxonomy`` names both a submodule and the function it defines.  A lazy export would lose to the
+# submodule once anything imports ``posreal.theory.taxonomy`` directly (the import system then binds the
+# module to the package's attribute), so the function is bound here, eagerly: the module imports only the
+# standard library at load time.
+from posreal.theory.taxonomy import taxonomy  # noqa: E402
+
+__all__ = sorted([*_EXPORTS, "taxonomy"])
 
 
 def __getattr__(name: str) -> Any:

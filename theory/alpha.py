@@ -117,15 +117,61 @@ class AlphaResult:
         return self.outcomes[length].mode
 
     def failing_rows(self, length: int, limit: int | None = DEFAULT_ROWS) -> list[RowDiagnosis]:
-        """Why rows fail at this length: the failed and undecided rows (at most ``limit``; None: all), each with
-        its target key, winning key, margin and per-frequency shares (:mod:`posreal.theory.diagnostics`)."""
+        """Why rows fail at this length.
+
+        The failed and undecided rows (at most ``limit``; None: all), each with its target key, winning key,
+        margin and per-frequency shares (:mod:`posreal.theory.diagnostics`)."""
         return diagnose(self.outcomes.get(length), self.selection, self.cell, self.transfer, length, limit)
 
     def __repr__(self) -> str:
-        alphas = ", ".join(f"{L}: {'—' if (a := self.alpha(L)) is None else f'{a:.4g}'}" for L in self.lengths)
+        """One short line (the cell, the geometry, realizability and α per length), not a dataclass dump."""
+        interval = self.alpha_interval
+
+        def shown(L: int) -> str:
+            if L not in interval:
+                return "—"
+            lo, hi = interval[L]
+            return f"{lo:.4g}" if lo == hi else f"[{lo:.4g}, {hi:.4g}]"
+        alphas = ", ".join(f"{L}: {shown(L)}" for L in self.lengths)
         extra = "" if self.transfer is REEVALUATION else f", transfer={self.transfer}"
         return (f"{type(self).__name__}({self.pe} · {self.task}, L0={self.train_length}, {self.geometry.value}, "
                 f"{self.selection.status.value}{extra}, alpha={{{alphas}}})")
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One flat dict per length, for a notebook or a CSV.
+
+        Each holds the cell, the geometry, the arithmetic, α_L with its interval ends (equal in ℓ2), the
+        row counts behind it and, when α♯ was asked for, its interval ends (exact Fractions).  Every record
+        of one result has the same keys; α and the counts are None where the cell is not realizable at L0."""
+        interval = self.alpha_interval
+        out: list[dict[str, Any]] = []
+        for L in self.lengths:
+            low, high = interval.get(L, (None, None))
+            counts: dict[str, Any] = (dict(self._rows(L)) if self.realizable else
+                                      {"realized": None, "failed": None, "undecided": None, "total": None})
+            record: dict[str, Any] = {
+                "pe": str(self.pe), "task": str(self.task), "train_length": self.train_length,
+                "geometry": self.geometry.value, "extension": str(self.transfer), "mode": self.mode.value,
+                "realizable": None if self.selection.undecided else self.realizable, "length": L,
+                "alpha": self.alpha(L), "alpha_low": low, "alpha_high": high, **counts}
+            if self.limits is not None:
+                limit = self.limits.get(L)
+                record["limit_low"] = None if limit is None else limit.low
+                record["limit_high"] = None if limit is None else limit.high
+            out.append(record)
+        return out
+
+    def to_frame(self) -> Any:
+        """:meth:`to_records` as a ``pandas.DataFrame`` (one row per length).
+
+        pandas is not a dependency of posreal: without it this raises :class:`ImportError` in one line saying so."""
+        import importlib
+        try:
+            pandas = importlib.import_module("pandas")   # optional: never a dependency, so no stubs either
+        except ImportError:
+            raise ImportError("AlphaResult.to_frame() needs pandas, which posreal does not install; "
+                              "run `pip install pandas`, or use to_records() (a list of dicts)") from None
+        return pandas.DataFrame.from_records(self.to_records())
 
     def _selected(self) -> dict:
         return self.selection.summary()
@@ -174,7 +220,7 @@ class AlphaResult:
         return out
 
 
-@dataclass
+@dataclass(repr=False)          # AlphaResult's one-line repr, not a dataclass dump of the face
 class IntervalAlphaResult(AlphaResult):
     """α_L of one cell in the ℓ∞ or ℓ1 geometry: an interval over the optimal face F_q per length."""
 
@@ -212,7 +258,9 @@ def compute_alpha(pe: str | Encoding, task: str | Task, train_length: int = DEFA
                   tol: float = DEFAULT_TOL, geometry: str | Geometry | SelectionGeometry = Geometry.L2,
                   limit: bool = False, extension: str | Transfer = REEVALUATION,
                   fine_tune_length: int | None = None) -> AlphaResult:
-    """α_L(Φ, τ; L0) at each length, from θ* alone (no training).  ``geometry``: ``l2`` (θ*, the
+    """α_L(Φ, τ; L0) at each length, from θ* alone (no training).
+
+    ``geometry``: ``l2`` (θ*, the
     default), ``linf`` or ``l1`` (θ*_q and its optimal face: α_L becomes an interval).  With
     ``limit``, α♯_L too (ℓ2 only: the second-order term is derived for gradient descent).
     ``extension``: how θ meets the longer grid (``none``: plain re-evaluation; ``pi``, ``ntk``, ``yarn``,

@@ -63,7 +63,9 @@ class Cell:
         return sorted(set(out))
 
     def estimate(self, lengths: list[int], mode: Mode | str, complete: bool = False) -> Estimate:
-        """The planned memory of α_L for this cell at these lengths.  The selection holds its distinct training
+        """The planned memory of α_L for this cell at these lengths.
+
+        The selection holds its distinct training
         differences (:func:`~posreal.theory.selection.selection_size`): O(L0) for offset tasks on a relative PE,
         a working set of constraint generation where they are Θ(L0²) (``complete``: all of them)."""
         from posreal.theory.selection import selection_size

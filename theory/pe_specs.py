@@ -81,8 +81,9 @@ def parse_learned(spec: str | LearnedAbsolute) -> LearnedAbsolute:
 
 
 def parse_pe(spec: str | Encoding) -> Encoding:
-    """Parse a linear PE spec string (the only parser of linear PE specs); an Encoding is returned
-    as it is.  ``learned:d`` is not linear: it is refused here (see :func:`parse_learned`)."""
+    """Parse a linear PE spec string (the only parser of linear PE specs).
+
+    An Encoding is returned as it is.  ``learned:d`` is not linear: it is refused here (see :func:`parse_learned`)."""
     if isinstance(spec, Encoding):
         return spec
     if is_learned(spec):

@@ -33,13 +33,13 @@ from enum import StrEnum
 from fractions import Fraction
 
 import numpy as np
-from scipy.optimize import linprog, nnls
 
 from posreal.theory.encodings import Encoding, irrational, is_profile
 from posreal.theory.modes import Mode, parse_mode
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError, SpecError, bad_value
 from posreal.theory.rational import common_denominator, integer_form, pivot_rows, solve
+from posreal.theory.scipy_lazy import linprog, nnls   # scipy loads on the first solve
 from posreal.theory.tasks import Task, parse_task
 from posreal.theory.cutting_planes import first_tie, generate, working_set_cap
 from posreal.theory.training_set import KeyPairs, dedupe_exact, dedupe_float, distinct_pair_count, profile_key_pairs
@@ -108,7 +108,9 @@ class ExactOptimum:
 
 @dataclass
 class Selection:
-    """θ* for one (PE, task, L0) cell, with its certificate.  ``status`` is one of three answers;
+    """θ* for one (PE, task, L0) cell, with its certificate.
+
+    ``status`` is one of three answers;
     ``optimum`` is set exactly when it is ``realizable`` (then :attr:`theta` is θ*)."""
 
     pe: Encoding
@@ -184,8 +186,9 @@ class Selection:
 
     @property
     def complete(self) -> bool:
-        """True when :attr:`constraints` holds every distinct training difference (False: a working set of
-        constraint generation, whose θ* is certified on the full set by the last sweep)."""
+        """True when :attr:`constraints` holds every distinct training difference.
+
+        False: a working set of constraint generation, whose θ* is certified on the full set by the last sweep."""
         return self.distinct is None
 
     def summary(self) -> dict:
@@ -363,8 +366,10 @@ def _scaled_farkas(zq: list[tuple], p: int) -> dict[int, Fraction] | None:
 
 def select(pe: str | Encoding, task: str | Task, train_length: int = 16, mode: Mode | str | None = None,
            complete: bool = False) -> Selection:
-    """θ* for a cell.  ``mode`` ``exact`` (the default for a rational PE) selects and certifies in ℚ, ``float`` or
-    ``certified`` in float (:class:`~posreal.theory.modes.Mode`).  ``complete``: hold every
+    """θ* for a cell.
+
+    ``mode`` ``exact`` (the default for a rational PE) selects and certifies in ℚ, ``float`` or ``certified`` in
+    float (:class:`~posreal.theory.modes.Mode`).  ``complete``: hold every
     distinct difference (callers that need Z itself, as the ℓ∞/ℓ1 faces and α♯ do); otherwise a float selection
     on a profile PE with very many distinct differences is made by constraint generation
     (:mod:`posreal.theory.cutting_planes`), with the same θ* and its KKT certificate on the full set."""

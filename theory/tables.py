@@ -357,13 +357,17 @@ def register_loaded(enc: Encoding) -> Encoding:
 
 
 def unregister_pe(name: str) -> None:
+    """Remove a PE registered by :func:`register_pe`; spec ``name`` no longer parses afterwards.
+
+    A name that is not registered is ignored, so a test or notebook can always clean up."""
     _REGISTERED.pop(name, None)
 
 
 # --------------------------------------------------------------------------- files
 def load_table(path: str) -> TableEncoding:
-    """The encoding of spec ``table:PATH``: read, validate and build a :class:`TableEncoding`
-    whose ``str()`` is ``table:PATH`` (so the spec round-trips)."""
+    """The encoding of spec ``table:PATH``, read from the file and validated.
+
+    A :class:`TableEncoding` whose ``str()`` is ``table:PATH`` (so the spec round-trips)."""
     text = read_text(path)
     resources.require(resources.Estimate(   # the whole file is parsed into Python objects: refused by size first
         TABLE_BYTES_PER_FILE_BYTE * len(text), f"reading feature table file {_short(path)} ({len(text)} bytes)"))

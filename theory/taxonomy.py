@@ -60,7 +60,9 @@ def taxonomy(pes: Sequence[str | Encoding], tasks: Sequence[str | Task], train_l
              progress: Callable[[list[Cell]], Iterable[Cell]] | None = None,
              extension: str | Transfer | None = None, mode: str = "float",
              limit: bool = False) -> list[TaxonomyRow]:
-    """α_L of every PE × task cell (PE-major).  ``progress`` wraps the list of cells (e.g. a
+    """α_L of every PE × task cell (PE-major), as one row per cell.
+
+    ``progress`` wraps the list of cells (e.g. a
     progress bar) and must yield them in order; the default iterates them plainly.  ``extension``:
     the transfer of every cell (:func:`posreal.theory.extension.parse_extension`; None: plain T_L, and
     the rows say nothing about extensions).  ``mode`` and ``limit`` are those of

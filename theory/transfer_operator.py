@@ -42,8 +42,9 @@ class Transfer:
         return pe
 
     def logit_scale(self, length: int, train_length: int) -> float:
-        """The positive factor the attention logits are multiplied by at this length (a temperature: it
-        changes no realized row, only how sharp the attention is); 1 for plain re-evaluation."""
+        """The positive factor the attention logits are multiplied by at this length; 1 for plain re-evaluation.
+
+        A temperature: it changes no realized row, only how sharp the attention is."""
         return 1.0
 
     def __str__(self) -> str:

@@ -287,8 +287,9 @@ class LengthInterval:
 
 @dataclass(frozen=True)
 class LearnedInterval:
-    """What ``posreal alpha`` reports for ``learned:d``: the trained block and, per length, an
-    interval of α_L (never one number).  ``intervals`` is empty when the block does not realize
+    """What ``posreal alpha`` reports for ``learned:d``: the trained block and an interval of α_L per length.
+
+    An interval, never one number.  ``intervals`` is empty when the block does not realize
     the task at L0."""
 
     pe: LearnedAbsolute
@@ -329,8 +330,10 @@ class LearnedInterval:
 def learned_alpha_interval(pe: str | LearnedAbsolute, task: str | Task, train_length: int = 16,
                            lengths: Iterable[int] = (32, 64, 128, 256), seed: int = DEFAULT_SEED,
                            samples: int = DEFAULT_SAMPLES) -> LearnedInterval:
-    """α_L of a learned PE at each length: an interval spanned by the named completions and the
-    Monte Carlo samples, never one number (``.to_json()`` is the ``posreal alpha`` document)."""
+    """α_L of a learned PE at each length, as an interval.
+
+    The interval is spanned by the named completions and the Monte Carlo samples, never one number
+    (``.to_json()`` is the ``posreal alpha`` document)."""
     learned, task = parse_learned(pe), parse_task(task)
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
         raise bad_value("samples", samples, "an integer >= 2")

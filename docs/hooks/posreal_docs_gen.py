@@ -291,11 +291,11 @@ def gen_taxonomy_grid() -> str:
         cells = []
         for task in tasks:
             d = by[(pe, task)]
-            cells.append("n.r." if not d["realizable"] else fmt_alpha(d["alpha"][L]))
+            cells.append("—" if not d["realizable"] else fmt_alpha(d["alpha"][L]))
         rows.append([f"`{pe}` ({kinds[pe]})", *cells])
     header = [f"α_{L} (L0 = {L0})", *[f"`{t}`" for t in tasks]]
     return table(header, rows, "posreal.theory.taxonomy.taxonomy") + \
-        "\n*n.r.*: not realizable at L0 — no θ realizes every training row, so θ* does not exist.\n"
+        "\n—: not realizable at L0 (no θ realizes every training row, so θ* does not exist).\n"
 
 
 # Registry PEs whose shear is (up to a fixed permutation of coordinates) another registry PE.
@@ -318,8 +318,8 @@ def gen_taxonomy_duals() -> str:
         other = by.get((partner_pe, partner_task))
         if other is None:
             continue
-        mine = ["n.r." if not d["realizable"] else fmt_alpha(d["alpha"][str(L)]) for L in lengths]
-        theirs = ["n.r." if not other["realizable"] else fmt_alpha(other["alpha"][str(L)]) for L in lengths]
+        mine = ["—" if not d["realizable"] else fmt_alpha(d["alpha"][str(L)]) for L in lengths]
+        theirs = ["—" if not other["realizable"] else fmt_alpha(other["alpha"][str(L)]) for L in lengths]
         rows.append([f"`{pe}` · `{task}`", " / ".join(mine), f"`{partner_pe}` · `{partner_task}`", " / ".join(theirs),
                      "yes" if mine == theirs else "**NO**"])
     return table(["cell", f"α at L = {' / '.join(map(str, lengths))}", "its shear", "α of the shear", "equal"], rows,
@@ -463,7 +463,7 @@ def gen_alpha_extensions(pe: str, train_length: str, length: str, *tasks: str) -
         for task in tasks:
             result = compute_alpha(pe, task, L0, [L], extension=method)
             if not result.realizable:
-                cells.append("n.r.")
+                cells.append("—")
                 continue
             out = result.outcomes[L]
             won = [float(g) for g, st in zip(out.margins, out.status) if st == REALIZED and np.isfinite(float(g))]
@@ -616,7 +616,7 @@ def gen_claims_overview() -> str:
         ok = sum(r.ok for r in results)
         status = claims[cid].verdict if results and claims[cid].ok else f"**{len(results) - ok} NOT GOOD**"
         rows.append([f"[{names.get(cid, cid)}](results/{cid}.md)", f"`{cid}`", methods or "—",
-                     f"{ok}/{len(results)} good — {status}"])
+                     f"{status}; {ok}/{len(results)} checks as expected"])
     return table(["result", "claim id", "methods", "latest verdicts"], rows, f"{source} ({seconds:.1f} s)")
 
 
@@ -1496,13 +1496,13 @@ def gen_induction_table(train_length: str = "16", lengths: str = "65,257", *pes:
                 cells.append("n/a")
                 continue
             if not res.realizable:
-                cells.append("n.r.")
+                cells.append("—")
                 continue
             cells.append(" / ".join(f"{fmt_alpha(res.alpha(L))} ({fmt_alpha(res.copy.alpha(L))})" for L in Ls))
         rows.append([f"`{pe}`", *cells])
     return (table(["PE", *[f"{m}: α^ind (α copy) at L = {' / '.join(map(str, Ls))}" for m in methods]], rows,
                   f"posreal.theory.induction.induction_alpha(pe, train_length={L0}, lengths={Ls}, extension=...)")
-            + "\n*n.r.*: layer 1 (`offset:1`) is not realizable at $L_0$ (e.g. `nope`, column PEs, a bias that "
+            + "\n—: layer 1 (`offset:1`) is not realizable at $L_0$ (e.g. `nope`, column PEs, a bias that "
               "favours offset 0); — in parentheses: `copy` is not realizable at $L_0$. *n/a*: the method does not "
               "act on the PE.\n")
 

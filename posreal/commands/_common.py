@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 
 from posreal.theory import resources
 from posreal.theory.errors import PosrealError, SpecError, quote
-from posreal.theory.provenance import versions
 
 T = TypeVar("T")
 
@@ -206,6 +205,7 @@ def emit_json(document: Any) -> None:
 
 
 def with_provenance(document: dict, **extra: Any) -> dict:
+    from posreal.theory.provenance import versions   # importlib.metadata: only when a JSON document is written
     return {**document, "versions": versions(), **extra}
 
 

@@ -56,7 +56,7 @@ def export(args) -> int:
     else:
         for path in written:
             print(path)
-        print(f"{len(written)} SMT-LIB 2 obligations written to {args.export_smtlib}")
+    print(f"wrote {len(written)} SMT-LIB 2 obligations to {args.export_smtlib}", file=sys.stderr)
     return 0
 
 

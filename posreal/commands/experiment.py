@@ -156,7 +156,7 @@ def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
         if st["available"]:
             print(f"  stability at (V, d) = {tuple(st['reference'])}: {st['cell_verdicts_matching']}/"
                   f"{st['cell_verdicts_compared']} majority verdicts match the other settings")
-    print(f"\nrecords, summary and figures in {out}/ ({', '.join(p.name for p in figures)})")
+    print(f"records, summary and figures in {out}/ ({', '.join(p.name for p in figures)})", file=sys.stderr)
 
 
 def _inside(att: dict) -> str:

@@ -15,7 +15,6 @@ import sys
 from posreal.commands._common import emit_json, format_table, load_function_pes, with_provenance
 from posreal.theory.defaults import LENGTHS as DEFAULT_LENGTHS
 from posreal.theory.errors import bad_value
-from posreal.theory.token_tasks import TOKEN_TASK_FORMS, parse_token_task
 
 ACCEPTED = "induction (α^ind of the two-layer circuit; match is a token task with no α)"
 
@@ -31,6 +30,7 @@ def _lengths(requested: list[int]) -> list[int]:
 
 
 def _check_task(spec: str) -> None:
+    from posreal.theory.token_tasks import parse_token_task   # numpy: only when a token task is asked for
     task = parse_token_task(spec)                         # a malformed token task: one line
     if task.name != "induction":
         raise bad_value("task", spec, ACCEPTED)
@@ -93,6 +93,7 @@ def run_table(args) -> int:
     """``posreal table --tasks induction``: α^ind for every requested PE (one row per PE)."""
     from posreal.theory.errors import SpecError
     from posreal.theory.induction import induction_alpha
+    from posreal.theory.token_tasks import TOKEN_TASK_FORMS
     if any(t.strip() != "induction" for t in args.tasks):
         for t in args.tasks:
             if t.strip().partition(":")[0] in ("match", "induction"):

@@ -1,7 +1,9 @@
 """``posreal table``: the taxonomy — α_L for every PE × task cell, as text, JSON, CSV or Markdown,
 with an optional figure of α_L against L.  ``--extension METHOD`` evaluates every cell under one
 length-extension method, ``--extension all`` under every named method side by side; a cell whose PE
-the method cannot act on shows ``n/a`` (its reason is in the JSON)."""
+the method cannot act on shows ``n/a`` (its reason is in the JSON).  ``--long`` writes one row per cell and
+method instead (text, Markdown or CSV).  Standard output holds only the requested document; messages such
+as ``wrote FILE.png`` go to standard error."""
 
 from __future__ import annotations
 
@@ -58,6 +60,9 @@ def add_parser(sub) -> None:
     p.add_argument("--extension", type=extension_choice, default=None, metavar="METHOD",
                    help="length extension at evaluation: none, pi, ntk, yarn, factors:FILE, or all (every named "
                         "method side by side); default: plain re-evaluation")
+    p.add_argument("--long", action="store_true",
+                   help="with --extension: one row per cell and method (columns α_L per length) instead of the "
+                        "methods side by side; narrow text, and a tidy CSV for pipelines")
     p.add_argument("--plot", type=plot_file, metavar="FILE.png", help="write α_L against L, one curve per cell")
     add_force_option(p, "--plot file")
     p.set_defaults(run=run, format="text", mode="float")
@@ -152,7 +157,42 @@ def _side_by_side(by_method: dict[str, list[dict]], lengths: list[int], per_leng
     return header, rows
 
 
+def _cell_major(by_method: dict[str, list[dict]]) -> list[tuple[int, str]]:
+    """(cell index, method) pairs, cell by cell: a cell's methods sit on consecutive rows."""
+    cells = len(next(iter(by_method.values())))
+    return [(n, m) for n in range(cells) for m in by_method]
+
+
+def _long(by_method: dict[str, list[dict]], lengths: list[int], csv_form: bool,
+          geometry: SelectionGeometry) -> tuple[list, list]:
+    """Header and rows in long form: one row per cell and method, one column per length.  Text and
+    Markdown show α_L as ``_alpha_text`` does (``n/a`` where the method does not act on the PE); the CSV
+    has ASCII headers, full-precision values (an interval's two ends in ℓ∞ and ℓ1), an ``applicable``
+    column and empty fields where there is no value, as the plain CSV."""
+    header = ["pe", "kind", "task", "class", "extension"]
+    rows: list[list[str]] = []
+    if csv_form:
+        header += ["applicable", *_csv_header(lengths, geometry, limit=False)[4:]]
+        width = len(header) - len(["pe", "kind", "task", "class", "extension", "applicable", "realizable"])
+    else:
+        header += ["realizable at L0", *[f"α_{L}" for L in lengths]]
+    for n, method in _cell_major(by_method):
+        d = by_method[method][n]
+        applicable = d.get("applicable") is not False
+        if csv_form:
+            values = (_csv_row(d, lengths, geometry, limit=False)[4:] if applicable else ["n/a", *[""] * width])
+            rows.append([d["pe"], d["pe_kind"], d["task"], d["task_class"], method,
+                         "yes" if applicable else "no", *values])
+        else:
+            rows.append([d["pe"], d["pe_kind"], d["task"], d["task_class"], method,
+                         _realizable(d) if applicable else "n/a", *[_alpha_text(d, L) for L in lengths]])
+    return header, rows
+
+
 def run(args) -> int:
+    if args.long and args.extension is None:
+        raise SpecError("option --long needs --extension METHOD (it writes one row per cell and method); "
+                        f"accepted methods: {ALL_FORMS}")
     from posreal.theory.token_tasks import is_token_task
     if args.pes is None:                              # the taxonomy's PEs, from the declarations (loads numpy)
         from posreal.theory.defaults import TAXONOMY_PES
@@ -260,12 +300,17 @@ def run_extensions(args) -> int:
         for pe in dict.fromkeys(d["pe"] for d in docs if d.get("applicable") is False):
             refused.setdefault(pe, []).append(m)
     note = ("n/a: the method does not act on the PE (bucketed and table PEs have no frequencies or positions to "
-            "rescale; alibi takes pi only): " + "; ".join(f"{pe} ({', '.join(ms)})" for pe, ms in refused.items())
+            "rescale; the linear biases slope and alibi-fixed take pi only): "
+            + "; ".join(f"{pe} ({', '.join(ms)})" for pe, ms in refused.items())
             if refused else "")
     if args.format == "json":
         emit_json(with_provenance({"train_length": args.train_length, "lengths": lengths, "geometry": args.geometry,
                                    "extensions": list(by_method),
                                    "cells": [d for docs in by_method.values() for d in docs]}))
+    elif args.long:
+        header, rows = _long(by_method, lengths, csv_form=args.format == "csv",
+                             geometry=SelectionGeometry.parse(args.geometry))
+        _print_rows(args, header, rows, _preamble(args, list(by_method)), note)
     elif len(by_method) == 1:
         docs = next(iter(by_method.values()))
         header = ["pe", "kind", "task", "class", "realizable at L0", *[f"α_{L}" for L in lengths]]
@@ -275,7 +320,7 @@ def run_extensions(args) -> int:
     else:
         header, rows = _side_by_side(by_method, lengths, per_length=args.format == "csv")
         preamble = (_preamble(args, list(by_method)) + "\neach method's column: α_L at L = "
-                    + " / ".join(str(L) for L in lengths))
+                    + " / ".join(str(L) for L in lengths) + " (--long: one row per cell and method)")
         _print_rows(args, header, rows, preamble, note)
     if args.plot:
         from posreal.theory.plots import plot_extensions

@@ -1,0 +1,116 @@
+"""User-facing text: whole API summaries and no internal tracker words.
+
+* Every name of the public API (``posreal.theory.__all__``) has a docstring, and its first line — the
+  summary the API pages and ``help()`` show — is a whole sentence ending with a full stop; so is the
+  first line of every documented public method or property of an exported class.
+* A short list of words that belong to the project's tracker, not to its documentation ("issue",
+  "session", "turn 4", "TODO", "FIXME") occurs in no prose of the docs pages (``docs/``, ``docs/api/``,
+  ``docs/results/``; code blocks and inline code are skipped) and in no public docstring.
+
+Each check has its negative control: the same reading flags a summary cut mid-sentence, a missing
+docstring and a tracker word placed in prose (but not in code).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import posreal.theory as theory
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [p for folder in ("", "api", "results") for p in sorted((ROOT / "docs" / folder).glob("*.md"))]
+TRACKER = re.compile(r"\b(issues?|sessions?|turn \d+|TODO|FIXME|XXX)\b", re.IGNORECASE)
+
+
+def public_members() -> Iterator[tuple[str, object]]:
+    """(qualified name, object) of every exported name and of the public methods and properties defined
+    in the exported classes."""
+    for name in theory.__all__:
+        value = getattr(theory, name)
+        yield name, value
+        if inspect.isclass(value):
+            for attr, member in vars(value).items():
+                if not attr.startswith("_") and (inspect.isfunction(member) or isinstance(member, property)):
+                    yield f"{name}.{attr}", member
+
+
+def docstring(obj: object) -> str:
+    return inspect.cleandoc((obj.fget if isinstance(obj, property) else obj).__doc__ or "")
+
+
+def summary_problem(name: str, obj: object, required: bool) -> str | None:
+    """Why the summary of ``obj`` is not a whole sentence (None when it is)."""
+    text = docstring(obj)
+    if not text:
+        return f"{name}: no docstring" if required else None
+    first = text.splitlines()[0].rstrip()
+    if not first.endswith((".", ".)")):
+        return f"{name}: summary cut mid-sentence: {first!r}"
+    return None
+
+
+def test_every_public_name_has_a_whole_sentence_summary():
+    problems = [p for name, obj in public_members()
+                if (p := summary_problem(name, obj, required="." not in name)) is not None]
+    assert problems == []
+
+
+def test_taxonomy_used_by_the_tutorial_is_public():
+    import importlib
+    module = importlib.import_module("posreal.theory.taxonomy")   # the submodule of the same name, directly
+    from posreal.theory import taxonomy
+    assert "taxonomy" in theory.__all__ and taxonomy is module.taxonomy and callable(taxonomy)
+    tutorial = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    imported = set(re.findall(r"from posreal\.theory(?:\.\w+)? import (\w+)", tutorial))
+    assert "taxonomy" in imported
+
+
+def test_the_summary_reading_flags_a_cut_summary_and_a_missing_docstring():
+    def cut():
+        """α_L at each length: the rows of R_L decided under T_L θ*, each with
+        its margin."""
+
+    def whole():
+        """α_L at each length.
+
+        The rows of R_L decided under T_L θ*."""
+
+    def bare():
+        pass
+
+    assert summary_problem("cut", cut, True) is not None
+    assert summary_problem("bare", bare, True) is not None
+    assert summary_problem("whole", whole, True) is None
+
+
+# ----------------------------------------------------------------------------- tracker words
+def prose(markdown: str) -> str:
+    """The text of a Markdown page without fenced code blocks and inline code."""
+    text = re.sub(r"^(```|~~~).*?^\1", "", markdown, flags=re.MULTILINE | re.DOTALL)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def tracker_words(text: str) -> list[str]:
+    return [m.group(0) for m in TRACKER.finditer(text)]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_tracker_word_in_the_prose_of_a_docs_page(page: Path):
+    assert tracker_words(prose(page.read_text(encoding="utf-8"))) == []
+
+
+def test_no_tracker_word_in_a_public_docstring():
+    found = {name: words for name, obj in public_members() if (words := tracker_words(docstring(obj)))}
+    assert found == {}
+
+
+def test_the_tracker_reading_finds_a_word_in_prose_but_not_in_code():
+    page = "Some prose.\n\n```python\n# TODO: in code\n```\n\nInline `issue` code, and then an issue in prose.\n"
+    assert tracker_words(prose(page)) == ["issue"]
+    assert tracker_words("as decided in turn 4 of the session") == ["turn 4", "session"]
+    assert PAGES and all(p.is_file() for p in PAGES)
