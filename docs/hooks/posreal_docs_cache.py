@@ -1,0 +1,136 @@
+"""The docs build's results on disk, so that a build of an unchanged tree recomputes nothing.
+
+Every generated block (the Markdown of one ``<!-- posreal: NAME ARG... -->`` marker) and every figure
+producer's output is stored under a key: the SHA-256 of its name and arguments and of the *inputs* it
+depends on — the bytes of every file under the code and data folders it reads (:data:`CODE` unless the
+generator names fewer), the Python version, the versions of the numerical packages and solvers, and which
+solver executables are on the PATH.  A change to any of them gives a new key, so the result is computed
+again; prose edits in ``docs/*.md`` change no key.
+
+Environment:
+
+* ``POSREAL_DOCS_CACHE`` — the folder (default ``.posreal-docs-cache/`` at the repository root, ignored by
+  git, so a fresh clone — CI — has none); ``off`` computes everything and stores nothing.
+* ``POSREAL_DOCS_FAST=1`` — for prose edits: a block whose inputs changed is *not* recomputed when an
+  earlier result of the same name and arguments is stored; it is reused and counted as stale, and the hook
+  says so on the page (:class:`Freshness`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import platform
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+CODE = ("posreal", "theory", "checks", "counterexamples", "experiment", "proofs", "docs/hooks", "docs/data",
+        "pyproject.toml")
+"""What a generated result depends on unless its generator names fewer inputs (repository paths)."""
+PACKAGES = ("numpy", "scipy", "matplotlib", "z3-solver", "cvc5", "sympy", "mkdocs")
+EXECUTABLES = ("coqc", "z3", "cvc5")
+DEFAULT_DIR = ".posreal-docs-cache"
+
+
+class Freshness(Enum):
+    """Where a result came from."""
+
+    COMPUTED = "computed"   # computed in this build (and stored)
+    REUSED = "reused"       # stored by an earlier build for the same inputs
+    STALE = "stale"         # POSREAL_DOCS_FAST: stored for other inputs (the code changed since)
+
+
+@dataclass
+class DiskCache:
+    """Results keyed by (name, arguments, inputs); ``directory`` None: nothing is stored or read."""
+
+    root: Path                       # the repository
+    directory: Path | None
+    fast: bool = False
+    _prints: dict[tuple[str, ...], str] = field(default_factory=dict)
+
+    @classmethod
+    def from_environment(cls, root: Path) -> DiskCache:
+        where = os.environ.get("POSREAL_DOCS_CACHE", "").strip()
+        directory = None if where.lower() == "off" else (Path(where) if where else root / DEFAULT_DIR)
+        if directory is not None and not directory.is_absolute():
+            directory = root / directory
+        return cls(root, directory, fast=os.environ.get("POSREAL_DOCS_FAST", "") not in ("", "0"))
+
+    def describe(self) -> str:
+        if self.directory is None:
+            return "cache off (POSREAL_DOCS_CACHE=off): every result is computed"
+        stored = len(list((self.directory / "entries").glob("*.pickle"))) if self.directory.is_dir() else 0
+        fast = "; POSREAL_DOCS_FAST: results stored for older code are reused" if self.fast else ""
+        return f"cache {self.directory} ({stored} results stored){fast}"
+
+    def fingerprint(self, inputs: tuple[str, ...] = CODE) -> str:
+        """SHA-256 of the inputs' bytes (file paths and contents, sorted), the interpreter and the tools."""
+        if inputs not in self._prints:
+            h = hashlib.sha256()
+            for rel in inputs:
+                for path in self._files(self.root / rel):
+                    h.update(str(path.relative_to(self.root)).encode() + b"\0" + path.read_bytes() + b"\0")
+            h.update(platform.python_version().encode())
+            for name in PACKAGES:
+                try:
+                    h.update(f"{name}={metadata.version(name)}".encode())
+                except metadata.PackageNotFoundError:
+                    h.update(f"{name}=absent".encode())
+            for exe in EXECUTABLES:
+                h.update(f"{exe}:{shutil.which(exe) is not None}".encode())
+            self._prints[inputs] = h.hexdigest()
+        return self._prints[inputs]
+
+    @staticmethod
+    def _files(path: Path) -> list[Path]:
+        """Regular files under ``path`` (symlinks, caches and compiled files skipped), sorted."""
+        if path.is_file() and not path.is_symlink():
+            return [path]
+        found = []
+        for top, dirs, files in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not os.path.islink(os.path.join(top, d)))
+            found += [Path(top) / f for f in sorted(files)
+                      if not f.endswith((".pyc", ".vo", ".vok", ".vos", ".glob", ".aux"))
+                      and not os.path.islink(os.path.join(top, f))]
+        return found
+
+    def fetch(self, name: str, args: tuple[str, ...], compute: Callable[[], Any],
+              inputs: tuple[str, ...] = CODE) -> tuple[Any, Freshness]:
+        """The result of ``compute()`` for (name, args) and the inputs as they are now: stored or computed."""
+        if self.directory is None:
+            return compute(), Freshness.COMPUTED
+        label = hashlib.sha256(repr((name, args)).encode()).hexdigest()[:24]
+        key = hashlib.sha256(f"{label}:{self.fingerprint(inputs)}".encode()).hexdigest()[:32]
+        entry, latest = self.directory / "entries" / f"{key}.pickle", self.directory / "latest" / label
+        if entry.is_file():
+            return self._load(entry), Freshness.REUSED
+        if self.fast and latest.is_file():
+            older = self.directory / "entries" / f"{latest.read_text().strip()}.pickle"
+            if older.is_file():
+                return self._load(older), Freshness.STALE
+        value = compute()
+        self._store(entry, pickle.dumps(value))
+        self._store(latest, key.encode())
+        return value, Freshness.COMPUTED
+
+    @staticmethod
+    def _load(path: Path) -> Any:
+        with path.open("rb") as f:
+            return pickle.load(f)   # our own files, written by _store
+
+    @staticmethod
+    def _store(path: Path, data: bytes) -> None:
+        """Write atomically: a build killed mid-write leaves no half entry."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
