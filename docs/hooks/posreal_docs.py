@@ -36,7 +36,7 @@ from mkdocs.structure.files import File
 import posreal_anchors as anchors  # sibling modules: mkdocs puts this folder on sys.path while loading
 import posreal_docs_gen as gen
 from posreal_docs_cache import CODE, DiskCache, Freshness
-from posreal_docs_common import ROOT
+from posreal_docs_common import ROOT, working
 
 log = logging.getLogger("mkdocs.hooks.posreal_docs")
 
@@ -75,8 +75,9 @@ def on_files(files, config, **kwargs):
         name = produce.__name__.removeprefix("asset_")
         one = time.perf_counter()
         try:
-            produced, fresh = _cache().fetch(f"figure:{name}", (), produce,
-                                            gen.INPUTS.get(f"figure:{name}", CODE))
+            with working(f"figure {name}"):
+                produced, fresh = _cache().fetch(f"figure:{name}", (), produce,
+                                                gen.INPUTS.get(f"figure:{name}", CODE))
         except PluginError:
             raise
         except Exception as err:  # a figure that cannot be drawn is a build error, named
@@ -102,7 +103,8 @@ def _expand(match: re.Match, page, stale: list[str]) -> str:
                           f"known: {', '.join(sorted(gen.GENERATORS))}")
     start = time.perf_counter()
     try:
-        text, fresh = _cache().fetch(name, tuple(args), lambda: fn(*args), gen.INPUTS.get(name, CODE))
+        with working(f"{page.file.src_uri}: {name} {' '.join(args)}".rstrip()):
+            text, fresh = _cache().fetch(name, tuple(args), lambda: fn(*args), gen.INPUTS.get(name, CODE))
         level = logging.INFO if fresh is Freshness.COMPUTED else logging.DEBUG
         log.log(level, "posreal docs:   %s %s: %s (%.1f s)", name, " ".join(args), fresh.value,
                 time.perf_counter() - start)

@@ -51,9 +51,10 @@ class Freshness(Enum):
 class DiskCache:
     """Results keyed by (name, arguments, inputs); ``directory`` None: nothing is stored or read."""
 
-    root: Path                       # the repository
+    root: Path                       # the repository of the docs (docs/... inputs)
     directory: Path | None
     fast: bool = False
+    code_root: Path | None = None    # the repository of the imported posreal (the other inputs); default root
     _prints: dict[tuple[str, ...], str] = field(default_factory=dict)
 
     @classmethod
@@ -62,22 +63,27 @@ class DiskCache:
         directory = None if where.lower() == "off" else (Path(where) if where else root / DEFAULT_DIR)
         if directory is not None and not directory.is_absolute():
             directory = root / directory
-        return cls(root, directory, fast=os.environ.get("POSREAL_DOCS_FAST", "") not in ("", "0"))
+        import posreal
+        code_root = Path(posreal.__file__).resolve().parents[1]   # the code that runs, wherever it is installed
+        return cls(root, directory, fast=os.environ.get("POSREAL_DOCS_FAST", "") not in ("", "0"),
+                   code_root=code_root)
 
     def describe(self) -> str:
         if self.directory is None:
             return "cache off (POSREAL_DOCS_CACHE=off): every result is computed"
+        code = "" if self.code_root in (None, self.root) else f"; code imported from {self.code_root}"
         stored = len(list((self.directory / "entries").glob("*.pickle"))) if self.directory.is_dir() else 0
         fast = "; POSREAL_DOCS_FAST: results stored for older code are reused" if self.fast else ""
-        return f"cache {self.directory} ({stored} results stored){fast}"
+        return f"cache {self.directory} ({stored} results stored){code}{fast}"
 
     def fingerprint(self, inputs: tuple[str, ...] = CODE) -> str:
         """SHA-256 of the inputs' bytes (file paths and contents, sorted), the interpreter and the tools."""
         if inputs not in self._prints:
             h = hashlib.sha256()
             for rel in inputs:
-                for path in self._files(self.root / rel):
-                    h.update(str(path.relative_to(self.root)).encode() + b"\0" + path.read_bytes() + b"\0")
+                base = self.root if rel.startswith("docs/") else (self.code_root or self.root)
+                for path in self._files(base / rel):
+                    h.update(str(path.relative_to(base)).encode() + b"\0" + path.read_bytes() + b"\0")
             h.update(platform.python_version().encode())
             for name in PACKAGES:
                 try:

@@ -11,6 +11,7 @@ import io
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -44,6 +45,45 @@ def cached(key):
 
 
 PROGRESS_SECONDS = 10.0   # a long computation says where it is at least this often (the build's log)
+HEARTBEAT_SECONDS = 20.0  # and says that it is still working when one step takes longer
+
+
+class working:
+    """While a generator or figure producer runs, a daemon thread logs "still working on LABEL" whenever the
+    log has been silent for :data:`HEARTBEAT_SECONDS` (a single slow cell or solver call included), so that the
+    cold build prints progress at least every 30 s."""
+
+    _lock = threading.Lock()
+    _last = [time.perf_counter()]   # when the build last said something
+    _step = [""]                    # what it is at inside the current computation
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self._stop = threading.Event()
+
+    @classmethod
+    def said(cls, step: str = "") -> None:
+        with cls._lock:
+            cls._last[0] = time.perf_counter()
+            cls._step[0] = step
+
+    def __enter__(self) -> working:
+        self.start = time.perf_counter()
+        working.said()
+        threading.Thread(target=self._beat, daemon=True).start()
+        return self
+
+    def _beat(self) -> None:
+        while not self._stop.wait(2.0):
+            with working._lock:
+                quiet, step = time.perf_counter() - working._last[0], working._step[0]
+            if quiet >= HEARTBEAT_SECONDS:
+                log.info("posreal docs:   … still working on %s%s (%.0f s)", self.label,
+                         f", at {step}" if step else "", time.perf_counter() - self.start)
+                working.said(step)
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
 
 
 def progress(label: str):
@@ -59,6 +99,7 @@ def progress(label: str):
                 log.info("posreal docs:   %s: cell %d of %d (%s · %s), %.0f s so far", label, n, len(cells), pe,
                          task, now - start)
                 last = now
+            working.said(f"{label}, cell {n} of {len(cells)} ({pe} · {task})")
             yield cell
     return wrap
 

@@ -32,7 +32,7 @@ import posreal_docs_alpha as alpha
 import posreal_docs_cli as cli
 import posreal_docs_search as search
 import posreal_docs_taxonomy as taxonomy
-from posreal_docs_common import DOCS, cached, fmt_seconds, log, md_escape, provenance, reset_cache, table
+from posreal_docs_common import DOCS, cached, working, fmt_seconds, log, md_escape, provenance, reset_cache, table
 
 __all__ = ["ASSETS", "GENERATORS", "formalization_note", "reset_cache"]
 
@@ -62,8 +62,10 @@ def claims_report():
     from posreal.checks.runner import run_claims
     start = time.perf_counter()
     log.info("posreal docs: running every claim's checks (posreal check --skip-slow), once for the whole site")
-    reports = {report.statement.id: report for report in run_claims(
-        skip_slow=True, on_check=lambda c: log.info("posreal docs:   check %s: %s — %s", c.claim, c.method, c.label))}
+    def said(c) -> None:
+        log.info("posreal docs:   check %s: %s — %s", c.claim, c.method, c.label)
+        working.said(f"check {c.claim}: {c.label}")
+    reports = {report.statement.id: report for report in run_claims(skip_slow=True, on_check=said)}
     log.info("posreal docs: claim checks done in %.1f s", time.perf_counter() - start)
     return reports, RUNNER_SOURCE, time.perf_counter() - start
 
