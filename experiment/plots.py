@@ -131,7 +131,7 @@ def write_figures(summary: dict, out_dir: str | Path) -> list[Path]:
     title = (f"Trained heads against α_L: {summary['measurements']} measurements, threshold {summary['threshold']}. "
              f"Agreement with α_L (ℓ2): {rates}.")
     if hidden:
-        title += (f"\nNot realizable at L0, so no panel ({len(hidden)} cells): "
+        title += (f"\nNot realizable at L0, so no panel ({len(hidden)} cell{'s' if len(hidden) > 1 else ''}): "
                   + ", ".join(f"{pe} · {task}" for pe, task in hidden) + ".")
     fig.suptitle(wrapped(title, width - 0.4, 10), fontsize=10)
     path = out_dir / CELLS_FIGURE

@@ -261,8 +261,9 @@ def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: 
                       marker=EXTENSION_STYLES.get(m, ("tab:gray", "-.", "x"))[2], markerfacecolor="none", lw=1.4,
                       label=m) for m in methods]
     train_length = next((d["train_length"] for docs in by_method.values() for d in docs if "train_length" in d), "?")
-    fig.suptitle(wrapped(f"α_L under each length extension (train length {train_length}); methods side by side "
-                         "at each L", fig.get_figwidth() - 0.4, 10), fontsize=10)
+    side = "; methods side by side at each L" if len(lengths) <= MAX_MARKERS else ""
+    fig.suptitle(wrapped(f"α_L under each length extension (train length {train_length}){side}",
+                         fig.get_figwidth() - 0.4, 10), fontsize=10)
     fig.legend(handles=handles, title="extension method", fontsize=8, title_fontsize=8, loc="outside lower center",
                ncol=len(handles), frameon=False)
     save_figure(fig, path, dpi=110, force=force)
