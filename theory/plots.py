@@ -180,7 +180,7 @@ def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path
     styles = task_styles(tasks)
     cols = min(4, len(pes))
     nrows = -(-len(pes) // cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(3.3 * cols + 2.2, 2.9 * nrows + 0.8), squeeze=False,
+    fig, axes = plt.subplots(nrows, cols, figsize=(3.3 * cols + 2.2, 2.9 * nrows + 0.6), squeeze=False,
                              layout="constrained")
     middle = (len(tasks) - 1) / 2
     for ax, pe in zip(axes.flat, pes):
@@ -242,11 +242,13 @@ def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: 
     fig, axes = plt.subplots(nrows, cols, figsize=(3.1 * cols + 0.4, 2.6 * nrows + 1.0), squeeze=False,
                              sharey=True, layout="constrained")
     middle = (len(methods) - 1) / 2
+    drawn: list[str] = []
     for ax, n in zip(axes.flat, shown):
         for k, m in enumerate(methods):
             d = by_method[m][n]
             if not d.get("applicable", True) or not d.get("realizable"):
                 continue
+            drawn += [m] if m not in drawn else []
             colour, linestyle, marker = EXTENSION_STYLES.get(m, ("tab:gray", "-.", "x"))
             xs = dodged(lengths, (k - middle) * 2.0)
             ax.plot(xs, [d["alpha"][str(L)] for L in lengths], linestyle=linestyle, marker=marker, color=colour,
@@ -259,7 +261,7 @@ def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: 
     handles = [Line2D([], [], color=EXTENSION_STYLES.get(m, ("tab:gray", "-.", "x"))[0],
                       linestyle=EXTENSION_STYLES.get(m, ("tab:gray", "-.", "x"))[1],
                       marker=EXTENSION_STYLES.get(m, ("tab:gray", "-.", "x"))[2], markerfacecolor="none", lw=1.4,
-                      label=m) for m in methods]
+                      label=m) for m in methods if m in drawn]
     train_length = next((d["train_length"] for docs in by_method.values() for d in docs if "train_length" in d), "?")
     side = "; methods side by side at each L" if len(lengths) <= MAX_MARKERS else ""
     fig.suptitle(wrapped(f"α_L under each length extension (train length {train_length}){side}",
