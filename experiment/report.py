@@ -184,8 +184,8 @@ def _exp_attention_agreement(s: dict) -> str:
 def _exp_attention_outside(s: dict) -> str:
     rows = []
     for name, rs in s["recipes"].items():
-        g = OWN_WITNESS.get(name)
-        w = rs["witnesses"].get(g or "")
+        g = OWN_WITNESS.get(name, "")
+        w = rs["witnesses"].get(g)
         if not w or "attention" not in w:
             continue
         for c in w["attention"]["outside"]:

@@ -217,8 +217,10 @@ def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path
     save_figure(fig, path, dpi=120, force=force)
 
 
-EXTENSION_STYLES = {"none": ("k", "-", "o"), "pi": ("tab:blue", "-", "s"), "ntk": ("tab:orange", "--", "^"),
-                    "yarn": ("tab:green", ":", "D")}   # method -> colour, line style, marker (one encoding each)
+EXTENSION_STYLES: dict[str, tuple[str, Any, str]] = {
+    "none": ("k", "-", "o"), "pi": ("tab:blue", "-", "s"), "ntk": ("tab:orange", "--", "^"),
+    "yarn": ("tab:green", ":", "D")}   # method -> colour, line style, marker (together: one encoding)
+OTHER_METHOD: tuple[str, Any, str] = ("tab:gray", "-.", "x")
 
 
 def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: str, force: bool = False) -> None:
@@ -249,7 +251,7 @@ def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: 
             if not d.get("applicable", True) or not d.get("realizable"):
                 continue
             drawn += [m] if m not in drawn else []
-            colour, linestyle, marker = EXTENSION_STYLES.get(m, ("tab:gray", "-.", "x"))
+            colour, linestyle, marker = EXTENSION_STYLES.get(m, OTHER_METHOD)
             xs = dodged(lengths, (k - middle) * 2.0)
             ax.plot(xs, [d["alpha"][str(L)] for L in lengths], linestyle=linestyle, marker=marker, color=colour,
                     ms=5, lw=1.4, markerfacecolor="none", markeredgewidth=1.2, markevery=mark_every(len(xs)),
@@ -258,10 +260,9 @@ def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: 
         _length_axis(ax, lengths, "α_L")
     for ax in axes.flat[len(shown):]:
         ax.set_visible(False)
-    handles = [Line2D([], [], color=EXTENSION_STYLES.get(m, ("tab:gray", "-.", "x"))[0],
-                      linestyle=EXTENSION_STYLES.get(m, ("tab:gray", "-.", "x"))[1],
-                      marker=EXTENSION_STYLES.get(m, ("tab:gray", "-.", "x"))[2], markerfacecolor="none", lw=1.4,
-                      label=m) for m in methods if m in drawn]
+    handles = [Line2D([], [], color=colour, linestyle=linestyle, marker=marker, markerfacecolor="none", lw=1.4,
+                      label=m) for m in methods if m in drawn
+               for colour, linestyle, marker in [EXTENSION_STYLES.get(m, OTHER_METHOD)]]
     train_length = next((d["train_length"] for docs in by_method.values() for d in docs if "train_length" in d), "?")
     side = "; methods side by side at each L" if len(lengths) <= MAX_MARKERS else ""
     fig.suptitle(wrapped(f"α_L under each length extension (train length {train_length}){side}",
