@@ -106,7 +106,7 @@ def _expand(match: re.Match, page, stale: list[str]) -> str:
         with working(f"{page.file.src_uri}: {name} {' '.join(args)}".rstrip()):
             text, fresh = _cache().fetch(name, tuple(args), lambda: fn(*args), gen.INPUTS.get(name, CODE))
         level = logging.INFO if fresh is Freshness.COMPUTED else logging.DEBUG
-        log.log(level, "posreal docs:   %s %s: %s (%.1f s)", name, " ".join(args), fresh.value,
+        log.log(level, "posreal docs:   %s: %s (%.1f s)", " ".join([name, *args]), fresh.value,
                 time.perf_counter() - start)
     except PluginError as err:
         raise PluginError(f"posreal docs: {page.file.src_uri}: {name}: {err}") from err

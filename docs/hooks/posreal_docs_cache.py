@@ -3,7 +3,8 @@
 Every generated block (the Markdown of one ``<!-- posreal: NAME ARG... -->`` marker) and every figure
 producer's output is stored under a key: the SHA-256 of its name and arguments and of the *inputs* it
 depends on — the bytes of every file under the code and data folders it reads (:data:`CODE` unless the
-generator names fewer), the Python version, the versions of the numerical packages and solvers, and which
+generator names fewer; the code is read where the imported ``posreal`` lives, the ``docs/`` inputs in the
+docs' repository), the Python version, the versions of the numerical packages and solvers, and which
 solver executables are on the PATH.  A change to any of them gives a new key, so the result is computed
 again; prose edits in ``docs/*.md`` change no key.
 
