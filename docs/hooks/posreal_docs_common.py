@@ -45,7 +45,7 @@ def cached(key):
 
 
 PROGRESS_SECONDS = 10.0   # a long computation says where it is at least this often (the build's log)
-HEARTBEAT_SECONDS = 20.0  # and says that it is still working when one step takes longer
+HEARTBEAT_SECONDS = 15.0  # and says that it is still working when one step takes longer (margin: a busy GIL)
 
 
 class working:
