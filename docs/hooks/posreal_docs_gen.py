@@ -5,9 +5,9 @@ modules that hold them, one topic each:
 * ``posreal_docs_alpha`` — the PE and task registries, α_L of single cells, β, ceilings, α^ind;
 * ``posreal_docs_taxonomy`` — the taxonomy, its geometries and length extensions, and their figures;
 * ``posreal_docs_search`` — certificates, open ties, α♯ against the flow, the searches;
-* ``posreal_docs_cli`` — the CLI reference;
 * here — the claims and their checks (``posreal.checks.runner.run_claims``, the engine of ``posreal check``),
-  the statements (``posreal.theory.statements``), and the experiment's report, whose tables and figures
+  the statements (``posreal.theory.statements``), the CLI reference (the argparse parsers of
+  ``posreal.cli.build_parser``), and the experiment's report, whose tables and figures
   are the package's (``posreal.experiment.report``, ``posreal.experiment.plots``) over the committed
   ``docs/data/experiment/summary.json``.
 
@@ -20,6 +20,7 @@ placeholder fallback.
 
 from __future__ import annotations
 
+import argparse
 import tempfile
 import textwrap
 import time
@@ -29,10 +30,10 @@ from mkdocs.exceptions import PluginError
 
 # sibling modules: mkdocs puts docs/hooks on sys.path while it loads the hooks
 import posreal_docs_alpha as alpha
-import posreal_docs_cli as cli
 import posreal_docs_search as search
 import posreal_docs_taxonomy as taxonomy
-from posreal_docs_common import DOCS, cached, working, fmt_seconds, log, md_escape, provenance, reset_cache, table
+from posreal_docs_common import (DOCS, cached, fmt_seconds, log, md_escape, provenance, reset_cache, rst_to_md,
+                                 table, working)
 
 __all__ = ["ASSETS", "GENERATORS", "formalization_note", "reset_cache"]
 
@@ -201,6 +202,60 @@ def gen_statement(claim_id: str, where: str = "results") -> str:
     return "\n".join(out) + "\n"
 
 
+# --------------------------------------------------------------------------- CLI and API references
+def _option_rows(parser: argparse.ArgumentParser):
+    rows = []
+    for a in parser._actions:
+        if isinstance(a, argparse._HelpAction):
+            continue
+        flags = ", ".join(f"`{s}`" for s in a.option_strings) or f"`{a.dest}` (positional)"
+        if a.choices and not isinstance(a, argparse._SubParsersAction):
+            value = " \\| ".join(f"`{c}`" for c in a.choices)
+        elif a.nargs == 0:
+            value = "—"
+        else:
+            value = f"`{a.metavar or a.dest.upper()}`"
+        default = a.default
+        if default in (None, argparse.SUPPRESS, False) or a.nargs == 0:
+            default_text = "required" if a.required else "—"
+        elif isinstance(default, list):
+            default_text = "`" + ",".join(map(str, default)) + "`"
+        else:
+            default_text = f"`{default}`"
+        rows.append([flags, value, default_text, (a.help or "").replace("%(default)s", str(default))])
+    return rows
+
+
+def _command_section(command: str, parser: argparse.ArgumentParser, level: int) -> list[str]:
+    """One command: description, usage, options; nested subcommands (``posreal search colspan``) below it."""
+    anchor = command.replace(" ", "-")
+    out = [f"\n{'#' * level} `{command}` {{#{anchor}}}\n"]
+    if parser.description:
+        out.append(rst_to_md(parser.description) + "\n")
+    out.append(f"```text\n{parser.format_usage().strip()}\n```\n")
+    nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    shown = [a for a in parser._actions if not isinstance(a, argparse._HelpAction)]
+    rows = [r for r, a in zip(_option_rows(parser), shown) if not isinstance(a, argparse._SubParsersAction)]
+    if rows:
+        out.append(table(["option", "value", "default", "meaning"], rows))
+    for sub in nested:
+        for name, child in sub.choices.items():
+            out += _command_section(f"{command} {name}", child, min(level + 1, 6))
+    return out
+
+
+def gen_cli_reference() -> str:
+    from posreal.cli import build_parser
+    parser = build_parser()
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {c.dest: c.help for c in subs._choices_actions}
+    out = [f"```text\n{parser.format_usage().strip()}\n```\n", rst_to_md(parser.description or "") + "\n",
+           table(["command", "what it does"], [[f"[`posreal {n}`](#posreal-{n})", helps.get(n, "")]
+                                               for n in subs.choices], "posreal.cli.build_parser()")]
+    for name, sp in subs.choices.items():
+        out += _command_section(f"posreal {name}", sp, 2)
+    out.append("\n" + provenance("posreal.cli.build_parser() (argparse)"))
+    return "\n".join(out)
 
 
 # --------------------------------------------------------------------------- experiment
@@ -251,23 +306,18 @@ GENERATORS = {
     "learned": alpha.gen_learned,
     "static-routing": alpha.gen_static_routing,
     "ceilings": alpha.gen_ceilings,
-    "alpha-geometries": alpha.gen_alpha_geometries,
-    "alpha-extensions": taxonomy.gen_alpha_extensions,
-    "induction-table": alpha.gen_induction_table,
     "taxonomy-table": taxonomy.gen_taxonomy_table,
     "taxonomy-grid": taxonomy.gen_taxonomy_grid,
     "taxonomy-figure": taxonomy.gen_taxonomy_figure,
     "taxonomy-duals": taxonomy.gen_taxonomy_duals,
     "taxonomy-geometries": taxonomy.gen_taxonomy_geometries,
     "taxonomy-geometries-figure": taxonomy.gen_taxonomy_geometries_figure,
-    "extension-table": taxonomy.gen_extension_table,
-    "extension-figure": taxonomy.gen_extension_figure,
-    "extension-instances": taxonomy.gen_extension_instances,
+    "alpha-geometries": alpha.gen_alpha_geometries,
     "checks": gen_checks,
     "claims-overview": gen_claims_overview,
     "claims-overview-here": gen_claims_overview_from_results,
     "statement": gen_statement,
-    "cli-reference": cli.gen_cli_reference,
+    "cli-reference": gen_cli_reference,
     "certificates": search.gen_certificates,
     "open-ties": search.gen_open_ties,
     "limit-tally": search.gen_limit_tally,
@@ -275,6 +325,11 @@ GENERATORS = {
     "limit-example": search.gen_limit_example,
     "search": search.gen_search,
     "experiment": gen_experiment,
+    "extension-table": taxonomy.gen_extension_table,
+    "extension-figure": taxonomy.gen_extension_figure,
+    "alpha-extensions": taxonomy.gen_alpha_extensions,
+    "extension-instances": taxonomy.gen_extension_instances,
+    "induction-table": alpha.gen_induction_table,
 }
 
 # What a result depends on when it is not the whole code (posreal_docs_cache.CODE): marker or figure name ->
