@@ -47,6 +47,7 @@ DODGE = 0.05   # horizontal offset between tasks at one length, in doublings (lo
 GEOMETRY_STYLES: dict[str, tuple[Any, str, str]] = {   # geometry -> (line style, marker, legend label)
     "l2": ("-", "o", "ℓ2 (θ*)"), "linf": ("--", "s", "ℓ∞ [every, some]"), "l1": (":", "^", "ℓ1 [every, some]")}
 OTHER_GEOMETRY: tuple[Any, str, str] = ("-.", "x", "")
+GEOMETRY_WIDTHS = {"l2": 1.2}   # geometry -> line width (others 1.0): the one-number ℓ2 curve drawn a little wider
 MAX_TICKS = 8       # tick labels on a length axis
 MAX_MARKERS = 12    # markers on one curve (every k-th point beyond)
 
@@ -192,7 +193,7 @@ def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path
                 xs = dodged(lengths, tasks.index(d["task"]) - middle + (g - (len(names) - 1) / 2) * 0.3)
                 lo = [d["alpha_interval"][str(L)][0] for L in lengths]
                 hi = [d["alpha_interval"][str(L)][1] for L in lengths]
-                _draw(ax, xs, lo, style, linestyle, marker, width=1.2 if name == "l2" else 1.0)
+                _draw(ax, xs, lo, style, linestyle, marker, width=GEOMETRY_WIDTHS.get(name, 1.0))
                 for x, a, b in zip(xs, lo, hi):
                     if b > a:
                         ax.plot([x, x], [a, b], color=style.colour, lw=1.6, alpha=0.7)
