@@ -42,14 +42,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
+MAX_TICKS = 8       # tick labels on a length axis
+MAX_MARKERS = 12    # markers on one curve (about that many, evenly spaced, beyond)
 Y_LIMITS = (-0.05, 1.05)
 DODGE = 0.05   # horizontal offset between tasks at one length, in doublings (log2 units)
 GEOMETRY_STYLES: dict[str, tuple[Any, str, str]] = {   # geometry -> (line style, marker, legend label)
     "l2": ("-", "o", "ℓ2 (θ*)"), "linf": ("--", "s", "ℓ∞ [every, some]"), "l1": (":", "^", "ℓ1 [every, some]")}
 OTHER_GEOMETRY: tuple[Any, str, str] = ("-.", "x", "")
 GEOMETRY_WIDTHS = {"l2": 1.2}   # geometry -> line width (others 1.0): the one-number ℓ2 curve drawn a little wider
-MAX_TICKS = 8       # tick labels on a length axis
-MAX_MARKERS = 12    # markers on one curve (every k-th point beyond)
 
 
 @dataclass(frozen=True)
