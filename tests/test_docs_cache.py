@@ -135,3 +135,23 @@ def test_a_page_with_a_stale_result_says_so(tmp_path, monkeypatch):
 def test_no_docs_hook_is_over_400_lines(module):
     lines = (HOOKS / f"{module}.py").read_text().count("\n")
     assert lines <= 400, f"{module}.py has {lines} lines"
+
+
+def test_in_a_git_checkout_ignored_artefacts_do_not_change_the_key(tmp_path):
+    """Coq's caches, __pycache__ and the like are ignored by git and change no key; a new source file does
+    (negative control), and the inputs a key was made of are written beside the results."""
+    import shutil
+    import subprocess
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    cache_mod = _module("posreal_docs_cache")
+    root = _tree(tmp_path)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / ".gitignore").write_text("*.cache\n")
+    first = cache_mod.DiskCache(root, root / "cache").fingerprint(("theory",))
+    (root / "theory" / ".lia.cache").write_text("coq wrote this\n")
+    assert cache_mod.DiskCache(root, root / "cache").fingerprint(("theory",)) == first
+    (root / "theory" / "b.py").write_text("y = 1\n")
+    assert cache_mod.DiskCache(root, root / "cache").fingerprint(("theory",)) != first
+    manifests = list((root / "cache" / "inputs").glob("*.txt"))
+    assert manifests and any("theory/a.py" in m.read_text() for m in manifests)

@@ -24,6 +24,7 @@ import os
 import pickle
 import platform
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -80,32 +81,42 @@ class DiskCache:
     def fingerprint(self, inputs: tuple[str, ...] = CODE) -> str:
         """SHA-256 of the inputs' bytes (file paths and contents, sorted), the interpreter and the tools."""
         if inputs not in self._prints:
-            h = hashlib.sha256()
+            h, listed = hashlib.sha256(), []
             for rel in inputs:
                 base = self.root if rel.startswith("docs/") else (self.code_root or self.root)
                 for path in self._files(base / rel):
-                    h.update(str(path.relative_to(base)).encode() + b"\0" + path.read_bytes() + b"\0")
-            h.update(platform.python_version().encode())
+                    data = path.read_bytes()
+                    h.update(str(path.relative_to(base)).encode() + b"\0" + data + b"\0")
+                    listed.append(f"{hashlib.sha256(data).hexdigest()[:16]}  {path.relative_to(base)}")
+            tools = [f"python {platform.python_version()}"]
             for name in PACKAGES:
                 try:
-                    h.update(f"{name}={metadata.version(name)}".encode())
+                    tools.append(f"{name}={metadata.version(name)}")
                 except metadata.PackageNotFoundError:
-                    h.update(f"{name}=absent".encode())
-            for exe in EXECUTABLES:
-                h.update(f"{exe}:{shutil.which(exe) is not None}".encode())
+                    tools.append(f"{name}=absent")
+            tools += [f"{exe}:{shutil.which(exe) is not None}" for exe in EXECUTABLES]
+            h.update("\n".join(tools).encode())
             self._prints[inputs] = h.hexdigest()
+            if self.directory is not None:   # what the key was made of, to tell why a result was recomputed
+                self._store(self.directory / "inputs" / f"{self._prints[inputs][:32]}.txt",
+                            "\n".join(tools + listed).encode() + b"\n")
         return self._prints[inputs]
 
     @staticmethod
     def _files(path: Path) -> list[Path]:
-        """Regular files under ``path`` (symlinks, caches and compiled files skipped), sorted."""
+        """The source files under ``path``, sorted: in a git checkout the files git tracks or would track (so
+        build artefacts git ignores — Coq's caches, __pycache__ — never change a key), else every regular file
+        but caches and compiled files.  Symlinks are skipped (posreal/theory -> ../theory is hashed once)."""
+        listed = _git_files(path)
+        if listed is not None:
+            return listed
         if path.is_file() and not path.is_symlink():
             return [path]
         found = []
         for top, dirs, files in os.walk(path):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not os.path.islink(os.path.join(top, d)))
             found += [Path(top) / f for f in sorted(files)
-                      if not f.endswith((".pyc", ".vo", ".vok", ".vos", ".glob", ".aux"))
+                      if not f.endswith((".pyc", ".vo", ".vok", ".vos", ".glob", ".aux", ".cache"))
                       and not os.path.islink(os.path.join(top, f))]
         return found
 
@@ -141,3 +152,15 @@ class DiskCache:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
+
+
+def _git_files(path: Path) -> list[Path] | None:
+    """Files under ``path`` that git tracks or does not ignore (None: not in a git checkout, or no git)."""
+    top = path if path.is_dir() else path.parent
+    try:
+        out = subprocess.run(["git", "-C", str(top), "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+                              "--", str(path)], capture_output=True, check=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    files = (top / name for name in out.decode().split("\0") if name)
+    return sorted(f for f in files if f.is_file() and not f.is_symlink())
