@@ -155,3 +155,27 @@ def test_in_a_git_checkout_ignored_artefacts_do_not_change_the_key(tmp_path):
     assert cache_mod.DiskCache(root, root / "cache").fingerprint(("theory",)) != first
     manifests = list((root / "cache" / "inputs").glob("*.txt"))
     assert manifests and any("theory/a.py" in m.read_text() for m in manifests)
+
+
+def test_the_tutorial_blocks_run_once_for_the_same_source(tmp_path, monkeypatch):
+    """The tutorial hook stores what its blocks printed: a second build does not run them again (the blocks
+    count their runs in a file), a changed block runs again (negative control), and prose around them is free."""
+    tutorial = _module("tutorial_exec")
+    monkeypatch.setenv("POSREAL_DOCS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("POSREAL_DOCS_FAST", raising=False)
+    counter = tmp_path / "runs.txt"
+
+    class Page:
+        class file:
+            src_uri = "tutorial.md"
+
+    def page(prose: str, extra: str = "") -> str:
+        return (f"# T\n\n<!-- execute: python -->\n\n{prose}\n\n```python\n"
+                f"open({str(counter)!r}, 'a').write('x')\nprint('hello'{extra})\n```\n")
+
+    first = tutorial.on_page_markdown(page("Intro."), Page, {}, None)
+    assert "hello" in first and counter.read_text() == "x"
+    again = tutorial.on_page_markdown(page("Intro, edited."), Page, {}, None)
+    assert "hello" in again and "Intro, edited." in again and counter.read_text() == "x"
+    tutorial.on_page_markdown(page("Intro.", ", 'again'"), Page, {}, None)
+    assert counter.read_text() == "xx"
