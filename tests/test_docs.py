@@ -35,6 +35,20 @@ def _hooks():
     return gen, hook
 
 
+def _hook_module(name: str):
+    """One module of docs/hooks (posreal_docs_common, posreal_docs_search, ...)."""
+    sys.path.insert(0, str(HOOKS))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(HOOKS))
+
+
+def _memo() -> dict:
+    """The results shared within one build (a test puts a fake claim report there)."""
+    return _hook_module("posreal_docs_common")._memo
+
+
 def _anchors():
     sys.path.insert(0, str(HOOKS))
     try:
@@ -169,7 +183,7 @@ def test_a_claim_missing_from_the_runner_report_is_a_build_error():
     from mkdocs.exceptions import PluginError
     gen, _ = _hooks()
     gen.reset_cache()
-    gen._cache[("claims", ())] = ({"theorem1": _report("theorem1")}, "fake runner", 0.0)
+    _memo()[("claims", ())] = ({"theorem1": _report("theorem1")}, "fake runner", 0.0)
     try:
         with pytest.raises(PluginError, match="not in the claim report"):
             gen.gen_checks("theorem2")
@@ -218,7 +232,7 @@ def test_checks_table_counts_what_check_result_ok_says(verdict, control, good):
     result = _result("theorem2", verdict, control)
     assert result.ok is good
     gen.reset_cache()
-    gen._cache[("claims", ())] = ({"theorem2": _report("theorem2", result)}, "fake runner", 0.0)
+    _memo()[("claims", ())] = ({"theorem2": _report("theorem2", result)}, "fake runner", 0.0)
     try:
         text = gen.gen_checks("theorem2")
     finally:
@@ -328,8 +342,8 @@ def test_registry_tables_come_from_the_code():
     gen, _ = _hooks()
     from posreal.theory.defaults import REGISTRY_PES
     from posreal.theory.defaults import REGISTRY_TASKS
-    pes = gen.gen_pe_registry("16")
-    tasks = gen.gen_task_registry("8")
+    pes = gen.GENERATORS["pe-registry"]("16")
+    tasks = gen.GENERATORS["task-registry"]("8")
     for spec in REGISTRY_PES:
         assert f"`{spec}`" in pes
     for spec in REGISTRY_TASKS:
@@ -339,7 +353,7 @@ def test_registry_tables_come_from_the_code():
 def test_cli_reference_lists_every_command():
     gen, _ = _hooks()
     from posreal.cli import COMMANDS
-    text = gen.gen_cli_reference()
+    text = gen.GENERATORS["cli-reference"]()
     for name in COMMANDS:
         assert f"## `posreal {name}`" in text
 
@@ -423,20 +437,21 @@ def test_no_placeholder_anywhere(site):
 def test_missing_sources_are_build_errors(tmp_path):
     from mkdocs.exceptions import PluginError
     gen, _ = _hooks()
-    saved = gen.EXPERIMENT_SUMMARY, gen.CERTIFICATES
+    search = _hook_module("posreal_docs_search")
+    saved = gen.EXPERIMENT_SUMMARY, search.CERTIFICATES
     gen.reset_cache()
     try:
-        gen.EXPERIMENT_SUMMARY, gen.CERTIFICATES = tmp_path / "summary.json", tmp_path / "certificates"
+        gen.EXPERIMENT_SUMMARY, search.CERTIFICATES = tmp_path / "summary.json", tmp_path / "certificates"
         with pytest.raises(PluginError, match="summary.json is missing|is missing"):
             gen.gen_experiment("separation")
         with pytest.raises(PluginError, match="no committed certificate"):
-            gen.gen_certificates()
+            gen.GENERATORS["certificates"]()
         (tmp_path / "summary.json").write_text("{}")
         gen.reset_cache()
         with pytest.raises(PluginError, match="has no"):
             gen.gen_experiment("separation")
     finally:
-        gen.EXPERIMENT_SUMMARY, gen.CERTIFICATES = saved
+        gen.EXPERIMENT_SUMMARY, search.CERTIFICATES = saved
         gen.reset_cache()
 
 

@@ -22,7 +22,7 @@ def _gen():
 
 def test_the_induction_table_is_the_computed_alpha():
     gen = _gen()
-    text = gen.gen_induction_table("16", "33", "rope:16", "relbias", "abscol:16")
+    text = gen.GENERATORS["induction-table"]("16", "33", "rope:16", "relbias", "abscol:16")
     rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
             for line in text.splitlines() if line.startswith("| `")}
     for pe, cells in rows.items():

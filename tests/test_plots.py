@@ -45,18 +45,19 @@ def _boxes_overlap(a, b) -> bool:
 
 
 def _legend_outside_and_unclipped(fig) -> None:
-    """The legend overlaps no panel and lies wholly inside the figure (nothing cut off)."""
+    """Every legend overlaps no panel and lies wholly inside the figure (nothing cut off)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     canvas = FigureCanvasAgg(fig)                      # a closed figure keeps only a bare canvas
     canvas.draw()
     renderer = canvas.get_renderer()
-    (legend,) = fig.legends
-    box = legend.get_window_extent(renderer)
-    whole = fig.bbox
-    assert whole.x0 <= box.x0 and box.x1 <= whole.x1 and whole.y0 <= box.y0 and box.y1 <= whole.y1
-    for ax in fig.axes:
-        if ax.get_visible():
-            assert not _boxes_overlap(box, ax.get_window_extent(renderer)), "legend on a panel"
+    assert fig.legends
+    for legend in fig.legends:
+        box = legend.get_window_extent(renderer)
+        whole = fig.bbox
+        assert whole.x0 <= box.x0 and box.x1 <= whole.x1 and whole.y0 <= box.y0 and box.y1 <= whole.y1
+        for ax in fig.axes:
+            if ax.get_visible():
+                assert not _boxes_overlap(box, ax.get_window_extent(renderer)), "legend on a panel"
 
 
 def _taxonomy_docs(pes=("relbias", "alibi"), tasks=("offset:1", "position:0"), alpha=None) -> list[dict]:
@@ -185,8 +186,12 @@ def test_geometry_figure_has_one_style_per_geometry_and_one_colour_per_task(tmp_
     assert styles == [("-", "o")] * 2 + [("--", "s")] * 2 + [(":", "^")] * 2
     colours = [line.get_color() for line in lines]
     assert colours[0::2] == [colours[0]] * 3 and colours[1::2] == [colours[1]] * 3 and colours[0] != colours[1]
-    labels = [t.get_text() for t in figures[0].legends[0].get_texts()]
-    assert labels == ["offset:1", "copy", " ", "ℓ2 (θ*)", "ℓ∞ [every, some]", "ℓ1 [every, some]"]
+    tasks, geometries = ([t.get_text() for t in legend.get_texts()] for legend in figures[0].legends)
+    assert tasks == ["offset:1", "copy"]
+    assert geometries == ["ℓ2 (θ*)", "ℓ∞ [every, some]", "ℓ1 [every, some]"]
+    # one encoding per variable: a task's legend entry is a colour without a marker; markers are the geometry's
+    assert all(h.get_marker() in ("None", None, "") for h in figures[0].legends[0].legend_handles)
+    assert [h.get_marker() for h in figures[0].legends[1].legend_handles] == ["o", "s", "^"]
 
 
 # Exists because a mutant survived: a geometry without a style of its own was never drawn.
@@ -198,8 +203,8 @@ def test_a_geometry_outside_the_style_table_is_drawn_and_named(tmp_path, monkeyp
     assert (tmp_path / "g.png").stat().st_size > 0
     lines = [line for line in figures[0].axes[0].get_lines() if line.get_marker() not in ("None", None, "")]
     assert [(line.get_linestyle(), line.get_marker()) for line in lines] == [("-", "o"), ("-.", "x")]
-    labels = [t.get_text() for t in figures[0].legends[0].get_texts()]
-    assert labels[-2:] == ["ℓ2 (θ*)", "l3"]
+    labels = [t.get_text() for t in figures[0].legends[1].get_texts()]
+    assert labels == ["ℓ2 (θ*)", "l3"]
 
 
 # Exists because a mutant survived: the geometry figure's pixel size was unchecked.
@@ -243,9 +248,10 @@ def test_figures_refuse_to_draw_nothing(tmp_path):
 
 
 # Exists because a mutant survived: the geometry figure's margins, bars, spacer, empty note and title were unchecked.
-def test_geometry_figure_margins_bars_spacer_empty_note_and_title(tmp_path, monkeypatch):
-    """The length axis runs from min L / 1.25 to max L · 1.25; an interval bar is drawn at alpha 0.7; the legend's
-    spacer between tasks and geometries draws no line; a PE without a realizable cell says so; the title is 10 pt."""
+def test_geometry_figure_margins_bars_legends_empty_note_and_title(tmp_path, monkeypatch):
+    """The length axis runs from min L / 1.25 to max L · 1.25; an interval bar is drawn at alpha 0.7; tasks and
+    geometries have a legend each, titled by their encoding; a PE without a realizable cell says so; the title is
+    10 pt."""
     figures = _recorded_figures(monkeypatch)
     docs = _geometry_docs() + [{"pe": "nope", "task": "offset:1", "realizable": False, "alpha_interval": {}}]
     plots.plot_geometries({"l2": docs}, [4, 16, 64], str(tmp_path / "g.png"))
@@ -256,8 +262,9 @@ def test_geometry_figure_margins_bars_spacer_empty_note_and_title(tmp_path, monk
     assert len(bars) == 2 and all(line.get_alpha() == 0.7 for line in bars)
     (text,) = empty.texts
     assert text.get_text() == "no task realizable at L0:\nnothing to transfer"
-    assert fig.legends[0].legend_handles[1].get_linewidth() == 0
-    assert fig.get_suptitle().endswith("is not realizable at L0") and fig._suptitle.get_fontsize() == 10
+    assert [legend.get_title().get_text() for legend in fig.legends] == ["task (colour)", "geometry (line, marker)"]
+    assert fig.get_suptitle().replace("\n", " ").endswith("is not realizable at L0")
+    assert fig._suptitle.get_fontsize() == 10
 
 
 # Exists because a mutant survived: ten tasks could be drawn from the twenty-colour palette.
@@ -275,3 +282,35 @@ def test_extension_figure_labels_both_axes(tmp_path, monkeypatch):
     plots.plot_extensions({"none": [cell], "pi": [cell]}, [4, 8], str(tmp_path / "e.png"))
     (ax,) = [ax for ax in figures[0].axes if ax.get_visible()]
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("L", "α_L")
+
+
+# --------------------------------------------------------------------------- many lengths, long titles
+def test_many_lengths_get_few_ticks_and_markers(tmp_path, monkeypatch):
+    """``table --plot`` with 200 lengths: at most MAX_TICKS tick labels (powers of two and the ends), no dodge
+    (dense lengths would interleave), and markers thinned; with few lengths every length is a tick (control)."""
+    figures = _recorded_figures(monkeypatch)
+    lengths = list(range(17, 217))
+    docs = [{"pe": "relbias", "task": "offset:1", "realizable": True, "train_length": 16,
+             "alpha": {str(L): 1.0 for L in lengths}}]
+    plots.plot_taxonomy(docs, lengths, str(tmp_path / "t.png"))
+    ax = figures[0].axes[0]
+    ticks = [int(t) for t in ax.get_xticks()]
+    assert ticks == [17, 32, 64, 128, 216] and len(ticks) <= plots.MAX_TICKS
+    (line,) = [line for line in ax.get_lines() if line.get_marker() not in ("None", None, "")]
+    assert list(line.get_xdata()) == lengths and line.get_markevery() == 1 / plots.MAX_MARKERS
+    assert plots.length_ticks([32, 64, 128]) == [32, 64, 128]
+    assert plots.dodged([32, 64], 1) != [32, 64]
+
+
+def test_a_long_title_is_wrapped_to_the_figure_not_clipped(tmp_path, monkeypatch):
+    """One PE is a narrow figure: the title breaks into lines, each no wider than the figure."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    figures = _recorded_figures(monkeypatch)
+    plots.plot_taxonomy(_taxonomy_docs(pes=("relbias",)), [32, 64], str(tmp_path / "t.png"))
+    fig = figures[0]
+    assert "\n" in fig.get_suptitle()
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    box = fig._suptitle.get_window_extent(canvas.get_renderer())
+    assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1
+    assert plots.wrapped("short", 5, 10) == "short"

@@ -445,13 +445,16 @@ def test_geometry_figure_plots_its_inputs(scenario: Callable[[str], Any]) -> Non
             assert gx == pytest.approx(ex) and (gy, gc) == (ey, ec)
         _check_length_axis(ax, LENGTHS)
         _check_empty_note(ax, not curves)
-    (legend,) = fig.legends
-    assert legend.get_title().get_text() == "task (colour) · geometry (line)"
-    assert [t.get_text() for t in legend.get_texts()] == tasks + [" ", "ℓ2 (θ*)", "ℓ∞ [every, some]",
-                                                                  "ℓ1 [every, some]", "l3"]
-    handles = legend.legend_handles
-    assert [_hex(h.get_color()) for h in handles[:len(tasks)]] == [_hex(s.colour) for s in styles.values()]
-    assert [(h.get_linestyle(), h.get_marker()) for h in handles[len(tasks) + 1:]] == [
+    task_legend, geometry_legend = fig.legends      # one legend per variable, one encoding each
+    assert task_legend.get_title().get_text() == "task (colour)"
+    assert geometry_legend.get_title().get_text() == "geometry (line, marker)"
+    assert [t.get_text() for t in task_legend.get_texts()] == tasks
+    assert [t.get_text() for t in geometry_legend.get_texts()] == ["ℓ2 (θ*)", "ℓ∞ [every, some]",
+                                                                   "ℓ1 [every, some]", "l3"]
+    handles = task_legend.legend_handles
+    assert [_hex(h.get_color()) for h in handles] == [_hex(s.colour) for s in styles.values()]
+    assert all(h.get_marker() in ("None", None, "") for h in handles)   # the marker is the geometry's alone
+    assert [(h.get_linestyle(), h.get_marker()) for h in geometry_legend.legend_handles] == [
         plots.GEOMETRY_STYLES.get(n, plots.OTHER_GEOMETRY)[:2] for n in names]
     assert fig.get_suptitle().startswith("α_L in every geometry (a bar: the [every, some] interval")
 
@@ -459,8 +462,8 @@ def test_geometry_figure_plots_its_inputs(scenario: Callable[[str], Any]) -> Non
 # --------------------------------------------------------------------------- the extension figure
 def test_extension_figure_plots_its_inputs(scenario: Callable[[str], Any]) -> None:
     """A panel per cell that some method other than ``none`` draws (applicable, or no ``applicable`` key,
-    and realizable); in it a curve per drawing method, in the method's style; the y axis labelled in the
-    first column, the x axis in the last row; one legend of every method drawn."""
+    and realizable); in it a curve per drawing method, in the method's style, dodged by the method's place so
+    that equal curves lie side by side; both axes labelled on every panel; one legend of every method drawn."""
     by_method = _extension_docs()
     fig, saved = scenario("extensions")
     first = by_method[_METHODS[0]]
@@ -468,7 +471,7 @@ def test_extension_figure_plots_its_inputs(scenario: Callable[[str], Any]) -> No
     assert shown == [0, 2, 3, 4, 6]                                    # the inputs' hidden cells: 1 and 5
     cols, rows = _grid(len(shown))
     assert saved == {"dpi": 110}
-    assert list(fig.get_size_inches()) == pytest.approx([3.3 * cols, 2.6 * rows])
+    assert list(fig.get_size_inches()) == pytest.approx([3.1 * cols + 0.4, 2.6 * rows + 1.0])
     axes = _check_grid(fig, len(shown), [f"{first[n]['pe']} · {first[n]['task']}" for n in shown])
     drawn_methods: list[str] = []
     for ax, n in zip(axes, shown):
@@ -476,31 +479,32 @@ def test_extension_figure_plots_its_inputs(scenario: Callable[[str], Any]) -> No
         drawn_methods += [m for m in methods if m not in drawn_methods]
         lines = ax.get_lines()
         assert [line.get_label() for line in lines] == methods
+        middle = (len(_METHODS) - 1) / 2
         for line, m in zip(lines, methods):
-            assert list(line.get_xdata()) == LENGTHS
+            slot = (_METHODS.index(m) - middle) * 2.0
+            assert list(line.get_xdata()) == pytest.approx([L * 2 ** (slot * plots.DODGE) for L in LENGTHS])
             assert list(line.get_ydata()) == [by_method[m][n]["alpha"][str(L)] for L in LENGTHS]
         assert ax.get_xscale() == "log" and ax.xaxis.get_transform().base == 2
         assert ax.get_ylim() == (-0.05, 1.05)
-    for k, ax in enumerate(fig.axes):
-        assert ax.get_ylabel() == ("α_L" if k % cols == 0 else "")
-        assert ax.get_xlabel() == ("L" if k // cols == rows - 1 else "")
+    for ax in fig.axes[:len(shown)]:
+        assert (ax.get_ylabel(), ax.get_xlabel()) == ("α_L", "L")
         assert ax.get_shared_y_axes().joined(ax, fig.axes[0])
     (legend,) = fig.legends
     assert [t.get_text() for t in legend.get_texts()] == drawn_methods
-    assert fig.get_suptitle() == "α_L under each length extension (train length 8)"
+    assert fig.get_suptitle() == ("α_L under each length extension (train length 8); methods side by side at "
+                                  "each L")
 
 
 def test_extension_method_styles(scenario: Callable[[str], Any]) -> None:
-    """Each known method in its colour, line and width (``pi`` wide and translucent so that an equal curve
-    shows through); an unknown method grey, crosses, width 1.1; small markers."""
+    """Each known method in its colour, line style and marker together (one encoding of one variable); an
+    unknown method grey, dash-dot, crosses; one width, hollow markers, nothing translucent."""
     fig, _ = scenario("extensions")
     for line in fig.axes[0].get_lines():
-        colour, style, width = plots.EXTENSION_STYLES.get(line.get_label(), ("tab:gray", "x-", 1.1))
-        marker, linestyle = style[0], style[1:]
+        colour, linestyle, marker = plots.EXTENSION_STYLES.get(line.get_label(), ("tab:gray", "-.", "x"))
         assert (_hex(line.get_color()), line.get_marker(), line.get_linestyle(), line.get_linewidth()) == (
-            _hex(colour), marker, linestyle, width)
-        assert line.get_markersize() == 3
-        assert line.get_alpha() == (0.55 if line.get_label() == "pi" else 1.0)
+            _hex(colour), marker, linestyle, 1.4)
+        assert line.get_markersize() == 5 and line.get_markerfacecolor() == "none"
+        assert line.get_alpha() is None
 
 
 def test_extension_title_without_a_train_length(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -512,33 +516,32 @@ def test_extension_title_without_a_train_length(monkeypatch: pytest.MonkeyPatch,
 
     docs = {"none": [_cell("rope", "offset:1", 1.0, applicable=None, train_length=None)],
             "pi": [_cell("rope", "offset:1", 1.0, train_length=None)]}
-    assert title(docs) == "α_L under each length extension (train length ?)"
+    assert title(docs).replace("\n", " ").startswith("α_L under each length extension (train length ?);")
     docs["pi"][0]["train_length"] = 12                   # only the last method's cell carries it
-    assert title(docs) == "α_L under each length extension (train length 12)"
+    assert title(docs).replace("\n", " ").startswith("α_L under each length extension (train length 12);")
 
 
-def test_extension_figure_written_with_legend_above_the_panels(monkeypatch: pytest.MonkeyPatch,
+def test_extension_figure_written_with_legend_below_the_panels(monkeypatch: pytest.MonkeyPatch,
                                                                 tmp_path: Path) -> None:
-    """One panel: 3.3 x 2.6 inches at 110 dpi; the panels are laid out tight in the lower 94 % of the height
-    and the legend (one row, centred) sits between them and the title, inside the figure."""
+    """One panel: 3.5 x 3.6 inches at 110 dpi (constrained layout); the legend (one row, centred) sits below the
+    panels and inside the figure, and the title above them."""
     cell = _cell("rope", "offset:1", 1.0)
     docs = {"none": [_cell("rope", "offset:1", 0.5, applicable=None)], "pi": [cell], "yarn": [cell]}
     path = tmp_path / "e.png"
     fig, _ = _run(monkeypatch, lambda p: plots.plot_extensions(docs, LENGTHS, str(p)), path)
-    assert _png_size(path) == (round(3.3 * 110), round(2.6 * 110))
+    assert _png_size(path) == (round(3.5 * 110), round(3.6 * 110))
     (ax,) = fig.axes
-    position = ax.get_position().bounds
-    fig.tight_layout(rect=(0, 0, 1, 0.94))          # tight below 94 % of the height: again, nothing moves
-    assert ax.get_position().bounds == pytest.approx(position, abs=1e-9)
-    top = ax.get_position().y1
     canvas = FigureCanvasAgg(fig)                          # a closed figure keeps only a bare canvas
     canvas.draw()
     renderer = canvas.get_renderer()
+    panel = ax.get_window_extent(renderer).transformed(fig.transFigure.inverted())
     (legend,) = fig.legends
     box = legend.get_window_extent(renderer).transformed(fig.transFigure.inverted())
-    assert box.y0 >= top and box.y1 <= 0.975 and 0 < box.x0 < box.x1 < 1
-    assert box.x0 + box.x1 == pytest.approx(1.0, abs=0.01)                 # centred
+    assert box.y1 <= panel.y0 and box.y0 >= 0 and 0 < box.x0 < box.x1 < 1
+    assert box.x0 + box.x1 == pytest.approx(1.0, abs=0.02)                 # centred
     assert len({round(t.get_window_extent(renderer).y0) for t in legend.get_texts()}) == 1   # one row
+    title = fig._suptitle.get_window_extent(renderer).transformed(fig.transFigure.inverted())
+    assert title.y0 >= panel.y1 and title.y1 <= 1 and title.x0 >= 0 and title.x1 <= 1
 
 
 # --------------------------------------------------------------------------- refusals

@@ -14,7 +14,13 @@ Conventions shared by both (and read off by a person, so fixed here once):
   earlier a task is in the list the wider its line, so a line drawn on top leaves the one below showing;
 * every panel has both axis labels and the same axes; a panel with nothing to draw says so in its
   middle instead of inventing an axis of its own;
-* the legend sits outside every panel (constrained layout: never on a curve, never cut off).
+* the legend sits outside every panel (constrained layout: never on a curve, never cut off);
+* one visual encoding per variable: the task is colour (with its marker in :func:`plot_taxonomy`, where no other
+  variable is drawn), the geometry is line style and marker, the extension method is colour, line style and
+  marker together — never a marker for two variables in one figure;
+* titles are wrapped to the width they have (never clipped), and a length axis has at most
+  :data:`MAX_TICKS` tick labels (powers of two when there are more lengths), so ``table --plot`` stays readable
+  for hundreds of lengths; markers are drawn on at most :data:`MAX_MARKERS` points of a curve.
 
 Each writes through :func:`save_figure` (atomic, never over an existing file unless ``force``) and
 refuses an empty figure (no cells, no geometries, no method) with a one-line :class:`SpecError`.
@@ -22,6 +28,8 @@ refuses an empty figure (no cells, no geometries, no method) with a one-line :cl
 
 from __future__ import annotations
 
+import math
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +42,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
+MAX_TICKS = 8       # tick labels on a length axis
+MAX_MARKERS = 12    # markers on one curve (about that many, evenly spaced, beyond)
 Y_LIMITS = (-0.05, 1.05)
 DODGE = 0.05   # horizontal offset between tasks at one length, in doublings (log2 units)
 GEOMETRY_STYLES: dict[str, tuple[Any, str, str]] = {   # geometry -> (line style, marker, legend label)
@@ -62,15 +72,46 @@ def task_styles(tasks: list[str]) -> dict[str, Style]:
 
 
 def dodged(lengths: list[int], slot: float) -> list[float]:
-    """The lengths shifted by ``slot`` dodge steps (in doublings): side by side, never on top of each other."""
+    """The lengths shifted by ``slot`` dodge steps (in doublings): side by side, never on top of each other.
+    Dense lengths (more than :data:`MAX_MARKERS`) are not shifted: neighbouring lengths would interleave."""
+    if len(lengths) > MAX_MARKERS:
+        return [float(L) for L in lengths]
     return [L * 2 ** (slot * DODGE) for L in lengths]
+
+
+def length_ticks(lengths: list[int]) -> list[int]:
+    """At most :data:`MAX_TICKS` tick positions: the lengths themselves when few, else powers of two in range
+    (every second, fourth, … one when even those are too many)."""
+    if len(lengths) <= MAX_TICKS:
+        return sorted(lengths)
+    lo, hi = math.ceil(math.log2(min(lengths))), math.floor(math.log2(max(lengths)))
+    powers = [2 ** k for k in range(lo, hi + 1)] or [min(lengths), max(lengths)]
+    step = -(-len(powers) // MAX_TICKS)
+    ticks = powers[::step]
+    for end in (min(lengths), max(lengths)):   # the ends too, when half a doubling or more from every tick
+        if len(ticks) < MAX_TICKS and all(abs(math.log2(end / t)) >= 0.5 for t in ticks):
+            ticks.append(end)
+    return sorted(ticks)
+
+
+def wrapped(text: str, width_in: float, fontsize: float) -> str:
+    """``text`` broken into lines that fit ``width_in`` inches at ``fontsize`` points (a title never clipped)."""
+    chars = max(12, int(width_in * 72 / (0.55 * fontsize)))
+    return "\n".join(textwrap.fill(part, chars) for part in text.split("\n"))
+
+
+def mark_every(n: int) -> int | float:
+    """Markers on every point of a curve of at most :data:`MAX_MARKERS` points, else about that many, evenly
+    spaced along the drawn line (matplotlib's float ``markevery``: a fraction of the axes' diagonal)."""
+    return 1 if n <= MAX_MARKERS else 1.0 / MAX_MARKERS
 
 
 def _length_axis(ax, lengths: list[int], ylabel: str) -> None:
     ax.set_xscale("log", base=2)
     ax.set_xlim(min(lengths) / 1.25, max(lengths) * 1.25)
-    ax.set_xticks(lengths)
-    ax.set_xticklabels([str(L) for L in lengths], fontsize=7)
+    ticks = length_ticks(lengths)
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([str(L) for L in ticks], fontsize=7)
     ax.minorticks_off()
     ax.set_ylim(*Y_LIMITS)
     ax.set_xlabel("L", fontsize=8)
@@ -88,7 +129,7 @@ def _draw(ax, xs: list[float], ys: list[float], style: Style, linestyle="-", mar
           width: float | None = None):
     return ax.plot(xs, ys, linestyle=linestyle, color=style.colour, lw=style.width if width is None else width,
                    marker=style.marker if marker is None else marker, ms=style.size, markerfacecolor="none",
-                   markeredgewidth=1.2)[0]
+                   markeredgewidth=1.2, markevery=mark_every(len(xs)))[0]
 
 
 def plot_taxonomy(docs: list[dict], lengths: list[int], path: str, force: bool = False) -> None:
@@ -110,7 +151,7 @@ def plot_taxonomy(docs: list[dict], lengths: list[int], path: str, force: bool =
                 slot = tasks.index(d["task"]) - middle
                 _draw(ax, dodged(lengths, slot), [d["alpha"][str(L)] for L in lengths], styles[d["task"]])
                 drawn += 1
-        ax.set_title(pe, fontsize=10)
+        ax.set_title(wrapped(pe, 3.1, 10), fontsize=10)
         _length_axis(ax, lengths, "α_L")
         if not drawn:
             _empty_note(ax, "no task realizable at L0:\nnothing to transfer")
@@ -120,14 +161,14 @@ def plot_taxonomy(docs: list[dict], lengths: list[int], path: str, force: bool =
                for task, s in styles.items()]
     fig.legend(handles=handles, title="task", loc="outside right center", fontsize=8, title_fontsize=8,
                frameon=False)
-    fig.suptitle(f"α_L against L (train length {docs[0]['train_length']}); a task missing from a panel is "
-                 "not realizable at L0", fontsize=10)
+    fig.suptitle(wrapped(f"α_L against L (train length {docs[0]['train_length']}); a task missing from a panel is "
+                         "not realizable at L0", fig.get_figwidth() - 0.4, 10), fontsize=10)
     save_figure(fig, path, dpi=120, force=force)
 
 
 def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path: str, force: bool = False) -> None:
-    """α_L of every realizable cell against L in every geometry: one panel per PE, colour and marker
-    colour per task as in :func:`plot_taxonomy`, one line style and marker per geometry; an interval
+    """α_L of every realizable cell against L in every geometry: one panel per PE, one colour per task (as in
+    :func:`plot_taxonomy`, without its marker), one line style and marker per geometry; an interval
     [every, some] is a vertical bar at its length.  ``by_geometry``: geometry name -> ``posreal alpha
     --json`` documents of the same cells."""
     names = list(by_geometry)
@@ -157,33 +198,38 @@ def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path
                     if b > a:
                         ax.plot([x, x], [a, b], color=style.colour, lw=1.6, alpha=0.7)
                 drawn += 1
-        ax.set_title(pe, fontsize=10)
+        ax.set_title(wrapped(pe, 3.1, 10), fontsize=10)
         _length_axis(ax, lengths, "α_L")
         if not drawn:
             _empty_note(ax, "no task realizable at L0:\nnothing to transfer")
     for ax in axes.flat[len(pes):]:
         ax.set_visible(False)
-    task_handles = [Line2D([], [], color=s.colour, marker=s.marker, markerfacecolor="none", lw=1.5, ms=6, label=t)
-                    for t, s in styles.items()]
+    task_handles = [Line2D([], [], color=s.colour, lw=2.5, label=t) for t, s in styles.items()]
     geometry_handles = [Line2D([], [], color="0.2", linestyle=GEOMETRY_STYLES.get(n, OTHER_GEOMETRY)[0],
                                marker=GEOMETRY_STYLES.get(n, OTHER_GEOMETRY)[1], markerfacecolor="none", lw=1.2,
                                label=GEOMETRY_STYLES.get(n, OTHER_GEOMETRY)[2] or n) for n in names]
-    fig.legend(handles=task_handles + [Line2D([], [], lw=0, label=" ")] + geometry_handles,
-               title="task (colour) · geometry (line)", loc="outside right center", fontsize=7,
-               title_fontsize=7, frameon=False)
-    fig.suptitle("α_L in every geometry (a bar: the [every, some] interval over the optimal face); a task missing "
-                 "from a panel is not realizable at L0", fontsize=10)
+    first = fig.legend(handles=task_handles, title="task (colour)", loc="outside right upper", fontsize=8,
+                       title_fontsize=8, frameon=False)
+    fig.add_artist(first)
+    fig.legend(handles=geometry_handles, title="geometry (line, marker)", loc="outside right lower", fontsize=8,
+               title_fontsize=8, frameon=False)
+    fig.suptitle(wrapped("α_L in every geometry (a bar: the [every, some] interval over the optimal face); a task "
+                         "missing from a panel is not realizable at L0", fig.get_figwidth() - 0.4, 10), fontsize=10)
     save_figure(fig, path, dpi=120, force=force)
 
 
-EXTENSION_STYLES = {"none": ("k", "o-", 1.1), "pi": ("tab:blue", "s-", 2.6), "ntk": ("tab:orange", "^--", 1.3),
-                    "yarn": ("tab:green", "v:", 1.6)}   # colour, style, width: pi wide so that an equal curve shows
+EXTENSION_STYLES: dict[str, tuple[str, Any, str]] = {
+    "none": ("k", "-", "o"), "pi": ("tab:blue", "-", "s"), "ntk": ("tab:orange", "--", "^"),
+    "yarn": ("tab:green", ":", "D")}   # method -> colour, line style, marker (together: one encoding)
+OTHER_METHOD: tuple[str, Any, str] = ("tab:gray", "-.", "x")
 
 
 def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: str, force: bool = False) -> None:
     """α_L against L, one panel per (PE, task) cell that is realizable at L0 and that some method other
-    than ``none`` acts on, one curve per method.  ``by_method``: method -> the ``posreal table --extension
-    --json`` cells of the same (PE, task) list (a refused cell has ``"applicable": false``)."""
+    than ``none`` acts on, one curve per method (colour, line style and marker together).  Methods sit side by
+    side at each length (a small dodge), so a curve equal to another stays visible beside it.  ``by_method``:
+    method -> the ``posreal table --extension --json`` cells of the same (PE, task) list (a refused cell has
+    ``"applicable": false``)."""
     methods = list(by_method)
     if not methods:
         raise SpecError("invalid extension plot: no methods; accepted: one or more methods with their cells")
@@ -196,34 +242,34 @@ def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: 
                         "of rope, abscol, abssin or alibi that are realizable at L0")
     cols = min(4, len(shown))
     nrows = -(-len(shown) // cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(3.3 * cols, 2.6 * nrows), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(nrows, cols, figsize=(3.1 * cols + 0.4, 2.6 * nrows + 1.0), squeeze=False,
+                             sharey=True, layout="constrained")
+    middle = (len(methods) - 1) / 2
+    drawn: list[str] = []
     for ax, n in zip(axes.flat, shown):
-        for m in methods:
+        for k, m in enumerate(methods):
             d = by_method[m][n]
             if not d.get("applicable", True) or not d.get("realizable"):
                 continue
-            colour, style, width = EXTENSION_STYLES.get(m, ("tab:gray", "x-", 1.1))
-            ax.plot(lengths, [d["alpha"][str(L)] for L in lengths], style, color=colour, ms=3, lw=width, label=m,
-                    alpha=0.55 if m == "pi" else 1.0)
-        ax.set_title(f"{first[n]['pe']} · {first[n]['task']}", fontsize=9)
-        ax.set_xscale("log", base=2)
-        ax.set_ylim(-0.05, 1.05)
-        ax.tick_params(labelsize=7)
+            drawn += [m] if m not in drawn else []
+            colour, linestyle, marker = EXTENSION_STYLES.get(m, OTHER_METHOD)
+            xs = dodged(lengths, (k - middle) * 2.0)
+            ax.plot(xs, [d["alpha"][str(L)] for L in lengths], linestyle=linestyle, marker=marker, color=colour,
+                    ms=5, lw=1.4, markerfacecolor="none", markeredgewidth=1.2, markevery=mark_every(len(xs)),
+                    label=m)
+        ax.set_title(wrapped(f"{first[n]['pe']} · {first[n]['task']}", 2.9, 9), fontsize=9)
+        _length_axis(ax, lengths, "α_L")
     for ax in axes.flat[len(shown):]:
         ax.set_visible(False)
-    for ax in axes[:, 0]:
-        ax.set_ylabel("α_L", fontsize=8)
-    for ax in axes[-1, :]:
-        ax.set_xlabel("L", fontsize=8)
-    legend: dict = {}
-    for ax in axes.flat[:len(shown)]:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            legend.setdefault(label, handle)
+    handles = [Line2D([], [], color=colour, linestyle=linestyle, marker=marker, markerfacecolor="none", lw=1.4,
+                      label=m) for m in methods if m in drawn
+               for colour, linestyle, marker in [EXTENSION_STYLES.get(m, OTHER_METHOD)]]
     train_length = next((d["train_length"] for docs in by_method.values() for d in docs if "train_length" in d), "?")
-    fig.suptitle(f"α_L under each length extension (train length {train_length})", fontsize=10, y=0.995)
-    fig.legend(list(legend.values()), list(legend), fontsize=8, loc="upper center", ncol=len(legend), frameon=False,
-               bbox_to_anchor=(0.5, 0.975))
-    fig.tight_layout(rect=(0, 0, 1, 0.94))
+    side = "; methods side by side at each L" if len(lengths) <= MAX_MARKERS else ""
+    fig.suptitle(wrapped(f"α_L under each length extension (train length {train_length}){side}",
+                         fig.get_figwidth() - 0.4, 10), fontsize=10)
+    fig.legend(handles=handles, title="extension method", fontsize=8, title_fontsize=8, loc="outside lower center",
+               ncol=len(handles), frameon=False)
     save_figure(fig, path, dpi=110, force=force)
 
 

@@ -14,6 +14,12 @@ Before anything is rendered, :func:`on_config` checks that every reference into 
 page (``definitions.md#<anchor>`` in code, README and pages, and ``Statement.section``) names an
 anchor the page defines (``posreal_anchors.py``); one that does not is a build error.
 
+Results are reused across builds (``posreal_docs_cache``): each marker's Markdown and each figure
+producer's output is stored on disk under a key of its name, arguments and the code and data it depends on,
+so a build of an unchanged tree recomputes nothing.  ``POSREAL_DOCS_FAST=1`` reuses results stored for
+older code too (for prose edits), and a page that shows such a result says so at its top.  The log says, per
+figure and per block, whether it was computed (and how long it took) or reused.
+
 Every page also says once, plainly, that the formalization is this project's: at the
 ``formalization-note`` marker if the page places it, otherwise as a footer line.
 """
@@ -29,17 +35,33 @@ from mkdocs.structure.files import File
 
 import posreal_anchors as anchors  # sibling modules: mkdocs puts this folder on sys.path while loading
 import posreal_docs_gen as gen
+from posreal_docs_cache import CODE, DiskCache, Freshness
+from posreal_docs_common import ROOT, working
 
 log = logging.getLogger("mkdocs.hooks.posreal_docs")
 
 MARKER = re.compile(r"^<!--\s*posreal:\s*([a-z0-9_-]+)((?:\s+[^\s>]+)*)\s*-->[ \t]*$", re.M)
 ANY_MARKER = re.compile(r"<!--\s*posreal:", re.M)
 NOTE_MARKER = "formalization-note"
+FAST_NOTE = ('!!! warning "Fast build: results may be out of date"\n'
+             "    This page was built with `POSREAL_DOCS_FAST=1`: {n} of its generated tables and figures were "
+             "computed for an earlier state of the code and not recomputed. Build without it before relying "
+             "on them.\n\n")
+
+_state: dict = {"cache": None, "stale": set()}   # the build's DiskCache; names of figures reused stale
+
+
+def _cache() -> DiskCache:
+    if _state["cache"] is None:
+        _state["cache"] = DiskCache.from_environment(ROOT)
+    return _state["cache"]
 
 
 def on_config(config, **kwargs):
     """Fail before anything is rendered if a reference points to an anchor the Definitions page lacks."""
     gen.reset_cache()
+    _state["cache"], _state["stale"] = DiskCache.from_environment(ROOT), set()
+    log.info("posreal docs: %s", _cache().describe())
     count = anchors.check_repository()
     log.info("posreal docs: %d references to docs/definitions.md anchors resolve", count)
     return config
@@ -50,20 +72,28 @@ def on_files(files, config, **kwargs):
     start = time.perf_counter()
     log.info("posreal docs: rendering figures (%d producers)", len(gen.ASSETS))
     for produce in gen.ASSETS:
+        name = produce.__name__.removeprefix("asset_")
+        one = time.perf_counter()
         try:
-            produced = produce()
+            with working(f"figure {name}"):
+                produced, fresh = _cache().fetch(f"figure:{name}", (), produce,
+                                                gen.INPUTS.get(f"figure:{name}", CODE))
         except PluginError:
             raise
         except Exception as err:  # a figure that cannot be drawn is a build error, named
             raise PluginError(f"posreal docs: figures of {produce.__name__} failed: "
                               f"{type(err).__name__}: {err}") from err
+        log.info("posreal docs:   figure %s: %s (%.1f s)", ", ".join(produced), fresh.value,
+                 time.perf_counter() - one)
+        if fresh is Freshness.STALE:
+            _state["stale"] |= set(produced)
         for src_uri, content in produced.items():
             files.append(File.generated(config, src_uri, content=content))
     log.info("posreal docs: figures rendered in %.1f s", time.perf_counter() - start)
     return files
 
 
-def _expand(match: re.Match, page) -> str:
+def _expand(match: re.Match, page, stale: list[str]) -> str:
     name, args = match.group(1), match.group(2).split()
     if name == NOTE_MARKER:
         return gen.formalization_note(inline=True)
@@ -73,8 +103,11 @@ def _expand(match: re.Match, page) -> str:
                           f"known: {', '.join(sorted(gen.GENERATORS))}")
     start = time.perf_counter()
     try:
-        text = fn(*args)
-        log.debug("posreal docs: %s %s in %.2f s", name, " ".join(args), time.perf_counter() - start)
+        with working(f"{page.file.src_uri}: {name} {' '.join(args)}".rstrip()):
+            text, fresh = _cache().fetch(name, tuple(args), lambda: fn(*args), gen.INPUTS.get(name, CODE))
+        level = logging.INFO if fresh is Freshness.COMPUTED else logging.DEBUG
+        log.log(level, "posreal docs:   %s: %s (%.1f s)", " ".join([name, *args]), fresh.value,
+                time.perf_counter() - start)
     except PluginError as err:
         raise PluginError(f"posreal docs: {page.file.src_uri}: {name}: {err}") from err
     except Exception as err:
@@ -82,6 +115,8 @@ def _expand(match: re.Match, page) -> str:
                           f"{type(err).__name__}: {err}") from err
     if not text or not text.strip():
         raise PluginError(f"posreal docs: {page.file.src_uri}: generator {name} produced nothing")
+    if fresh is Freshness.STALE or any(uri in text for uri in _state["stale"]):
+        stale.append(name)
     return text
 
 
@@ -91,7 +126,8 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
         raise PluginError(f"posreal docs: {page.file.src_uri} places the formalization note {notes} times")
     count = len(MARKER.findall(markdown))
     start = time.perf_counter()
-    out = MARKER.sub(lambda m: _expand(m, page), markdown)
+    stale: list[str] = []
+    out = MARKER.sub(lambda m: _expand(m, page, stale), markdown)
     if count:
         log.info("posreal docs: %s: %d generated blocks in %.1f s", page.file.src_uri, count,
                  time.perf_counter() - start)
@@ -99,6 +135,15 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
         line = out[ANY_MARKER.search(out).start():].splitlines()[0]
         raise PluginError(f"posreal docs: {page.file.src_uri}: malformed marker {line!r} "
                           "(a marker is one line: <!-- posreal: NAME ARG... -->)")
+    if stale:
+        out = _after_title(out, FAST_NOTE.format(n=len(stale)))
     if notes == 0:
         out = out.rstrip() + "\n\n" + gen.formalization_note(inline=False) + "\n"
     return out
+
+
+def _after_title(markdown: str, note: str) -> str:
+    """``note`` placed after the page's first heading (at the top when it has none)."""
+    title = re.search(r"^# .*\n", markdown, re.M)
+    cut = title.end() if title else 0
+    return markdown[:cut] + "\n" + note + markdown[cut:]

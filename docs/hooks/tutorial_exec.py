@@ -5,11 +5,16 @@ in a scratch working directory; after each block the hook inserts what it printe
 block.  A block that raises is a build error naming the page and the block (``PluginError``), so the
 page cannot rot: the site is not built until the tutorial runs.  ``tests/test_tutorial.py`` runs the
 same blocks through :func:`run_blocks` in CI.
+
+What the blocks printed is stored with the docs build's other results (``posreal_docs_cache``), keyed by the
+blocks' source and the code: a rebuild with neither changed does not run them again (prose edits around
+them change nothing); under ``POSREAL_DOCS_FAST`` outputs of older code are reused and the page says so.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import logging
 import os
@@ -18,10 +23,14 @@ import tempfile
 import time
 import traceback
 from dataclasses import dataclass
+from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from posreal_docs_cache import DiskCache, Freshness  # sibling module: docs/hooks is on sys.path while loading
+
 log = logging.getLogger("mkdocs.hooks.tutorial_exec")
+ROOT = Path(__file__).resolve().parents[2]          # the repository
 
 MARKER = re.compile(r"^<!--\s*execute:\s*python\s*-->[ \t]*\n?", re.M)
 BLOCK = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
@@ -84,13 +93,24 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     if not MARKER.search(markdown):
         return markdown
     where = page.file.src_uri
-    log.info("tutorial: running the Python blocks of %s", where)
-    start = time.perf_counter()
-    try:
-        runs = run_blocks(markdown, where)
-    except BlockFailed as err:
-        raise PluginError(f"tutorial: {err}") from err
-    if not runs:
+    blocks = list(BLOCK.finditer(markdown))
+    if not blocks:
         raise PluginError(f"tutorial: {where} is marked for execution but has no ```python block")
-    log.info("tutorial: %s: %d blocks ran in %.1f s", where, len(runs), time.perf_counter() - start)
-    return render(markdown, runs)
+    start = time.perf_counter()
+
+    def execute() -> list[str]:
+        log.info("tutorial: running the Python blocks of %s", where)
+        try:
+            return [run.output for run in run_blocks(markdown, where)]
+        except BlockFailed as err:
+            raise PluginError(f"tutorial: {err}") from err
+
+    sources = hashlib.sha256("\0".join(m.group(1) for m in blocks).encode()).hexdigest()
+    outputs, fresh = DiskCache.from_environment(ROOT).fetch("tutorial", (where, sources), execute)
+    log.info("tutorial: %s: %d blocks %s in %.1f s", where, len(blocks), fresh.value, time.perf_counter() - start)
+    runs = [BlockRun(m.start(), m.end(), m.group(1), out, 0.0) for m, out in zip(blocks, outputs)]
+    page_text = render(markdown, runs)
+    if fresh is Freshness.STALE:
+        page_text = ('!!! warning "Fast build: outputs may be out of date"\n    Built with `POSREAL_DOCS_FAST=1`: the '
+                     "outputs below were printed by an earlier state of the code.\n\n" + page_text)
+    return page_text

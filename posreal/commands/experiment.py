@@ -6,7 +6,9 @@ without and under each length extension (pi, ntk, yarn: the same heads evaluated
 
 Writes ``DIR/records.jsonl`` (one JSON line per measurement, appended as each batch of models
 finishes), ``DIR/run.json`` (grid, recipes, runs with wall time, peak memory and load),
-``DIR/summary.json`` and ``DIR/experiment-cells.png``.  Batches of models train in this process,
+``DIR/summary.json`` and ``DIR/experiment-cells.png``.  ``--report SUMMARY`` trains nothing: it prints the
+Markdown report of a summary written earlier (the tables of the docs' Experiment page,
+:mod:`posreal.experiment.report`).  Batches of models train in this process,
 on ``--jobs N`` processes, or on Dask (``--scheduler``).  Exit 0 when the run completed —
 disagreements are findings, listed in the summary.
 """
@@ -56,6 +58,14 @@ def earlier_run(text: str) -> str:
     return text
 
 
+def summary_file(text: str) -> str:
+    """An argparse type: an existing file (a summary.json written by ``posreal experiment``)."""
+    if not Path(text).is_file():
+        raise argparse.ArgumentTypeError(f"invalid summary file {text[:80]!r}; accepted: the summary.json written by "
+                                         "'posreal experiment', e.g. docs/data/experiment/summary.json")
+    return text
+
+
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("experiment", help="trained heads against α_L over a grid of cells",
                        description="Train one positional-only head per (recipe, PE, task, seed, V, d), measure token "
@@ -84,6 +94,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--threshold", type=bounded_float(0.0, 1.0, "threshold"), default=None,
                    help="token accuracy at which a measurement generalizes (default: the recipes', 0.95)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document (no progress bar)")
+    p.add_argument("--report", type=summary_file, default=None, metavar="SUMMARY",
+                   help="train nothing: print the Markdown report of SUMMARY (a summary.json written earlier; the "
+                        "docs' Experiment page renders the same tables)")
     p.set_defaults(run=run, grid="quick")
     from posreal.commands.two_layer import add_subcommand   # ``posreal experiment two-layer``
     add_subcommand(p)
@@ -212,8 +225,22 @@ def _instances(grid: Any, out: Path) -> list[dict] | None:
     return found
 
 
-def run(args: argparse.Namespace) -> int:
+def print_report(path: str) -> int:
+    """``--report``: the Markdown report of a summary file on stdout; a file that is not a summary is a usage
+    error naming what it lacks."""
+    from posreal.experiment.report import ReportError, load_summary, report
+    from posreal.theory.errors import SpecError
+    try:
+        text = report(load_summary(path), source=path)
+    except ReportError as err:
+        raise SpecError(f"invalid --report {path!r}: {err}") from err
+    print(text, end="")
+    return 0
 
+
+def run(args: argparse.Namespace) -> int:
+    if args.report is not None:
+        return print_report(args.report)
     from posreal.experiment.grid import GRIDS
     from posreal.experiment.plots import write_figures
     from posreal.experiment.recipes import parse_recipes
