@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from posreal.counterexamples.residual_certificates import levels_certificate, sy
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import REFUTED, VERIFIED, verify_document
 from posreal.theory.sampling import instance
+from certificate_edits import Edit, drop as _drop, put as _put
 
 ROOT = Path(__file__).resolve().parents[1]
 CERTS = ROOT / "counterexamples" / "certificates"
@@ -140,29 +140,6 @@ ACTIVE = "level {}: the active set is {} constraint(s), in order"
 SPAN_CHECK = ("the levels are complete, ⟨θ_m, v⟩ = 0 for m ≥ 2 and v's projection on col Zᵀ lies in V_1 ⊕ V_2 ⊕ … "
               "(a finite limit; its sign is evidence)")
 RATIONAL = "accepted: a string 'p/q' in lowest terms (q > 0, zero as '0/1', at most 200 digits each)"
-Edit = Callable[[dict], None]
-
-
-def _put(*path_and_value: Any) -> Edit:
-    """Set the document's value at a path (keys and indices) to a copy of the last argument."""
-    *path, value = path_and_value
-
-    def edit(doc: dict) -> None:
-        node = doc
-        for key in path[:-1]:
-            node = node[key]
-        node[path[-1]] = copy.deepcopy(value)
-    return edit
-
-
-def _drop(*path: Any) -> Edit:
-    """Delete the document's field at a path."""
-    def edit(doc: dict) -> None:
-        node = doc
-        for key in path[:-1]:
-            node = node[key]
-        del node[path[-1]]
-    return edit
 
 
 def _forged(name: str, *edits: Edit) -> dict:

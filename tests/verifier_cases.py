@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from posreal.counterexamples.verifier.verify import (
     CertificateReport,
     verify_document,
 )
+from certificate_edits import Edit, drop as _drop, put as _put  # noqa: F401  (re-exported to the tests)
 from certificate_edits import certificate as _certificate
 
 CERT_DIR = Path(__file__).resolve().parents[1] / "counterexamples" / "certificates"
@@ -36,7 +36,6 @@ PE_FORMS = ("nope, clipped[:D] (or relbias[:D]), colbias[:D], slope (or alibi), 
 TASK_FORMS = "offset:c, position:p, copy, middle, reverse, half, dual:TASK"
 EVIDENCE_NOTE = "float evidence (log-time gradient flow) is reported, not verified"
 
-Edit = Callable[[dict], None]
 
 
 @functools.cache
@@ -57,26 +56,6 @@ def _edited(name: str, *edits: Edit) -> dict:
     for edit in edits:
         edit(doc)
     return _sealed(doc)
-
-
-def _put(*path_and_value: Any) -> Edit:
-    *path, value = path_and_value
-
-    def edit(doc: dict) -> None:
-        node = doc
-        for key in path[:-1]:
-            node = node[key]
-        node[path[-1]] = copy.deepcopy(value)
-    return edit
-
-
-def _drop(*path: Any) -> Edit:
-    def edit(doc: dict) -> None:
-        node = doc
-        for key in path[:-1]:
-            node = node[key]
-        del node[path[-1]]
-    return edit
 
 
 def _refusal(doc: dict, name: str = "c") -> str:
