@@ -110,7 +110,8 @@ def test_a_symlink_is_never_followed_into_a_write(tmp_path: Path) -> None:
 
 
 def test_an_append_that_fills_the_disk_is_cut_back_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "r.jsonl"
+    monkeypatch.chdir(tmp_path)                      # a short path: messages shorten paths past 80 characters
+    path = Path("r.jsonl")
     with AppendLog(path) as log:
         log.write('{"index": 0}\n')
         write = os.write
@@ -122,7 +123,7 @@ def test_an_append_that_fills_the_disk_is_cut_back_off(tmp_path: Path, monkeypat
         monkeypatch.setattr(output_files.os, "write", half)
         with pytest.raises(OutputIOError, match=str(path.name)):
             log.write('{"index": 1, "padding": "' + "z" * 1000 + '"}\n')
-        monkeypatch.undo()
+        monkeypatch.setattr(output_files.os, "write", write)                          # (the cwd stays)
         assert path.read_text() == '{"index": 0}\n'                                   # the half line is gone
         log.write('{"index": 1}\n')                                                   # control: the next write works
     assert path.read_text() == '{"index": 0}\n{"index": 1}\n'
@@ -151,7 +152,8 @@ def test_table_plot_refuses_an_existing_file_without_force(tmp_path: Path, capsy
 
 def test_table_plot_on_a_full_disk_exits_74_naming_the_file_and_keeps_the_old_one(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
-    plot = tmp_path / "a.png"
+    monkeypatch.chdir(tmp_path)                      # a short path: messages shorten paths past 80 characters
+    plot = Path("a.png")
     plot.write_bytes(b"old figure")
     monkeypatch.setattr(output_files.os, "fsync", _enospc)
     assert main([*TABLE, "--plot", str(plot), "--force"]) == EXIT_IO == 74
