@@ -1,0 +1,216 @@
+(* E1 (depth alone does not escape): the route lemma for every number of layers K, and the
+   accuracy bound beta^(K) it gives.
+
+   Formalizes, from docs/definitions.md:
+   - #escape-depth: K positional-only hard-attention layers with a residual stream.  Tokens are
+     an input x : nat -> T over any token type T.  Layer k + 1 routes row i to [route k i], a
+     function of (k, i) alone (and of the length n, which is held fixed: route may be any
+     function of it); causal means route k i <= i.  The residual stream of row i after K layers
+     is [run route K x i]: a leaf holding x i at K = 0, and at layer k + 1 the pair (the stream
+     of row i, the stream of row route k i) -- appending keeps both, so every function of the
+     appended stream is a function of this pair.
+   - S_K(i) is [reads route K i], a list that enumerates the set: [i] at K = 0, and
+     S_(k+1)(i) = S_k(i) ++ S_k(route k i); its set of positions is nodup of the list.
+   - A readout g maps the stream to an output; an input distribution is a finite list D of
+     inputs (as in Expressivity.v), so accuracies are counts over D.  beta_i^(K) (times |D|) is
+     any bound b on the count of every predictor h that reads the tokens of a set S of at most
+     2^K positions of 0..i (the least such b is beta_i^(K) |D|).
+
+   Main results:
+   - route_lemma: inputs that agree on S_K(i) give the same stream on row i (for every K);
+   - reads_causal: S_K(i) is inside 0..i when every route is causal;
+   - reads_length, reads_card: the list has 2^K entries, so the set has at most 2^K positions;
+   - readout_factors: every readout of row i's stream is a function of the tokens at S_K(i);
+   - depth_accuracy_bound: any readout's count on row i is at most beta_i^(K) |D|;
+   - needs_sensitive_position, depth_sensitivity_bound: a readout right on every input reads
+     every position its target is sensitive to, so at most 2^K of them;
+   - prefix_parity_escapes_depth: the prefix parity (the sum mod 2 of x 0..x i, one-bit
+     addition) is not computed on row i by any readout of K layers once i + 1 > 2^K.
+
+   Negative controls: control_token_route (a route that reads a token outside S_1(2): two
+   inputs agree on S_1(2) yet their streams differ), control_noncausal_route (route i <= i
+   dropped: S_1(0) holds position 1). *)
+
+Require Import Arith Lia List Bool.
+Import ListNotations.
+
+Section Depth.
+Variable T : Type.
+
+Inductive stream : Type :=
+  | leaf : T -> stream
+  | node : stream -> stream -> stream.
+
+Fixpoint run (route : nat -> nat -> nat) (K : nat) (x : nat -> T) (i : nat) : stream :=
+  match K with
+  | O => leaf (x i)
+  | S k => node (run route k x i) (run route k x (route k i))
+  end.
+
+Fixpoint reads (route : nat -> nat -> nat) (K i : nat) : list nat :=
+  match K with
+  | O => [i]
+  | S k => reads route k i ++ reads route k (route k i)
+  end.
+
+Theorem route_lemma : forall route K x y i,
+  (forall p, In p (reads route K i) -> x p = y p) -> run route K x i = run route K y i.
+Proof.
+  intros route K x y; induction K as [|k IH]; intros i H; simpl in *.
+  - f_equal. apply H. left. reflexivity.
+  - rewrite (IH i), (IH (route k i)); [reflexivity| |];
+      intros p Hp; apply H; apply in_or_app; auto.
+Qed.
+
+Theorem reads_causal : forall route, (forall k j, route k j <= j) ->
+  forall K i p, In p (reads route K i) -> p <= i.
+Proof.
+  intros route Hr K; induction K as [|k IH]; intros i p Hp; simpl in Hp.
+  - destruct Hp as [->|[]]. lia.
+  - apply in_app_or in Hp. destruct Hp as [Hp|Hp]; [apply (IH i p Hp)|].
+    specialize (IH (route k i) p Hp). specialize (Hr k i). lia.
+Qed.
+
+Theorem reads_length : forall route K i, length (reads route K i) = 2 ^ K.
+Proof.
+  intros route K; induction K as [|k IH]; intros i; simpl; [reflexivity|].
+  rewrite app_length, !IH. lia.
+Qed.
+
+Theorem reads_card : forall route K i, length (nodup Nat.eq_dec (reads route K i)) <= 2 ^ K.
+Proof.
+  intros route K i. rewrite <- (reads_length route K i).
+  apply NoDup_incl_length; [apply NoDup_nodup|].
+  intros p Hp. apply nodup_In in Hp. exact Hp.
+Qed.
+
+(* rebuilding an input from the tokens at a list of positions, t0 elsewhere *)
+Fixpoint lookup (t0 : T) (S : list nat) (l : list T) (p : nat) : T :=
+  match S, l with
+  | q :: S', a :: l' => if Nat.eqb p q then a else lookup t0 S' l' p
+  | _, _ => t0
+  end.
+
+Lemma lookup_map : forall t0 S (x : nat -> T) p, In p S -> lookup t0 S (map x S) p = x p.
+Proof.
+  intros t0 S x p; induction S as [|q S IH]; intros Hp; simpl in *; [destruct Hp|].
+  destruct (Nat.eqb_spec p q) as [->|E]; [reflexivity|].
+  apply IH. destruct Hp as [Hp|Hp]; [congruence|exact Hp].
+Qed.
+
+Theorem readout_factors : forall (O : Type) (t0 : T) route K i (g : stream -> O),
+  exists h : list T -> O, forall x, g (run route K x i) = h (map x (reads route K i)).
+Proof.
+  intros O t0 route K i g.
+  exists (fun l => g (run route K (lookup t0 (reads route K i) l) i)).
+  intros x. f_equal. apply route_lemma. intros p Hp. symmetry. apply lookup_map. exact Hp.
+Qed.
+
+Definition count (P : (nat -> T) -> bool) (D : list (nat -> T)) : nat := length (filter P D).
+
+Lemma count_ext : forall P Q D, (forall x, P x = Q x) -> count P D = count Q D.
+Proof.
+  intros P Q D H. unfold count. induction D as [|x D IH]; simpl; [reflexivity|].
+  rewrite H. destruct (Q x); simpl; rewrite IH; reflexivity.
+Qed.
+
+Theorem depth_accuracy_bound : forall (O : Type) (eqO : O -> O -> bool) (t0 : T) route K i
+  (D : list (nat -> T)) (F : (nat -> T) -> O) (g : stream -> O) (b : nat),
+  (forall k j, route k j <= j) ->
+  (forall (S : list nat) (h : list T -> O), length (nodup Nat.eq_dec S) <= 2 ^ K ->
+     (forall p, In p S -> p <= i) -> count (fun x => eqO (h (map x S)) (F x)) D <= b) ->
+  count (fun x => eqO (g (run route K x i)) (F x)) D <= b.
+Proof.
+  intros O eqO t0 route K i D F g b Hr Hb.
+  destruct (readout_factors O t0 route K i g) as [h Hh].
+  rewrite (count_ext _ (fun x => eqO (h (map x (reads route K i))) (F x))) by (intros x; rewrite Hh; reflexivity).
+  apply Hb; [apply reads_card|]. intros p Hp. exact (reads_causal route Hr K i p Hp).
+Qed.
+
+(* a target is sensitive to position p when two inputs that differ only at p have different
+   targets *)
+Definition sensitive {O : Type} (F : (nat -> T) -> O) (p : nat) : Prop :=
+  exists x y, (forall q, q <> p -> x q = y q) /\ F x <> F y.
+
+Theorem needs_sensitive_position : forall (O : Type) route K i (g : stream -> O) (F : (nat -> T) -> O) p,
+  (forall x, g (run route K x i) = F x) -> sensitive F p -> In p (reads route K i).
+Proof.
+  intros O route K i g F p Hg [x [y [Hxy HF]]].
+  destruct (in_dec Nat.eq_dec p (reads route K i)) as [Hin|Hout]; [exact Hin|exfalso].
+  apply HF. rewrite <- (Hg x), <- (Hg y). f_equal. apply route_lemma.
+  intros q Hq. apply Hxy. intros ->. exact (Hout Hq).
+Qed.
+
+Theorem depth_sensitivity_bound : forall (O : Type) route K i (g : stream -> O) (F : (nat -> T) -> O) P,
+  NoDup P -> (forall p, In p P -> sensitive F p) -> (forall x, g (run route K x i) = F x) ->
+  length P <= 2 ^ K.
+Proof.
+  intros O route K i g F P HP Hs Hg. eapply Nat.le_trans; [|apply (reads_card route K i)].
+  apply NoDup_incl_length; [exact HP|]. intros p Hp. apply nodup_In.
+  exact (needs_sensitive_position O route K i g F p Hg (Hs p Hp)).
+Qed.
+End Depth.
+
+(* ---- an instance: the prefix parity over bits is sensitive to every position 0..i *)
+Fixpoint parity (x : nat -> bool) (i : nat) : bool :=
+  match i with O => x O | S k => xorb (parity x k) (x (S k)) end.
+
+Definition flip (x : nat -> bool) (p : nat) : nat -> bool := fun q => if Nat.eqb q p then negb (x q) else x q.
+
+Lemma parity_flip_far : forall x p i, i < p -> parity (flip x p) i = parity x i.
+Proof.
+  intros x p i; induction i as [|k IH]; intros Hp; simpl; unfold flip.
+  - destruct (Nat.eqb_spec 0 p); [lia|reflexivity].
+  - fold (flip x p). rewrite IH by lia. destruct (Nat.eqb_spec (S k) p); [lia|reflexivity].
+Qed.
+
+Lemma parity_flip : forall x p i, p <= i -> parity (flip x p) i = negb (parity x i).
+Proof.
+  intros x p i; induction i as [|k IH]; intros Hp; simpl.
+  - assert (p = 0) as -> by lia. reflexivity.
+  - unfold flip at 2. destruct (Nat.eqb_spec (S k) p) as [E|E].
+    + subst p. rewrite parity_flip_far by lia. destruct (parity x k), (x (S k)); reflexivity.
+    + rewrite IH by lia. destruct (parity x k), (x (S k)); reflexivity.
+Qed.
+
+Lemma parity_sensitive : forall i p, p <= i -> sensitive bool (fun x => parity x i) p.
+Proof.
+  intros i p Hp. exists (fun _ => false), (flip (fun _ => false) p). split.
+  - intros q Hq. unfold flip. destruct (Nat.eqb_spec q p); [congruence|reflexivity].
+  - rewrite parity_flip by exact Hp. destruct (parity (fun _ => false) i); discriminate.
+Qed.
+
+Theorem prefix_parity_escapes_depth : forall route K i (g : stream bool -> bool),
+  2 ^ K < i + 1 -> ~ (forall x, g (run bool route K x i) = parity x i).
+Proof.
+  intros route K i g HK Hg.
+  assert (L := depth_sensitivity_bound bool bool route K i g (fun x => parity x i) (seq 0 (i + 1))
+                 (seq_NoDup _ _) ltac:(intros p Hp; apply parity_sensitive; apply in_seq in Hp; lia) Hg).
+  rewrite seq_length in L. lia.
+Qed.
+
+(* ---- negative controls *)
+Definition route_tok (x : nat -> nat) (k j : nat) : nat := if Nat.eqb (x 1) 0 then 0 else 1.
+
+Fixpoint run_tok (route : (nat -> nat) -> nat -> nat -> nat) (K : nat) (x : nat -> nat) (i : nat) : stream nat :=
+  match K with
+  | O => leaf nat (x i)
+  | S k => node nat (run_tok route k x i) (run_tok route k x (route x k i))
+  end.
+
+Definition x000 (k : nat) : nat := 0.
+Definition x010 (k : nat) : nat := match k with 1 => 1 | _ => 0 end.
+
+(* the route of row 2 reads token 1: x000 routes to 0, x010 to 1; both agree on
+   S_1(2) = {2, 0} (the positions x000's route reads), and the streams differ *)
+Theorem control_token_route :
+  reads (route_tok x000) 1 2 = [2; 0] /\ (forall p, In p [2; 0] -> x000 p = x010 p) /\
+  route_tok x010 0 2 <= 2 /\ run_tok route_tok 1 x000 2 <> run_tok route_tok 1 x010 2.
+Proof.
+  split; [reflexivity|]. split; [intros p [<-|[<-|[]]]; reflexivity|]. split; [cbn; lia|].
+  cbn. discriminate.
+Qed.
+
+(* route k j = j + 1 (not causal): S_1(0) holds position 1 *)
+Theorem control_noncausal_route : In 1 (reads (fun k j => j + 1) 1 0) /\ ~ 1 <= 0.
+Proof. split; [simpl; auto|lia]. Qed.
