@@ -56,6 +56,7 @@ def _in(file: str, *names: str) -> tuple[CoqTheorem, ...]:
 
 _T1, _T2, _P4, _UD, _EX, _PI = ("Theorem1.v", "Theorem2.v", "Proposition4.v", "Underdetermination.v",
                                 "Expressivity.v", "Extension.v")
+_E1, _E2, _E3 = "EscapeDepth.v", "EscapeContent.v", "EscapeInduction.v"
 
 CONCORDANCE: dict[str, ClaimProofs] = {c.claim: c for c in (
     ClaimProofs(
@@ -122,6 +123,25 @@ CONCORDANCE: dict[str, ClaimProofs] = {c.claim: c for c in (
          "extension.pi_fixed_offset_increasing": ("pi_offset_increasing",),
          "extension.pi_fixed_offset_decreasing": ("pi_offset_decreasing",),
          "extension.pi_position0_increasing": ("pi_position0_reals", "pi_position0_iff")}),
+    ClaimProofs(
+        "escape-depth",
+        _in(_E1, "route_lemma", "reads_causal", "reads_length", "reads_card", "readout_factors",
+            "depth_accuracy_bound", "needs_sensitive_position", "depth_sensitivity_bound",
+            "prefix_parity_escapes_depth"),
+        _in(_E1, "control_token_route", "control_noncausal_route"),
+        {"escape-depth.route_lemma_step": ("route_lemma", "reads_causal", "reads_card")}),
+    ClaimProofs(
+        "escape-content",
+        _in(_E2, "match_exact", "match_one_sequence", "match_every_row", "first_condition_not_necessary",
+            "slope_row_iff", "slope_first_failing_row"),
+        _in(_E2, "control_drop_margin", "control_one_token"),
+        {"escape-content.match_exact_condition": ("match_exact",)}),
+    ClaimProofs(
+        "escape-induction",
+        _in(_E3, "circuit_fixed", "circuit_row_iff", "row_b_realized", "alpha_one_implies_induction",
+            "induction_needs_offset1", "induction_count_bound"),
+        _in(_E3, "control_weak_alpha", "control_no_bos"),
+        {"escape-induction.alpha_one_implies_induction": ("alpha_one_implies_induction",)}),
 )}
 
 NOT_IN_COQ: dict[str, str] = {
@@ -129,8 +149,7 @@ NOT_IN_COQ: dict[str, str] = {
                             "(a maximum feasible subsystem), not statements over all lengths",
 }
 
-NOT_YET_IN_COQ: dict[str, str] = {c: "proved for all lengths by SMT only; its Coq file is still to be written"
-                                  for c in ("escape-depth", "escape-content", "escape-induction")}
+NOT_YET_IN_COQ: dict[str, str] = {}
 """For-all claims with no Coq theorem yet, named so that the gap is visible (``posreal check`` shows no
 kernel-checked method for them); the concordance test fails for any other claim without one."""
 
