@@ -1,5 +1,5 @@
-(* Length extension under position interpolation (claim id extension), parts (a) to (d) and
-   the row-keeping step of (f), for every length.
+(* Length extension under position interpolation (claim id extension), parts (a) to (d), the
+   split of (e) and the row-keeping step of (f), for every length.
 
    Formalizes, from docs/definitions.md:
    - #length-extension: under PI at length L the key index k of the L-grid (k = i - j for rope,
@@ -29,13 +29,27 @@
      (factor s) and lies strictly between for the others; YaRN's factor is 1 when r >= beta, s when
      r <= alpha and strictly between on the ramp (for s > 1);
    - keep_rows: (f) a row realized with margin g by the trained profile stays realized under a
-     transfer that moves the value at key k by at most k D, when 2 i D < g.
+     transfer that moves the value at key k by at most k D, when 2 i D < g;
+   - pi_offset_threshold_pos, pi_offset_threshold_neg: (c) with V' = V1, V'' = V2 and |V''| <= M2
+     on [0, (c+1) L0 / L], once L > L_c = (c+1) L0 M2 / |V'(0)| row c is realized iff V'(0) > 0
+     and no row i >= c + 1 is (so alpha_L = [V'(0) > 0] / (L - c));
+   - pi_offset0_iff: (c) target key index 0 is realized on every row of every L >= L0 iff
+     V (0) > V (x) for every rational x in (0, L0);
+   - split_extrapolated, split_interpolated: (e) with V^sigma (k) = sum_f V_f (k / lambda_f), a
+     parameter with weight only on frequencies with lambda_f = 1 realizes the rows T_L realizes,
+     one with weight only on frequencies with lambda_f = s = L / L0 the rows PI realizes.
 
    Negative controls: control_copy_odd (L odd: a symmetric peak ties), control_offset_peak
    (monotonicity dropped: a row beyond c + 1 is realized), control_position_integers (V
    increasing on the integers 0..L0-1 only: a row fails), control_ntk_identity (s = 1: no
    frequency strictly between), control_keep_bound (2 i D < g
-   weakened to i D < g: a row is lost). *)
+   weakened to i D < g: a row is lost), control_offset_threshold (L > L_c weakened to L >= L0:
+   a row i >= c + 1 is realized), control_offset0_integers (V (0) > V on the integer keys only:
+   a row fails), control_split_mixed (a frequency strictly between: the kernel is neither).
+
+   Not formalized here: the bound alpha_L <= (1 + 2 m) / (L - p) of (d) (only its step, a local
+   maximum per realized row), and the bound Delta_sigma (s) of (f) from the frequencies (keep_rows
+   takes the per-key bound k D as its hypothesis). *)
 
 Require Import Reals Lra Lia.
 Open Scope R_scope.
@@ -337,3 +351,148 @@ Theorem control_ntk_identity : (0 < 1 < 3 - 1)%nat /\ ~ (1 < ntk_factor 1 3 1).
 Proof.
   split; [lia|]. unfold ntk_factor, Rpower. rewrite ln_1, Rmult_0_r, exp_0. lra.
 Qed.
+
+(* ---- (c) the threshold length L_c from a bound M2 on V'' (V1 = V', V2 = V'') *)
+Lemma first_derivative_pos : forall V1 V2 M2 X, (forall x, derivable_pt_lim V1 x (V2 x)) ->
+  (forall x, 0 <= x <= X -> Rabs (V2 x) <= M2) -> M2 * X < V1 0 -> forall x, 0 <= x <= X -> 0 < V1 x.
+Proof.
+  intros V1 V2 M2 X D B H x Hx. assert (M0 : 0 <= M2) by (pose proof (B 0 ltac:(lra)); pose proof (Rabs_pos (V2 0)); lra).
+  destruct (Req_dec x 0) as [->|Ex]; [nra|].
+  destruct (MVT_cor2 V1 V2 0 x ltac:(lra) (fun c _ => D c)) as [c [E Hc]].
+  assert (Bc := B c ltac:(lra)). apply Rabs_le_between in Bc. destruct Bc as [B1 B2]. nra.
+Qed.
+
+Lemma first_derivative_neg : forall V1 V2 M2 X, (forall x, derivable_pt_lim V1 x (V2 x)) ->
+  (forall x, 0 <= x <= X -> Rabs (V2 x) <= M2) -> M2 * X < - V1 0 -> forall x, 0 <= x <= X -> V1 x < 0.
+Proof.
+  intros V1 V2 M2 X D B H x Hx. assert (M0 : 0 <= M2) by (pose proof (B 0 ltac:(lra)); pose proof (Rabs_pos (V2 0)); lra).
+  destruct (Req_dec x 0) as [->|Ex]; [nra|].
+  destruct (MVT_cor2 V1 V2 0 x ltac:(lra) (fun c _ => D c)) as [c [E Hc]].
+  assert (Bc := B c ltac:(lra)). apply Rabs_le_between in Bc. destruct Bc as [B1 B2]. nra.
+Qed.
+
+Lemma threshold_scaled : forall L0 L c M2 v, (1 <= L0)%nat -> (L0 <= L)%nat -> 0 < v ->
+  INR (c + 1) * INR L0 * M2 / v < INR L -> M2 * xk L0 L (c + 1) < v.
+Proof.
+  intros L0 L c M2 v H0 HL Hv H. assert (HLp := INR_pos L ltac:(lia)).
+  replace (M2 * xk L0 L (c + 1)) with (INR (c + 1) * INR L0 * M2 / v * (v / INR L)) by (unfold xk; field; lra).
+  assert (Q : INR (c + 1) * INR L0 * M2 / v * (v / INR L) < INR L * (v / INR L))
+    by (apply Rmult_lt_compat_r; [apply Rdiv_lt_0_compat; lra|exact H]).
+  replace (INR L * (v / INR L)) with v in Q by (field; lra). exact Q.
+Qed.
+
+Theorem pi_offset_threshold_pos : forall V V1 V2 M2 L0 L c, (1 <= L0)%nat -> (L0 <= L)%nat -> (1 <= c)%nat ->
+  (forall x, derivable_pt_lim V x (V1 x)) -> (forall x, derivable_pt_lim V1 x (V2 x)) ->
+  (forall x, 0 <= x <= xk L0 L (c + 1) -> Rabs (V2 x) <= M2) ->
+  0 < V1 0 -> INR (c + 1) * INR L0 * M2 / V1 0 < INR L ->
+  realized_pi V L0 L c c /\ forall i, (c + 1 <= i)%nat -> ~ realized_pi V L0 L i c.
+Proof.
+  intros V V1 V2 M2 L0 L c H0 HL Hc DV DV1 B Hv HLc. apply pi_offset_increasing; try assumption.
+  assert (P := first_derivative_pos V1 V2 M2 _ DV1 B (threshold_scaled L0 L c M2 (V1 0) H0 HL Hv HLc)).
+  intros x y Hx Hxy Hy. destruct (MVT_cor2 V V1 x y Hxy (fun c' _ => DV c')) as [c' [E Hc']].
+  assert (0 < V1 c') by (apply P; lra). nra.
+Qed.
+
+Theorem pi_offset_threshold_neg : forall V V1 V2 M2 L0 L c, (1 <= L0)%nat -> (L0 <= L)%nat -> (1 <= c)%nat ->
+  (forall x, derivable_pt_lim V x (V1 x)) -> (forall x, derivable_pt_lim V1 x (V2 x)) ->
+  (forall x, 0 <= x <= xk L0 L (c + 1) -> Rabs (V2 x) <= M2) ->
+  V1 0 < 0 -> INR (c + 1) * INR L0 * M2 / (- V1 0) < INR L ->
+  forall i, (c <= i)%nat -> ~ realized_pi V L0 L i c.
+Proof.
+  intros V V1 V2 M2 L0 L c H0 HL Hc DV DV1 B Hv HLc. apply pi_offset_decreasing; try assumption.
+  assert (P := first_derivative_neg V1 V2 M2 _ DV1 B
+                 (threshold_scaled L0 L c M2 (- V1 0) H0 HL ltac:(lra) HLc)).
+  intros x y Hx Hxy Hy. destruct (MVT_cor2 V V1 x y Hxy (fun c' _ => DV c')) as [c' [E Hc']].
+  assert (V1 c' < 0) by (apply P; lra). nra.
+Qed.
+
+(* ---- (c) target key index 0 (offset:0 of rope, position:0 of abscol) *)
+Theorem pi_offset0_iff : forall V L0, (1 <= L0)%nat ->
+  ((forall L, (L0 <= L)%nat -> forall i, (i < L)%nat -> realized_pi V L0 L i 0) <->
+   (forall a b, (0 < a < b)%nat -> V (INR a * INR L0 / INR b) < V 0)).
+Proof.
+  intros V L0 H0. assert (Z : forall L, xk L0 L 0 = 0) by (intros L; unfold xk; simpl; lra). split.
+  - intros Hall a b Hab. destruct (Hall (b * L0)%nat ltac:(nia) (a * L0)%nat ltac:(nia)) as [_ R].
+    specialize (R (a * L0)%nat ltac:(lia) ltac:(nia)). rewrite Z in R.
+    assert (HL0 := INR_pos L0 H0). assert (Hb := INR_pos b ltac:(lia)).
+    unfold xk in R. rewrite !mult_INR in R.
+    replace (INR a * INR L0 * INR L0 / (INR b * INR L0)) with (INR a * INR L0 / INR b) in R by (field; lra).
+    exact R.
+  - intros H L HL i Hi. split; [lia|]. intros k Hk Hk0. rewrite Z. unfold xk. apply H. lia.
+Qed.
+
+(* ---- (e) a parameter with weight only on extrapolated (or only on interpolated) frequencies *)
+Fixpoint fsum (F : nat) (g : nat -> R) : R := match F with O => 0 | S f => fsum f g + g f end.
+
+(* V_f : the frequency-f term of the profile; lam f : its factor lambda_f (s) *)
+Definition profile (Vf : nat -> R -> R) (F : nat) (x : R) : R := fsum F (fun f => Vf f x).
+Definition v_sigma (Vf : nat -> R -> R) (lam : nat -> R) (F k : nat) : R := fsum F (fun f => Vf f (INR k / lam f)).
+
+Definition realized_key (W : nat -> R) (i kt : nat) : Prop :=
+  (kt <= i)%nat /\ forall k, (k <= i)%nat -> k <> kt -> W k < W kt.
+
+Lemma fsum_ext : forall F g h, (forall f, (f < F)%nat -> g f = h f) -> fsum F g = fsum F h.
+Proof.
+  intros F g h H; induction F as [|F IH]; simpl; [reflexivity|].
+  rewrite IH by (intros; apply H; lia). rewrite (H F) by lia. reflexivity.
+Qed.
+
+Theorem split_extrapolated : forall Vf lam F,
+  (forall f, (f < F)%nat -> lam f = 1 \/ forall x, Vf f x = 0) ->
+  forall i kt, realized_key (v_sigma Vf lam F) i kt <-> realized_key (fun k => profile Vf F (INR k)) i kt.
+Proof.
+  intros Vf lam F H i kt.
+  assert (E : forall k, v_sigma Vf lam F k = profile Vf F (INR k)).
+  { intros k. apply fsum_ext. intros f Hf. destruct (H f Hf) as [->|Z]; [unfold Rdiv; rewrite Rinv_1, Rmult_1_r; reflexivity|].
+    rewrite !Z. reflexivity. }
+  unfold realized_key. setoid_rewrite E. reflexivity.
+Qed.
+
+Theorem split_interpolated : forall Vf lam F L0 L, (1 <= L0)%nat -> (L0 <= L)%nat ->
+  (forall f, (f < F)%nat -> lam f = INR L / INR L0 \/ forall x, Vf f x = 0) ->
+  forall i kt, realized_key (v_sigma Vf lam F) i kt <-> realized_pi (profile Vf F) L0 L i kt.
+Proof.
+  intros Vf lam F L0 L H0 HL H i kt. assert (HL0 := INR_pos L0 H0). assert (HLp := INR_pos L ltac:(lia)).
+  assert (E : forall k, v_sigma Vf lam F k = profile Vf F (xk L0 L k)).
+  { intros k. apply fsum_ext. intros f Hf. destruct (H f Hf) as [->|Z]; [|rewrite !Z; reflexivity].
+    f_equal. unfold xk. field. lra. }
+  unfold realized_key, realized_pi. setoid_rewrite E. reflexivity.
+Qed.
+
+(* ---- negative controls of the additions *)
+(* L > L_c weakened to L >= L0: V x = x - x^2 (V' = 1 - 2 x, V'' = -2, M2 = 2), c = 1, L0 = 2:
+   L_c = 2 * 2 * 2 / 1 = 8, and at L = 4 the row 2 >= c + 1 is realized *)
+Theorem control_offset_threshold :
+  (forall x, derivable_pt_lim (fun x => x - x * x) x (1 - 2 * x)) /\
+  (forall x, derivable_pt_lim (fun x => 1 - 2 * x) x (-2)) /\ Rabs (-2) <= 2 /\ 0 < 1 - 2 * 0 /\
+  ~ (INR (1 + 1) * INR 2 * 2 / (1 - 2 * 0) < INR 4) /\ realized_pi (fun x => x - x * x) 2 4 2 1.
+Proof.
+  split; [|split; [|split; [|split; [|split]]]].
+  - intros x. replace (1 - 2 * x) with (1 - (1 * x + x * 1)) by ring.
+    apply (derivable_pt_lim_minus (fun x => x) (fun x => x * x)); [apply derivable_pt_lim_id|].
+    apply (derivable_pt_lim_mult (fun x => x) (fun x => x)); apply derivable_pt_lim_id.
+  - intros x. replace (-2) with (0 - 2 * 1) by ring.
+    apply (derivable_pt_lim_minus (fun _ => 1) (fun x => 2 * x)); [apply derivable_pt_lim_const|].
+    apply (derivable_pt_lim_scal (fun x => x)). apply derivable_pt_lim_id.
+  - rewrite Rabs_left by lra. lra.
+  - lra.
+  - simpl. lra.
+  - split; [lia|]. intros k Hk Hk1. unfold xk. simpl.
+    destruct k as [|[|[|k]]]; [simpl; lra | lia | simpl; lra | lia].
+Qed.
+
+(* V 0 > V x on the integer keys 1 of L0 = 2 only: V x = 4 x (1 - x) - x, V 0 = 0 > V 1 = -1, but at
+   L = 4 row 1 has the key x = 1/2 with V = 1/2 *)
+Theorem control_offset0_integers :
+  (fun x => 4 * x * (1 - x) - x) 1 < (fun x => 4 * x * (1 - x) - x) 0 /\
+  ~ realized_pi (fun x => 4 * x * (1 - x) - x) 2 4 1 0.
+Proof.
+  split; [lra|]. intros [_ R]. specialize (R 1%nat ltac:(lia) ltac:(lia)). unfold xk in R. simpl in R. lra.
+Qed.
+
+(* a frequency neither extrapolated nor interpolated (lambda = 2, s = 4): the kernel at key 1 is
+   neither the one of T_L nor the one of PI *)
+Theorem control_split_mixed :
+  v_sigma (fun _ x => x) (fun _ => 2) 1 1 <> profile (fun _ x => x) 1 (INR 1) /\
+  v_sigma (fun _ x => x) (fun _ => 2) 1 1 <> profile (fun _ x => x) 1 (xk 1 4 1).
+Proof. unfold v_sigma, profile, xk. simpl. split; lra. Qed.
