@@ -35,6 +35,11 @@
      and no row i >= c + 1 is (so alpha_L = [V'(0) > 0] / (L - c));
    - pi_offset0_iff: (c) target key index 0 is realized on every row of every L >= L0 iff
      V (0) > V (x) for every rational x in (0, L0);
+   - pi_position_rows_bound, pi_position_alpha_bound: (d) for a continuous V and p >= 1, the
+     realized rows i > p are at most as many as the local maxima of V in (0, L0) (their targets
+     are pairwise at least 2 apart, so the intervals around them are disjoint), so at most
+     1 + m rows of position:p are realized: alpha_L <= (1 + m) / (L - p), within the stated
+     (1 + 2 m) / (L - p);
    - split_extrapolated, split_interpolated: (e) with V^sigma (k) = sum_f V_f (k / lambda_f), a
      parameter with weight only on frequencies with lambda_f = 1 realizes the rows T_L realizes,
      one with weight only on frequencies with lambda_f = s = L / L0 the rows PI realizes.
@@ -45,11 +50,11 @@
    frequency strictly between), control_keep_bound (2 i D < g
    weakened to i D < g: a row is lost), control_offset_threshold (L > L_c weakened to L >= L0:
    a row i >= c + 1 is realized), control_offset0_integers (V (0) > V on the integer keys only:
-   a row fails), control_split_mixed (a frequency strictly between: the kernel is neither).
+   a row fails), control_split_mixed (a frequency strictly between: the kernel is neither),
+   control_position_discontinuous (continuity dropped: no local maximum, a realized row).
 
-   Not formalized here: the bound alpha_L <= (1 + 2 m) / (L - p) of (d) (only its step, a local
-   maximum per realized row), and the bound Delta_sigma (s) of (f) from the frequencies (keep_rows
-   takes the per-key bound k D as its hypothesis). *)
+   Not formalized here: the bound Delta_sigma (s) of (f) from the frequencies (keep_rows takes
+   the per-key bound k D as its hypothesis). *)
 
 Require Import Reals Lra Lia.
 Open Scope R_scope.
@@ -496,3 +501,157 @@ Theorem control_split_mixed :
   v_sigma (fun _ x => x) (fun _ => 2) 1 1 <> profile (fun _ x => x) 1 (INR 1) /\
   v_sigma (fun _ x => x) (fun _ => 2) 1 1 <> profile (fun _ x => x) 1 (xk 1 4 1).
 Proof. unfold v_sigma, profile, xk. simpl. split; lra. Qed.
+
+(* ---- (d) the count: a continuous V realizes position:p (p >= 1) on at most as many rows i > p
+   as it has local maxima in (0, L0) (so alpha_L <= (1 + m) / (L - p), within the stated
+   (1 + 2 m) / (L - p)) *)
+Require Import List.
+
+Definition local_max (V : R -> R) (c : R) : Prop := exists d, 0 < d /\ forall y, Rabs (y - c) < d -> V y <= V c.
+
+Lemma xk_le : forall L0 L k1 k2, (1 <= L0)%nat -> (1 <= L)%nat -> (k1 <= k2)%nat -> xk L0 L k1 <= xk L0 L k2.
+Proof.
+  intros L0 L k1 k2 H0 HL Hk. destruct (Nat.eq_dec k1 k2) as [->|E]; [lra|]. left. apply xk_lt; lia.
+Qed.
+
+(* the point of a realized row i > p: a local maximum of V strictly between the keys around the target *)
+Definition row_point (V : R -> R) (L0 L p i : nat) (c : R) : Prop :=
+  xk L0 L (i - p - 1) < c < xk L0 L (i - p + 1) /\ local_max V c.
+
+Lemma row_point_exists : forall V L0 L p i, (1 <= L0)%nat -> (1 <= p)%nat -> (p < i)%nat ->
+  (forall x, continuity_pt V x) -> realized_pi V L0 L i (i - p) -> exists c, row_point V L0 L p i c.
+Proof.
+  intros V L0 L p i H0 Hp Hi C [_ R]. unfold row_point.
+  destruct (Nat.le_gt_cases 1 L) as [HL|HL].
+  2: { exfalso. assert (L = 0%nat) as -> by lia. specialize (R (i - p - 1)%nat ltac:(lia) ltac:(lia)).
+       unfold xk in R. simpl in R. unfold Rdiv in R. rewrite Rinv_0, !Rmult_0_r in R. lra. }
+  set (a := xk L0 L (i - p - 1)). set (b := xk L0 L (i - p + 1)).
+  assert (Ra : V a < V (xk L0 L (i - p))) by (apply R; lia).
+  assert (Rb : V b < V (xk L0 L (i - p))) by (apply R; lia).
+  assert (Hab1 : a < xk L0 L (i - p)) by (apply xk_lt; lia).
+  assert (Hab2 : xk L0 L (i - p) < b) by (apply xk_lt; lia).
+  destruct (continuity_ab_maj V a b ltac:(lra) (fun c _ => C c)) as [M [HM [HaM HMb]]].
+  assert (Vm : V (xk L0 L (i - p)) <= V M) by (apply HM; lra).
+  assert (Ma : a < M) by (destruct HaM as [H|H]; [exact H|subst M; lra]).
+  assert (Mb : M < b) by (destruct HMb as [H|H]; [exact H|subst M; lra]).
+  exists M. split; [lra|]. exists (Rmin (M - a) (b - M)). split; [apply Rmin_glb_lt; lra|].
+  intros y Hy. apply HM. pose proof (Rmin_l (M - a) (b - M)). pose proof (Rmin_r (M - a) (b - M)).
+  apply Rlt_le, Rabs_le_between in Hy. lra.
+Qed.
+
+(* two realized rows i < i' (both > p) have targets at least 2 apart, so their points differ *)
+Lemma row_points_differ : forall V L0 L p i i' c c', (1 <= L0)%nat -> (1 <= L)%nat -> (1 <= p)%nat ->
+  (p < i)%nat -> (i < i')%nat -> realized_pi V L0 L i (i - p) -> realized_pi V L0 L i' (i' - p) ->
+  row_point V L0 L p i c -> row_point V L0 L p i' c' -> c <> c'.
+Proof.
+  intros V L0 L p i i' c c' H0 HL Hp Hi Hii [_ R] [_ R'] [[_ Hc] _] [[Hc' _] _] E. subst c'.
+  destruct (Nat.eq_dec (i' - p) (i - p + 1)) as [Ek|Ek].
+  - assert (A : V (xk L0 L (i - p + 1)) < V (xk L0 L (i - p))) by (apply R; lia).
+    assert (B : V (xk L0 L (i' - p - 1)) < V (xk L0 L (i' - p))) by (apply R'; lia).
+    rewrite Ek in B. replace (i - p + 1 - 1)%nat with (i - p)%nat in B by lia. lra.
+  - assert (xk L0 L (i - p + 1) <= xk L0 L (i' - p - 1)) by (apply xk_le; lia). lra.
+Qed.
+
+Lemma points_of_rows : forall (P : nat -> R -> Prop) (rows : list nat),
+  (forall i, In i rows -> exists c, P i c) -> exists cs, Forall2 P rows cs.
+Proof.
+  intros P rows; induction rows as [|i rows IH]; intros H; [exists nil; constructor|].
+  destruct (H i (or_introl eq_refl)) as [c Hc]. destruct IH as [cs Hcs]; [intros j Hj; apply H; right; exact Hj|].
+  exists (c :: cs). constructor; assumption.
+Qed.
+
+Lemma forall2_length : forall (P : nat -> R -> Prop) l1 l2, Forall2 P l1 l2 -> length l1 = length l2.
+Proof. intros P l1 l2 H; induction H; simpl; lia. Qed.
+
+Lemma forall2_in_r : forall (P : nat -> R -> Prop) l1 l2 c, Forall2 P l1 l2 -> In c l2 -> exists i, In i l1 /\ P i c.
+Proof.
+  intros P l1 l2 c H; induction H as [|i c' l1 l2 Hp H IH]; intros Hc; [destruct Hc|].
+  destruct Hc as [<-|Hc]; [exists i; split; [left; reflexivity|exact Hp]|].
+  destruct (IH Hc) as [j [Hj Pj]]. exists j. split; [right; exact Hj|exact Pj].
+Qed.
+
+Lemma forall2_nodup : forall (P : nat -> R -> Prop) l1 l2, Forall2 P l1 l2 -> NoDup l1 ->
+  (forall i i' c, In i l1 -> In i' l1 -> i <> i' -> P i c -> P i' c -> False) -> NoDup l2.
+Proof.
+  intros P l1 l2 H; induction H as [|i c l1 l2 Hp H IH]; intros N D; [constructor|].
+  inversion N as [|? ? Ni N1]; subst. constructor.
+  - intros Hc. destruct (forall2_in_r P l1 l2 c H Hc) as [j [Hj Pj]].
+    apply (D i j c); [left; reflexivity|right; exact Hj|intros ->; contradiction|exact Hp|exact Pj].
+  - apply IH; [exact N1|]. intros a b c' Ha Hb. apply D; right; assumption.
+Qed.
+
+Theorem pi_position_rows_bound : forall V L0 L p (rows : list nat) (maxima : list R),
+  (1 <= L0)%nat -> (L0 <= L)%nat -> (1 <= p)%nat -> (forall x, continuity_pt V x) ->
+  NoDup rows -> (forall i, In i rows -> (p < i < L)%nat /\ realized_pi V L0 L i (i - p)) ->
+  (forall c, 0 < c < INR L0 -> local_max V c -> In c maxima) ->
+  (length rows <= length maxima)%nat.
+Proof.
+  intros V L0 L p rows maxima H0 HL Hp C N Hrows Hmax.
+  destruct (points_of_rows (row_point V L0 L p) rows) as [cs Hcs].
+  { intros i Hi. destruct (Hrows i Hi) as [Hi' R]. apply (row_point_exists V L0 L p i H0 Hp ltac:(lia) C R). }
+  rewrite (forall2_length _ _ _ Hcs). apply NoDup_incl_length.
+  - apply (forall2_nodup _ _ _ Hcs N). intros i i' c Hi Hi' E Pi Pi'.
+    destruct (Hrows i Hi) as [Ri Ri']. destruct (Hrows i' Hi') as [Si Si'].
+    destruct (Nat.lt_gt_cases i i') as [[Lt|Gt] _]; [exact E|..].
+    + exact (row_points_differ V L0 L p i i' c c H0 ltac:(lia) Hp ltac:(lia) Lt Ri' Si' Pi Pi' eq_refl).
+    + exact (row_points_differ V L0 L p i' i c c H0 ltac:(lia) Hp ltac:(lia) Gt Si' Ri' Pi' Pi eq_refl).
+  - intros c Hc. destruct (forall2_in_r _ _ _ c Hcs Hc) as [i [Hi [[Hlo Hhi] Lm]]].
+    destruct (Hrows i Hi) as [Hi' _]. apply Hmax; [|exact Lm]. split.
+    + assert (0 <= xk L0 L (i - p - 1)) by (apply xk_range; lia). lra.
+    + assert (xk L0 L (i - p + 1) < INR L0) by (apply xk_range; lia). lra.
+Qed.
+
+Corollary pi_position_alpha_bound : forall V L0 L p (rows : list nat) (maxima : list R),
+  (1 <= L0)%nat -> (L0 <= L)%nat -> (1 <= p)%nat -> (forall x, continuity_pt V x) ->
+  NoDup rows -> (forall i, In i rows -> (p <= i < L)%nat /\ realized_pi V L0 L i (i - p)) ->
+  (forall c, 0 < c < INR L0 -> local_max V c -> In c maxima) ->
+  (length rows <= 1 + length maxima)%nat.
+Proof.
+  intros V L0 L p rows maxima H0 HL Hp C N Hrows Hmax.
+  assert (Split : (length rows <= 1 + length (filter (fun i => Nat.ltb p i) rows))%nat).
+  { assert (G : forall l, NoDup l -> (forall i, In i l -> (p <= i)%nat) ->
+                  (length l <= 1 + length (filter (fun i => Nat.ltb p i) l))%nat /\
+                  (~ In p l -> length l = length (filter (fun i => Nat.ltb p i) l))).
+    { intros l; induction l as [|a l IH]; intros Nl Hl; simpl; [lia|].
+      inversion Nl as [|? ? Na Nl']; subst.
+      destruct IH as [IH1 IH2]; [exact Nl'|intros i Hi; apply Hl; right; exact Hi|].
+      destruct (Nat.ltb_spec p a) as [Lt|Ge]; simpl.
+      - split; [lia|]. intros Hn. rewrite IH2; [reflexivity|]. intros Hp'. apply Hn. right. exact Hp'.
+      - assert (a = p) as -> by (specialize (Hl a (or_introl eq_refl)); lia).
+        split; [rewrite (IH2 Na); lia|]. intros Hn. exfalso. apply Hn. left. reflexivity. }
+    apply (G rows N). intros i Hi. apply Hrows, Hi. }
+  assert (B : (length (filter (fun i => Nat.ltb p i) rows) <= length maxima)%nat).
+  { apply (pi_position_rows_bound V L0 L p _ maxima H0 HL Hp C (NoDup_filter _ N)); [|exact Hmax].
+    intros i Hi. apply filter_In in Hi as [Hi Lt]. apply Nat.ltb_lt in Lt.
+    destruct (Hrows i Hi) as [Hr R]. split; [lia|exact R]. }
+  lia.
+Qed.
+
+(* continuity dropped: V x = x below 1, x - 10 from 1 on (L0 = 2) has no local maximum in (0, 2),
+   yet at L = 4 row 2 of position:1 (target x = 1/2) is realized *)
+Definition jump (x : R) : R := if Rlt_dec x 1 then x else x - 10.
+
+Theorem control_position_discontinuous :
+  (forall c, 0 < c < INR 2 -> ~ local_max jump c) /\ realized_pi jump 2 4 2 (2 - 1).
+Proof.
+  split.
+  - intros c Hc [d [Hd H]]. simpl in Hc. unfold jump in H.
+    destruct (Rlt_dec c 1) as [Lt|Ge].
+    + set (y := c + Rmin (d / 2) ((1 - c) / 2)).
+      assert (Y1 : 0 < Rmin (d / 2) ((1 - c) / 2)) by (apply Rmin_glb_lt; lra).
+      assert (Y2 : Rmin (d / 2) ((1 - c) / 2) <= d / 2) by apply Rmin_l.
+      assert (Y3 : Rmin (d / 2) ((1 - c) / 2) <= (1 - c) / 2) by apply Rmin_r.
+      specialize (H y). unfold y in H. rewrite Rabs_right in H by lra.
+      destruct (Rlt_dec (c + Rmin (d / 2) ((1 - c) / 2)) 1) as [_|N]; [|lra].
+      assert (V := H ltac:(lra)). lra.
+    + specialize (H (c + d / 2)). rewrite Rabs_right in H by lra.
+      destruct (Rlt_dec (c + d / 2) 1) as [N|_]; [lra|]. assert (V := H ltac:(lra)). lra.
+  - split; [simpl; lia|]. intros k Hk Hk1. unfold xk, jump.
+    assert (E1 : INR (2 - 1) * INR 2 / INR 4 = 1 / 2) by (simpl; field; lra).
+    rewrite E1. destruct (Rlt_dec (1 / 2) 1) as [_|N]; [|lra].
+    destruct k as [|[|[|k]]]; [|lia| |lia].
+    + assert (E0 : INR 0 * INR 2 / INR 4 = 0) by (simpl; field; lra).
+      rewrite E0. destruct (Rlt_dec 0 1); lra.
+    + assert (E2 : INR 2 * INR 2 / INR 4 = 1) by (simpl; field; lra).
+      rewrite E2. destruct (Rlt_dec 1 1); lra.
+Qed.
