@@ -1,5 +1,5 @@
 (* Length extension under position interpolation (claim id extension), parts (a) to (d), the
-   split of (e) and the row-keeping step of (f), for every length.
+   split of (e) and what (f) keeps, for every length.
 
    Formalizes, from docs/definitions.md:
    - #length-extension: under PI at length L the key index k of the L-grid (k = i - j for rope,
@@ -40,6 +40,10 @@
      are pairwise at least 2 apart, so the intervals around them are disjoint), so at most
      1 + m rows of position:p are realized: alpha_L <= (1 + m) / (L - p), within the stated
      (1 + 2 m) / (L - p);
+   - transfer_moves_key, keep_rows_sigma: (f) with V_f (x) = a_f cos (w_f x) + b_f sin (w_f x),
+     w_f >= 0, lambda_f > 0, the transfer moves the value at key k by at most k Delta_sigma (s),
+     Delta_sigma (s) = sum_f w_f sqrt (a_f^2 + b_f^2) |1 - 1 / lambda_f (s)|, so a row realized
+     with margin g by the trained profile stays realized when 2 i Delta_sigma (s) < g;
    - split_extrapolated, split_interpolated: (e) with V^sigma (k) = sum_f V_f (k / lambda_f), a
      parameter with weight only on frequencies with lambda_f = 1 realizes the rows T_L realizes,
      one with weight only on frequencies with lambda_f = s = L / L0 the rows PI realizes.
@@ -51,10 +55,8 @@
    weakened to i D < g: a row is lost), control_offset_threshold (L > L_c weakened to L >= L0:
    a row i >= c + 1 is realized), control_offset0_integers (V (0) > V on the integer keys only:
    a row fails), control_split_mixed (a frequency strictly between: the kernel is neither),
-   control_position_discontinuous (continuity dropped: no local maximum, a realized row).
-
-   Not formalized here: the bound Delta_sigma (s) of (f) from the frequencies (keep_rows takes
-   the per-key bound k D as its hypothesis). *)
+   control_position_discontinuous (continuity dropped: no local maximum, a realized row),
+   control_keep_sigma_frequency_sign (w_f >= 0 dropped: a row is lost). *)
 
 Require Import Reals Lra Lia.
 Open Scope R_scope.
@@ -654,4 +656,116 @@ Proof.
       rewrite E0. destruct (Rlt_dec 0 1); lra.
     + assert (E2 : INR 2 * INR 2 / INR 4 = 1) by (simpl; field; lra).
       rewrite E2. destruct (Rlt_dec 1 1); lra.
+Qed.
+
+(* ---- (f) the bound Delta_sigma (s) from the frequencies: V_f (x) = a_f cos (w_f x) + b_f sin (w_f x) *)
+Lemma abs_sin_le : forall x, Rabs (sin x) <= Rabs x.
+Proof.
+  intros x. destruct (Rtotal_order x 0) as [Lt|[->|Gt]].
+  - destruct (MVT_cor2 sin cos x 0 Lt (fun c _ => derivable_pt_lim_sin c)) as [c [E _]].
+    rewrite sin_0 in E. pose proof (COS_bound c). rewrite (Rabs_left x Lt).
+    assert (sin x = cos c * x) by lra. rewrite H0. rewrite Rabs_mult, (Rabs_left x Lt).
+    assert (Rabs (cos c) <= 1) by (apply Rabs_le; lra). nra.
+  - rewrite sin_0, Rabs_R0. lra.
+  - destruct (MVT_cor2 sin cos 0 x Gt (fun c _ => derivable_pt_lim_sin c)) as [c [E _]].
+    rewrite sin_0 in E. pose proof (COS_bound c). rewrite (Rabs_right x) by lra.
+    assert (sin x = cos c * x) by lra. rewrite H0. rewrite Rabs_mult, (Rabs_right x) by lra.
+    assert (Rabs (cos c) <= 1) by (apply Rabs_le; lra). nra.
+Qed.
+
+Lemma rotation_bound : forall a b m, Rabs (- a * sin m + b * cos m) <= sqrt (a * a + b * b).
+Proof.
+  intros a b m. rewrite <- sqrt_Rsqr_abs. apply sqrt_le_1_alt.
+  pose proof (sin2_cos2 m). unfold Rsqr in *.
+  assert (L : (a * a + b * b) * (sin m * sin m + cos m * cos m) - (- a * sin m + b * cos m) * (- a * sin m + b * cos m)
+              = (a * cos m + b * sin m) * (a * cos m + b * sin m)) by ring.
+  assert (0 <= (a * cos m + b * sin m) * (a * cos m + b * sin m)) by apply Rle_0_sqr. nra.
+Qed.
+
+Definition term (a b w x : R) : R := a * cos (w * x) + b * sin (w * x).
+
+Lemma term_lipschitz : forall a b w x y, 0 <= w ->
+  Rabs (term a b w x - term a b w y) <= w * sqrt (a * a + b * b) * Rabs (x - y).
+Proof.
+  intros a b w x y Hw. unfold term.
+  replace (a * cos (w * x) + b * sin (w * x) - (a * cos (w * y) + b * sin (w * y)))
+    with (a * (cos (w * x) - cos (w * y)) + b * (sin (w * x) - sin (w * y))) by ring.
+  rewrite form2, form4.
+  set (d := (w * x - w * y) / 2). set (m := (w * x + w * y) / 2).
+  replace (a * (-2 * sin d * sin m) + b * (2 * cos m * sin d)) with (2 * sin d * (- a * sin m + b * cos m)) by ring.
+  rewrite !Rabs_mult, (Rabs_right 2) by lra.
+  assert (Sd : Rabs (sin d) <= Rabs d) by apply abs_sin_le.
+  assert (Ed : 2 * Rabs d = w * Rabs (x - y)).
+  { unfold d. replace ((w * x - w * y) / 2) with (w * (x - y) / 2) by field.
+    unfold Rdiv. rewrite !Rabs_mult, (Rabs_right w) by lra. rewrite (Rabs_right (/ 2)) by lra. field. }
+  pose proof (rotation_bound a b m). pose proof (Rabs_pos (sin d)).
+  pose proof (Rabs_pos (- a * sin m + b * cos m)). pose proof (sqrt_pos (a * a + b * b)). nra.
+Qed.
+
+Lemma fsum_abs : forall F g h, Rabs (fsum F g - fsum F h) <= fsum F (fun f => Rabs (g f - h f)).
+Proof.
+  intros F g h; induction F as [|F IH]; simpl; [rewrite Rminus_0_r, Rabs_R0; lra|].
+  replace (fsum F g + g F - (fsum F h + h F)) with ((fsum F g - fsum F h) + (g F - h F)) by ring.
+  eapply Rle_trans; [apply Rabs_triang|]. lra.
+Qed.
+
+Lemma fsum_le : forall F g h, (forall f, (f < F)%nat -> g f <= h f) -> fsum F g <= fsum F h.
+Proof.
+  intros F g h H; induction F as [|F IH]; simpl; [lra|].
+  assert (fsum F g <= fsum F h) by (apply IH; intros; apply H; lia). assert (g F <= h F) by (apply H; lia). lra.
+Qed.
+
+Lemma fsum_scale : forall F c g, fsum F (fun f => c * g f) = c * fsum F g.
+Proof. intros F c g; induction F as [|F IH]; simpl; [ring|]. rewrite IH. ring. Qed.
+
+Definition v_freq (a b w : nat -> R) (F : nat) (x : nat -> R) : R := fsum F (fun f => term (a f) (b f) (w f) (x f)).
+Definition delta_sigma (a b w lam : nat -> R) (F : nat) : R :=
+  fsum F (fun f => w f * sqrt (a f * a f + b f * b f) * Rabs (1 - / lam f)).
+
+Theorem transfer_moves_key : forall a b w lam F k, (forall f, (f < F)%nat -> 0 <= w f /\ 0 < lam f) ->
+  Rabs (v_freq a b w F (fun f => INR k / lam f) - v_freq a b w F (fun _ => INR k)) <= INR k * delta_sigma a b w lam F.
+Proof.
+  intros a b w lam F k H. unfold v_freq, delta_sigma. eapply Rle_trans; [apply fsum_abs|].
+  rewrite <- fsum_scale. apply fsum_le. intros f Hf. destruct (H f Hf) as [Hw Hl].
+  eapply Rle_trans; [apply term_lipschitz; exact Hw|].
+  replace (INR k / lam f - INR k) with (INR k * (/ lam f - 1)) by (field; lra).
+  rewrite Rabs_mult, (Rabs_right (INR k)) by (apply Rle_ge, pos_INR).
+  replace (Rabs (/ lam f - 1)) with (Rabs (1 - / lam f)) by (rewrite <- Rabs_Ropp; f_equal; ring).
+  right. ring.
+Qed.
+
+Theorem keep_rows_sigma : forall a b w lam F i kt g, (forall f, (f < F)%nat -> 0 <= w f /\ 0 < lam f) ->
+  (kt <= i)%nat ->
+  (forall k, (k <= i)%nat -> k <> kt -> v_freq a b w F (fun _ => INR kt) - v_freq a b w F (fun _ => INR k) >= g) ->
+  2 * INR i * delta_sigma a b w lam F < g ->
+  realized_key (fun k => v_freq a b w F (fun f => INR k / lam f)) i kt.
+Proof.
+  intros a b w lam F i kt g H Hkt Hm Hg. split; [exact Hkt|].
+  assert (D0 : 0 <= delta_sigma a b w lam F).
+  { unfold delta_sigma. replace 0 with (fsum F (fun _ => 0)) by (clear; induction F; simpl; lra).
+    apply fsum_le. intros f Hf. destruct (H f Hf) as [Hw _].
+    apply Rmult_le_pos; [apply Rmult_le_pos; [exact Hw|apply sqrt_pos]|apply Rabs_pos]. }
+  exact (keep_rows (fun k => v_freq a b w F (fun _ => INR k)) (fun k => v_freq a b w F (fun f => INR k / lam f))
+           i kt (delta_sigma a b w lam F) g Hkt D0 (fun k _ => transfer_moves_key a b w lam F k H) Hm Hg).
+Qed.
+
+(* w >= 0 dropped: w = - PI, a = -1, b = 0, lam = 1/2: row 1 realized at margin 2 for target 1 by
+   the trained profile, 2 i Delta = - 2 PI < 2, and under the transfer keys 0 and 1 tie *)
+Theorem control_keep_sigma_frequency_sign :
+  (forall k, (k <= 1)%nat -> k <> 1%nat ->
+     v_freq (fun _ => -1) (fun _ => 0) (fun _ => - PI) 1 (fun _ => INR 1) -
+     v_freq (fun _ => -1) (fun _ => 0) (fun _ => - PI) 1 (fun _ => INR k) >= 2) /\
+  2 * INR 1 * delta_sigma (fun _ => -1) (fun _ => 0) (fun _ => - PI) (fun _ => 1 / 2) 1 < 2 /\
+  ~ realized_key (fun k => v_freq (fun _ => -1) (fun _ => 0) (fun _ => - PI) 1 (fun f => INR k / (1 / 2))) 1 1.
+Proof.
+  pose proof PI_RGT_0 as HPI. split; [|split].
+  - intros k Hk Hk1. assert (k = 0%nat) as -> by lia. unfold v_freq, term. simpl.
+    replace (- PI * 1) with (- PI) by ring. replace (- PI * 0) with 0 by ring.
+    rewrite cos_neg, cos_PI, cos_0, sin_neg, sin_PI, sin_0. lra.
+  - unfold delta_sigma. simpl. replace (1 - / (1 / 2)) with (-1) by field.
+    rewrite Rabs_left by lra. replace (-1 * -1 + 0 * 0) with 1 by ring. rewrite sqrt_1. lra.
+  - intros [_ R]. specialize (R 0%nat ltac:(lia) ltac:(lia)). unfold v_freq, term in R. simpl in R.
+    replace (- PI * (1 / (1 / 2))) with (- (2 * PI)) in R by (field; lra).
+    replace (- PI * (0 / (1 / 2))) with 0 in R by (field; lra).
+    rewrite cos_neg, cos_2PI, cos_0, sin_neg, sin_2PI, sin_0 in R. lra.
 Qed.
