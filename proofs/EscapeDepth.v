@@ -25,7 +25,11 @@
    - needs_sensitive_position, depth_sensitivity_bound: a readout right on every input reads
      every position its target is sensitive to, so at most 2^K of them;
    - prefix_parity_escapes_depth: the prefix parity (the sum mod 2 of x 0..x i, one-bit
-     addition) is not computed on row i by any readout of K layers once i + 1 > 2^K.
+     addition) is not computed on row i by any readout of K layers once i + 1 > 2^K;
+   - sort_last_escapes_depth: the last row of sorting n bits (their maximum) is not computed by
+     any readout of K layers once n > 2^K (beta^(K) < 1 on that row over all inputs).
+   Not formalized: the multi-digit addition instance of the statement (its carry is sensitive
+   to every digit, which these files do not prove).
 
    Negative controls: control_token_route (a route that reads a token outside S_1(2): two
    inputs agree on S_1(2) yet their streams differ), control_noncausal_route (route i <= i
@@ -186,6 +190,30 @@ Proof.
   intros route K i g HK Hg.
   assert (L := depth_sensitivity_bound bool bool route K i g (fun x => parity x i) (seq 0 (i + 1))
                  (seq_NoDup _ _) ltac:(intros p Hp; apply parity_sensitive; apply in_seq in Hp; lia) Hg).
+  rewrite seq_length in L. lia.
+Qed.
+
+(* ---- another instance: the last row of sorting (ascending) is the maximum; over bits it is the
+   OR of x 0..x (n-1), sensitive to every position; routes may read any position here (sorting
+   sees the whole input), the bound needs no causality *)
+Definition bmax (x : nat -> bool) (n : nat) : bool := existsb x (seq 0 n).
+
+Lemma bmax_sensitive : forall n p, p < n -> sensitive bool (fun x => bmax x n) p.
+Proof.
+  intros n p Hp. exists (fun _ => false), (flip (fun _ => false) p). split.
+  - intros q Hq. unfold flip. destruct (Nat.eqb_spec q p); [congruence|reflexivity].
+  - unfold bmax. replace (existsb (fun _ => false) (seq 0 n)) with false.
+    2: { symmetry. apply not_true_iff_false. intros E. apply existsb_exists in E. destruct E as [_ [_ E]]. discriminate. }
+    replace (existsb (flip (fun _ => false) p) (seq 0 n)) with true; [discriminate|].
+    symmetry. apply existsb_exists. exists p. split; [apply in_seq; lia|]. unfold flip. rewrite Nat.eqb_refl. reflexivity.
+Qed.
+
+Theorem sort_last_escapes_depth : forall route K n (g : stream bool -> bool),
+  2 ^ K < n -> ~ (forall x, g (run bool route K x (n - 1)) = bmax x n).
+Proof.
+  intros route K n g HK Hg.
+  assert (L := depth_sensitivity_bound bool bool route K (n - 1) g (fun x => bmax x n) (seq 0 n)
+                 (seq_NoDup _ _) ltac:(intros p Hp; apply bmax_sensitive; apply in_seq in Hp; lia) Hg).
   rewrite seq_length in L. lia.
 Qed.
 
