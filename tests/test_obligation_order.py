@@ -9,8 +9,8 @@ into a ``z3.Context`` of its own (:func:`~posreal.checks.smt.solvers.decide_z3`)
 Why it matters (measured 2026-12-07 with z3 5.4.1): decided one after another in one shared z3 context (a new
 ``z3.Context()`` per order), the committed files give ``unknown (incomplete quantifiers)`` on
 ``theorem2.growing_finite.middle.encoding`` in the order of seed 0, in every run of that order (alone, in a
-fresh context, it is unsat in 0.1 s), and ``unknown (timeout)`` on ``expressivity.middle_one_row.encoding`` in the orders of
-seeds 1 and 2; with z3's main context reused across orders, ``theorem2.shallow_iff``,
+fresh context, it is unsat in 0.1 s), and ``unknown (timeout)`` on ``expressivity.middle_one_row.encoding`` in
+the orders of seeds 1 and 2; with z3's main context reused across orders, ``theorem2.shallow_iff``,
 ``theorem2.growing_finite.reverse`` and ``proposition4.margins`` were lost as well.  In a fresh context per
 obligation every order gives every expected answer.
 :func:`test_one_shared_context_depends_on_the_order` keeps that measurement (slow): it is the negative control
