@@ -98,8 +98,10 @@ CONCORDANCE: dict[str, ClaimProofs] = {c.claim: c for c in (
     ClaimProofs(
         "underdetermination",
         _in(_UD, "zero_ties_new_rows", "zero_keeps_old_rows", "zero_completion_rows", "realized_target_unique",
-            "copy_zero_completion", "last_completion_position", "not_a_function", "zero_form"),
-        _in(_UD, "control_position_last_key", "control_copy_moves", "control_zero_form_additivity"),
+            "copy_zero_completion", "last_completion_position", "not_a_function", "zero_form",
+            "reverse_zero_completion"),
+        _in(_UD, "control_position_last_key", "control_copy_moves", "control_zero_form_additivity",
+            "control_reverse_same_length"),
         {"underdetermination.zero_form": ("zero_form",),
          "underdetermination.zero_ties": ("zero_ties_new_rows",),
          "underdetermination.zero_alpha": ("zero_completion_rows", "zero_keeps_old_rows"),
