@@ -18,7 +18,7 @@ showing that the shuffled-order tests can see a state-dependent answer.
 
 Budget: z3 decides all 105 files in about 1.3 s, so every default run decides all of them (two seeds, from the
 files and from the in-process terms).  cvc5 takes about 50 s for all of them (two fallback encodings run to the
-20 s timeout), so the default run decides a seeded sample and the slow run all of them.
+20 s timeout), so the default run decides a seeded sample of the encodings and the slow run all of them.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ pytestmark = pytest.mark.smt
 
 COMMITTED = sorted((Path(__file__).resolve().parent.parent / "checks" / "obligations").glob("*.smt2"))
 SEEDS = (14, 15)
-CVC5_SAMPLE = 40      # obligations per seed in the default run (about 1.5 s)
+CVC5_SAMPLE = 24      # encodings per seed in the default run (about 1 s)
 
 # cvc5's answers that are not the expected one, measured in a fresh process, each file alone (2026-12-07, cvc5
 # 1.4.2): never a state effect, and never a verdict (z3 decides these; the fallback encodings are tried only
@@ -133,10 +133,12 @@ def _wrong_cvc5(order: list[Path]) -> list[str]:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_cvc5_sample_in_shuffled_order(seed):
-    """A seeded sample of the first-tried obligations (no fallback encodings, no measured timeout), in that
-    sample's random order."""
+    """A seeded sample of the first-tried encodings (the proofs: unsat, with the full timeout; no fallback
+    encoding), in that sample's random order.  The sat side (controls, hypotheses alone) has a 3 s budget that a
+    loaded machine can exhaust, so it is left to the slow test; z3 decides all of it above."""
     pytest.importorskip("cvc5")
-    pool = [p for p in COMMITTED if not _is_fallback(p) and p.name not in CVC5_UNDECIDED]
+    pool = [p for p in COMMITTED if _kind(p) is ObligationKind.ENCODING and not _is_fallback(p)]
+    assert len(pool) >= CVC5_SAMPLE
     order = random.Random(seed).sample(pool, CVC5_SAMPLE)
     wrong = _wrong_cvc5(order)
     assert not wrong, f"seed {seed}: {wrong}"
