@@ -133,7 +133,7 @@ CONCORDANCE: dict[str, ClaimProofs] = {c.claim: c for c in (
         "escape-depth",
         _in(_E1, "route_lemma", "reads_causal", "reads_length", "reads_card", "readout_factors",
             "depth_accuracy_bound", "needs_sensitive_position", "depth_sensitivity_bound",
-            "prefix_parity_escapes_depth", "sort_last_escapes_depth"),
+            "prefix_parity_escapes_depth", "sort_last_escapes_depth", "addition_carry_escapes_depth"),
         _in(_E1, "control_token_route", "control_noncausal_route"),
         {"escape-depth.route_lemma_step": ("route_lemma", "reads_causal", "reads_card")}),
     ClaimProofs(

@@ -28,8 +28,8 @@
      addition) is not computed on row i by any readout of K layers once i + 1 > 2^K;
    - sort_last_escapes_depth: the last row of sorting n bits (their maximum) is not computed by
      any readout of K layers once n > 2^K (beta^(K) < 1 on that row over all inputs).
-   Not formalized: the multi-digit addition instance of the statement (its carry is sensitive
-   to every digit, which these files do not prove).
+   - addition_carry_escapes_depth: the carry out of adding two k-digit binary numbers (the top
+     digit of the sum) is not computed by any readout of K layers once 2 k > 2^K.
 
    Negative controls: control_token_route (a route that reads a token outside S_1(2): two
    inputs agree on S_1(2) yet their streams differ), control_noncausal_route (route i <= i
@@ -214,6 +214,88 @@ Proof.
   intros route K n g HK Hg.
   assert (L := depth_sensitivity_bound bool bool route K (n - 1) g (fun x => bmax x n) (seq 0 n)
                  (seq_NoDup _ _) ltac:(intros p Hp; apply bmax_sensitive; apply in_seq in Hp; lia) Hg).
+  rewrite seq_length in L. lia.
+Qed.
+
+(* ---- another instance: addition of two k-digit binary numbers a (positions 0..k-1) and b
+   (positions k..2k-1), digit j of weight 2^j; the top output digit (the carry out, row k of the
+   output) is sensitive to all 2 k input digits *)
+Fixpoint val (x : nat -> bool) (off k : nat) : nat :=
+  match k with O => 0 | S j => val x off j + (if x (off + j) then 2 ^ j else 0) end.
+
+Definition carry (x : nat -> bool) (k : nat) : bool := Nat.leb (2 ^ k) (val x 0 k + val x k k).
+
+Lemma val_ext : forall x y off k, (forall j, j < k -> x (off + j) = y (off + j)) -> val x off k = val y off k.
+Proof.
+  intros x y off k H; induction k as [|k IH]; simpl; [reflexivity|].
+  rewrite IH by (intros; apply H; lia). rewrite (H k) by lia. reflexivity.
+Qed.
+
+Lemma val_ones : forall x off k, (forall j, j < k -> x (off + j) = true) -> val x off k = 2 ^ k - 1.
+Proof.
+  intros x off k H; induction k as [|k IH]; simpl; [reflexivity|].
+  rewrite IH by (intros; apply H; lia). rewrite (H k) by lia. pose proof (Nat.pow_nonzero 2 k). lia.
+Qed.
+
+Lemma val_zeros : forall x off k, (forall j, j < k -> x (off + j) = false) -> val x off k = 0.
+Proof.
+  intros x off k H; induction k as [|k IH]; simpl; [reflexivity|].
+  rewrite IH by (intros; apply H; lia). rewrite (H k) by lia. reflexivity.
+Qed.
+
+Lemma val_flip_up : forall x off k p, off <= p < off + k -> x p = false ->
+  val (flip x p) off k = val x off k + 2 ^ (p - off).
+Proof.
+  intros x off k p; induction k as [|k IH]; intros Hp Hx; simpl; [lia|].
+  unfold flip at 2. destruct (Nat.eqb_spec (off + k) p) as [E|E].
+    + subst p. rewrite Hx. replace (off + k - off) with k by lia.
+      rewrite (val_ext (flip x (off + k)) x off k); [simpl; lia|].
+      intros j Hj. unfold flip. destruct (Nat.eqb_spec (off + j) (off + k)); [lia|reflexivity].
+    + rewrite IH by (auto; lia). lia.
+Qed.
+
+Lemma carry_sensitive : forall k p, p < 2 * k -> sensitive bool (fun x => carry x k) p.
+Proof.
+  intros k p Hp. pose proof (Nat.pow_nonzero 2 k ltac:(lia)) as Pk.
+  destruct (Nat.lt_ge_cases p k) as [Lo|Hi].
+  - (* a = 0, b = 2^k - 1: no carry; a's digit p set: a carry *)
+    set (x0 := fun q => Nat.leb k q). exists x0, (flip x0 p). split.
+    + intros q Hq. unfold flip. destruct (Nat.eqb_spec q p); [congruence|reflexivity].
+    + assert (A0 : val x0 0 k = 0) by (apply val_zeros; intros j Hj; apply Nat.leb_gt; lia).
+      assert (B0 : val x0 k k = 2 ^ k - 1) by (apply val_ones; intros j Hj; apply Nat.leb_le; lia).
+      assert (Fx : x0 p = false) by (apply Nat.leb_gt; lia).
+      assert (A1 : val (flip x0 p) 0 k = 2 ^ p) by (rewrite val_flip_up by (auto; lia); rewrite A0, Nat.sub_0_r; reflexivity).
+      assert (B1 : val (flip x0 p) k k = 2 ^ k - 1).
+      { rewrite (val_ext (flip x0 p) x0 k k); [exact B0|]. intros j Hj. unfold flip.
+        destruct (Nat.eqb_spec (k + j) p); [lia|reflexivity]. }
+      pose proof (Nat.pow_nonzero 2 p ltac:(lia)).
+      unfold carry. rewrite A0, B0, A1, B1.
+      replace (Nat.leb (2 ^ k) (0 + (2 ^ k - 1))) with false by (symmetry; apply Nat.leb_gt; lia).
+      replace (Nat.leb (2 ^ k) (2 ^ p + (2 ^ k - 1))) with true by (symmetry; apply Nat.leb_le; lia).
+      discriminate.
+  - (* a = 2^k - 1, b = 0: no carry; b's digit p - k set: a carry *)
+    set (x1 := fun q => Nat.ltb q k). exists x1, (flip x1 p). split.
+    + intros q Hq. unfold flip. destruct (Nat.eqb_spec q p); [congruence|reflexivity].
+    + assert (A0 : val x1 0 k = 2 ^ k - 1) by (apply val_ones; intros j Hj; apply Nat.ltb_lt; lia).
+      assert (B0 : val x1 k k = 0) by (apply val_zeros; intros j Hj; apply Nat.ltb_ge; lia).
+      assert (Fx : x1 p = false) by (apply Nat.ltb_ge; lia).
+      assert (B1 : val (flip x1 p) k k = 2 ^ (p - k)) by (rewrite val_flip_up by (auto; lia); rewrite B0; reflexivity).
+      assert (A1 : val (flip x1 p) 0 k = 2 ^ k - 1).
+      { rewrite (val_ext (flip x1 p) x1 0 k); [exact A0|]. intros j Hj. unfold flip.
+        destruct (Nat.eqb_spec (0 + j) p); [lia|reflexivity]. }
+      pose proof (Nat.pow_nonzero 2 (p - k) ltac:(lia)).
+      unfold carry. rewrite A0, B0, A1, B1.
+      replace (Nat.leb (2 ^ k) (2 ^ k - 1 + 0)) with false by (symmetry; apply Nat.leb_gt; lia).
+      replace (Nat.leb (2 ^ k) (2 ^ k - 1 + 2 ^ (p - k))) with true by (symmetry; apply Nat.leb_le; lia).
+      discriminate.
+Qed.
+
+Theorem addition_carry_escapes_depth : forall route K k i (g : stream bool -> bool),
+  2 ^ K < 2 * k -> ~ (forall x, g (run bool route K x i) = carry x k).
+Proof.
+  intros route K k i g HK Hg.
+  assert (L := depth_sensitivity_bound bool bool route K i g (fun x => carry x k) (seq 0 (2 * k))
+                 (seq_NoDup _ _) ltac:(intros p Hp; apply carry_sensitive; apply in_seq in Hp; lia) Hg).
   rewrite seq_length in L. lia.
 Qed.
 
