@@ -1,5 +1,5 @@
-(* Length extension under position interpolation (claim id extension), parts (a) to (d) and
-   the row-keeping step of (f), for every length.
+(* Length extension under position interpolation (claim id extension), parts (a) to (d), the
+   split of (e) and what (f) keeps, for every length.
 
    Formalizes, from docs/definitions.md:
    - #length-extension: under PI at length L the key index k of the L-grid (k = i - j for rope,
@@ -29,13 +29,34 @@
      (factor s) and lies strictly between for the others; YaRN's factor is 1 when r >= beta, s when
      r <= alpha and strictly between on the ramp (for s > 1);
    - keep_rows: (f) a row realized with margin g by the trained profile stays realized under a
-     transfer that moves the value at key k by at most k D, when 2 i D < g.
+     transfer that moves the value at key k by at most k D, when 2 i D < g;
+   - pi_offset_threshold_pos, pi_offset_threshold_neg: (c) with V' = V1, V'' = V2 and |V''| <= M2
+     on [0, (c+1) L0 / L], once L > L_c = (c+1) L0 M2 / |V'(0)| row c is realized iff V'(0) > 0
+     and no row i >= c + 1 is (so alpha_L = [V'(0) > 0] / (L - c));
+   - pi_offset0_iff: (c) target key index 0 is realized on every row of every L >= L0 iff
+     V (0) > V (x) for every rational x in (0, L0);
+   - pi_position_rows_bound, pi_position_alpha_bound: (d) for a continuous V and p >= 1, the
+     realized rows i > p are at most as many as the local maxima of V in (0, L0) (their targets
+     are pairwise at least 2 apart, so the intervals around them are disjoint), so at most
+     1 + m rows of position:p are realized: alpha_L <= (1 + m) / (L - p), within the stated
+     (1 + 2 m) / (L - p);
+   - transfer_moves_key, keep_rows_sigma: (f) with V_f (x) = a_f cos (w_f x) + b_f sin (w_f x),
+     w_f >= 0, lambda_f > 0, the transfer moves the value at key k by at most k Delta_sigma (s),
+     Delta_sigma (s) = sum_f w_f sqrt (a_f^2 + b_f^2) |1 - 1 / lambda_f (s)|, so a row realized
+     with margin g by the trained profile stays realized when 2 i Delta_sigma (s) < g;
+   - split_extrapolated, split_interpolated: (e) with V^sigma (k) = sum_f V_f (k / lambda_f), a
+     parameter with weight only on frequencies with lambda_f = 1 realizes the rows T_L realizes,
+     one with weight only on frequencies with lambda_f = s = L / L0 the rows PI realizes.
 
    Negative controls: control_copy_odd (L odd: a symmetric peak ties), control_offset_peak
    (monotonicity dropped: a row beyond c + 1 is realized), control_position_integers (V
    increasing on the integers 0..L0-1 only: a row fails), control_ntk_identity (s = 1: no
    frequency strictly between), control_keep_bound (2 i D < g
-   weakened to i D < g: a row is lost). *)
+   weakened to i D < g: a row is lost), control_offset_threshold (L > L_c weakened to L >= L0:
+   a row i >= c + 1 is realized), control_offset0_integers (V (0) > V on the integer keys only:
+   a row fails), control_split_mixed (a frequency strictly between: the kernel is neither),
+   control_position_discontinuous (continuity dropped: no local maximum, a realized row),
+   control_keep_sigma_frequency_sign (w_f >= 0 dropped: a row is lost). *)
 
 Require Import Reals Lra Lia.
 Open Scope R_scope.
@@ -336,4 +357,415 @@ Qed.
 Theorem control_ntk_identity : (0 < 1 < 3 - 1)%nat /\ ~ (1 < ntk_factor 1 3 1).
 Proof.
   split; [lia|]. unfold ntk_factor, Rpower. rewrite ln_1, Rmult_0_r, exp_0. lra.
+Qed.
+
+(* ---- (c) the threshold length L_c from a bound M2 on V'' (V1 = V', V2 = V'') *)
+Lemma first_derivative_pos : forall V1 V2 M2 X, (forall x, derivable_pt_lim V1 x (V2 x)) ->
+  (forall x, 0 <= x <= X -> Rabs (V2 x) <= M2) -> M2 * X < V1 0 -> forall x, 0 <= x <= X -> 0 < V1 x.
+Proof.
+  intros V1 V2 M2 X D B H x Hx. assert (M0 : 0 <= M2) by (pose proof (B 0 ltac:(lra)); pose proof (Rabs_pos (V2 0)); lra).
+  destruct (Req_dec x 0) as [->|Ex]; [nra|].
+  destruct (MVT_cor2 V1 V2 0 x ltac:(lra) (fun c _ => D c)) as [c [E Hc]].
+  assert (Bc := B c ltac:(lra)). apply Rabs_le_between in Bc. destruct Bc as [B1 B2]. nra.
+Qed.
+
+Lemma first_derivative_neg : forall V1 V2 M2 X, (forall x, derivable_pt_lim V1 x (V2 x)) ->
+  (forall x, 0 <= x <= X -> Rabs (V2 x) <= M2) -> M2 * X < - V1 0 -> forall x, 0 <= x <= X -> V1 x < 0.
+Proof.
+  intros V1 V2 M2 X D B H x Hx. assert (M0 : 0 <= M2) by (pose proof (B 0 ltac:(lra)); pose proof (Rabs_pos (V2 0)); lra).
+  destruct (Req_dec x 0) as [->|Ex]; [nra|].
+  destruct (MVT_cor2 V1 V2 0 x ltac:(lra) (fun c _ => D c)) as [c [E Hc]].
+  assert (Bc := B c ltac:(lra)). apply Rabs_le_between in Bc. destruct Bc as [B1 B2]. nra.
+Qed.
+
+Lemma threshold_scaled : forall L0 L c M2 v, (1 <= L0)%nat -> (L0 <= L)%nat -> 0 < v ->
+  INR (c + 1) * INR L0 * M2 / v < INR L -> M2 * xk L0 L (c + 1) < v.
+Proof.
+  intros L0 L c M2 v H0 HL Hv H. assert (HLp := INR_pos L ltac:(lia)).
+  replace (M2 * xk L0 L (c + 1)) with (INR (c + 1) * INR L0 * M2 / v * (v / INR L)) by (unfold xk; field; lra).
+  assert (Q : INR (c + 1) * INR L0 * M2 / v * (v / INR L) < INR L * (v / INR L))
+    by (apply Rmult_lt_compat_r; [apply Rdiv_lt_0_compat; lra|exact H]).
+  replace (INR L * (v / INR L)) with v in Q by (field; lra). exact Q.
+Qed.
+
+Theorem pi_offset_threshold_pos : forall V V1 V2 M2 L0 L c, (1 <= L0)%nat -> (L0 <= L)%nat -> (1 <= c)%nat ->
+  (forall x, derivable_pt_lim V x (V1 x)) -> (forall x, derivable_pt_lim V1 x (V2 x)) ->
+  (forall x, 0 <= x <= xk L0 L (c + 1) -> Rabs (V2 x) <= M2) ->
+  0 < V1 0 -> INR (c + 1) * INR L0 * M2 / V1 0 < INR L ->
+  realized_pi V L0 L c c /\ forall i, (c + 1 <= i)%nat -> ~ realized_pi V L0 L i c.
+Proof.
+  intros V V1 V2 M2 L0 L c H0 HL Hc DV DV1 B Hv HLc. apply pi_offset_increasing; try assumption.
+  assert (P := first_derivative_pos V1 V2 M2 _ DV1 B (threshold_scaled L0 L c M2 (V1 0) H0 HL Hv HLc)).
+  intros x y Hx Hxy Hy. destruct (MVT_cor2 V V1 x y Hxy (fun c' _ => DV c')) as [c' [E Hc']].
+  assert (0 < V1 c') by (apply P; lra). nra.
+Qed.
+
+Theorem pi_offset_threshold_neg : forall V V1 V2 M2 L0 L c, (1 <= L0)%nat -> (L0 <= L)%nat -> (1 <= c)%nat ->
+  (forall x, derivable_pt_lim V x (V1 x)) -> (forall x, derivable_pt_lim V1 x (V2 x)) ->
+  (forall x, 0 <= x <= xk L0 L (c + 1) -> Rabs (V2 x) <= M2) ->
+  V1 0 < 0 -> INR (c + 1) * INR L0 * M2 / (- V1 0) < INR L ->
+  forall i, (c <= i)%nat -> ~ realized_pi V L0 L i c.
+Proof.
+  intros V V1 V2 M2 L0 L c H0 HL Hc DV DV1 B Hv HLc. apply pi_offset_decreasing; try assumption.
+  assert (P := first_derivative_neg V1 V2 M2 _ DV1 B
+                 (threshold_scaled L0 L c M2 (- V1 0) H0 HL ltac:(lra) HLc)).
+  intros x y Hx Hxy Hy. destruct (MVT_cor2 V V1 x y Hxy (fun c' _ => DV c')) as [c' [E Hc']].
+  assert (V1 c' < 0) by (apply P; lra). nra.
+Qed.
+
+(* ---- (c) target key index 0 (offset:0 of rope, position:0 of abscol) *)
+Theorem pi_offset0_iff : forall V L0, (1 <= L0)%nat ->
+  ((forall L, (L0 <= L)%nat -> forall i, (i < L)%nat -> realized_pi V L0 L i 0) <->
+   (forall a b, (0 < a < b)%nat -> V (INR a * INR L0 / INR b) < V 0)).
+Proof.
+  intros V L0 H0. assert (Z : forall L, xk L0 L 0 = 0) by (intros L; unfold xk; simpl; lra). split.
+  - intros Hall a b Hab. destruct (Hall (b * L0)%nat ltac:(nia) (a * L0)%nat ltac:(nia)) as [_ R].
+    specialize (R (a * L0)%nat ltac:(lia) ltac:(nia)). rewrite Z in R.
+    assert (HL0 := INR_pos L0 H0). assert (Hb := INR_pos b ltac:(lia)).
+    unfold xk in R. rewrite !mult_INR in R.
+    replace (INR a * INR L0 * INR L0 / (INR b * INR L0)) with (INR a * INR L0 / INR b) in R by (field; lra).
+    exact R.
+  - intros H L HL i Hi. split; [lia|]. intros k Hk Hk0. rewrite Z. unfold xk. apply H. lia.
+Qed.
+
+(* ---- (e) a parameter with weight only on extrapolated (or only on interpolated) frequencies *)
+Fixpoint fsum (F : nat) (g : nat -> R) : R := match F with O => 0 | S f => fsum f g + g f end.
+
+(* V_f : the frequency-f term of the profile; lam f : its factor lambda_f (s) *)
+Definition profile (Vf : nat -> R -> R) (F : nat) (x : R) : R := fsum F (fun f => Vf f x).
+Definition v_sigma (Vf : nat -> R -> R) (lam : nat -> R) (F k : nat) : R := fsum F (fun f => Vf f (INR k / lam f)).
+
+Definition realized_key (W : nat -> R) (i kt : nat) : Prop :=
+  (kt <= i)%nat /\ forall k, (k <= i)%nat -> k <> kt -> W k < W kt.
+
+Lemma fsum_ext : forall F g h, (forall f, (f < F)%nat -> g f = h f) -> fsum F g = fsum F h.
+Proof.
+  intros F g h H; induction F as [|F IH]; simpl; [reflexivity|].
+  rewrite IH by (intros; apply H; lia). rewrite (H F) by lia. reflexivity.
+Qed.
+
+Theorem split_extrapolated : forall Vf lam F,
+  (forall f, (f < F)%nat -> lam f = 1 \/ forall x, Vf f x = 0) ->
+  forall i kt, realized_key (v_sigma Vf lam F) i kt <-> realized_key (fun k => profile Vf F (INR k)) i kt.
+Proof.
+  intros Vf lam F H i kt.
+  assert (E : forall k, v_sigma Vf lam F k = profile Vf F (INR k)).
+  { intros k. apply fsum_ext. intros f Hf. destruct (H f Hf) as [->|Z]; [unfold Rdiv; rewrite Rinv_1, Rmult_1_r; reflexivity|].
+    rewrite !Z. reflexivity. }
+  unfold realized_key. setoid_rewrite E. reflexivity.
+Qed.
+
+Theorem split_interpolated : forall Vf lam F L0 L, (1 <= L0)%nat -> (L0 <= L)%nat ->
+  (forall f, (f < F)%nat -> lam f = INR L / INR L0 \/ forall x, Vf f x = 0) ->
+  forall i kt, realized_key (v_sigma Vf lam F) i kt <-> realized_pi (profile Vf F) L0 L i kt.
+Proof.
+  intros Vf lam F L0 L H0 HL H i kt. assert (HL0 := INR_pos L0 H0). assert (HLp := INR_pos L ltac:(lia)).
+  assert (E : forall k, v_sigma Vf lam F k = profile Vf F (xk L0 L k)).
+  { intros k. apply fsum_ext. intros f Hf. destruct (H f Hf) as [->|Z]; [|rewrite !Z; reflexivity].
+    f_equal. unfold xk. field. lra. }
+  unfold realized_key, realized_pi. setoid_rewrite E. reflexivity.
+Qed.
+
+(* ---- negative controls of the additions *)
+(* L > L_c weakened to L >= L0: V x = x - x^2 (V' = 1 - 2 x, V'' = -2, M2 = 2), c = 1, L0 = 2:
+   L_c = 2 * 2 * 2 / 1 = 8, and at L = 4 the row 2 >= c + 1 is realized *)
+Theorem control_offset_threshold :
+  (forall x, derivable_pt_lim (fun x => x - x * x) x (1 - 2 * x)) /\
+  (forall x, derivable_pt_lim (fun x => 1 - 2 * x) x (-2)) /\ Rabs (-2) <= 2 /\ 0 < 1 - 2 * 0 /\
+  ~ (INR (1 + 1) * INR 2 * 2 / (1 - 2 * 0) < INR 4) /\ realized_pi (fun x => x - x * x) 2 4 2 1.
+Proof.
+  split; [|split; [|split; [|split; [|split]]]].
+  - intros x. replace (1 - 2 * x) with (1 - (1 * x + x * 1)) by ring.
+    apply (derivable_pt_lim_minus (fun x => x) (fun x => x * x)); [apply derivable_pt_lim_id|].
+    apply (derivable_pt_lim_mult (fun x => x) (fun x => x)); apply derivable_pt_lim_id.
+  - intros x. replace (-2) with (0 - 2 * 1) by ring.
+    apply (derivable_pt_lim_minus (fun _ => 1) (fun x => 2 * x)); [apply derivable_pt_lim_const|].
+    apply (derivable_pt_lim_scal (fun x => x)). apply derivable_pt_lim_id.
+  - rewrite Rabs_left by lra. lra.
+  - lra.
+  - simpl. lra.
+  - split; [lia|]. intros k Hk Hk1. unfold xk. simpl.
+    destruct k as [|[|[|k]]]; [simpl; lra | lia | simpl; lra | lia].
+Qed.
+
+(* V 0 > V x on the integer keys 1 of L0 = 2 only: V x = 4 x (1 - x) - x, V 0 = 0 > V 1 = -1, but at
+   L = 4 row 1 has the key x = 1/2 with V = 1/2 *)
+Theorem control_offset0_integers :
+  (fun x => 4 * x * (1 - x) - x) 1 < (fun x => 4 * x * (1 - x) - x) 0 /\
+  ~ realized_pi (fun x => 4 * x * (1 - x) - x) 2 4 1 0.
+Proof.
+  split; [lra|]. intros [_ R]. specialize (R 1%nat ltac:(lia) ltac:(lia)). unfold xk in R. simpl in R. lra.
+Qed.
+
+(* a frequency neither extrapolated nor interpolated (lambda = 2, s = 4): the kernel at key 1 is
+   neither the one of T_L nor the one of PI *)
+Theorem control_split_mixed :
+  v_sigma (fun _ x => x) (fun _ => 2) 1 1 <> profile (fun _ x => x) 1 (INR 1) /\
+  v_sigma (fun _ x => x) (fun _ => 2) 1 1 <> profile (fun _ x => x) 1 (xk 1 4 1).
+Proof. unfold v_sigma, profile, xk. simpl. split; lra. Qed.
+
+(* ---- (d) the count: a continuous V realizes position:p (p >= 1) on at most as many rows i > p
+   as it has local maxima in (0, L0) (so alpha_L <= (1 + m) / (L - p), within the stated
+   (1 + 2 m) / (L - p)) *)
+Require Import List.
+
+Definition local_max (V : R -> R) (c : R) : Prop := exists d, 0 < d /\ forall y, Rabs (y - c) < d -> V y <= V c.
+
+Lemma xk_le : forall L0 L k1 k2, (1 <= L0)%nat -> (1 <= L)%nat -> (k1 <= k2)%nat -> xk L0 L k1 <= xk L0 L k2.
+Proof.
+  intros L0 L k1 k2 H0 HL Hk. destruct (Nat.eq_dec k1 k2) as [->|E]; [lra|]. left. apply xk_lt; lia.
+Qed.
+
+(* the point of a realized row i > p: a local maximum of V strictly between the keys around the target *)
+Definition row_point (V : R -> R) (L0 L p i : nat) (c : R) : Prop :=
+  xk L0 L (i - p - 1) < c < xk L0 L (i - p + 1) /\ local_max V c.
+
+Lemma row_point_exists : forall V L0 L p i, (1 <= L0)%nat -> (1 <= p)%nat -> (p < i)%nat ->
+  (forall x, continuity_pt V x) -> realized_pi V L0 L i (i - p) -> exists c, row_point V L0 L p i c.
+Proof.
+  intros V L0 L p i H0 Hp Hi C [_ R]. unfold row_point.
+  destruct (Nat.le_gt_cases 1 L) as [HL|HL].
+  2: { exfalso. assert (L = 0%nat) as -> by lia. specialize (R (i - p - 1)%nat ltac:(lia) ltac:(lia)).
+       unfold xk in R. simpl in R. unfold Rdiv in R. rewrite Rinv_0, !Rmult_0_r in R. lra. }
+  set (a := xk L0 L (i - p - 1)). set (b := xk L0 L (i - p + 1)).
+  assert (Ra : V a < V (xk L0 L (i - p))) by (apply R; lia).
+  assert (Rb : V b < V (xk L0 L (i - p))) by (apply R; lia).
+  assert (Hab1 : a < xk L0 L (i - p)) by (apply xk_lt; lia).
+  assert (Hab2 : xk L0 L (i - p) < b) by (apply xk_lt; lia).
+  destruct (continuity_ab_maj V a b ltac:(lra) (fun c _ => C c)) as [M [HM [HaM HMb]]].
+  assert (Vm : V (xk L0 L (i - p)) <= V M) by (apply HM; lra).
+  assert (Ma : a < M) by (destruct HaM as [H|H]; [exact H|subst M; lra]).
+  assert (Mb : M < b) by (destruct HMb as [H|H]; [exact H|subst M; lra]).
+  exists M. split; [lra|]. exists (Rmin (M - a) (b - M)). split; [apply Rmin_glb_lt; lra|].
+  intros y Hy. apply HM. pose proof (Rmin_l (M - a) (b - M)). pose proof (Rmin_r (M - a) (b - M)).
+  apply Rlt_le, Rabs_le_between in Hy. lra.
+Qed.
+
+(* two realized rows i < i' (both > p) have targets at least 2 apart, so their points differ *)
+Lemma row_points_differ : forall V L0 L p i i' c c', (1 <= L0)%nat -> (1 <= L)%nat -> (1 <= p)%nat ->
+  (p < i)%nat -> (i < i')%nat -> realized_pi V L0 L i (i - p) -> realized_pi V L0 L i' (i' - p) ->
+  row_point V L0 L p i c -> row_point V L0 L p i' c' -> c <> c'.
+Proof.
+  intros V L0 L p i i' c c' H0 HL Hp Hi Hii [_ R] [_ R'] [[_ Hc] _] [[Hc' _] _] E. subst c'.
+  destruct (Nat.eq_dec (i' - p) (i - p + 1)) as [Ek|Ek].
+  - assert (A : V (xk L0 L (i - p + 1)) < V (xk L0 L (i - p))) by (apply R; lia).
+    assert (B : V (xk L0 L (i' - p - 1)) < V (xk L0 L (i' - p))) by (apply R'; lia).
+    rewrite Ek in B. replace (i - p + 1 - 1)%nat with (i - p)%nat in B by lia. lra.
+  - assert (xk L0 L (i - p + 1) <= xk L0 L (i' - p - 1)) by (apply xk_le; lia). lra.
+Qed.
+
+Lemma points_of_rows : forall (P : nat -> R -> Prop) (rows : list nat),
+  (forall i, In i rows -> exists c, P i c) -> exists cs, Forall2 P rows cs.
+Proof.
+  intros P rows; induction rows as [|i rows IH]; intros H; [exists nil; constructor|].
+  destruct (H i (or_introl eq_refl)) as [c Hc]. destruct IH as [cs Hcs]; [intros j Hj; apply H; right; exact Hj|].
+  exists (c :: cs). constructor; assumption.
+Qed.
+
+Lemma forall2_length : forall (P : nat -> R -> Prop) l1 l2, Forall2 P l1 l2 -> length l1 = length l2.
+Proof. intros P l1 l2 H; induction H; simpl; lia. Qed.
+
+Lemma forall2_in_r : forall (P : nat -> R -> Prop) l1 l2 c, Forall2 P l1 l2 -> In c l2 -> exists i, In i l1 /\ P i c.
+Proof.
+  intros P l1 l2 c H; induction H as [|i c' l1 l2 Hp H IH]; intros Hc; [destruct Hc|].
+  destruct Hc as [<-|Hc]; [exists i; split; [left; reflexivity|exact Hp]|].
+  destruct (IH Hc) as [j [Hj Pj]]. exists j. split; [right; exact Hj|exact Pj].
+Qed.
+
+Lemma forall2_nodup : forall (P : nat -> R -> Prop) l1 l2, Forall2 P l1 l2 -> NoDup l1 ->
+  (forall i i' c, In i l1 -> In i' l1 -> i <> i' -> P i c -> P i' c -> False) -> NoDup l2.
+Proof.
+  intros P l1 l2 H; induction H as [|i c l1 l2 Hp H IH]; intros N D; [constructor|].
+  inversion N as [|? ? Ni N1]; subst. constructor.
+  - intros Hc. destruct (forall2_in_r P l1 l2 c H Hc) as [j [Hj Pj]].
+    apply (D i j c); [left; reflexivity|right; exact Hj|intros ->; contradiction|exact Hp|exact Pj].
+  - apply IH; [exact N1|]. intros a b c' Ha Hb. apply D; right; assumption.
+Qed.
+
+Theorem pi_position_rows_bound : forall V L0 L p (rows : list nat) (maxima : list R),
+  (1 <= L0)%nat -> (L0 <= L)%nat -> (1 <= p)%nat -> (forall x, continuity_pt V x) ->
+  NoDup rows -> (forall i, In i rows -> (p < i < L)%nat /\ realized_pi V L0 L i (i - p)) ->
+  (forall c, 0 < c < INR L0 -> local_max V c -> In c maxima) ->
+  (length rows <= length maxima)%nat.
+Proof.
+  intros V L0 L p rows maxima H0 HL Hp C N Hrows Hmax.
+  destruct (points_of_rows (row_point V L0 L p) rows) as [cs Hcs].
+  { intros i Hi. destruct (Hrows i Hi) as [Hi' R]. apply (row_point_exists V L0 L p i H0 Hp ltac:(lia) C R). }
+  rewrite (forall2_length _ _ _ Hcs). apply NoDup_incl_length.
+  - apply (forall2_nodup _ _ _ Hcs N). intros i i' c Hi Hi' E Pi Pi'.
+    destruct (Hrows i Hi) as [Ri Ri']. destruct (Hrows i' Hi') as [Si Si'].
+    destruct (Nat.lt_gt_cases i i') as [[Lt|Gt] _]; [exact E|..].
+    + exact (row_points_differ V L0 L p i i' c c H0 ltac:(lia) Hp ltac:(lia) Lt Ri' Si' Pi Pi' eq_refl).
+    + exact (row_points_differ V L0 L p i' i c c H0 ltac:(lia) Hp ltac:(lia) Gt Si' Ri' Pi' Pi eq_refl).
+  - intros c Hc. destruct (forall2_in_r _ _ _ c Hcs Hc) as [i [Hi [[Hlo Hhi] Lm]]].
+    destruct (Hrows i Hi) as [Hi' _]. apply Hmax; [|exact Lm]. split.
+    + assert (0 <= xk L0 L (i - p - 1)) by (apply xk_range; lia). lra.
+    + assert (xk L0 L (i - p + 1) < INR L0) by (apply xk_range; lia). lra.
+Qed.
+
+Corollary pi_position_alpha_bound : forall V L0 L p (rows : list nat) (maxima : list R),
+  (1 <= L0)%nat -> (L0 <= L)%nat -> (1 <= p)%nat -> (forall x, continuity_pt V x) ->
+  NoDup rows -> (forall i, In i rows -> (p <= i < L)%nat /\ realized_pi V L0 L i (i - p)) ->
+  (forall c, 0 < c < INR L0 -> local_max V c -> In c maxima) ->
+  (length rows <= 1 + length maxima)%nat.
+Proof.
+  intros V L0 L p rows maxima H0 HL Hp C N Hrows Hmax.
+  assert (Split : (length rows <= 1 + length (filter (fun i => Nat.ltb p i) rows))%nat).
+  { assert (G : forall l, NoDup l -> (forall i, In i l -> (p <= i)%nat) ->
+                  (length l <= 1 + length (filter (fun i => Nat.ltb p i) l))%nat /\
+                  (~ In p l -> length l = length (filter (fun i => Nat.ltb p i) l))).
+    { intros l; induction l as [|a l IH]; intros Nl Hl; simpl; [lia|].
+      inversion Nl as [|? ? Na Nl']; subst.
+      destruct IH as [IH1 IH2]; [exact Nl'|intros i Hi; apply Hl; right; exact Hi|].
+      destruct (Nat.ltb_spec p a) as [Lt|Ge]; simpl.
+      - split; [lia|]. intros Hn. rewrite IH2; [reflexivity|]. intros Hp'. apply Hn. right. exact Hp'.
+      - assert (a = p) as -> by (specialize (Hl a (or_introl eq_refl)); lia).
+        split; [rewrite (IH2 Na); lia|]. intros Hn. exfalso. apply Hn. left. reflexivity. }
+    apply (G rows N). intros i Hi. apply Hrows, Hi. }
+  assert (B : (length (filter (fun i => Nat.ltb p i) rows) <= length maxima)%nat).
+  { apply (pi_position_rows_bound V L0 L p _ maxima H0 HL Hp C (NoDup_filter _ N)); [|exact Hmax].
+    intros i Hi. apply filter_In in Hi as [Hi Lt]. apply Nat.ltb_lt in Lt.
+    destruct (Hrows i Hi) as [Hr R]. split; [lia|exact R]. }
+  lia.
+Qed.
+
+(* continuity dropped: V x = x below 1, x - 10 from 1 on (L0 = 2) has no local maximum in (0, 2),
+   yet at L = 4 row 2 of position:1 (target x = 1/2) is realized *)
+Definition jump (x : R) : R := if Rlt_dec x 1 then x else x - 10.
+
+Theorem control_position_discontinuous :
+  (forall c, 0 < c < INR 2 -> ~ local_max jump c) /\ realized_pi jump 2 4 2 (2 - 1).
+Proof.
+  split.
+  - intros c Hc [d [Hd H]]. simpl in Hc. unfold jump in H.
+    destruct (Rlt_dec c 1) as [Lt|Ge].
+    + set (y := c + Rmin (d / 2) ((1 - c) / 2)).
+      assert (Y1 : 0 < Rmin (d / 2) ((1 - c) / 2)) by (apply Rmin_glb_lt; lra).
+      assert (Y2 : Rmin (d / 2) ((1 - c) / 2) <= d / 2) by apply Rmin_l.
+      assert (Y3 : Rmin (d / 2) ((1 - c) / 2) <= (1 - c) / 2) by apply Rmin_r.
+      specialize (H y). unfold y in H. rewrite Rabs_right in H by lra.
+      destruct (Rlt_dec (c + Rmin (d / 2) ((1 - c) / 2)) 1) as [_|N]; [|lra].
+      assert (V := H ltac:(lra)). lra.
+    + specialize (H (c + d / 2)). rewrite Rabs_right in H by lra.
+      destruct (Rlt_dec (c + d / 2) 1) as [N|_]; [lra|]. assert (V := H ltac:(lra)). lra.
+  - split; [simpl; lia|]. intros k Hk Hk1. unfold xk, jump.
+    assert (E1 : INR (2 - 1) * INR 2 / INR 4 = 1 / 2) by (simpl; field; lra).
+    rewrite E1. destruct (Rlt_dec (1 / 2) 1) as [_|N]; [|lra].
+    destruct k as [|[|[|k]]]; [|lia| |lia].
+    + assert (E0 : INR 0 * INR 2 / INR 4 = 0) by (simpl; field; lra).
+      rewrite E0. destruct (Rlt_dec 0 1); lra.
+    + assert (E2 : INR 2 * INR 2 / INR 4 = 1) by (simpl; field; lra).
+      rewrite E2. destruct (Rlt_dec 1 1); lra.
+Qed.
+
+(* ---- (f) the bound Delta_sigma (s) from the frequencies: V_f (x) = a_f cos (w_f x) + b_f sin (w_f x) *)
+Lemma abs_sin_le : forall x, Rabs (sin x) <= Rabs x.
+Proof.
+  intros x. destruct (Rtotal_order x 0) as [Lt|[->|Gt]].
+  - destruct (MVT_cor2 sin cos x 0 Lt (fun c _ => derivable_pt_lim_sin c)) as [c [E _]].
+    rewrite sin_0 in E. pose proof (COS_bound c). rewrite (Rabs_left x Lt).
+    assert (sin x = cos c * x) by lra. rewrite H0. rewrite Rabs_mult, (Rabs_left x Lt).
+    assert (Rabs (cos c) <= 1) by (apply Rabs_le; lra). nra.
+  - rewrite sin_0, Rabs_R0. lra.
+  - destruct (MVT_cor2 sin cos 0 x Gt (fun c _ => derivable_pt_lim_sin c)) as [c [E _]].
+    rewrite sin_0 in E. pose proof (COS_bound c). rewrite (Rabs_right x) by lra.
+    assert (sin x = cos c * x) by lra. rewrite H0. rewrite Rabs_mult, (Rabs_right x) by lra.
+    assert (Rabs (cos c) <= 1) by (apply Rabs_le; lra). nra.
+Qed.
+
+Lemma rotation_bound : forall a b m, Rabs (- a * sin m + b * cos m) <= sqrt (a * a + b * b).
+Proof.
+  intros a b m. rewrite <- sqrt_Rsqr_abs. apply sqrt_le_1_alt.
+  pose proof (sin2_cos2 m). unfold Rsqr in *.
+  assert (L : (a * a + b * b) * (sin m * sin m + cos m * cos m) - (- a * sin m + b * cos m) * (- a * sin m + b * cos m)
+              = (a * cos m + b * sin m) * (a * cos m + b * sin m)) by ring.
+  assert (0 <= (a * cos m + b * sin m) * (a * cos m + b * sin m)) by apply Rle_0_sqr. nra.
+Qed.
+
+Definition term (a b w x : R) : R := a * cos (w * x) + b * sin (w * x).
+
+Lemma term_lipschitz : forall a b w x y, 0 <= w ->
+  Rabs (term a b w x - term a b w y) <= w * sqrt (a * a + b * b) * Rabs (x - y).
+Proof.
+  intros a b w x y Hw. unfold term.
+  replace (a * cos (w * x) + b * sin (w * x) - (a * cos (w * y) + b * sin (w * y)))
+    with (a * (cos (w * x) - cos (w * y)) + b * (sin (w * x) - sin (w * y))) by ring.
+  rewrite form2, form4.
+  set (d := (w * x - w * y) / 2). set (m := (w * x + w * y) / 2).
+  replace (a * (-2 * sin d * sin m) + b * (2 * cos m * sin d)) with (2 * sin d * (- a * sin m + b * cos m)) by ring.
+  rewrite !Rabs_mult, (Rabs_right 2) by lra.
+  assert (Sd : Rabs (sin d) <= Rabs d) by apply abs_sin_le.
+  assert (Ed : 2 * Rabs d = w * Rabs (x - y)).
+  { unfold d. replace ((w * x - w * y) / 2) with (w * (x - y) / 2) by field.
+    unfold Rdiv. rewrite !Rabs_mult, (Rabs_right w) by lra. rewrite (Rabs_right (/ 2)) by lra. field. }
+  pose proof (rotation_bound a b m). pose proof (Rabs_pos (sin d)).
+  pose proof (Rabs_pos (- a * sin m + b * cos m)). pose proof (sqrt_pos (a * a + b * b)). nra.
+Qed.
+
+Lemma fsum_abs : forall F g h, Rabs (fsum F g - fsum F h) <= fsum F (fun f => Rabs (g f - h f)).
+Proof.
+  intros F g h; induction F as [|F IH]; simpl; [rewrite Rminus_0_r, Rabs_R0; lra|].
+  replace (fsum F g + g F - (fsum F h + h F)) with ((fsum F g - fsum F h) + (g F - h F)) by ring.
+  eapply Rle_trans; [apply Rabs_triang|]. lra.
+Qed.
+
+Lemma fsum_le : forall F g h, (forall f, (f < F)%nat -> g f <= h f) -> fsum F g <= fsum F h.
+Proof.
+  intros F g h H; induction F as [|F IH]; simpl; [lra|].
+  assert (fsum F g <= fsum F h) by (apply IH; intros; apply H; lia). assert (g F <= h F) by (apply H; lia). lra.
+Qed.
+
+Lemma fsum_scale : forall F c g, fsum F (fun f => c * g f) = c * fsum F g.
+Proof. intros F c g; induction F as [|F IH]; simpl; [ring|]. rewrite IH. ring. Qed.
+
+Definition v_freq (a b w : nat -> R) (F : nat) (x : nat -> R) : R := fsum F (fun f => term (a f) (b f) (w f) (x f)).
+Definition delta_sigma (a b w lam : nat -> R) (F : nat) : R :=
+  fsum F (fun f => w f * sqrt (a f * a f + b f * b f) * Rabs (1 - / lam f)).
+
+Theorem transfer_moves_key : forall a b w lam F k, (forall f, (f < F)%nat -> 0 <= w f /\ 0 < lam f) ->
+  Rabs (v_freq a b w F (fun f => INR k / lam f) - v_freq a b w F (fun _ => INR k)) <= INR k * delta_sigma a b w lam F.
+Proof.
+  intros a b w lam F k H. unfold v_freq, delta_sigma. eapply Rle_trans; [apply fsum_abs|].
+  rewrite <- fsum_scale. apply fsum_le. intros f Hf. destruct (H f Hf) as [Hw Hl].
+  eapply Rle_trans; [apply term_lipschitz; exact Hw|].
+  replace (INR k / lam f - INR k) with (INR k * (/ lam f - 1)) by (field; lra).
+  rewrite Rabs_mult, (Rabs_right (INR k)) by (apply Rle_ge, pos_INR).
+  replace (Rabs (/ lam f - 1)) with (Rabs (1 - / lam f)) by (rewrite <- Rabs_Ropp; f_equal; ring).
+  right. ring.
+Qed.
+
+Theorem keep_rows_sigma : forall a b w lam F i kt g, (forall f, (f < F)%nat -> 0 <= w f /\ 0 < lam f) ->
+  (kt <= i)%nat ->
+  (forall k, (k <= i)%nat -> k <> kt -> v_freq a b w F (fun _ => INR kt) - v_freq a b w F (fun _ => INR k) >= g) ->
+  2 * INR i * delta_sigma a b w lam F < g ->
+  realized_key (fun k => v_freq a b w F (fun f => INR k / lam f)) i kt.
+Proof.
+  intros a b w lam F i kt g H Hkt Hm Hg. split; [exact Hkt|].
+  assert (D0 : 0 <= delta_sigma a b w lam F).
+  { unfold delta_sigma. replace 0 with (fsum F (fun _ => 0)) by (clear; induction F; simpl; lra).
+    apply fsum_le. intros f Hf. destruct (H f Hf) as [Hw _].
+    apply Rmult_le_pos; [apply Rmult_le_pos; [exact Hw|apply sqrt_pos]|apply Rabs_pos]. }
+  exact (keep_rows (fun k => v_freq a b w F (fun _ => INR k)) (fun k => v_freq a b w F (fun f => INR k / lam f))
+           i kt (delta_sigma a b w lam F) g Hkt D0 (fun k _ => transfer_moves_key a b w lam F k H) Hm Hg).
+Qed.
+
+(* w >= 0 dropped: w = - PI, a = -1, b = 0, lam = 1/2: row 1 realized at margin 2 for target 1 by
+   the trained profile, 2 i Delta = - 2 PI < 2, and under the transfer keys 0 and 1 tie *)
+Theorem control_keep_sigma_frequency_sign :
+  (forall k, (k <= 1)%nat -> k <> 1%nat ->
+     v_freq (fun _ => -1) (fun _ => 0) (fun _ => - PI) 1 (fun _ => INR 1) -
+     v_freq (fun _ => -1) (fun _ => 0) (fun _ => - PI) 1 (fun _ => INR k) >= 2) /\
+  2 * INR 1 * delta_sigma (fun _ => -1) (fun _ => 0) (fun _ => - PI) (fun _ => 1 / 2) 1 < 2 /\
+  ~ realized_key (fun k => v_freq (fun _ => -1) (fun _ => 0) (fun _ => - PI) 1 (fun f => INR k / (1 / 2))) 1 1.
+Proof.
+  pose proof PI_RGT_0 as HPI. split; [|split].
+  - intros k Hk Hk1. assert (k = 0%nat) as -> by lia. unfold v_freq, term. simpl.
+    replace (- PI * 1) with (- PI) by ring. replace (- PI * 0) with 0 by ring.
+    rewrite cos_neg, cos_PI, cos_0, sin_neg, sin_PI, sin_0. lra.
+  - unfold delta_sigma. simpl. replace (1 - / (1 / 2)) with (-1) by field.
+    rewrite Rabs_left by lra. replace (-1 * -1 + 0 * 0) with 1 by ring. rewrite sqrt_1. lra.
+  - intros [_ R]. specialize (R 0%nat ltac:(lia) ltac:(lia)). unfold v_freq, term in R. simpl in R.
+    replace (- PI * (1 / (1 / 2))) with (- (2 * PI)) in R by (field; lra).
+    replace (- PI * (0 / (1 / 2))) with 0 in R by (field; lra).
+    rewrite cos_neg, cos_2PI, cos_0, sin_neg, sin_2PI, sin_0 in R. lra.
 Qed.

@@ -18,6 +18,8 @@
      alpha_L = |R_L n [0, L0)| / |R_L|);
    - realized_target_unique and copy_zero_completion: for copy with L0 <= L and
      L / 2 <> L0 / 2, no row of R_L is realized under the zero completion;
+   - reverse_zero_completion: for reverse (rows from (n + 1) / 2, target n - 1 - i) with
+     L0 < L, no row of R_L is realized under the zero completion (alpha_L = 0);
    - last_completion_position: for position:p with p <= L0 - 2 the last completion realizes
      every row of every length (alpha_L = 1);
    - not_a_function: one trained block with both outcomes on a row (alpha is not a function
@@ -27,7 +29,8 @@
 
    Negative controls: control_position_last_key (p = L0 - 1: the last completion ties),
    control_copy_moves (copy at L0 = 4, L = 6: a row below L0 of R_L fails, so the formula of
-   (a) needs the targets kept), control_zero_form_additivity (additivity dropped). *)
+   (a) needs the targets kept), control_zero_form_additivity (additivity dropped),
+   control_reverse_same_length (L0 < L dropped: the row of reverse is kept). *)
 
 Require Import Arith Lia.
 
@@ -95,6 +98,18 @@ Theorem copy_zero_completion : forall E L0 L i, 1 <= L0 -> L0 <= L -> L / 2 <> L
 Proof.
   intros E L0 L i HL0 HL Hh Htrained [Hh' Hi] R.
   assert (Hmono : L0 / 2 <= L / 2) by (apply Nat.div_le_mono; lia).
+  destruct (Nat.lt_ge_cases i L0) as [H|H].
+  - apply zero_keeps_old_rows in R; [|exact H].
+    assert (E' := realized_target_unique _ i _ _ R (Htrained i ltac:(lia))). lia.
+  - exact (zero_ties_new_rows E L0 i _ HL0 H R).
+Qed.
+
+Theorem reverse_zero_completion : forall E L0 L i, 1 <= L0 -> L0 < L ->
+  (forall i, (L0 + 1) / 2 <= i < L0 -> realized (learned E) i (L0 - 1 - i)) ->
+  (L + 1) / 2 <= i < L -> ~ realized (learned (zero_completion E L0)) i (L - 1 - i).
+Proof.
+  intros E L0 L i HL0 HL Htrained [Hh Hi] R.
+  assert (Hmono : (L0 + 1) / 2 <= (L + 1) / 2) by (apply Nat.div_le_mono; lia).
   destruct (Nat.lt_ge_cases i L0) as [H|H].
   - apply zero_keeps_old_rows in R; [|exact H].
     assert (E' := realized_target_unique _ i _ _ R (Htrained i ltac:(lia))). lia.
@@ -175,6 +190,17 @@ Proof.
     assert (Hne : Nat.eqb j (i - 2) = false) by (apply Nat.eqb_neq; lia).
     rewrite Hne, Nat.eqb_refl. lia.
   - intros [_ H]. specialize (H 1 ltac:(lia) ltac:(simpl; lia)). cbv in H. lia.
+Qed.
+
+(* reverse at L0 = 2 (row 1, target 0) realized by the table below; with L0 < L dropped (L = L0 = 2)
+   the zero completion keeps the row *)
+Definition rev2 (a b : nat) : nat := if Nat.eqb b (1 - a) then 1 else 0.
+
+Theorem control_reverse_same_length :
+  realized nat Nat.lt (learned nat (option nat) (tab rev2) Some) 1 (2 - 1 - 1) /\
+  realized nat Nat.lt (learned nat (option nat) (tab rev2) (zero_completion (option nat) None Some 2)) 1 (2 - 1 - 1).
+Proof.
+  split; (split; [simpl; lia|]); intros j Hj Hj0; assert (j = 1) as -> by (simpl in Hj0; lia); cbv; lia.
 Qed.
 
 (* ---- the zero form: a score additive in its first argument vanishes at the zero vector *)

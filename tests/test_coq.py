@@ -162,7 +162,9 @@ def test_results_over_nat_or_an_order_use_no_axiom(report):
     Print Assumptions closes them; Theorem 1 goes through the reals and lists their axioms."""
     for file, name in [("Theorem2.v", "deep_row_iff"), ("Theorem2.v", "copy_exact"),
                        ("Proposition4.v", "same_selection"), ("Underdetermination.v", "last_completion_position"),
-                       ("Expressivity.v", "middle_one_row")]:
+                       ("Expressivity.v", "middle_one_row"), ("EscapeDepth.v", "route_lemma"),
+                       ("EscapeDepth.v", "depth_accuracy_bound"), ("EscapeInduction.v", "alpha_one_implies_induction"),
+                       ("EscapeInduction.v", "circuit_row_iff")]:
         assert report.find(file, name).axiom_free, (file, name)
     limit = report.find("Theorem1.v", "theorem1_limit_pos")
     assert not limit.axiom_free and "ClassicalDedekindReals.sig_forall_dec" in limit.assumptions

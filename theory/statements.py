@@ -173,8 +173,9 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
         coq=CoqNames("Underdetermination.v",
                      results=("zero_ties_new_rows", "zero_keeps_old_rows", "zero_completion_rows",
                               "realized_target_unique", "copy_zero_completion", "last_completion_position",
-                              "not_a_function", "zero_form"),
-                     controls=("control_position_last_key", "control_copy_moves", "control_zero_form_additivity")),
+                              "not_a_function", "zero_form", "reverse_zero_completion"),
+                     controls=("control_position_last_key", "control_copy_moves", "control_zero_form_additivity",
+                               "control_reverse_same_length")),
         notes=("(a) as a formula presumes the rows of R_L below L0 keep their L0 targets: true for offset, "
                "position and half; for copy/middle it fails exactly when ⌊L/2⌋ ≠ ⌊L0/2⌋ and L < 2·L0 (L0 = 16, "
                "L = 17 gives 8/9 both ways), for reverse exactly when L0 < L < 2·L0 - 1; where it fails α_L = 0, "
@@ -363,9 +364,14 @@ STATEMENTS["extension"] = Statement(
     coq=CoqNames("Extension.v",
                  results=("xk_range", "pi_dense", "pi_copy_even", "pi_copy_even_necessary", "pi_copy_odd",
                           "pi_offset_increasing", "pi_offset_decreasing", "pi_offset_derivative", "pi_position0_iff",
-                          "pi_position0_reals", "pi_position_local_max", "ntk_split", "yarn_split", "keep_rows"),
+                          "pi_position0_reals", "pi_position_local_max", "ntk_split", "yarn_split", "keep_rows",
+                          "pi_offset_threshold_pos", "pi_offset_threshold_neg", "pi_offset0_iff", "split_extrapolated",
+                          "split_interpolated", "pi_position_rows_bound", "pi_position_alpha_bound",
+                          "transfer_moves_key", "keep_rows_sigma"),
                  controls=("control_copy_odd", "control_offset_peak", "control_position_integers",
-                           "control_ntk_identity", "control_keep_bound")),
+                           "control_ntk_identity", "control_keep_bound", "control_offset_threshold",
+                           "control_offset0_integers", "control_split_mixed", "control_position_discontinuous",
+                           "control_keep_sigma_frequency_sign")),
     notes=("Where each part breaks. (b) at odd L: θ* of rope:32 · copy at L0 = 32 is symmetric about 16 (its sine "
            "terms about 16 vanish to rounding), so every row i > ⌊L/2⌋ ties at every odd L (α^pi_1023 = 1/512, "
            "511 rows undecided in float, while α^pi_1024 = 1); with L0 odd the target ⌊L/2⌋·L0/L is never a "
@@ -402,6 +408,11 @@ STATEMENTS["escape-depth"] = Statement(
              ("β_i^(K)", "Bayes accuracy of F(x)_i from the best 2^K positions")),
     checks=("smt", "property", "enumeration"),
     uses=("token-tasks", "expressivity"),
+    coq=CoqNames("EscapeDepth.v",
+                 results=("route_lemma", "reads_causal", "reads_length", "reads_card", "readout_factors",
+                          "depth_accuracy_bound", "needs_sensitive_position", "depth_sensitivity_bound",
+                          "prefix_parity_escapes_depth", "sort_last_escapes_depth", "addition_carry_escapes_depth"),
+                 controls=("control_token_route", "control_noncausal_route")),
     notes=("The SMT proof is the induction step for every n and K (two inputs agreeing on S_K(i) ∪ S_K(route(i)) "
            "give equal streams); the size bound is |A ∪ B| ≤ |A| + |B|, checked with the step by simulating random "
            "route maps. β^(0) with a readout is at least the static β of the Expressivity bound (no readout)."),
@@ -426,6 +437,10 @@ STATEMENTS["escape-content"] = Statement(
              ("μ, ρ", "slope and self score of an unbounded positional part")),
     checks=("smt", "property"),
     uses=("token-tasks", "margin"),
+    coq=CoqNames("EscapeContent.v",
+                 results=("match_exact", "match_one_sequence", "match_every_row", "first_condition_not_necessary",
+                          "slope_row_iff", "slope_first_failing_row"),
+                 controls=("control_drop_margin", "control_one_token")),
     notes=("The condition first written down, β > max_{δ≤i} r(δ) - min_{δ≤i} r(δ) = r(1) - r(0), is sufficient "
            "and not necessary (r(0) < r(i)): r(δ) = 1/δ, r(0) = -1 needs β ≥ 1, not β > 2."),
 )
@@ -451,6 +466,10 @@ STATEMENTS["escape-induction"] = Statement(
              ("α_L^ind", "fraction of induction rows the circuit realizes"), ("s", "i - m, the earlier occurrence")),
     checks=("smt", "property", "registry"),
     uses=("token-tasks", "selection", "extension-transfer", "alpha", "escape-content"),
+    coq=CoqNames("EscapeInduction.v",
+                 results=("circuit_fixed", "circuit_row_iff", "row_b_realized", "alpha_one_implies_induction",
+                          "induction_needs_offset1", "induction_count_bound"),
+                 controls=("control_weak_alpha", "control_no_bos")),
     notes=("The converse fails: rope:16 at L0 = 16 has α_257(offset:1) = 0.6875 and α_257^ind = 1 (the failing "
            "offset:1 rows are deep second-half rows that route neither to themselves nor to a first-half source)."),
 )
