@@ -341,7 +341,9 @@ STATEMENTS["extension"] = Statement(
         "(d) PI, target index i - p (fixed positions of rope, fixed offsets of abscol): p = 0 is realized on every "
         "row of every L iff V is strictly increasing on the rationals of [0, L0) (training sees only "
         "V(0) < V(1) < … < V(L0-1)); for p ≥ 1 a realized row i > p has a local maximum of V in "
-        "((i-p-1)L0/L, (i-p+1)L0/L), so α_L^pi ≤ (1 + 2m)/(L - p) with m the number of local maxima of V in (0, L0). "
+        "((i-p-1)L0/L, (i-p+1)L0/L), and realized targets are at least two keys apart, so α_L^pi ≤ (1 + m)/(L - p) "
+        "with m the number of local maxima of V in (0, L0) (kernel-checked; the bound first stated, (1 + 2m)/(L - p), "
+        "is looser). "
         "(e) NTK and YaRN split the frequencies: NTK has λ_0 = 1 (ω_0 extrapolated: its term is the one of T_L) and "
         "λ_{d/2-1} = s (interpolated as by PI), 1 < λ_f < s between (d ≥ 4); YaRN has λ_f = 1 iff "
         "r_f = L0·ω_f/2π ≥ β = 32 and λ_f = s iff r_f ≤ α = 1, a ramp between — as r_f ≤ L0/2π, YaRN extrapolates "
@@ -432,7 +434,8 @@ STATEMENTS["escape-content"] = Statement(
                 "(2) r is strictly decreasing on 1..i and (3) β > r(1) - r(i); on one sequence iff r(δ_t) > r(0), "
                 "r(δ_t) > r(δ) for the other matching δ and r(δ_t) + β > r(δ) for the non-matching δ; every row of "
                 "every length iff (1), (2) for all δ ≥ 1 and β ≥ r(1) - inf_{δ≥1} r(δ). With r(δ) = -μδ (δ ≥ 1), "
-                "r(0) = ρ, the first failing row is i* = min(1 + ⌈β/μ⌉, ⌈-ρ/μ⌉) (length i* + 1)"),
+                "r(0) = ρ, the first failing row is i* = min(1 + ⌈β/μ⌉, ⌈-ρ/μ⌉) (length i* + 1) when that is at least "
+                "2; otherwise row 2 already fails"),
     symbols=(("r", "relative positional part"), ("β", "content weight"), ("δ_t", "offset of the target"),
              ("μ, ρ", "slope and self score of an unbounded positional part")),
     checks=("smt", "property"),
