@@ -1,8 +1,9 @@
 """Numbers and records at the edge: one line and exit 2, never exit 70.
 
-* table entries beyond half the largest double (an integer of 350 digits, ±1e308 whose differences
-  overflow) are refused when the table is built, in every mode; the control: the same tables scaled
-  down are accepted;
+* table entries beyond half the largest double: float entries (±1e308, whose differences overflow) are refused
+  when the table is built, in every mode; a rational table (an integer of 350 digits) is rescaled exactly by 2^-k,
+  refused in one line in float and certified mode and decided in exact mode, with the α, margins and outcomes of
+  the same table given at a small scale (the control); the tables at the bound are accepted;
 * ``kerple-log:r`` has r in (0, 10^12] (r = 1e308 overflowed log(1 + r n)); the control: r = 10^12 runs;
 * ``--scheduler tls://…`` without Dask's TLS settings is one line (it raised a TypeError);
 * records of a resumed search are validated: an index of 10^300, a status of 5, a record that cannot
@@ -32,14 +33,38 @@ def _table(tmp_path: Path, first: object, second: object) -> str:
     return f"table:{path}"
 
 
-@pytest.mark.parametrize(("first", "second"), [(10 ** 350, 1), (1e308, -1e308), (-(10 ** 309), 2)])
 @pytest.mark.parametrize("mode", [[], ["--exact"], ["--certified"]])
-def test_table_entries_beyond_half_the_largest_double_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture,
-                                                                   first: object, second: object,
+def test_float_entries_beyond_half_the_largest_double_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture,
                                                                    mode: list[str]) -> None:
-    code = main([*ALPHA, "--pe", _table(tmp_path, first, second), *mode])
+    code = main([*ALPHA, "--pe", _table(tmp_path, 1e308, -1e308), *mode])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "entry [0][0]" in err and "rescale the table" in err, err
+
+
+@pytest.mark.parametrize(("first", "second"), [(10 ** 350, 1), (-(10 ** 309), 2)])
+@pytest.mark.parametrize("mode", [[], ["--certified"]])
+def test_a_rational_table_beyond_float_range_is_exact_mode_only(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                                                first: object, second: object,
+                                                                mode: list[str]) -> None:
+    code = main([*ALPHA, "--pe", _table(tmp_path, first, second), *mode])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "exceed the float range" in err and "--exact" in err, err
+
+
+def test_a_rational_table_beyond_float_range_keeps_its_exact_answer() -> None:
+    """Every entry times 10^399: rescaled by 2^-k in ℚ, the same α, margins and outcomes as the table itself."""
+    from posreal.theory.alpha import compute_alpha
+    rows = [[0, 1], [1, 1], [2, -1], [0, 0], [3, 2], [1, 3], [2, 2]]
+    huge = build_table("huge", [[x * 10 ** 399 for x in r] for r in rows], "relative")
+    plain = build_table("plain", rows, "relative")
+    assert huge.feature_scale < 1 and plain.feature_scale == 1
+    a, b = (compute_alpha(t, "offset:1", 4, [6, 7], mode="exact") for t in (huge, plain))
+    assert a.selection.realizable and b.selection.realizable
+    for L in (6, 7):
+        assert a.alpha(L) == b.alpha(L)
+        assert list(a.outcomes[L].margins) == list(b.outcomes[L].margins)       # κ = ⟨2^k θ*, 2^-k ψ⟩ = ⟨θ*, ψ⟩
+    with pytest.raises(SpecError, match="exceed the float range"):              # the control: not in float mode
+        compute_alpha(huge, "offset:1", 4, [6])
 
 
 def test_control_the_largest_accepted_entries_are_decided(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -55,7 +55,12 @@ class Arithmetic:
         return False
 
     def accept(self, pe: Encoding) -> None:
-        """Refuse a PE this arithmetic cannot decide (a one-line error)."""
+        """Refuse a PE this arithmetic cannot decide (a one-line error): float and certified modes refuse a table
+        whose entries had to be rescaled into float range (its small entries may have underflowed)."""
+        if pe.feature_scale != 1:
+            raise SpecError(f"invalid mode {self.mode.value!r} for PE {str(pe)!r}: its entries exceed the float "
+                            "range (they were rescaled exactly by "
+                            f"2^-{pe.feature_scale.denominator.bit_length() - 1} for ℚ); accepted: --exact")
 
     def parameters(self, theta: np.ndarray, exact_theta: Sequence[Fraction] | None) -> tuple[Arithmetic, Any]:
         """(the arithmetic that decides the rows, the parameters it decides them with)."""

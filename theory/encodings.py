@@ -128,6 +128,13 @@ class Encoding:
     def rational(self) -> bool:
         return False
 
+    @property
+    def feature_scale(self) -> Fraction:
+        """The exact factor the features were rescaled by to fit float range (1: none; a rational table with
+        entries beyond it is rescaled by 2^-k: α_L, the kernel values and every row outcome are unchanged, θ* is
+        2^k times the given table's).  A rescaled PE is decided in exact mode only."""
+        return Fraction(1)
+
     def dim(self, train_length: int) -> int:
         raise NotImplementedError
 
@@ -472,6 +479,10 @@ class DualOf(Encoding):
     @property
     def rational(self) -> bool:
         return self.base.rational
+
+    @property
+    def feature_scale(self) -> Fraction:
+        return self.base.feature_scale
 
     @property
     def kernel_form(self) -> KernelForm:   # type: ignore[override]

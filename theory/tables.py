@@ -150,6 +150,11 @@ class TableEncoding(Encoding):
     table_kind: PEKind
     values: np.ndarray = field(repr=False)                 # (N, p) or (N, N, p) floats
     exact: tuple | None = field(repr=False, default=None)  # the same entries as Fractions (rational tables)
+    scale: Fraction = field(repr=False, default=Fraction(1))   # 2^-k when the given entries exceed float range
+
+    @property
+    def feature_scale(self) -> Fraction:
+        return self.scale
 
     @property
     def kind(self):
@@ -291,11 +296,34 @@ def build_table(name: str, table, kind: str = RELATIVE) -> TableEncoding:
         for pos, start in zip(np.ndindex(shape[:-1]), range(0, len(flat), max(width, 1))):
             exact_arr[pos] = tuple(flat[start:start + width])
         exact = tuple(map(tuple, exact_arr.tolist())) if kind == GENERAL else tuple(exact_arr.tolist())
-    floats = _floats(values, name)
+    scale = _exact_scale(flat) if exact is not None else Fraction(1)
+    if scale != 1:   # a rational table beyond float range: rescaled by 2^-k in ℚ (α_L and the kernel unchanged)
+        exact = _scaled(exact, scale)
+        floats = np.array([float(f * scale) for f in flat if f is not None], dtype=float).reshape(shape)
+    else:
+        floats = _floats(values, name)
     if not np.all(np.isfinite(floats)):
         raise bad_value("feature table", name, "finite numbers")
     cls = TableEncoding if kind == GENERAL else ProfileTable
-    return cls(name=name, table_kind=PEKind(kind), exact=exact, values=floats)
+    return cls(name=name, table_kind=PEKind(kind), exact=exact, values=floats, scale=scale)
+
+
+def _exact_scale(entries: list[Fraction | None]) -> Fraction:
+    """1 when every entry is within :data:`MAX_ENTRY_MAGNITUDE`, else 2^-k with k the least power that brings the
+    largest one within it (exact: a power of two)."""
+    largest = max((abs(f) for f in entries if f is not None), default=Fraction(0))
+    limit = Fraction(MAX_ENTRY_MAGNITUDE)
+    k = 0
+    while largest / 2 ** k > limit:
+        k += max(1, (largest / 2 ** k / limit).__ceil__().bit_length() - 1)
+    return Fraction(1, 2 ** k)
+
+
+def _scaled(exact: Any, scale: Fraction) -> Any:
+    """The exact rows (tuples of Fractions, nested one level deeper for general tables) times ``scale``."""
+    if exact and exact[0] and isinstance(exact[0][0], tuple):
+        return tuple(tuple(tuple(x * scale for x in cell) for cell in row) for row in exact)
+    return tuple(tuple(x * scale for x in row) for row in exact)
 
 
 MAX_ENTRY_MAGNITUDE = float(np.finfo(float).max) / 2   # differences ψ(i,t) - ψ(i,j) of entries stay finite
@@ -303,9 +331,8 @@ MAX_ENTRY_MAGNITUDE = float(np.finfo(float).max) / 2   # differences ψ(i,t) - �
 
 def _floats(values: np.ndarray, name: str) -> np.ndarray:
     """The entries as floats, refused in one line (before any work) when one is beyond
-    :data:`MAX_ENTRY_MAGNITUDE`: the float selection subtracts entries, and its exact counterpart
-    starts from the float rows too, so no mode can decide such a table (an integer of 400 digits,
-    ±1e308)."""
+    :data:`MAX_ENTRY_MAGNITUDE`: the float selection subtracts entries.  (A rational table beyond it never
+    reaches here: it is rescaled exactly, :func:`_exact_scale`, and decided in exact mode.)"""
     flat = values.reshape(-1)                                                     # (n,) objects
     for k, x in enumerate(flat):
         try:
