@@ -137,6 +137,7 @@ def test_no_docs_hook_is_over_400_lines(module):
     assert lines <= 400, f"{module}.py has {lines} lines"
 
 
+@pytest.mark.subprocess   # runs git
 def test_in_a_git_checkout_ignored_artefacts_do_not_change_the_key(tmp_path):
     """Coq's caches, __pycache__ and the like are ignored by git and change no key; a new source file does
     (negative control), and the inputs a key was made of are written beside the results."""
