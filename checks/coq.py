@@ -416,10 +416,12 @@ def report_from_json(doc: dict) -> AuditReport:
 
 
 def cached_audit(proofs_dir: Path | None = None) -> AuditReport:
-    """:func:`audit` once per process for the same inputs (the claim checks of several claims share it).  When
-    the environment variable ``POSREAL_COQ_AUDIT_CACHE`` names a directory (the test suite sets it: its
-    processes share one audit), the report is also kept there under :func:`audit_key`, the hash of every
-    input, and read back by any process that asks for the same inputs (under a file lock)."""
+    """:func:`audit` once per process for the same inputs (the claim checks of several claims share it).
+
+    When the environment variable ``POSREAL_COQ_AUDIT_CACHE`` names a directory (the test suite sets it: its
+    processes share one audit), the report is also kept there under :func:`audit_key`, the hash of every input, and
+    read back by any process that asks for the same inputs (under a file lock).
+    """
     paths = proof_files(proofs_dir)
     coqc = coqc_path()
     key = audit_key(paths, coqc)

@@ -115,9 +115,11 @@ def theta_of(spec: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def unit_scale(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """a and b divided by their largest |entry| (unchanged when all are 0).  The realized rows of θ and of cθ
-    (c > 0) are the same, but the float decision of a row uses absolute tolerances: coefficients drawn at
-    1e-43 made every margin a tie.  Random coefficients are therefore compared at unit scale."""
+    """a and b divided by their largest |entry| (unchanged when all are 0).
+
+    The realized rows of θ and of cθ (c > 0) are the same, but the float decision of a row uses absolute tolerances:
+    coefficients drawn at 1e-43 made every margin a tie.  Random coefficients are therefore compared at unit scale.
+    """
     top = float(max(np.abs(a).max(initial=0.0), np.abs(b).max(initial=0.0)))
     return (a / top, b / top) if top > 0 else (a, b)
 
@@ -317,8 +319,10 @@ def _split_facts(method: str, d: int, base: float, lam: np.ndarray, code: np.nda
 
 
 def keep_body(case: dict, weaken: bool = False) -> None:
-    """(e) the split and its two reductions, (f) the trained rows a bound keeps.  ``weaken``: the control's
-    bound i·Δ/8 in place of 2i·Δ."""
+    """(e) the split and its two reductions, (f) the trained rows a bound keeps.
+
+    ``weaken``: the control's bound i·Δ/8 in place of 2i·Δ.
+    """
     from posreal.theory.extension import parse_extension
     pe, task, theta, prof = keep_setup(case)
     method, d, base, L0, L = case["method"], case["d"], case["base"], case["L0"], case["length"]

@@ -144,8 +144,10 @@ def header_exhaustive(family: TableFamily, tau_max: float) -> dict:
 
 
 def read_results(path: Path) -> ResultFile:
-    """The file's lines by kind.  A partial last line (an interrupted write) is ignored; any other
-    malformed line is a one-line error."""
+    """The file's lines by kind.
+
+    A partial last line (an interrupted write) is ignored; any other malformed line is a one-line error.
+    """
     found = ResultFile()
     if not path.exists():
         return found
@@ -338,10 +340,11 @@ def search(seed: int = 0, budget: int | None = None, seconds: float | None = Non
            resume: bool = False, families: tuple[str, ...] = FAMILIES, tau_max: float = TAU_MAX,
            progress: ProgressFactory | None = None, executor: ExecutorSpec | None = None,
            chunk: int | None = None, force: bool = False) -> SearchRun:
-    """Run the seeded search over indices 0, 1, 2, ... until ``budget`` indices are done or
-    ``seconds`` have passed (the units in flight then still finish); append records to ``out``
-    (JSONL) as units finish.  ``executor`` (default: in this process) computes units of ``chunk``
-    indices (default: one in process, :data:`DEFAULT_CHUNK` on workers)."""
+    """Run the seeded search over indices 0, 1, 2, ... until ``budget`` indices are done or ``seconds`` have passed.
+
+    The units in flight then still finish.  Records are appended to ``out`` (JSONL) as units finish.  ``executor`` (default: in this process) computes units of ``chunk``
+    indices (default: one in process, :data:`DEFAULT_CHUNK` on workers).
+    """
     if budget is None and seconds is None:
         raise CertificateError("invalid search limits: give a budget (instances) or a time (seconds)")
     for f in families:

@@ -115,9 +115,11 @@ def _token_matrix(rows: np.ndarray, K: int, V: int, dtype: np.dtype) -> sp.csr_m
 
 
 def row_max(Z: np.ndarray) -> np.ndarray:
-    """Z.max(axis=-1), exactly, by pairwise maxima of halves: (..., V) -> (...).  numpy's
-    reduction over a short last axis (V ≤ 64 here) loops per row and costs about three exps of the
-    array; ⌈log2 V⌉ elementwise maxima of halves cost about two."""
+    """Z.max(axis=-1), exactly, by pairwise maxima of halves: (..., V) -> (...).
+
+    numpy's reduction over a short last axis (V ≤ 64 here) loops per row and costs about three exps of the array;
+    ⌈log2 V⌉ elementwise maxima of halves cost about two.
+    """
     h = Z
     while h.shape[-1] > 1:
         width = h.shape[-1]

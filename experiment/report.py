@@ -518,8 +518,7 @@ def section(part: str, summary: dict) -> str:
 
 
 def report(summary: dict, source: str = SUMMARY_PATH) -> str:
-    """Every part of the report in order, each under a heading; a part the summary cannot give is named, not
-    dropped."""
+    """Every part of the report in order, each under a heading; a part the summary cannot give is named, not dropped."""
     out = [f"# Experiment report\n\nFrom `{source}`.\n"]
     for part in SECTIONS:
         try:

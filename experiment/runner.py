@@ -190,9 +190,11 @@ def _check_record(record: object, path: Path, line: int) -> dict:
 
 
 def read_records(path: Path) -> tuple[list[dict], bool]:
-    """Complete records of a JSON-lines file, and whether an incomplete last line (an interrupted
-    write) was dropped.  A complete line that is not a record, or a file that is not UTF-8 or not a
-    regular file, is a one-line SpecError."""
+    """Complete records of a JSON-lines file, and whether an incomplete last line (an interrupted write) was dropped.
+
+    A complete line that is not a record, or a file that is not UTF-8 or not a regular file, is a one-line
+    SpecError.
+    """
     if not path.exists():
         return [], False
     text = resources.read_text(str(path), "records file", resources.MAX_RECORDS_BYTES)
@@ -313,8 +315,9 @@ def _peak_rss_mib() -> dict:
 def run_grid(grid: Grid, out: str | Path, resume: bool = False, jobs: int = 1,
              progress: Progress | None = None, memory_mib: int = EXPERIMENT_MEMORY_MIB,
              executor: ExecutorSpec | None = None, force: bool = False) -> list[dict]:
-    """Run the grid into ``out``; returns every record of the grid (earlier and new).  ``resume``
-    continues the run in ``out``; ``force`` starts it over (its records and run file replaced).
+    """Run the grid into ``out``; returns every record of the grid (earlier and new).
+
+    ``resume`` continues the run in ``out``; ``force`` starts it over (its records and run file replaced).
 
     ``executor`` (default: ``jobs`` processes on this machine, this process for one) trains the
     batches; ``memory_mib`` is the budget of the whole run: each of its workers trains batches
