@@ -147,6 +147,8 @@ ONE_SOLVER_VERDICTS = {Verdict.PROVED_BY_Z3_ONLY: SolverChoice.Z3, Verdict.PROVE
 
 @dataclass
 class CheckResult:
+    """The outcome of one check of a claim: verdict, negative control, solver runs and obligations."""
+
     claim: str                     # statement id, e.g. "theorem2"
     name: str                      # what this check establishes, one line
     method: str                    # "smt" | "symbolic" | "property" | "registry" | "training" | "enumeration"
@@ -192,7 +194,9 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class RegisteredCheck:
-    """One check as the claim runner registers it: the claim it covers, its method, a one-line label,
+    """One check as the claim runner registers it.
+
+    One check as the claim runner registers it: the claim it covers, its method, a one-line label,
     the zero-argument callable that runs it, whether it is slow (skipped by ``--skip-slow``), and, for a check
     that needs an outside tool, ``unavailable``: a callable that says why it cannot run here ("" when it can;
     the runner then lists it as not run).  A check module declares each of its checks where it defines it

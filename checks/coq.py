@@ -1,4 +1,6 @@
-"""The axiom audit of the Coq proofs in ``proofs/``: compile every file with ``coqc`` and print the
+"""The axiom audit of the Coq proofs in ``proofs/``.
+
+The axiom audit of the Coq proofs in ``proofs/``: compile every file with ``coqc`` and print the
 assumptions of every result it declares (standard library and subprocess only).
 
 Main definitions:
@@ -328,7 +330,9 @@ def assumptions_by_result(coqc: str, tmp: str, module: str,
 
 
 def audit_file(path: Path, coqc: str | None = None, per_result: bool = True) -> FileAudit:
-    """Compile a copy of one .v file in a temporary directory, then print the assumptions of every declared
+    """Compile a copy of one .v file and print the assumptions of every declared result.
+
+    Compile a copy of one .v file in a temporary directory, then print the assumptions of every declared
     result (:func:`assumptions_by_result`); never writes beside the source.  ``per_result=False`` prints the
     file's results as one group: every result gets the union (an upper bound, one Print Assumptions)."""
     path = Path(path)
@@ -383,7 +387,9 @@ def proof_files(proofs_dir: Path | None = None) -> list[Path]:
 
 def audit(proofs_dir: Path | None = None, coqc: str | None = None, files: list[Path] | None = None,
           workers: int = 2, per_result: bool = True) -> AuditReport:
-    """Audit every .v file of ``proofs_dir`` (or the given files), ``workers`` coqc processes at a time;
+    """Audit every .v file of ``proofs_dir`` (or the given files).
+
+    Audit every .v file of ``proofs_dir`` (or the given files), ``workers`` coqc processes at a time;
     ``not run`` throughout without coqc."""
     coqc = coqc or coqc_path()
     paths = files if files is not None else proof_files(proofs_dir)

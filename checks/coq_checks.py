@@ -28,7 +28,9 @@ METHOD = "coq"
 
 
 def coq_unavailable() -> str:
-    """Why the Coq checks cannot run here ("" when they can): no coqc, or no proofs/ beside the package (an
+    """Why the Coq checks cannot run here ("" when they can).
+
+    Why the Coq checks cannot run here ("" when they can): no coqc, or no proofs/ beside the package (an
     installed wheel; a source checkout has it)."""
     if not coq.proof_files():
         return f"no Coq files in {coq.PROOFS_DIR} (proofs/ ships with the source repository)"

@@ -30,6 +30,8 @@ from posreal.theory.statements import STATEMENTS
 
 @dataclass(frozen=True)
 class CoqTheorem:
+    """A Coq result: its file and its name."""
+
     file: str   # inside proofs/, e.g. "Theorem2.v"
     name: str
 
@@ -39,6 +41,8 @@ class CoqTheorem:
 
 @dataclass(frozen=True)
 class ClaimProofs:
+    """The Coq results and controls of one claim, and the Coq theorems of each of its SMT proofs."""
+
     claim: str
     results: tuple[CoqTheorem, ...]
     controls: tuple[CoqTheorem, ...]
@@ -120,14 +124,18 @@ FOR_ALL_BESIDES_SMT = ("theorem1",)   # statements over every m and p that the S
 
 
 def for_all_claims() -> tuple[str, ...]:
-    """Claim ids whose statement holds over all lengths (or all m and p) and therefore needs a Coq theorem: every
+    """Claim ids whose statement holds over all lengths (or all m and p).
+
+    Claim ids whose statement holds over all lengths (or all m and p) and therefore needs a Coq theorem: every
     theorem the SMT layer proves, and Theorem 1."""
     return tuple(cid for cid, st in STATEMENTS.items()
                  if st.status == "theorem" and ("smt" in st.checks or cid in FOR_ALL_BESIDES_SMT))
 
 
 def concordance_problems(proofs_dir: Path | None = None) -> list[str]:
-    """Every named theorem that its file does not declare as a Theorem or Corollary (read from the text, without
+    """Every disagreement between the claims and the Coq files, read from the text.
+
+    Every named theorem that its file does not declare as a Theorem or Corollary (read from the text, without
     coqc), every claim without results or controls, and every SMT-table name outside the claim's results."""
     from posreal.checks import coq
     folder = Path(proofs_dir) if proofs_dir is not None else coq.PROOFS_DIR

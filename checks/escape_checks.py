@@ -1,4 +1,6 @@
-"""Checks of what escapes the positional theory (E1-E3, definitions.md#what-escapes), each with a negative
+"""Checks of what escapes the positional theory (E1-E3), each with a negative control.
+
+Checks of what escapes the positional theory (E1-E3, definitions.md#what-escapes), each with a negative
 control; the SMT proofs are in :mod:`posreal.checks.smt.escape_depth`, ``escape_content`` and ``escape_induction``.
 
 Main checks (statement ids in brackets):
@@ -50,7 +52,9 @@ EXTENSIONS = ("none", "pi", "ntk", "yarn")
 
 # --------------------------------------------------------------------------- the circuit on tokens
 def circuit_on_tokens(route: list[int], row: int, beta: int = 1) -> bool:
-    """Run the two-layer circuit on the induction layout (tokens 0..m-1, BOS): is row ``row`` realized?"""
+    """Whether the two-layer circuit realizes row ``row`` on the induction layout.
+
+    Run the two-layer circuit on the induction layout (tokens 0..m-1, BOS): is row ``row`` realized?"""
     layout = induction_layout(len(route))
     m = layout.half
     tokens = [BOS] + list(range(m)) + list(range(m))

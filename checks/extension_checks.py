@@ -174,7 +174,9 @@ def copy_case_theta(case: dict) -> tuple[str, np.ndarray]:
 
 
 def copy_body(case: dict) -> None:
-    """L0 even and V's strict maximum on [0, L0) at L0/2 (shift 0): every row of copy at even L; at odd L
+    """The copy case: L0 even and V's strict maximum on [0, L0) at L0/2.
+
+    L0 even and V's strict maximum on [0, L0) at L0/2 (shift 0): every row of copy at even L; at odd L
     the kernel is symmetric about L0/2, so every row past ⌊L/2⌋ ties (never realized)."""
     pe, theta = copy_case_theta(case)
     L0, L = case["L0"], case["length"]
@@ -413,7 +415,9 @@ def _predict(pe: str, task: str, prof: Profile, L0: int, L: int, method: str) ->
 
 
 def extension_registry(against: str | None = None) -> dict:
-    """Each registry cell's prediction from θ*'s profile against compute_alpha under the method (``against``:
+    """Each registry cell's prediction from θ*'s profile against compute_alpha under the method.
+
+    Each registry cell's prediction from θ*'s profile against compute_alpha under the method (``against``:
     the control's transfer in its place)."""
     compared, mismatches, instances = [], [], []
     for pe, L0, tasks in REGISTRY_CELLS:

@@ -1,4 +1,6 @@
-"""Hypothesis strategies of the length-extension property checks (claim id ``extension``): random smooth
+"""Hypothesis strategies of the length-extension property checks (claim id ``extension``).
+
+Hypothesis strategies of the length-extension property checks (claim id ``extension``): random smooth
 kernels V(x) = Σ_f a_f cos ω_f x + b_f sin ω_f x of ``rope:d:base`` and ``abscol:d:base``, random training
 lengths, lengths and methods.  The bodies and controls are in :mod:`posreal.checks.extension_checks`; the
 properties are registered in :mod:`posreal.checks.properties`.
@@ -19,7 +21,9 @@ COEF = st.floats(-2.0, 2.0)
 
 @st.composite
 def copy_cases(draw) -> dict:
-    """Peaked kernels Σ A_f cos(ω_f (x - L0/2)) with base ≤ 100, d ≤ 8: the strict maximum on [0, L0) is at
+    """Peaked kernels Σ A_f cos(ω_f (x - L0/2)) with base ≤ 100, d ≤ 8.
+
+    Peaked kernels Σ A_f cos(ω_f (x - L0/2)) with base ≤ 100, d ≤ 8: the strict maximum on [0, L0) is at
     L0/2 (the lowest frequency has ω·L0/2 < 2π), and the margins stay far above the float tolerance."""
     d = draw(st.sampled_from([4, 6, 8]))
     L0 = 2 * draw(st.integers(2, 12))
@@ -44,7 +48,9 @@ def offset_cases(draw) -> dict:
 
 @st.composite
 def position0_cases(draw) -> dict:
-    """Increasing kernels Σ A_f sin ω_f x on the frequencies with ω_f L0 ≤ 0.4π (the base makes the lowest
+    """Increasing kernels Σ A_f sin ω_f x on the frequencies with ω_f L0 ≤ 0.4π.
+
+    Increasing kernels Σ A_f sin ω_f x on the frequencies with ω_f L0 ≤ 0.4π (the base makes the lowest
     one π/(2 L0 room)); the control adds wiggle × (least slope) · sin(x + φ) on ω_0 = 1."""
     d = draw(st.sampled_from([4, 6, 8]))
     L0 = draw(st.integers(3, 20))

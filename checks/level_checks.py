@@ -53,7 +53,9 @@ class DesignedTie:
     row: int
 
     def open_row(self):
-        """(pe, task, selection, the open-tie FailingRow, its prediction context), with the table registered
+        """The designed open tie's row, with its table registered by the caller.
+
+        (pe, task, selection, the open-tie FailingRow, its prediction context), with the table registered
         by the caller (:class:`registered_table`)."""
         pe, task = parse_pe(self.name), parse_task(self.task)
         sel = select(pe, task, self.train_length)

@@ -89,7 +89,9 @@ class Tally:
 
     def add(self, name: str, row: LimitRow, flows: list[TrajectoryEvidence],
             expected_slopes: list[float | None] | None = None) -> None:
-        """One row: α♯'s verdict, the flow's evidence per rival, and ⟨θ_2, v⟩ per rival where the margin grows
+        """Count one row: α♯'s verdict and the flow's evidence per rival.
+
+        One row: α♯'s verdict, the flow's evidence per rival, and ⟨θ_2, v⟩ per rival where the margin grows
         like it (None elsewhere)."""
         self.rows += 1
         evidence = row_verdict([f.verdict for f in flows])
@@ -303,7 +305,9 @@ def check_limit_against_flow(min_rows: int = BATCH_ROWS) -> CheckResult:
 
 # --------------------------------------------------------------------------- rescaling the non-active pairs
 def rescaling_moves(case: TieCase, c: float) -> list[tuple[str, float, float]]:
-    """(kind, limit with weights 1, limit with the non-active pairs weighted by c) per tied rival whose closed form
+    """The limit with weights 1 and with the non-active pairs weighted by c, per tied rival.
+
+    (kind, limit with weights 1, limit with the non-active pairs weighted by c) per tied rival whose closed form
     is a finite limit or trajectory-dependent."""
     with Cases(case):
         pe, task = parse_pe(case.pe), parse_task(case.task)

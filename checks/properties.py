@@ -1,4 +1,6 @@
-"""Property checks (hypothesis) over random kernels, one or more per result, each with a negative
+"""Property checks (hypothesis) over random kernels, each with a negative control.
+
+Property checks (hypothesis) over random kernels, one or more per result, each with a negative
 control that drops a hypothesis and must be refuted.
 
 Main properties (definitions.md#results; the statement id is in brackets):
@@ -199,7 +201,9 @@ def theorem2_cases(draw) -> dict:
 
 
 def theorem2_formula(r: list[int], i: int, t: int) -> bool:
-    """Theorem 2's prediction for row i, target t, given a relative kernel r with a strict unique
+    """Theorem 2's prediction for row i, target t, given a relative kernel r.
+
+    Theorem 2's prediction for row i, target t, given a relative kernel r with a strict unique
     global maximizer (taken as the first argmax when the hypothesis is dropped)."""
     delta_star = int(np.argmax(r))
     if i >= delta_star:
@@ -451,7 +455,9 @@ def limit_cases(draw) -> dict:
 
 
 def limit_body(case: dict, use_alpha: bool = False) -> None:
-    """lim acc_L ∈ α♯_L: acc_L of θ at the end of the gradient flow (τ = e^24, integrated in h = θ - θ* τ and
+    """lim acc_L ∈ α♯_L: the accuracy at the end of the gradient flow lies in [lo, hi].
+
+    lim acc_L ∈ α♯_L: acc_L of θ at the end of the gradient flow (τ = e^24, integrated in h = θ - θ* τ and
     σ = log τ) lies in [lo, hi], whenever every open tie's margin has reached its limit's sign there (a
     settled value, or a stable slope with the margin already of the slope's sign).  ``use_alpha`` (the
     control) puts [α_L, α_L] in place of α♯_L: the second-order term dropped."""
@@ -500,6 +506,8 @@ def limit_control(case: dict) -> None:
 
 @dataclass(frozen=True)
 class Property:
+    """One property check: its claim, strategy, body and negative control."""
+
     name: str
     claim: str
     description: str

@@ -1,4 +1,6 @@
-"""Cross-checks of the results on the registry cells (REGISTRY_PES × REGISTRY_TASKS, L0 = 16,
+"""Cross-checks of the results on the registry cells, each with a negative control.
+
+Cross-checks of the results on the registry cells (REGISTRY_PES × REGISTRY_TASKS, L0 = 16,
 L = 32..256), each with a negative control.
 
 Main checks (definitions.md#results; statement ids in brackets):
@@ -106,7 +108,9 @@ def theorem2_registry(deep_rule_everywhere: bool = False) -> dict:
 
 
 def where_theorem2_breaks() -> dict:
-    """Theorem 2's "where it breaks" (definitions.md#theorem-2), shown on the registry: (i) alibi with
+    """Theorem 2's "where it breaks", shown on the registry.
+
+    Theorem 2's "where it breaks" (definitions.md#theorem-2), shown on the registry: (i) alibi with
     slope favouring the far end (r(δ) = mδ, m > 0, no maximizer on ℕ) realizes position:0 at every
     length; (ii) relbias's clipped buckets give a non-unique maximizer on long grids, and exactly the tied rows fail."""
     problems = []
@@ -158,7 +162,9 @@ def check_theorem2_registry() -> CheckResult:
 # --------------------------------------------------------------------------- Proposition 4
 def direct_alpha(pe, task, theta: np.ndarray, length: int, train_length: int,
                  tol: float = DEFAULT_TOL) -> float:
-    """α_L straight from the definition: the dense kernel from materialized features, margins read off
+    """α_L straight from the definition.
+
+    α_L straight from the definition: the dense kernel from materialized features, margins read off
     it, structural ties by comparing features, the tolerance rule of definitions.md#tolerance."""
     K = naive_kernel_matrix(pe, theta, length, train_length)                 # (L, L)
     rows, targets = task.rows_and_targets(length)
@@ -273,7 +279,9 @@ def check_learned_registry() -> CheckResult:
 
 @claim_check("underdetermination", "registry", "learned:16 interval as posreal alpha reports it", slow=True)
 def check_learned_cli() -> CheckResult:
-    """``posreal alpha --pe learned:16 --json`` (subprocess) reports the interval of
+    """``posreal alpha --pe learned:16 --json`` reports the interval of learned_alpha_interval.
+
+    ``posreal alpha --pe learned:16 --json`` (subprocess) reports the interval of
     learned_alpha_interval, on CLI_TASKS.  Control: the document of another seed must differ."""
     from posreal.theory.underdetermination import learned_alpha_interval
 

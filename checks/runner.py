@@ -69,7 +69,9 @@ def _coq_checks() -> list[RegisteredCheck]:
 
 
 def registered_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[dict[str, list[RegisteredCheck]], str]:
-    """Claim id -> registered checks (local, SMT — decided by the chosen solvers — and Coq), and a note
+    """Claim id -> registered checks, and a note about the SMT package.
+
+    Claim id -> registered checks (local, SMT — decided by the chosen solvers — and Coq), and a note
     about the SMT package."""
     smt, note = _smt_checks(choice)
     table: dict[str, list[RegisteredCheck]] = {cid: [] for cid in STATEMENT_IDS}
@@ -80,6 +82,8 @@ def registered_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[dict[st
 
 @dataclass
 class ClaimReport:
+    """The results of the checks of one claim, and the checks skipped."""
+
     statement: Statement
     results: list[CheckResult] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
@@ -95,7 +99,9 @@ class ClaimReport:
 
     @property
     def verdict(self) -> str:
-        """The claim's verdict in words: ``refuted`` for a statement the project refutes (its checks establish the
+        """The claim's verdict in words.
+
+        The claim's verdict in words: ``refuted`` for a statement the project refutes (its checks establish the
         refutation), ``holds`` for a theorem, ``open: no counterexample`` for a conjecture whose checks found
         none, and ``FAILED`` when any check is not good, whatever the status."""
         if not self.ok:
@@ -129,7 +135,9 @@ def _run_one(check: RegisteredCheck) -> CheckResult:
 def run_claims(ids: Iterable[str] | None = None, skip_slow: bool = False,
                on_check: Callable[[RegisteredCheck], None] | None = None,
                solvers: SolverChoice = SolverChoice.BOTH) -> list[ClaimReport]:
-    """Run every check of the requested claims (all of them by default), in statement order; SMT
+    """Run every check of the requested claims (all of them by default), in statement order.
+
+    Run every check of the requested claims (all of them by default), in statement order; SMT
     obligations are decided by ``solvers`` (z3, cvc5 or both)."""
     wanted = list(STATEMENT_IDS) if not ids else [statement(cid).id for cid in ids]
     wanted = list(dict.fromkeys(wanted))

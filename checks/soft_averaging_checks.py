@@ -1,4 +1,6 @@
-"""The checks of E4, claim ``escape-averaging`` (soft averaging with BOS and no PE,
+"""The checks of E4, claim ``escape-averaging``, each with a negative control.
+
+The checks of E4, claim ``escape-averaging`` (soft averaging with BOS and no PE,
 :mod:`posreal.theory.soft_averaging`), each with a negative control.
 
 * :func:`check_soft_averaging` [enumeration]:
@@ -77,7 +79,9 @@ def _long(rng: np.random.Generator, length: int = 2048, vocab: int = 3) -> list[
 
 
 def position_collision(bos_token: int | None, vocab: int = 2, tokens: int = 6) -> tuple | None:
-    """Two prefixes of different rows with the same averaged output, when BOS is absent (None) or equals
+    """Two prefixes of different rows with the same averaged output.
+
+    Two prefixes of different rows with the same averaged output, when BOS is absent (None) or equals
     ``bos_token``: the position is then not recoverable.  None when no collision exists up to ``tokens``."""
     seen: dict[tuple[Fraction, ...], tuple[int, ...]] = {}
     for n in range(1, tokens + 1):

@@ -1,4 +1,6 @@
-"""Symbolic derivations (sympy) of Theorem 1's finite bound and of the span lemma behind the
+"""Symbolic derivations (sympy), each with a negative control that must break it.
+
+Symbolic derivations (sympy) of Theorem 1's finite bound and of the span lemma behind the
 Conjecture's orthogonal case — each with a negative control that must break it.
 
 Main results (definitions.md#theorem-1, definitions.md#conjecture; statement ids ``theorem1`` and ``conjecture``):
@@ -37,6 +39,8 @@ from posreal.checks.base import FAILED, PROVED, CheckResult, Control, Registered
 from posreal.checks.declare import claim_check, declared_in
 @dataclass
 class Step:
+    """One step of a derivation: its name, whether it holds, and a detail."""
+
     name: str
     ok: bool
     detail: str = ""
@@ -347,7 +351,9 @@ def _ratio_nonnegative(expr: sp.Expr, symbols: list[sp.Symbol]) -> bool:
 
 
 def derive_log2_tie(variant: str = "theorem") -> Derivation:
-    """The designed open tie, unconditionally: lim (a - b) = log 2 along the gradient flow and along
+    """The designed open tie, unconditionally: lim (a - b) = log 2.
+
+    The designed open tie, unconditionally: lim (a - b) = log 2 along the gradient flow and along
     gradient descent with any fixed step η > 0, so row 3 of the L = 4 grid is won although α_4 = 3/4.
 
     Steps: the training loss of the table is ℓ = log(1 + e^{-a}) + log(1 + e^{-a} + e^{-b}) in

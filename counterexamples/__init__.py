@@ -1,4 +1,6 @@
-"""posreal's counterexamples package: the invalid outside-colspan argument reproduced, the search
+"""posreal's counterexamples package.
+
+posreal's counterexamples package: the invalid outside-colspan argument reproduced, the search
 of the open Conjecture (deterministic necessity), and certificates with an independent verifier.
 
 Modules: :mod:`~posreal.counterexamples.colspan` (both forms of the flaw, exact certificates),

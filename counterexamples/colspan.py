@@ -1,4 +1,6 @@
-"""The invalid "outside-colspan" argument (definitions.md#outside-colspan), reproduced on instances with exact
+"""The invalid "outside-colspan" argument, reproduced on instances with exact certificates.
+
+The invalid "outside-colspan" argument (definitions.md#outside-colspan), reproduced on instances with exact
 certificates.
 
 The argument replaces "v ⊥ col Zᵀ" by "v ∉ col Zᵀ".  Both of its forms are refuted here:
@@ -106,6 +108,8 @@ def static_rank(pe, i: int, t: int, L0: int) -> tuple[int, int]:
 
 @dataclass
 class ColspanReport:
+    """The static and dynamic certificates found, and the search statistics."""
+
     static: list[dict] = field(default_factory=list)      # certificates
     dynamic: list[dict] = field(default_factory=list)     # certificates
     stats: dict = field(default_factory=dict)
@@ -154,6 +158,8 @@ class TableStats:
 
 @dataclass
 class DynamicStats:
+    """Statistics of the dynamic-form search: on the registry and on small tables."""
+
     registry: RegistryStats
     tables: TableStats
 
@@ -266,7 +272,9 @@ def dynamic_certificate(pe_spec: str, task_spec: str, sel: Selection, L: int, ro
 def find_dynamic(pes=COLSPAN_PES, tasks=COLSPAN_TASKS, train_lengths=COLSPAN_TRAIN_LENGTHS,
                  table_seed: int = TABLE_SEED, table_budget: int = TABLE_BUDGET,
                  evidence_steps: int = EVIDENCE_STEPS) -> tuple[list[dict], DynamicStats]:
-    """Dynamic-form instances: registry cells first (L = 2·L0 and 4·L0), then small integer tables from the
+    """Dynamic-form instances: registry cells first, then small integer tables.
+
+    Dynamic-form instances: registry cells first (L = 2·L0 and 4·L0), then small integer tables from the
     seeded instance stream until one instance per table kind is found."""
     certs: list[dict] = []
     reg = RegistryStats()
@@ -323,7 +331,9 @@ def find_dynamic(pes=COLSPAN_PES, tasks=COLSPAN_TASKS, train_lengths=COLSPAN_TRA
 
 
 def reproduce(evidence_steps: int = EVIDENCE_STEPS) -> ColspanReport:
-    """Both forms of the flaw: static instances on the rational registry, dynamic instances on the
+    """Both forms of the flaw, static and dynamic.
+
+    Both forms of the flaw: static instances on the rational registry, dynamic instances on the
     registry (none expected) and on small integer tables."""
     static, sstats = find_static()
     dynamic, dstats = find_dynamic(evidence_steps=evidence_steps)

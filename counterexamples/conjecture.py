@@ -1,4 +1,6 @@
-"""The search of the Conjecture's open case (definitions.md#conjecture), and of counterexamples to
+"""The search of the Conjecture's open case, and of counterexamples to Conjecture′.
+
+The search of the Conjecture's open case (definitions.md#conjecture), and of counterexamples to
 Conjecture′ (definitions.md#conjecture-prime).
 
 Main functions (docs: Results › Conjecture; Definitions, "The predicted limit α♯"):
@@ -74,7 +76,9 @@ class RecordStatus(StrEnum):
 
 @dataclass(frozen=True)
 class RivalRecord:
-    """One tied rival j of an open (or float) tie row: its direction v_j, α♯'s closed form for its limit,
+    """One tied rival j of an open (or float) tie row.
+
+    One tied rival j of an open (or float) tie row: its direction v_j, α♯'s closed form for its limit,
     the gradient flow's evidence on ⟨θ, v_j⟩ and, when the closed forms leave it open, gradient descent's."""
 
     rival: int
@@ -90,7 +94,9 @@ class RivalRecord:
 
 @dataclass(frozen=True)
 class TieRecord:
-    """One tied row of T_L θ*: α_L's verdict (lost), α♯'s closed-form verdict with its kind of evidence and
+    """One tied row of T_L θ* and its verdicts.
+
+    One tied row of T_L θ*: α_L's verdict (lost), α♯'s closed-form verdict with its kind of evidence and
     reason, the flow's verdict, and α♯ once trajectory evidence (gradient descent) counts."""
 
     row: int
@@ -264,7 +270,9 @@ def _tally() -> dict[str, dict[str, int]]:
 
 
 def summarize(records: dict[int, dict]) -> dict:
-    """Counts per class (failing rows), instance outcomes, the open ties' verdicts — α♯'s closed forms by
+    """The summary of the search's records: counts, verdicts and their agreement.
+
+    Counts per class (failing rows), instance outcomes, the open ties' verdicts — α♯'s closed forms by
     kind of evidence, α♯ once trajectory evidence counts, the flow's — and their agreement, the undecided
     rows with their reasons, the candidates against the original Conjecture (open ties the flow wins:
     lim acc_L > α_L) and the counterexamples to Conjecture′ (a decided α♯ row that the flow decides the other
@@ -341,7 +349,9 @@ SHARES = ("decided_in_closed_form", "decided_with_trajectory")   # ratios of a s
 
 
 def with_shares(summary: dict) -> dict:
-    """The summary with its shares (re)computed from its counts: the fraction of open-tie rows α♯ decides in
+    """The summary with its shares (re)computed from its counts.
+
+    The summary with its shares (re)computed from its counts: the fraction of open-tie rows α♯ decides in
     closed form or by symmetry, and once trajectory evidence counts (None: no open-tie row).  Chunk summaries
     add count by count; their shares are computed again on the sum."""
     open_total = sum(summary["open_tie_limit_verdicts"].values())

@@ -49,6 +49,8 @@ def first_step(pe: Encoding, task: Task, train_length: int) -> tuple[list[Fracti
 
 @dataclass
 class TieTrajectory:
+    """The margins ⟨θ_k, v⟩ of a tie's directions at the recorded iterations, and the step size."""
+
     steps: list[int]               # (K,) recorded iterations
     margins: np.ndarray            # (n_dirs, K) ⟨θ_k, v⟩
     step_size: float
@@ -96,7 +98,9 @@ def limit_verdict(steps: Sequence[int], values: Sequence[float]) -> dict:
 
 def predict_float(pe: Encoding, task: Task, selection: Selection, v: Sequence[float],
                   decimals: int = 9) -> dict | None:
-    """The same prediction in floats (irrational features): support from the float multipliers,
+    """The same prediction in floats (irrational features).
+
+    The same prediction in floats (irrational features): support from the float multipliers,
     multiplicities by matching differences rounded to ``decimals``.  None if the support vectors are
     (numerically) dependent or v's projection is not in their span."""
     opt = selection.optimum

@@ -38,6 +38,8 @@ ACCEPTED = ("KIND:NxP:LOW..HIGH[:TASK,TASK,...] with KIND relative, column or ge
 
 @dataclass(frozen=True)
 class TableFamily:
+    """A family of small integer tables: kind, N rows, width p, entry bounds and tasks."""
+
     kind: str
     rows: int                     # N
     width: int                    # p
@@ -47,7 +49,9 @@ class TableFamily:
 
     @property
     def cells(self) -> list[tuple[int, int]]:
-        """The free (row, column) places of a table, in digit order: (i, j) with j ≤ i for
+        """The free (row, column) places of a table, in digit order.
+
+        The free (row, column) places of a table, in digit order: (i, j) with j ≤ i for
         ``general`` (row-major), else (δ, ·) / (j, ·) rows; each holds p entries."""
         if self.kind == "general":
             return [(i, j) for i in range(self.rows) for j in range(i + 1)]

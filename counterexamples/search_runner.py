@@ -1,4 +1,6 @@
-"""Running the conjecture search: its JSONL file, resume, the sampled stream and the exhaustive
+"""Running the conjecture search.
+
+Running the conjecture search: its JSONL file, resume, the sampled stream and the exhaustive
 pass over a finite family, with units of work on any executor (:mod:`posreal.theory.executors`).
 
 Main definitions:
@@ -68,6 +70,8 @@ ProgressFactory = Callable[[int | None, int], ProgressBar]    # (total, already 
 # --------------------------------------------------------------------------- units of work
 @dataclass(frozen=True)
 class SampledUnit:
+    """A unit of work of the sampled stream: indices of one seeded stream."""
+
     seed: int
     families: tuple[str, ...]
     tau_max: float
@@ -76,6 +80,8 @@ class SampledUnit:
 
 @dataclass(frozen=True)
 class RangeUnit:
+    """A unit of work of the exhaustive pass: a range of a family's instances."""
+
     family: str                    # the family spec
     start: int
     stop: int
@@ -101,7 +107,9 @@ def evaluate_range(unit: RangeUnit) -> dict:
 
 
 def merge_summaries(a: Any, b: Any, derived: tuple[str, ...] = ()) -> Any:
-    """Add two summaries: numbers add, objects merge key by key, lists concatenate (a's first); the keys
+    """Add two summaries.
+
+    Add two summaries: numbers add, objects merge key by key, lists concatenate (a's first); the keys
     named in ``derived`` are not added but set to None (the caller computes them on the sum)."""
     if isinstance(a, dict) and isinstance(b, dict):
         return {k: None if k in derived else
@@ -199,7 +207,9 @@ _STATUSES = tuple(s.value for s in RecordStatus)
 
 
 def record_problem(doc: dict) -> str | None:
-    """Why a record line read back from a results file cannot be one this search wrote, or None: its index
+    """Why a record line read back from a results file cannot be one this search wrote, or None.
+
+    Why a record line read back from a results file cannot be one this search wrote, or None: its index
     is an integer in [0, MAX_INDEX], its status one of :class:`RecordStatus`, and the summary of the
     record alone (everything a resumed run reads of it) can be computed."""
     index, status = doc.get("index"), doc.get("status")
@@ -342,8 +352,9 @@ def search(seed: int = 0, budget: int | None = None, seconds: float | None = Non
            chunk: int | None = None, force: bool = False) -> SearchRun:
     """Run the seeded search over indices 0, 1, 2, ... until ``budget`` indices are done or ``seconds`` have passed.
 
-    The units in flight then still finish.  Records are appended to ``out`` (JSONL) as units finish.  ``executor`` (default: in this process) computes units of ``chunk``
-    indices (default: one in process, :data:`DEFAULT_CHUNK` on workers).
+    The units in flight then still finish.  Records are appended to ``out`` (JSONL) as units finish.
+    ``executor`` (default: in this process) computes units of ``chunk`` indices (default: one in process,
+    :data:`DEFAULT_CHUNK` on workers).
     """
     if budget is None and seconds is None:
         raise CertificateError("invalid search limits: give a budget (instances) or a time (seconds)")
@@ -438,7 +449,9 @@ def _gaps(chunks: list[dict], size: int, path: Path | None) -> list[tuple[int, i
 def exhaustive(family: TableFamily, out: str | Path | None = None, resume: bool = False,
                tau_max: float = TAU_MAX, seconds: float | None = None, progress: ProgressFactory | None = None,
                executor: ExecutorSpec | None = None, chunk: int | None = None, force: bool = False) -> ExhaustiveRun:
-    """Evaluate every instance of ``family`` not yet in ``out``, in index order, in chunks of
+    """Evaluate every instance of ``family`` not yet in ``out``, in index order.
+
+    Evaluate every instance of ``family`` not yet in ``out``, in index order, in chunks of
     ``chunk`` instances (default :data:`DEFAULT_CHUNK`), until done or ``seconds`` have passed."""
     _check_tau(tau_max)
     _check_chunk(chunk)

@@ -41,6 +41,8 @@ PARAMS = ("U", "W_V", "W_O", "theta")
 
 @dataclass(frozen=True)
 class Member:
+    """One model of a batch: its PE, task and seed."""
+
     pe: str
     task: str
     seed: int
@@ -48,6 +50,8 @@ class Member:
 
 @dataclass(frozen=True)
 class BatchShape:
+    """What every model of a batch shares: vocabulary, width, θ width p and recipe."""
+
     vocab: int
     width: int
     dim: int          # p, the θ width of every member's PE at L0
@@ -66,6 +70,8 @@ class BatchData:
 
 @dataclass
 class TrainedBatch:
+    """The trained parameters of a batch (leading model axis K), each model's final loss and θ at mid-run."""
+
     params: Params         # each with a leading model axis K
     final_loss: np.ndarray  # (K,) mean loss of the last 50 steps
     theta_mid: np.ndarray | None = None   # (K, p) θ after steps // 2 steps (the convergence diagnostics)
@@ -204,7 +210,9 @@ def train_batch(members: list[Member], shape: BatchShape, dtype: type = np.float
 
 # --------------------------------------------------------------------------- memory
 def model_bytes(vocab: int, width: int, dim: int, recipe: Recipe, itemsize: int = 8) -> int:
-    """Bytes one member adds to a batch: features, parameters with gradients and two optimizer
+    """Bytes one member adds to a batch.
+
+    Bytes one member adds to a batch: features, parameters with gradients and two optimizer
     states, and the per-step temporaries (about eight (n, B, V) arrays and a few (n, n) ones)."""
     n, B, V, d = recipe.train_length, recipe.batch, vocab, width
     params = V * d + d * d + d * V + dim

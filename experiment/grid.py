@@ -33,6 +33,8 @@ STABILITY_SETTING = (64, 128)
 
 @dataclass(frozen=True)
 class Grid:
+    """A grid of the experiment: PEs, tasks, seeds, (V, d) settings, lengths, recipes and extensions."""
+
     name: str
     pes: tuple[str, ...]
     tasks: tuple[str, ...]
@@ -83,7 +85,9 @@ class Grid:
 
     @property
     def size(self) -> int:
-        """Number of measurements (every recipe): a token recipe trains one model per cell, setting and seed, a
+        """Number of measurements (every recipe).
+
+        Number of measurements (every recipe): a token recipe trains one model per cell, setting and seed, a
         positional-loss recipe one run per cell (it has no tokens and no random stream)."""
         per_cell = sum(1 if r.positional else self.seeds * len(self.settings) for r in self.recipes)
         return per_cell * len(self.pes) * len(self.tasks) * len(self.multipliers)
@@ -138,7 +142,9 @@ class ModelJob:
 
     @property
     def key(self) -> tuple:
-        """The model's identity within a recipe; it seeds the model's random streams, so every
+        """The model's identity within a recipe.
+
+        The model's identity within a recipe; it seeds the model's random streams, so every
         recipe starts from the same initialization and sees the same token batches."""
         return (self.pe, self.task, self.vocab, self.width, self.seed)
 
@@ -168,7 +174,9 @@ def extension_operators(names: tuple[str, ...], pe: str, train_length: int) -> t
 
 
 def model_jobs(grid: Grid, preds: dict | None = None) -> list[ModelJob]:
-    """Every trained model of the grid, in a fixed order (a positional-loss recipe: one run per cell, with
+    """Every trained model of the grid, in a fixed order.
+
+    Every trained model of the grid, in a fixed order (a positional-loss recipe: one run per cell, with
     V = d = seed = 0)."""
     preds = predictions(grid) if preds is None else preds
     jobs = []

@@ -130,7 +130,9 @@ def loss_and_grads(params: dict[str, np.ndarray], geom: LengthGrid,
 
 def naive_loss_and_grads(params: dict[str, np.ndarray], geom: LengthGrid,
                          x: np.ndarray) -> tuple[float, dict[str, np.ndarray]]:
-    """The same loss and gradients, straightforwardly: attention and the literal value path
+    """The same loss and gradients, straightforwardly.
+
+    The same loss and gradients, straightforwardly: attention and the literal value path
     h = A U[x] W_V recomputed and back-propagated separately for every sequence."""
     U, W_V, W_O, theta = (params[k] for k in PARAMS)
     B = x.shape[0]
@@ -159,7 +161,9 @@ def naive_loss_and_grads(params: dict[str, np.ndarray], geom: LengthGrid,
 
 def evaluate(pe: Encoding, task: Task, params: dict[str, np.ndarray], length: int, train_length: int,
              x: np.ndarray, extension: Transfer = REEVALUATION) -> tuple[float, float]:
-    """Token accuracy over R_L and attention accuracy (target strictly the largest weight of
+    """Token accuracy over R_L and attention accuracy of a trained head on sequences x (B, L).
+
+    Token accuracy over R_L and attention accuracy (target strictly the largest weight of
     its row) of a trained head on sequences x (B, L), attention from T_L^σ θ (σ = ``extension``)."""
     rows, targets = task.rows_and_targets(length)
     A = transferred_attention(pe, params["theta"], length, train_length, rows, extension)  # (m, L)

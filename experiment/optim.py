@@ -31,6 +31,8 @@ class Stepper(Protocol):
 
 @dataclass
 class Adam:
+    """The Adam optimizer, with its moment estimates kept per parameter."""
+
     lr: float = 1e-2
     beta1: float = 0.9
     beta2: float = 0.999
@@ -73,6 +75,8 @@ class Adam:
 
 @dataclass
 class Signum:
+    """Signum: m += (1-β)(g - m), then θ -= η sign(m)."""
+
     lr: float = 1e-2
     beta: float = 0.9
     m: Params = field(default_factory=dict)
@@ -92,6 +96,8 @@ class Signum:
 
 @dataclass
 class NormalizedGD:
+    """Gradient descent on the gradient divided by its norm (per model with ``model_axis``)."""
+
     lr: float = 1e-2
     model_axis: bool = False
 

@@ -1,4 +1,6 @@
-"""Figures of the experiment (matplotlib, Agg backend), written from a summary alone so that the
+"""Figures of the experiment (matplotlib, Agg backend), written from a summary alone.
+
+Figures of the experiment (matplotlib, Agg backend), written from a summary alone so that the
 docs build can regenerate them from the committed ``docs/data/experiment/summary.json``.
 
 Main result: :func:`write_figures` — small multiples, one panel per (PE, task) cell that is realizable at
@@ -79,7 +81,9 @@ def _axes(ax: Any, xs: list[int]) -> None:
 
 
 def write_figures(summary: dict, out_dir: str | Path) -> list[Path]:
-    """Write the experiment's figure into ``out_dir``: one panel per (PE, task) realizable at L0, the mean
+    """Write the experiment's figure into ``out_dir`` and return the paths.
+
+    Write the experiment's figure into ``out_dir``: one panel per (PE, task) realizable at L0, the mean
     token accuracy of every recipe (min–max band) and α_L of every witness, the cells not realizable named in
     words; returns the paths."""
     out_dir = Path(out_dir)

@@ -115,7 +115,9 @@ then the token model with GD, Signum and Adam."""
 
 
 def parse_recipes(text: str) -> tuple[Recipe, ...]:
-    """A recipe name, several separated by commas, ``positional`` (the two positional-loss recipes),
+    """A recipe name, a list of names, or a group name -> the recipes.
+
+    A recipe name, several separated by commas, ``positional`` (the two positional-loss recipes),
     ``token`` (the three token recipes) or ``all`` (every recipe) -> the recipes."""
     if text == "all":
         return tuple(RECIPES.values())

@@ -1,4 +1,6 @@
-"""Running a grid: batches of models as the unit of work, one JSON-lines record per measurement
+"""Running a grid.
+
+Running a grid: batches of models as the unit of work, one JSON-lines record per measurement
 appended as each batch finishes, resume, parallel jobs, and the run's provenance.
 
 Main definitions:
@@ -82,6 +84,8 @@ def job_key(job: ModelJob) -> tuple:
 
 @dataclass(frozen=True)
 class Batch:
+    """A batch of models trained together, with the length extensions it measures."""
+
     shape: BatchShape
     jobs: tuple[ModelJob, ...]
     extensions: tuple[str, ...] = ()   # length extensions each model is also evaluated under
@@ -95,7 +99,9 @@ class Batch:
 
 def plan_batches(jobs: list[ModelJob], budget_bytes: int,
                  cache_bytes: int = EXPERIMENT_STEP_CACHE_MIB * MIB, extensions: tuple[str, ...] = ()) -> list[Batch]:
-    """Group ``jobs`` by (recipe, V, d, θ width) and split each group into batches of at most as
+    """Group ``jobs`` into batches that fit the memory and cache budgets; largest first.
+
+    Group ``jobs`` by (recipe, V, d, θ width) and split each group into batches of at most as
     many models as fit ``budget_bytes`` (memory) and ``cache_bytes`` (the working set of a step),
     sizes as equal as possible; largest first.  Every batch carries ``extensions``."""
     groups: dict[BatchShape, list[ModelJob]] = {}
@@ -115,7 +121,9 @@ def plan_batches(jobs: list[ModelJob], budget_bytes: int,
 
 
 def run_batch(batch: Batch) -> list[dict]:
-    """Train the batch's models and measure each at L0 and at each of its lengths (and under each of
+    """Train the batch's models and measure each at L0 and at each of its lengths.
+
+    Train the batch's models and measure each at L0 and at each of its lengths (and under each of
     the batch's length extensions that acts on its PE)."""
     start = time.perf_counter()
     shape, recipe = batch.shape, batch.shape.recipe

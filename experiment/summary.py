@@ -1,4 +1,6 @@
-"""The summary of a run: does α_L = 1 separate the measurements that generalize — per recipe,
+"""The summary of a run.
+
+The summary of a run: does α_L = 1 separate the measurements that generalize — per recipe,
 against the witness of every geometry?
 
 Main definitions (the docs' Experiment page, "Verdict" and "Output"):
@@ -47,7 +49,9 @@ OWN_WITNESS = {"gd-positional": "l2-limit", "signum-positional": "linf", "gd": "
 
 
 def measured_accuracy(record: dict) -> float:
-    """The accuracy a verdict reads: token accuracy, or attention accuracy for a positional-loss record (it has
+    """The accuracy a verdict reads.
+
+    The accuracy a verdict reads: token accuracy, or attention accuracy for a positional-loss record (it has
     no tokens)."""
     token = record["token_accuracy"]
     return record["attention_accuracy"] if token is None else token
@@ -144,7 +148,9 @@ def stability(records: list[dict], threshold: float, reference: tuple[int, int] 
 
 
 def cell_curves(records: list[dict]) -> list[dict]:
-    """Per (PE, task): α_L and token/attention accuracy (over seeds and settings) per length,
+    """Per (PE, task): α_L and token/attention accuracy per length.
+
+    Per (PE, task): α_L and token/attention accuracy (over seeds and settings) per length,
     with the accuracy at L0 and the mean token accuracy per (V, d) setting."""
     out = []
     for (pe, task), rs in _group(records, ("pe", "task")).items():
@@ -290,7 +296,9 @@ def not_learned(records: list[dict], threshold: float) -> dict:
 
 
 def attention_verdict(records: list[dict], witness: dict, threshold: float) -> dict:
-    """The 2×2 table with the attention verdict (the argmax on the target on ≥ threshold of the rows) in place of
+    """The 2×2 table with the attention verdict in place of the token verdict.
+
+    The 2×2 table with the attention verdict (the argmax on the target on ≥ threshold of the rows) in place of
     the token verdict: what α_L counts, while token accuracy also needs the softmax to concentrate on the target."""
     by_attention = witness_table([{**r, "token_accuracy": r["attention_accuracy"]} for r in records], witness,
                                  threshold)
@@ -308,7 +316,9 @@ def extension_records(records: list[dict], method: str) -> list[dict]:
 
 
 def extension_cells(projected: list[dict], plain: list[dict], witness: dict, threshold: float) -> list[dict]:
-    """Per (PE, task, L) realizable at L0: α_L^σ of the ℓ2 witness beside the measured token and attention
+    """Per (PE, task, L) realizable at L0: α_L^σ beside the measured accuracies under σ.
+
+    Per (PE, task, L) realizable at L0: α_L^σ of the ℓ2 witness beside the measured token and attention
     accuracy under σ, and the token accuracy of the same heads without extension (T_L)."""
     plain_by = _group([r for r in plain if r["realizable"]], ("pe", "task", "length"))
     out = []
@@ -324,7 +334,9 @@ def extension_cells(projected: list[dict], plain: list[dict], witness: dict, thr
 
 
 def extension_summary(records: list[dict], method: str, witnesses: dict, threshold: float) -> dict:
-    """One recipe under one length extension: per witness geometry the 2×2 table of α_L^σ,(q) = 1 against
+    """One recipe under one length extension.
+
+    One recipe under one length extension: per witness geometry the 2×2 table of α_L^σ,(q) = 1 against
     "generalizes under σ", and the per-cell predictions beside the measurements."""
     projected = extension_records(records, method)
     out: dict = {"method": method, "measurements": len(projected), "witnesses": {}, "agreement": {},
@@ -346,7 +358,9 @@ def extension_summary(records: list[dict], method: str, witnesses: dict, thresho
 
 def summarize_recipe(records: list[dict], witnesses: dict, threshold: float,
                      extension_witnesses: dict | None = None) -> dict:
-    """One recipe's summary: ``witnesses`` maps a geometry name to its per-cell witnesses (or to
+    """One recipe's summary.
+
+    One recipe's summary: ``witnesses`` maps a geometry name to its per-cell witnesses (or to
     a reason string when that geometry is unavailable); ``extension_witnesses`` maps a length-extension
     method to such a mapping (:func:`posreal.experiment.witnesses.compute_extension_witnesses`)."""
     base = summarize(records, threshold)
@@ -447,7 +461,9 @@ def distance_to(value: float, interval: tuple[float, float]) -> float:
 
 
 def attention_agreement(records: list[dict], witness: dict, tol: float = ATTENTION_TOL) -> dict:
-    """Attention accuracy against α_L^(q) of one witness, over the realizable measurements: the fraction inside
+    """Attention accuracy against α_L^(q) of one witness, over the realizable measurements.
+
+    Attention accuracy against α_L^(q) of one witness, over the realizable measurements: the fraction inside
     [lo - tol, hi + tol], the mean absolute error (distance to the interval), per convergence status, and the
     (cell, length) pairs with a measurement outside (how many, their mean accuracy).  Measurements where α_L is
     not defined (a length without a value: NaN) are counted apart."""
@@ -497,7 +513,9 @@ def attention_agreement(records: list[dict], witness: dict, tol: float = ATTENTI
 
 
 def row_agreement(records: list[dict], witness: dict) -> dict | None:
-    """Row by row, for records that list their realized rows and a witness with per-row verdicts (α♯): on every row
+    """Row by row, whether each row the witness decides is realized exactly when it is won.
+
+    Row by row, for records that list their realized rows and a witness with per-row verdicts (α♯): on every row
     the witness decides (won / lost), is the row realized exactly when it is won?  Exceptions listed with the row's
     class and the evidence that decided it.  None when no record or witness has rows."""
     decided = agreeing = undecided = checked = 0
@@ -559,7 +577,9 @@ def convergence_summary(records: list[dict]) -> dict:
 
 
 def ladder(recipes: dict, order: tuple[str, ...]) -> list[dict]:
-    """One row per recipe of ``order`` present in ``recipes`` (summaries of :func:`summarize_recipe`): its own
+    """One row per recipe of ``order`` present in ``recipes``.
+
+    One row per recipe of ``order`` present in ``recipes`` (summaries of :func:`summarize_recipe`): its own
     witness, the attention accuracy against it (fraction inside, mean absolute error, converged apart), the
     threshold agreement, and what is left, by cause: measurements outside the witness that did not converge,
     that did not learn L0, or neither (the direction the run took is not the witness's); threshold disagreements

@@ -71,7 +71,9 @@ def measure_model(pe: Encoding, task: Task, params: dict[str, np.ndarray], vocab
 def measure_extensions(pe: Encoding, task: Task, params: dict[str, np.ndarray], vocab: int, recipe: Recipe,
                        lengths: list[int], seed_key: tuple,
                        extensions: tuple[Transfer, ...]) -> dict[str, dict[int, tuple[float, float]]]:
-    """The same measurement under each length extension σ: method -> L -> (token accuracy, attention
+    """The same measurement under each length extension σ.
+
+    The same measurement under each length extension σ: method -> L -> (token accuracy, attention
     accuracy) of T_L^σ θ, on the very sequences :func:`measure_model` uses at L (a paired comparison)."""
     out: dict[str, dict[int, tuple[float, float]]] = {str(op): {} for op in extensions}
     for L in lengths:

@@ -249,7 +249,9 @@ class Measured:
 
 def evaluate(pe: Encoding, kind: Kind, params: dict[str, np.ndarray], length: int, train_length: int,
              extension: Transfer, seed_key: int, recipe: TwoLayerRecipe = RECIPE) -> Measured:
-    """Token accuracy over the scored rows of fresh sequences at ``length`` (the same sequences for every
+    """Token accuracy over the scored rows of fresh sequences at ``length``.
+
+    Token accuracy over the scored rows of fresh sequences at ``length`` (the same sequences for every
     extension: the stream depends on the model and the length only), with features T_L^σ."""
     jax = require_jax()
     jnp = jax.numpy

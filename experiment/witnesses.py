@@ -1,4 +1,6 @@
-"""The witnesses the experiment confronts trained heads with: α_L^(q) and θ*_q per (PE, task) cell
+"""The witnesses the experiment confronts trained heads with.
+
+The witnesses the experiment confronts trained heads with: α_L^(q) and θ*_q per (PE, task) cell
 for the geometries q ∈ {l2, linf, l1} (definitions.md#geometry, definitions.md#alpha-q).
 
 Main definitions:
@@ -37,6 +39,8 @@ __all__ = ["GEOMETRIES", "LIMIT", "Witness", "compute_extension_witnesses", "com
 
 @dataclass(frozen=True)
 class Witness:
+    """The witness of one geometry for one (PE, task) cell: α_L^(q) per length and θ*_q."""
+
     geometry: str
     pe: str
     task: str
@@ -85,7 +89,9 @@ def _witness(geometry: SelectionGeometry, pe: str, task: str, train_length: int,
 
 def compute_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[str, ...] | list[str], train_length: int,
                       lengths: list[int], limit: bool = True) -> dict[str, dict[tuple[str, str], Witness] | str]:
-    """geometry -> {(pe, task): Witness} for every declared geometry; ``limit``: α♯ too, after the geometry
+    """geometry -> {(pe, task): Witness} for every declared geometry.
+
+    geometry -> {(pe, task): Witness} for every declared geometry; ``limit``: α♯ too, after the geometry
     that allows it (``l2-limit``)."""
     out: dict[str, dict[tuple[str, str], Witness] | str] = {}
     for geometry in DECLARED.values():
@@ -99,7 +105,9 @@ def compute_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[str, ...] |
 def compute_extension_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[str, ...] | list[str],
                                 train_length: int, lengths: list[int],
                                 extensions: tuple[str, ...] | list[str]) -> dict[str, dict[str, dict | str]]:
-    """method -> geometry -> {(pe, task): Witness} under that length extension, for the PEs the method
+    """method -> geometry -> {(pe, task): Witness} under that length extension.
+
+    method -> geometry -> {(pe, task): Witness} under that length extension, for the PEs the method
     acts on (the others have no entry)."""
     from posreal.theory.errors import SpecError
     from posreal.theory.extension import parse_extension

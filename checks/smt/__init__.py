@@ -1,4 +1,6 @@
-"""SMT proofs of the results (definitions.md#results), each with a negative control, decided by
+"""SMT proofs of the results, each with a negative control, decided by z3 and cvc5.
+
+SMT proofs of the results (definitions.md#results), each with a negative control, decided by
 two independent solvers (z3 and cvc5).
 
 Contract with the claim runner: :func:`smt_checks` maps a claim id to zero-argument callables
@@ -42,7 +44,9 @@ from posreal.theory.statements import STATEMENT_IDS
 
 
 def claim_modules() -> list[ModuleType]:
-    """Every module of this package that declares ``CLAIM`` (a claim id) and ``checks(choice)``: in statement
+    """Every module of this package that declares ``CLAIM`` and ``checks(choice)``.
+
+    Every module of this package that declares ``CLAIM`` (a claim id) and ``checks(choice)``: in statement
     order, a claim's proof module (the one with ``proofs()``) before its other checks, then by name."""
     found = [importlib.import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)]
     found = [m for m in found if isinstance(getattr(m, "CLAIM", None), str) and callable(getattr(m, "checks", None))]
@@ -58,7 +62,9 @@ PROOF_MODULES: dict[str, ModuleType] = {m.CLAIM: m for m in claim_modules() if c
 
 
 def smt_checks(choice: SolverChoice = SolverChoice.BOTH) -> dict[str, list[Callable[[], CheckResult]]]:
-    """Claim id -> the SMT checks of that claim, decided by the chosen solvers: each module's ``checks(choice)``
+    """Claim id -> the SMT checks of that claim, decided by the chosen solvers.
+
+    Claim id -> the SMT checks of that claim, decided by the chosen solvers: each module's ``checks(choice)``
     (expressivity also holds the class ceilings' checks and the static-routing β enumeration, method
     ``enumeration``, no solver)."""
     table: dict[str, list[Callable[[], CheckResult]]] = {}
@@ -74,7 +80,9 @@ def proofs(ids: Iterable[str] | None = None) -> list[tuple[str, Callable[[], Smt
 
 
 def all_obligations(ids: Iterable[str] | None = None) -> list[Obligation]:
-    """Every query of every SMT check of the given claims (all by default), as SMT-LIB 2 obligations:
+    """Every query of every SMT check of the given claims, as SMT-LIB 2 obligations.
+
+    Every query of every SMT check of the given claims (all by default), as SMT-LIB 2 obligations:
     the proofs' encodings, controls and hypotheses, and the class ceilings' "≥ k + 1 rows" / "≥ k rows"."""
     wanted = set(ids) if ids else set(PROOF_MODULES)
     out = [ob for name, make in proofs(wanted) for ob in proof_obligations(make(), name)]

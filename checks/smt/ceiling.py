@@ -62,6 +62,8 @@ class KernelClass:
 
 @dataclass
 class Ceiling:
+    """The most rows one kernel class realizes on one task at one length, with witness and optimality."""
+
     kernel: str
     task: str
     length: int
@@ -232,7 +234,9 @@ def _best_model(opt: z3.Optimize) -> z3.ModelRef | None:
 
 def prove_at_most(cons, flags, k: int, timeout: float, ctx: z3.Context | None = None,
                   scope: Sequence[z3.BoolRef] = ()) -> tuple[Verdict, str]:
-    """Certify that no kernel of the class (``scope``: its constraints on the parameters) realizes k + 1
+    """Certify that no kernel of the class realizes k + 1 rows (unsat): optimality of k.
+
+    Certify that no kernel of the class (``scope``: its constraints on the parameters) realizes k + 1
     rows (unsat) — optimality of k."""
     solver = z3.Solver(ctx=ctx)
     solver.set("timeout", max(1, int(timeout * 1000)))

@@ -43,7 +43,9 @@ def _name(label: str, task: str, length: int) -> str:
 def ceiling_obligations(task: str, length: int, k: int, kernel: str | None = None, pe: str | None = None,
                         train_length: int = DEFAULT_TRAIN_LENGTH,
                         timeout: float = DEFAULT_TIMEOUT) -> tuple[list[Obligation], Callable]:
-    """The obligations "≥ k + 1 rows" and (when k ≥ 1) "≥ k rows", and the Python re-count of a model of
+    """The obligations "≥ k + 1 rows" and (when k ≥ 1) "≥ k rows".
+
+    The obligations "≥ k + 1 rows" and (when k ≥ 1) "≥ k rows", and the Python re-count of a model of
     the latter: model -> (rows realized ≥ k, description)."""
     task_obj = parse_task(task)
     cls = kernel_class(kernel, pe, length, train_length)
@@ -134,7 +136,9 @@ def _judge(c: Ceiling, choice: SolverChoice, kernel, pe, timeout) -> tuple[Verdi
 def ceiling_check(task: str, length: int, kernel: str | None = None, pe: str | None = None,
                   train_length: int = DEFAULT_TRAIN_LENGTH, timeout: float = DEFAULT_TIMEOUT,
                   choice: SolverChoice = SolverChoice.BOTH) -> Callable[[], CheckResult]:
-    """A check: the ceiling k/m is attained (witness re-counted in ℚ) and optimal ("≥ k + 1 rows" unsat under
+    """A check that the ceiling k/m is attained and optimal.
+
+    A check: the ceiling k/m is attained (witness re-counted in ℚ) and optimal ("≥ k + 1 rows" unsat under
     each chosen solver); negative control: "≥ k rows" sat, each model re-counted in Python."""
     label = kernel or str(pe)
 

@@ -1,4 +1,6 @@
-"""Shared machinery of the SMT proofs: rational model values, and the proof-with-negative-control
+"""Shared machinery of the SMT proofs.
+
+Shared machinery of the SMT proofs: rational model values, and the proof-with-negative-control
 pattern every check of :mod:`posreal.checks.smt` follows, decided by z3 and cvc5.
 
 A proof is a list of *encodings* of "hypotheses ∧ ¬conclusion", tried in order (the

@@ -1,4 +1,6 @@
-"""SMT proof of E2 (content escapes): the exact margin condition of ``match`` for a content head, for every
+"""SMT proof of E2 (content escapes).
+
+SMT proof of E2 (content escapes): the exact margin condition of ``match`` for a content head, for every
 row of every length, with the positional part r : ℤ → ℝ uninterpreted.
 
 Encoding: row i ≥ 2, target offset δ_t ∈ [1, i] (the latest earlier occurrence), any other key offset

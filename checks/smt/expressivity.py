@@ -1,4 +1,6 @@
-"""SMT proofs for the Expressivity bound: static routing (a) and the one-row ceiling of
+"""SMT proofs for the Expressivity bound, for all lengths.
+
+SMT proofs for the Expressivity bound: static routing (a) and the one-row ceiling of
 ``middle`` for free relative kernels (b), for all lengths.
 
 (a) Encoding: token sequences are z3 arrays x : ℤ → ℤ; the head's score on row i, key j is

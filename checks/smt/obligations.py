@@ -115,7 +115,9 @@ class Obligation:
 
 
 def write_obligations(obligations: Iterable[Obligation], directory: str | Path, force: bool = False) -> list[Path]:
-    """Write each obligation to ``directory/<file>`` (created if missing), atomically; an existing file with
+    """Write each obligation to ``directory/<file>``, atomically, and return the paths.
+
+    Write each obligation to ``directory/<file>`` (created if missing), atomically; an existing file with
     other content is replaced only with ``force`` (:mod:`posreal.theory.output_files`); the paths, in order."""
     out_dir = Path(directory)
     out_dir.mkdir(parents=True, exist_ok=True)

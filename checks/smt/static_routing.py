@@ -1,4 +1,6 @@
-"""The enumeration check of the static routing bound (claim ``expressivity``, method
+"""The enumeration check of the static routing bound.
+
+The enumeration check of the static routing bound (claim ``expressivity``, method
 ``enumeration``): β = 1 for every registry positional task, β < 1 on every row of ``sort`` and
 ``addition``, from :func:`posreal.theory.expressivity.static_routing_bound`.
 

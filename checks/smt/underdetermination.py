@@ -174,7 +174,9 @@ def last_realizes() -> SmtProof:
 
 
 def zero_copy() -> SmtProof:
-    """For ``copy`` with ⌊L/2⌋ ≠ ⌊L0/2⌋ the old rows still realize their L0 targets i - ⌊L0/2⌋, not
+    """For ``copy`` with ⌊L/2⌋ ≠ ⌊L0/2⌋ no row of R_L is realized: α_L = 0.
+
+    For ``copy`` with ⌊L/2⌋ ≠ ⌊L0/2⌋ the old rows still realize their L0 targets i - ⌊L0/2⌋, not
     the L-targets i - ⌊L/2⌋, so no row of R_L is realized: α_L = 0, which differs from
     |R_L ∩ [0, L0)| / |R_L| exactly when some scored row lies below L0 (L < 2·L0)."""
     K = kernel(zero_completion)

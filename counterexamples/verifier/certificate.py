@@ -50,7 +50,9 @@ _RATIONAL = re.compile(r"(0|-?[1-9][0-9]*)/([1-9][0-9]*)")   # one spelling of z
 
 
 def unq(text: Any, where: str) -> Fraction:
-    """Parse a rational in its canonical form ``"p/q"`` (q > 0, gcd(p, q) = 1, zero is ``"0/1"``,
+    """Parse a rational in its canonical form ``"p/q"``.
+
+    Parse a rational in its canonical form ``"p/q"`` (q > 0, gcd(p, q) = 1, zero is ``"0/1"``,
     ASCII digits, at most MAX_RATIONAL_DIGITS each); anything else is a malformed certificate, so
     that one number has exactly one spelling."""
     match = _RATIONAL.fullmatch(text) if isinstance(text, str) and len(text) <= 2 * MAX_RATIONAL_DIGITS + 2 else None
@@ -78,7 +80,9 @@ def digest(document: dict) -> str:
 
 
 def load(path: str | Path) -> dict:
-    """Read a certificate or bundle file: a regular UTF-8 file of at most MAX_FILE_BYTES, JSON nested
+    """Read a certificate or bundle file.
+
+    Read a certificate or bundle file: a regular UTF-8 file of at most MAX_FILE_BYTES, JSON nested
     at most MAX_JSON_DEPTH deep with integers of at most MAX_JSON_INT_DIGITS digits; anything else
     is a one-line error (never a hang on a device or FIFO, never a RecursionError)."""
     where = f"certificate file {quote(str(path))}"

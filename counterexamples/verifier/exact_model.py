@@ -51,7 +51,9 @@ MAX_SPEC_CHARS = 512
 
 
 class NotCheckable(CertificateError):
-    """A well-formed claim that the fractions-only verifier cannot decide: irrational features
+    """A well-formed claim that the fractions-only verifier cannot decide.
+
+    A well-formed claim that the fractions-only verifier cannot decide: irrational features
     (sinusoidal, learned), or work above the verifier's budget."""
 
 
@@ -124,7 +126,9 @@ def _unknown(pe: str, base: str) -> CertificateError:
 
 
 def check_table_name(name: Any) -> str:
-    """``name`` if an embedded table may be called so: an ASCII identifier (so never a spec with
+    """``name`` if an embedded table may be called so, else malformed.
+
+    ``name`` if an embedded table may be called so: an ASCII identifier (so never a spec with
     parameters such as ``rope:16``) that is none of :data:`RESERVED_NAMES`; else malformed."""
     if not (isinstance(name, str) and name.isascii() and name.isidentifier() and name not in RESERVED_NAMES
             and len(name) <= MAX_SPEC_CHARS):

@@ -43,7 +43,9 @@ def rank(rows: Sequence[Row]) -> int:
 
 
 def solve(a: Sequence[Row], b: Row) -> list[Fraction] | None:
-    """The unique x with A x = b (A: m × n of rank n), by Gauss-Jordan elimination in ℚ; None when the system
+    """The unique x with A x = b, by Gauss-Jordan elimination in ℚ.
+
+    The unique x with A x = b (A: m × n of rank n), by Gauss-Jordan elimination in ℚ; None when the system
     has no solution or more than one."""
     m = len(a)
     n = len(a[0]) if m else 0

@@ -88,6 +88,8 @@ Path_ = tuple[Any, ...]
 
 @dataclass
 class CertificateReport:
+    """The verifier's verdict on one certificate, with its failures, checks and notes."""
+
     verdict: Outcome
     name: str
     failures: list[str] = field(default_factory=list)
