@@ -196,11 +196,10 @@ class CheckResult:
 class RegisteredCheck:
     """One check as the claim runner registers it.
 
-    One check as the claim runner registers it: the claim it covers, its method, a one-line label,
-    the zero-argument callable that runs it, whether it is slow (skipped by ``--skip-slow``), and, for a check
-    that needs an outside tool, ``unavailable``: a callable that says why it cannot run here ("" when it can;
-    the runner then lists it as not run).  A check module declares each of its checks where it defines it
-    (:func:`posreal.checks.declare.claim_check`)."""
+    The claim it covers, its method, a one-line label, the zero-argument callable that runs it, whether it is slow
+    (skipped by ``--skip-slow``), and, for a check that needs an outside tool, ``unavailable``: a callable that says
+    why it cannot run here ("" when it can; the runner then lists it as not run).  A check module declares each of
+    its checks where it defines it (:func:`posreal.checks.declare.claim_check`)."""
 
     claim: str
     method: str

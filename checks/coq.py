@@ -1,7 +1,7 @@
 """The axiom audit of the Coq proofs in ``proofs/``.
 
-The axiom audit of the Coq proofs in ``proofs/``: compile every file with ``coqc`` and print the
-assumptions of every result it declares (standard library and subprocess only).
+Compile every file with ``coqc`` and print the assumptions of every result it declares (standard library and subprocess
+only).
 
 Main definitions:
 

@@ -30,8 +30,7 @@ METHOD = "coq"
 def coq_unavailable() -> str:
     """Why the Coq checks cannot run here ("" when they can).
 
-    Why the Coq checks cannot run here ("" when they can): no coqc, or no proofs/ beside the package (an
-    installed wheel; a source checkout has it)."""
+    No coqc, or no proofs/ beside the package (an installed wheel; a source checkout has it)."""
     if not coq.proof_files():
         return f"no Coq files in {coq.PROOFS_DIR} (proofs/ ships with the source repository)"
     return "" if coq.coqc_path() else "coqc is not on PATH (Debian: apt-get install coq)"

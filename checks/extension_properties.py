@@ -1,9 +1,8 @@
 """Hypothesis strategies of the length-extension property checks (claim id ``extension``).
 
-Hypothesis strategies of the length-extension property checks (claim id ``extension``): random smooth
-kernels V(x) = Σ_f a_f cos ω_f x + b_f sin ω_f x of ``rope:d:base`` and ``abscol:d:base``, random training
-lengths, lengths and methods.  The bodies and controls are in :mod:`posreal.checks.extension_checks`; the
-properties are registered in :mod:`posreal.checks.properties`.
+Random smooth kernels V(x) = Σ_f a_f cos ω_f x + b_f sin ω_f x of ``rope:d:base`` and ``abscol:d:base``, random training
+lengths, lengths and methods.  The bodies and controls are in :mod:`posreal.checks.extension_checks`; the properties are
+registered in :mod:`posreal.checks.properties`.
 
 Each case draws what the body needs and what its control needs (the control keeps the case and drops one
 hypothesis), so body and control run on the same distribution.
@@ -23,8 +22,8 @@ COEF = st.floats(-2.0, 2.0)
 def copy_cases(draw) -> dict:
     """Peaked kernels Σ A_f cos(ω_f (x - L0/2)) with base ≤ 100, d ≤ 8.
 
-    Peaked kernels Σ A_f cos(ω_f (x - L0/2)) with base ≤ 100, d ≤ 8: the strict maximum on [0, L0) is at
-    L0/2 (the lowest frequency has ω·L0/2 < 2π), and the margins stay far above the float tolerance."""
+    The strict maximum on [0, L0) is at L0/2 (the lowest frequency has ω·L0/2 < 2π), and the margins stay far above
+    the float tolerance."""
     d = draw(st.sampled_from([4, 6, 8]))
     L0 = 2 * draw(st.integers(2, 12))
     return {"d": d, "base": draw(st.floats(10.0, 100.0)), "L0": L0,

@@ -164,8 +164,8 @@ def direct_alpha(pe, task, theta: np.ndarray, length: int, train_length: int,
                  tol: float = DEFAULT_TOL) -> float:
     """α_L straight from the definition.
 
-    α_L straight from the definition: the dense kernel from materialized features, margins read off
-    it, structural ties by comparing features, the tolerance rule of definitions.md#tolerance."""
+    The dense kernel from materialized features, margins read off it, structural ties by comparing features, the
+    tolerance rule of definitions.md#tolerance."""
     K = naive_kernel_matrix(pe, theta, length, train_length)                 # (L, L)
     rows, targets = task.rows_and_targets(length)
     realized = 0

@@ -101,9 +101,9 @@ class ClaimReport:
     def verdict(self) -> str:
         """The claim's verdict in words.
 
-        The claim's verdict in words: ``refuted`` for a statement the project refutes (its checks establish the
-        refutation), ``holds`` for a theorem, ``open: no counterexample`` for a conjecture whose checks found
-        none, and ``FAILED`` when any check is not good, whatever the status."""
+        ``refuted`` for a statement the project refutes (its checks establish the refutation), ``holds`` for a
+        theorem, ``open: no counterexample`` for a conjecture whose checks found none, and ``FAILED`` when any
+        check is not good, whatever the status."""
         if not self.ok:
             return "FAILED"
         return {REFUTED: "refuted", CONJECTURE: "open: no counterexample"}.get(self.statement.status, "holds")
@@ -137,8 +137,7 @@ def run_claims(ids: Iterable[str] | None = None, skip_slow: bool = False,
                solvers: SolverChoice = SolverChoice.BOTH) -> list[ClaimReport]:
     """Run every check of the requested claims (all of them by default), in statement order.
 
-    Run every check of the requested claims (all of them by default), in statement order; SMT
-    obligations are decided by ``solvers`` (z3, cvc5 or both)."""
+    SMT obligations are decided by ``solvers`` (z3, cvc5 or both)."""
     wanted = list(STATEMENT_IDS) if not ids else [statement(cid).id for cid in ids]
     wanted = list(dict.fromkeys(wanted))
     table, smt_note = registered_checks(SolverChoice(solvers))

@@ -99,8 +99,7 @@ def _non_decreasing(x: np.ndarray) -> bool:
 def rise_holds(attention: np.ndarray) -> tuple[bool, dict]:
     """The pre-registered rise criterion on attention (K, m).
 
-    The pre-registered rise criterion on attention (K, m): min and mean over rows non-decreasing
-    over the recorded iterates and the final mean above the first."""
+    Min and mean over rows non-decreasing over the recorded iterates and the final mean above the first."""
     low, mean = attention.min(axis=1), attention.mean(axis=1)
     ok = _non_decreasing(low) and _non_decreasing(mean) and mean[-1] > mean[0]
     per_row = float(np.mean([_non_decreasing(attention[:, r]) for r in range(attention.shape[1])]))
@@ -110,8 +109,7 @@ def rise_holds(attention: np.ndarray) -> tuple[bool, dict]:
 def fall_holds(attention: np.ndarray) -> tuple[bool, dict]:
     """The pre-registered fall criterion.
 
-    The pre-registered fall criterion: the mean over rows peaks before the last recorded iterate
-    and does not increase after the peak."""
+    The mean over rows peaks before the last recorded iterate and does not increase after the peak."""
     mean = attention.mean(axis=1)
     peak = int(np.argmax(mean))
     ok = peak < mean.size - 1 and bool(np.all(np.diff(mean[peak:]) <= SLACK))

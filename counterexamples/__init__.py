@@ -1,7 +1,7 @@
 """posreal's counterexamples package.
 
-posreal's counterexamples package: the invalid outside-colspan argument reproduced, the search
-of the open Conjecture (deterministic necessity), and certificates with an independent verifier.
+The invalid outside-colspan argument reproduced, the search of the open Conjecture (deterministic necessity), and
+certificates with an independent verifier.
 
 Modules: :mod:`~posreal.counterexamples.colspan` (both forms of the flaw, exact certificates),
 :mod:`~posreal.counterexamples.dynamics` (the first exact step, gradient-descent tie margins, the float

@@ -78,8 +78,8 @@ class RecordStatus(StrEnum):
 class RivalRecord:
     """One tied rival j of an open (or float) tie row.
 
-    One tied rival j of an open (or float) tie row: its direction v_j, α♯'s closed form for its limit,
-    the gradient flow's evidence on ⟨θ, v_j⟩ and, when the closed forms leave it open, gradient descent's."""
+    Its direction v_j, α♯'s closed form for its limit, the gradient flow's evidence on ⟨θ, v_j⟩ and, when the closed
+    forms leave it open, gradient descent's."""
 
     rival: int
     direction: list[str] | list[float]   # v_j: "p/q" strings (exact) or floats
@@ -351,9 +351,8 @@ SHARES = ("decided_in_closed_form", "decided_with_trajectory")   # ratios of a s
 def with_shares(summary: dict) -> dict:
     """The summary with its shares (re)computed from its counts.
 
-    The summary with its shares (re)computed from its counts: the fraction of open-tie rows α♯ decides in
-    closed form or by symmetry, and once trajectory evidence counts (None: no open-tie row).  Chunk summaries
-    add count by count; their shares are computed again on the sum."""
+    The fraction of open-tie rows α♯ decides in closed form or by symmetry, and once trajectory evidence counts
+    (None: no open-tie row).  Chunk summaries add count by count; their shares are computed again on the sum."""
     open_total = sum(summary["open_tie_limit_verdicts"].values())
     closed_kinds = (Evidence.EXACT.value, Evidence.CERTIFIED.value, Evidence.SYMMETRY.value)
 

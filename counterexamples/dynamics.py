@@ -100,9 +100,8 @@ def predict_float(pe: Encoding, task: Task, selection: Selection, v: Sequence[fl
                   decimals: int = 9) -> dict | None:
     """The same prediction in floats (irrational features).
 
-    The same prediction in floats (irrational features): support from the float multipliers,
-    multiplicities by matching differences rounded to ``decimals``.  None if the support vectors are
-    (numerically) dependent or v's projection is not in their span."""
+    Support from the float multipliers, multiplicities by matching differences rounded to ``decimals``.  None if the
+    support vectors are (numerically) dependent or v's projection is not in their span."""
     opt = selection.optimum
     if opt is None:
         return None

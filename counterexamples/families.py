@@ -51,8 +51,7 @@ class TableFamily:
     def cells(self) -> list[tuple[int, int]]:
         """The free (row, column) places of a table, in digit order.
 
-        The free (row, column) places of a table, in digit order: (i, j) with j ≤ i for
-        ``general`` (row-major), else (δ, ·) / (j, ·) rows; each holds p entries."""
+        (i, j) with j ≤ i for ``general`` (row-major), else (δ, ·) / (j, ·) rows; each holds p entries."""
         if self.kind == "general":
             return [(i, j) for i in range(self.rows) for j in range(i + 1)]
         return [(i, 0) for i in range(self.rows)]

@@ -1,7 +1,7 @@
 """Running the conjecture search.
 
-Running the conjecture search: its JSONL file, resume, the sampled stream and the exhaustive
-pass over a finite family, with units of work on any executor (:mod:`posreal.theory.executors`).
+Its JSONL file, resume, the sampled stream and the exhaustive pass over a finite family, with units of work on any
+executor (:mod:`posreal.theory.executors`).
 
 Main definitions:
 
@@ -109,8 +109,8 @@ def evaluate_range(unit: RangeUnit) -> dict:
 def merge_summaries(a: Any, b: Any, derived: tuple[str, ...] = ()) -> Any:
     """Add two summaries.
 
-    Add two summaries: numbers add, objects merge key by key, lists concatenate (a's first); the keys
-    named in ``derived`` are not added but set to None (the caller computes them on the sum)."""
+    Numbers add, objects merge key by key, lists concatenate (a's first); the keys named in ``derived`` are not
+    added but set to None (the caller computes them on the sum)."""
     if isinstance(a, dict) and isinstance(b, dict):
         return {k: None if k in derived else
                 merge_summaries(a[k], b[k], derived) if k in a and k in b else (a[k] if k in a else b[k])
@@ -209,9 +209,8 @@ _STATUSES = tuple(s.value for s in RecordStatus)
 def record_problem(doc: dict) -> str | None:
     """Why a record line read back from a results file cannot be one this search wrote, or None.
 
-    Why a record line read back from a results file cannot be one this search wrote, or None: its index
-    is an integer in [0, MAX_INDEX], its status one of :class:`RecordStatus`, and the summary of the
-    record alone (everything a resumed run reads of it) can be computed."""
+    A record this search wrote has an integer index in [0, MAX_INDEX], a status among :class:`RecordStatus`, and
+    the summary of the record alone (everything a resumed run reads of it) can be computed."""
     index, status = doc.get("index"), doc.get("status")
     if type(index) is not int or not 0 <= index <= MAX_INDEX:
         return f"index {quote(index)} is not an integer from 0 to 2^63 - 1"

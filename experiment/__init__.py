@@ -1,7 +1,7 @@
 """The trained-head experiment.
 
-The trained-head experiment: does α_L separate the cells that length-generalize, and does each
-optimizer follow its own geometry's witness?  (The docs' Experiment page.)
+Does α_L separate the cells that length-generalize, and does each optimizer follow its own geometry's witness?  (The
+docs' Experiment page.)
 
 Modules, one job each:
 

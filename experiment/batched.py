@@ -212,8 +212,8 @@ def train_batch(members: list[Member], shape: BatchShape, dtype: type = np.float
 def model_bytes(vocab: int, width: int, dim: int, recipe: Recipe, itemsize: int = 8) -> int:
     """Bytes one member adds to a batch.
 
-    Bytes one member adds to a batch: features, parameters with gradients and two optimizer
-    states, and the per-step temporaries (about eight (n, B, V) arrays and a few (n, n) ones)."""
+    Features, parameters with gradients and two optimizer states, and the per-step temporaries (about eight (n, B,
+    V) arrays and a few (n, n) ones)."""
     n, B, V, d = recipe.train_length, recipe.batch, vocab, width
     params = V * d + d * d + d * V + dim
     floats = n * n * dim + 4 * params + 2 * (V * d + V * V) + 8 * n * B * V + 6 * n * n

@@ -87,8 +87,8 @@ class Grid:
     def size(self) -> int:
         """Number of measurements (every recipe).
 
-        Number of measurements (every recipe): a token recipe trains one model per cell, setting and seed, a
-        positional-loss recipe one run per cell (it has no tokens and no random stream)."""
+        A token recipe trains one model per cell, setting and seed, a positional-loss recipe one run per cell
+        (it has no tokens and no random stream)."""
         per_cell = sum(1 if r.positional else self.seeds * len(self.settings) for r in self.recipes)
         return per_cell * len(self.pes) * len(self.tasks) * len(self.multipliers)
 
@@ -144,8 +144,8 @@ class ModelJob:
     def key(self) -> tuple:
         """The model's identity within a recipe.
 
-        The model's identity within a recipe; it seeds the model's random streams, so every
-        recipe starts from the same initialization and sees the same token batches."""
+        It seeds the model's random streams, so every recipe starts from the same initialization and sees the
+        same token batches."""
         return (self.pe, self.task, self.vocab, self.width, self.seed)
 
 

@@ -132,8 +132,8 @@ def naive_loss_and_grads(params: dict[str, np.ndarray], geom: LengthGrid,
                          x: np.ndarray) -> tuple[float, dict[str, np.ndarray]]:
     """The same loss and gradients, straightforwardly.
 
-    The same loss and gradients, straightforwardly: attention and the literal value path
-    h = A U[x] W_V recomputed and back-propagated separately for every sequence."""
+    Attention and the literal value path h = A U[x] W_V recomputed and back-propagated separately for every
+    sequence."""
     U, W_V, W_O, theta = (params[k] for k in PARAMS)
     B = x.shape[0]
     m = geom.rows.size

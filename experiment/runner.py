@@ -1,7 +1,7 @@
 """Running a grid.
 
-Running a grid: batches of models as the unit of work, one JSON-lines record per measurement
-appended as each batch finishes, resume, parallel jobs, and the run's provenance.
+Batches of models as the unit of work, one JSON-lines record per measurement appended as each batch finishes, resume,
+parallel jobs, and the run's provenance.
 
 Main definitions:
 

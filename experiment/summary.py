@@ -1,7 +1,6 @@
 """The summary of a run.
 
-The summary of a run: does α_L = 1 separate the measurements that generalize — per recipe,
-against the witness of every geometry?
+Does α_L = 1 separate the measurements that generalize — per recipe, against the witness of every geometry?
 
 Main definitions (the docs' Experiment page, "Verdict" and "Output"):
 
@@ -51,8 +50,7 @@ OWN_WITNESS = {"gd-positional": "l2-limit", "signum-positional": "linf", "gd": "
 def measured_accuracy(record: dict) -> float:
     """The accuracy a verdict reads.
 
-    The accuracy a verdict reads: token accuracy, or attention accuracy for a positional-loss record (it has
-    no tokens)."""
+    Token accuracy, or attention accuracy for a positional-loss record (it has no tokens)."""
     token = record["token_accuracy"]
     return record["attention_accuracy"] if token is None else token
 
@@ -336,8 +334,8 @@ def extension_cells(projected: list[dict], plain: list[dict], witness: dict, thr
 def extension_summary(records: list[dict], method: str, witnesses: dict, threshold: float) -> dict:
     """One recipe under one length extension.
 
-    One recipe under one length extension: per witness geometry the 2×2 table of α_L^σ,(q) = 1 against
-    "generalizes under σ", and the per-cell predictions beside the measurements."""
+    Per witness geometry the 2×2 table of α_L^σ,(q) = 1 against "generalizes under σ", and the per-cell predictions
+    beside the measurements."""
     projected = extension_records(records, method)
     out: dict = {"method": method, "measurements": len(projected), "witnesses": {}, "agreement": {},
                  "unavailable_witnesses": {}}
@@ -360,9 +358,9 @@ def summarize_recipe(records: list[dict], witnesses: dict, threshold: float,
                      extension_witnesses: dict | None = None) -> dict:
     """One recipe's summary.
 
-    One recipe's summary: ``witnesses`` maps a geometry name to its per-cell witnesses (or to
-    a reason string when that geometry is unavailable); ``extension_witnesses`` maps a length-extension
-    method to such a mapping (:func:`posreal.experiment.witnesses.compute_extension_witnesses`)."""
+    ``witnesses`` maps a geometry name to its per-cell witnesses (or to a reason string when that geometry is
+    unavailable); ``extension_witnesses`` maps a length-extension method to such a mapping
+    (:func:`posreal.experiment.witnesses.compute_extension_witnesses`)."""
     base = summarize(records, threshold)
     out = {k: base[k] for k in ("measurements", "models", "realizable_measurements", "not_realizable", "recipe",
                                 "cells", "stability", "model_seconds")}
@@ -463,10 +461,9 @@ def distance_to(value: float, interval: tuple[float, float]) -> float:
 def attention_agreement(records: list[dict], witness: dict, tol: float = ATTENTION_TOL) -> dict:
     """Attention accuracy against α_L^(q) of one witness, over the realizable measurements.
 
-    Attention accuracy against α_L^(q) of one witness, over the realizable measurements: the fraction inside
-    [lo - tol, hi + tol], the mean absolute error (distance to the interval), per convergence status, and the
-    (cell, length) pairs with a measurement outside (how many, their mean accuracy).  Measurements where α_L is
-    not defined (a length without a value: NaN) are counted apart."""
+    The fraction inside [lo - tol, hi + tol], the mean absolute error (distance to the interval), per convergence
+    status, and the (cell, length) pairs with a measurement outside (how many, their mean accuracy).  Measurements
+    where α_L is not defined (a length without a value: NaN) are counted apart."""
     inside = total = 0
     errors: list[float] = []
     counts = {st.value: [0, 0] for st in Status}                 # status -> [inside, total]

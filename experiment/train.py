@@ -73,8 +73,8 @@ def measure_extensions(pe: Encoding, task: Task, params: dict[str, np.ndarray], 
                        extensions: tuple[Transfer, ...]) -> dict[str, dict[int, tuple[float, float]]]:
     """The same measurement under each length extension σ.
 
-    The same measurement under each length extension σ: method -> L -> (token accuracy, attention
-    accuracy) of T_L^σ θ, on the very sequences :func:`measure_model` uses at L (a paired comparison)."""
+    Method -> L -> (token accuracy, attention accuracy) of T_L^σ θ, on the very sequences :func:`measure_model` uses
+    at L (a paired comparison)."""
     out: dict[str, dict[int, tuple[float, float]]] = {str(op): {} for op in extensions}
     for L in lengths:
         x = _eval_tokens(vocab, recipe, L, seed_key)                       # (B, L)

@@ -1,7 +1,7 @@
 """The two-layer experiment's summary.
 
-The two-layer experiment's summary: measured accuracy against α_L^ind and α_L(copy) per cell, the
-disagreements, and the PI prediction confirmed or refuted by the data; its markdown table for the docs.
+Measured accuracy against α_L^ind and α_L(copy) per cell, the disagreements, and the PI prediction confirmed or refuted
+by the data; its markdown table for the docs.
 
 Main definitions:
 

@@ -1,7 +1,7 @@
 """The witnesses the experiment confronts trained heads with.
 
-The witnesses the experiment confronts trained heads with: α_L^(q) and θ*_q per (PE, task) cell
-for the geometries q ∈ {l2, linf, l1} (definitions.md#geometry, definitions.md#alpha-q).
+α_L^(q) and θ*_q per (PE, task) cell for the geometries q ∈ {l2, linf, l1} (definitions.md#geometry,
+definitions.md#alpha-q).
 
 Main definitions:
 
@@ -91,8 +91,7 @@ def compute_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[str, ...] |
                       lengths: list[int], limit: bool = True) -> dict[str, dict[tuple[str, str], Witness] | str]:
     """geometry -> {(pe, task): Witness} for every declared geometry.
 
-    geometry -> {(pe, task): Witness} for every declared geometry; ``limit``: α♯ too, after the geometry
-    that allows it (``l2-limit``)."""
+    ``limit``: α♯ too, after the geometry that allows it (``l2-limit``)."""
     out: dict[str, dict[tuple[str, str], Witness] | str] = {}
     for geometry in DECLARED.values():
         out[geometry.value] = {(pe, task): _witness(geometry, pe, task, train_length, lengths)

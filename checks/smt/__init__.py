@@ -64,9 +64,8 @@ PROOF_MODULES: dict[str, ModuleType] = {m.CLAIM: m for m in claim_modules() if c
 def smt_checks(choice: SolverChoice = SolverChoice.BOTH) -> dict[str, list[Callable[[], CheckResult]]]:
     """Claim id -> the SMT checks of that claim, decided by the chosen solvers.
 
-    Claim id -> the SMT checks of that claim, decided by the chosen solvers: each module's ``checks(choice)``
-    (expressivity also holds the class ceilings' checks and the static-routing β enumeration, method
-    ``enumeration``, no solver)."""
+    Each module's ``checks(choice)`` (expressivity also holds the class ceilings' checks and the static-routing β
+    enumeration, method ``enumeration``, no solver)."""
     table: dict[str, list[Callable[[], CheckResult]]] = {}
     for module in claim_modules():
         table.setdefault(module.CLAIM, []).extend(module.checks(choice))

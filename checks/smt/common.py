@@ -1,7 +1,7 @@
 """Shared machinery of the SMT proofs.
 
-Shared machinery of the SMT proofs: rational model values, and the proof-with-negative-control
-pattern every check of :mod:`posreal.checks.smt` follows, decided by z3 and cvc5.
+Rational model values, and the proof-with-negative-control pattern every check of :mod:`posreal.checks.smt` follows,
+decided by z3 and cvc5.
 
 A proof is a list of *encodings* of "hypotheses ∧ ¬conclusion", tried in order (the
 quantified statement first; a quantifier-free instantiation of the same universal hypotheses

@@ -1,7 +1,7 @@
 """SMT proof of E2 (content escapes).
 
-SMT proof of E2 (content escapes): the exact margin condition of ``match`` for a content head, for every
-row of every length, with the positional part r : ℤ → ℝ uninterpreted.
+The exact margin condition of ``match`` for a content head, for every row of every length, with the positional part r :
+ℤ → ℝ uninterpreted.
 
 Encoding: row i ≥ 2, target offset δ_t ∈ [1, i] (the latest earlier occurrence), any other key offset
 d ∈ [0, i], d ≠ δ_t, with a match flag b: d = 0 matches (the query's own token), 1 ≤ d < δ_t does not (δ_t is

@@ -82,9 +82,9 @@ def digest(document: dict) -> str:
 def load(path: str | Path) -> dict:
     """Read a certificate or bundle file.
 
-    Read a certificate or bundle file: a regular UTF-8 file of at most MAX_FILE_BYTES, JSON nested
-    at most MAX_JSON_DEPTH deep with integers of at most MAX_JSON_INT_DIGITS digits; anything else
-    is a one-line error (never a hang on a device or FIFO, never a RecursionError)."""
+    A regular UTF-8 file of at most MAX_FILE_BYTES, JSON nested at most MAX_JSON_DEPTH deep with integers of at most
+    MAX_JSON_INT_DIGITS digits; anything else is a one-line error (never a hang on a device or FIFO, never a
+    RecursionError)."""
     where = f"certificate file {quote(str(path))}"
     text = resources.read_text(str(path), "certificate file")
     document = resources.load_json(text, where)

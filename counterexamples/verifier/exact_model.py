@@ -53,8 +53,7 @@ MAX_SPEC_CHARS = 512
 class NotCheckable(CertificateError):
     """A well-formed claim that the fractions-only verifier cannot decide.
 
-    A well-formed claim that the fractions-only verifier cannot decide: irrational features
-    (sinusoidal, learned), or work above the verifier's budget."""
+    Irrational features (sinusoidal, learned), or work above the verifier's budget."""
 
 
 def _nonneg(text: str, spec: str, what: str, forms: str) -> int:

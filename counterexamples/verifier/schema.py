@@ -75,9 +75,8 @@ def keys(obj: Any, required: set[str], optional: set[str], where: str) -> dict:
 def check_bundle(document: dict, name: str, version: int) -> list:
     """The envelope of a bundle, checked like a certificate.
 
-    The envelope of a bundle, checked like a certificate: the fields :data:`BUNDLE_REQUIRED` (and
-    optionally a string ``name``), nothing else, ``version`` exactly the integer ``version``; returns
-    the list of certificates."""
+    The fields :data:`BUNDLE_REQUIRED` (and optionally a string ``name``), nothing else, ``version`` exactly the
+    integer ``version``; returns the list of certificates."""
     keys(document, BUNDLE_REQUIRED, BUNDLE_OPTIONAL, f"bundle {name}")
     found = document["version"]
     if type(found) is not int or found != version:   # neither true nor 1.0
