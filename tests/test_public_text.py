@@ -3,6 +3,12 @@
 * Every name of the public API (``posreal.theory.__all__``) has a docstring, and its first line — the
   summary the API pages and ``help()`` show — is a whole sentence ending with a full stop; so is the
   first line of every documented public method or property of an exported class.
+* The same holds for everything the API pages of ``posreal.checks``, ``posreal.counterexamples`` and
+  ``posreal.experiment`` list (mkdocstrings with ``show_submodules``): every module of each package, found
+  by walking it with pkgutil, and each module's public functions and classes (names without a leading
+  ``_``, defined in that module rather than imported) with their public methods and properties.  Here
+  every one of them must have a docstring; a dataclass's generated ``Name(field: type, ...)`` text does
+  not count as one (the API pages show no docstring for it).
 * A short list of words that belong to the project's tracker, not to its documentation ("issue",
   "session", "turn 4", "TODO", "FIXME") occurs in no prose of the docs pages (``docs/``, ``docs/api/``,
   ``docs/results/``; code blocks and inline code are skipped) and in no public docstring.
@@ -13,9 +19,12 @@ docstring and a tracker word placed in prose (but not in code).
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 import re
 from collections.abc import Iterator
+from types import ModuleType
 from pathlib import Path
 
 import pytest
@@ -39,8 +48,64 @@ def public_members() -> Iterator[tuple[str, object]]:
                     yield f"{name}.{attr}", member
 
 
+SUBPACKAGES = ("posreal.checks", "posreal.counterexamples", "posreal.experiment")
+# A module whose import needs an optional dependency that is not installed is skipped, and only then: the
+# two-layer experiment (experiment.two_layer_*) needs jax, the ``experiment`` extra.
+OPTIONAL_DEPENDENCIES = ("jax", "jaxlib")
+
+
+def submodules(package: str) -> Iterator[ModuleType]:
+    """The package and every module below it (pkgutil's walk), public names only."""
+    root = importlib.import_module(package)
+    yield root
+    for info in pkgutil.walk_packages(root.__path__, package + "."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        try:
+            yield importlib.import_module(info.name)
+        except ModuleNotFoundError as error:
+            if (error.name or "").split(".")[0] not in OPTIONAL_DEPENDENCIES:
+                raise
+            SKIPPED[info.name] = f"needs the optional dependency {error.name}"
+
+
+SKIPPED: dict[str, str] = {}
+
+
+def module_members(module: ModuleType) -> Iterator[tuple[str, object]]:
+    """(qualified name, object) of the module, of its public functions and classes defined in it, and of the
+    public methods and properties defined in those classes."""
+    yield module.__name__, module
+    for name, value in vars(module).items():
+        # defined here by a def or class statement of that name: not imported, and not a value a factory made
+        if name.startswith("_") or getattr(value, "__module__", None) != module.__name__ \
+                or getattr(value, "__name__", None) != name:
+            continue
+        if not (inspect.isfunction(value) or inspect.isclass(value)):
+            continue
+        yield f"{module.__name__}.{name}", value
+        if inspect.isclass(value):
+            for attr, member in vars(value).items():
+                if not attr.startswith("_") and (inspect.isfunction(member) or
+                                                 isinstance(member, (property, staticmethod, classmethod))):
+                    yield f"{module.__name__}.{name}.{attr}", member
+
+
+def subpackage_members() -> Iterator[tuple[str, object]]:
+    for package in SUBPACKAGES:
+        for module in submodules(package):
+            yield from module_members(module)
+
+
 def docstring(obj: object) -> str:
-    return inspect.cleandoc((obj.fget if isinstance(obj, property) else obj).__doc__ or "")
+    if isinstance(obj, property):
+        obj = obj.fget
+    elif isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    text = inspect.cleandoc(getattr(obj, "__doc__", None) or "")
+    if inspect.isclass(obj) and "__doc__" in vars(obj) and text.startswith(f"{obj.__name__}("):
+        return ""   # the text @dataclass generates from the signature when the class has no docstring
+    return text
 
 
 def summary_problem(name: str, obj: object, required: bool) -> str | None:
@@ -58,6 +123,42 @@ def test_every_public_name_has_a_whole_sentence_summary():
     problems = [p for name, obj in public_members()
                 if (p := summary_problem(name, obj, required="." not in name)) is not None]
     assert problems == []
+
+
+def test_every_member_of_the_api_pages_has_a_whole_sentence_summary():
+    members = dict(subpackage_members())
+    problems = [p for name, obj in members.items() if (p := summary_problem(name, obj, required=True)) is not None]
+    assert problems == []
+    assert set(SKIPPED) <= {f"posreal.experiment.{m}" for m in ("two_layer_grid", "two_layer_model",
+                                                                  "two_layer_summary")}, SKIPPED
+
+
+def test_the_walk_reaches_submodules_and_their_members():
+    names = dict(subpackage_members())
+    # a module two levels down, a function of a sub-subpackage, a method and a property of a dataclass
+    assert "posreal.checks.smt.ceiling" in names
+    assert "posreal.counterexamples.verifier.qla.solve" in names
+    assert "posreal.checks.runner.ClaimReport.verdict" in names
+    assert "posreal.experiment.grid.Grid.size" in names
+    # an imported name is not listed under the importing module
+    assert "posreal.checks.runner.dataclass" not in names
+
+
+def test_a_generated_dataclass_text_is_no_docstring():
+    from dataclasses import dataclass
+
+    @dataclass
+    class Bare:
+        x: int
+
+    @dataclass
+    class Told:
+        """One x."""
+
+        x: int
+
+    assert summary_problem("Bare", Bare, True) == "Bare: no docstring"
+    assert summary_problem("Told", Told, True) is None
 
 
 def test_taxonomy_used_by_the_tutorial_is_public():
