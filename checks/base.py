@@ -60,6 +60,7 @@ class SolverChoice(StrEnum):
 
     @property
     def solvers(self) -> tuple[Solver, ...]:
+        """The solvers this choice asks: z3, cvc5, or both."""
         return (Solver.Z3, Solver.CVC5) if self is SolverChoice.BOTH else (Solver(self.value),)
 
 
@@ -89,6 +90,7 @@ class SolverRun:
     reason: str = ""
 
     def to_json(self) -> dict:
+        """The run as a JSON object: answer, seconds and reason."""
         return {"answer": self.answer.value, "seconds": self.seconds, "reason": self.reason or None}
 
 
@@ -103,6 +105,7 @@ class ObligationRecord:
     runs: tuple[SolverRun, ...]
 
     def to_json(self) -> dict:
+        """The obligation as a JSON object, with each solver's run."""
         return {"kind": self.kind.value, "file": self.file, "expected": self.expected.value, "label": self.label,
                 **{run.solver.value: run.to_json() for run in self.runs}}
 
@@ -171,6 +174,7 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
+        """Whether the check counts as good: a good verdict and a negative control that was refuted (or none)."""
         control_ok = self.negative_control in (None, Control.COUNTEREXAMPLE)
         verdict_ok = (self.verdict in GOOD_VERDICTS
                       or (self.verdict in ONE_SOLVER_VERDICTS
@@ -183,6 +187,7 @@ class CheckResult:
         return self.verdict in ONE_SOLVER_VERDICTS
 
     def to_json(self) -> dict:
+        """The result as a JSON object (enums by value)."""
         out = asdict(self)
         out["verdict"] = self.verdict.value
         out["negative_control"] = None if self.negative_control is None else self.negative_control.value

@@ -97,9 +97,11 @@ class TheoremAudit:
 
     @property
     def axiom_free(self) -> bool:
+        """Whether the result is kernel-checked, exact, and assumes nothing."""
         return self.verdict is AuditVerdict.KERNEL_CHECKED and not self.assumptions and self.exact
 
     def to_json(self) -> dict:
+        """The audit of the result as a JSON object."""
         return {"name": self.name, "file": self.file, "kind": self.kind, "control": self.control,
                 "assumptions": list(self.assumptions), "exact": self.exact, "verdict": self.verdict.value,
                 "reason": self.reason or None}
@@ -117,6 +119,7 @@ class FileAudit:
 
     @property
     def ok(self) -> bool:
+        """Whether the file compiled without problems and every result in it is kernel-checked."""
         return (self.returncode == 0 and not self.problems and bool(self.theorems)
                 and all(t.verdict is AuditVerdict.KERNEL_CHECKED for t in self.theorems))
 
@@ -130,20 +133,25 @@ class AuditReport:
 
     @property
     def ran(self) -> bool:
+        """Whether coqc ran (its version is known)."""
         return bool(self.coqc_version)
 
     @property
     def ok(self) -> bool:
+        """Whether coqc ran and every audited file is ok."""
         return self.ran and bool(self.files) and all(f.ok for f in self.files)
 
     @property
     def theorems(self) -> tuple[TheoremAudit, ...]:
+        """Every audited result, file by file."""
         return tuple(t for f in self.files for t in f.theorems)
 
     def find(self, file: str, name: str) -> TheoremAudit | None:
+        """The audit of result ``name`` of ``file``, or None."""
         return next((t for t in self.theorems if t.file == file and t.name == name), None)
 
     def to_json(self) -> dict:
+        """The report as a JSON object (:func:`report_from_json` reads it back)."""
         return {"coqc": self.coqc_version or None, "ok": self.ok, "allowed_axioms": dict(ALLOWED_AXIOMS),
                 "files": [{"file": f.file, "returncode": f.returncode, "seconds": f.seconds,
                            "problems": list(f.problems), "theorems": [t.to_json() for t in f.theorems]}
@@ -222,10 +230,12 @@ def declared_results(text: str) -> list[tuple[str, str]]:
 
 # ------------------------------------------------------------------ coqc
 def coqc_path() -> str | None:
+    """The path of ``coqc`` on PATH, or None."""
     return shutil.which("coqc")
 
 
 def coqc_version(coqc: str) -> str:
+    """The version ``coqc --version`` prints ("unknown" when it prints none)."""
     out = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60, check=False).stdout
     match = re.search(r"version\s+(\S+)", out)
     return match.group(1) if match else out.strip().splitlines()[0] if out.strip() else "unknown"
@@ -413,6 +423,7 @@ def audit_key(paths: list[Path], coqc: str | None) -> str:
 
 
 def report_from_json(doc: dict) -> AuditReport:
+    """The AuditReport of a JSON object written by :meth:`AuditReport.to_json`."""
     files = tuple(FileAudit(f["file"], f["returncode"], f["seconds"], tuple(f["problems"]),
                             tuple(TheoremAudit(t["name"], t["file"], t["kind"], tuple(t["assumptions"]),
                                                AuditVerdict(t["verdict"]), t["reason"] or "", t["exact"])

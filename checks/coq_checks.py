@@ -37,6 +37,7 @@ def coq_unavailable() -> str:
 
 
 def coq_claim_check(claim: str) -> CheckResult:
+    """The kernel check of a claim's Coq results and controls (coqc, Print Assumptions)."""
     proofs = CONCORDANCE[claim]
     label = f"kernel check of proofs/{proofs.file} (coqc, Print Assumptions)"
 

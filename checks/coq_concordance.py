@@ -50,9 +50,11 @@ class ClaimProofs:
 
     @property
     def file(self) -> str:
+        """The file of the claim's first result."""
         return self.results[0].file
 
     def all_theorems(self) -> tuple[CoqTheorem, ...]:
+        """The results, then the controls."""
         return self.results + self.controls
 
 

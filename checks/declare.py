@@ -57,6 +57,7 @@ def claim_check(claim: str, method: str, label: str, *, slow: bool = False,
 
 
 def declared_in(module: str) -> tuple[RegisteredCheck, ...]:
+    """The checks declared in module ``module``, in declaration order."""
     return tuple(_DECLARED.get(module, ()))
 
 

@@ -72,6 +72,7 @@ def circuit_every_choice(sets: list[tuple[int, ...]], row: int) -> bool:
 # --------------------------------------------------------------------------- E1
 @claim_check("escape-depth", "property", "route lemma on random route maps")
 def check_route_lemma_property(trials: int = 300) -> CheckResult:
+    """Check the route lemma (E1) on random route maps, with a negative control."""
     def body() -> CheckResult:
         rng = np.random.default_rng(SEED)
         bad = []
@@ -114,6 +115,7 @@ def check_route_lemma_property(trials: int = 300) -> CheckResult:
 
 @claim_check("escape-depth", "enumeration", "β^(K) for sorting and addition")
 def check_depth_bound_enumeration() -> CheckResult:
+    """Check β^(K) < 1 for sorting and addition while 2^K < n (E1, exact enumeration)."""
     def body() -> CheckResult:
         lines, problems = [], []
         for spec in ("sort", "addition"):
@@ -153,6 +155,7 @@ def _slope(mu: Fraction, rho: Fraction):
 
 @claim_check("escape-content", "property", "match: exact condition by enumeration")
 def check_match_property(trials: int = 1500) -> CheckResult:
+    """Check E2's exact condition of ``match`` against every token sequence, on random cases."""
     def body() -> CheckResult:
         rng = np.random.default_rng(SEED)
         mismatches: list[tuple] = []
@@ -211,6 +214,7 @@ def _random_routes(rng: np.random.Generator, n: int) -> LayerOneRoutes:
 
 @claim_check("escape-induction", "property", "circuit row condition against the circuit on tokens")
 def check_circuit_property(trials: int = 400) -> CheckResult:
+    """Check E3: the circuit's row condition equals running the two-layer circuit, on random routes."""
     def body() -> CheckResult:
         rng = np.random.default_rng(SEED)
         mismatches, control = [], None
@@ -258,6 +262,7 @@ def _dense_alpha(pe: str, ext: str, length: int, layer1: str = "offset:1") -> fl
 
 @claim_check("escape-induction", "registry", "α^ind on registry PEs and extensions")
 def check_induction_registry(lengths: tuple[int, ...] = (33, 65)) -> CheckResult:
+    """Check E3 on the registry: α^ind against a dense two-layer computation, per PE and extension."""
     def body() -> CheckResult:
         problems, cells, compared = [], 0, 0
         for pe in TAXONOMY_PES:

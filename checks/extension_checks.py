@@ -58,13 +58,16 @@ class Profile:
 
     @property
     def amplitude(self) -> np.ndarray:
+        """The amplitude ‖(a_f, b_f)‖ of each frequency, shape (h,)."""
         return np.hypot(self.a, self.b)                                    # (h,) ‖(a_f, b_f)‖
 
     def value(self, x) -> np.ndarray:
+        """V(x) at each point of ``x``, shape (m,)."""
         t = np.outer(np.atleast_1d(np.asarray(x, dtype=float)), self.omega)   # (m, h)
         return np.cos(t) @ self.a + np.sin(t) @ self.b                         # (m,)
 
     def slope(self, x) -> np.ndarray:
+        """V'(x) at each point of ``x``, shape (m,)."""
         t = np.outer(np.atleast_1d(np.asarray(x, dtype=float)), self.omega)
         return np.cos(t) @ (self.b * self.omega) - np.sin(t) @ (self.a * self.omega)
 
@@ -84,6 +87,7 @@ class Profile:
 
 
 def omegas(d: int, base: float) -> np.ndarray:
+    """The frequencies base^(-2f/d), f = 0 .. d/2 - 1."""
     return np.array([float(base) ** (-2.0 * f / d) for f in range(d // 2)])
 
 
@@ -152,6 +156,7 @@ def hand_lambdas(method: str, d: int, base: float, length: int, train_length: in
 
 
 def realized_rows(outcomes) -> set[int]:
+    """The rows whose outcome is realized."""
     return {int(r) for r, st in zip(outcomes.rows, outcomes.status) if st == REALIZED}
 
 
@@ -167,6 +172,7 @@ def _extension_spec(method: str, factors: list[float] | None, tmpdir: str) -> st
 
 # --------------------------------------------------------------------------- (b) copy under PI
 def copy_case_theta(case: dict) -> tuple[str, np.ndarray]:
+    """The rope spec and θ of a copy case (kernel peaked at L0/2 plus the shift)."""
     pe = pe_spec("rope", case["d"], case["base"])
     omega = omegas(case["d"], case["base"])
     a, b = peak_at(omega, np.asarray(case["amps"], dtype=float), case["L0"] / 2 + case["shift"])
@@ -203,6 +209,7 @@ def copy_control(case: dict) -> None:
 
 # --------------------------------------------------------------------------- (c) fixed target index under PI
 def offset_setup(case: dict) -> tuple[str, str, np.ndarray, Profile]:
+    """The spec, task, θ and profile of a fixed-offset case."""
     name = case["pe"]
     pe = pe_spec(name, case["d"], case["base"])
     task = f"offset:{case['c']}" if name == "rope" else f"position:{case['c']}"
@@ -253,6 +260,7 @@ def offset_control(case: dict) -> None:
 
 # --------------------------------------------------------------------------- (d) position:0 under PI
 def position0_setup(case: dict, wiggle: float) -> tuple[str, np.ndarray, Profile]:
+    """The spec, θ and profile of a position:0 case, with ``wiggle`` added on ω_0 = 1."""
     d, L0 = case["d"], case["L0"]
     base = (2 * L0 / math.pi * case["room"]) ** (d / (d - 2))     # ω_{d/2-1} = π/(2 L0 room) ≤ π/(2 L0)
     pe = pe_spec("rope", d, base)
@@ -291,6 +299,7 @@ def position0_control(case: dict) -> None:
 
 # --------------------------------------------------------------------------- (e), (f) NTK, YaRN: split and keep
 def keep_setup(case: dict) -> tuple[str, str, np.ndarray, Profile]:
+    """The spec, task, θ and profile of a case of the bound on the trained rows kept."""
     name, d, base = case["pe"], case["d"], case["base"]
     pe = pe_spec(name, d, base)
     c = case["c"]
@@ -362,6 +371,7 @@ def keep_body(case: dict, weaken: bool = False) -> None:
 
 
 def keep_control(case: dict) -> None:
+    """The control of :func:`keep_body`: the bound weakened."""
     keep_body(case, weaken=True)
 
 
@@ -489,6 +499,7 @@ def _split_and_keep(pe: str, task: str, sel, prof: Profile, L0: int, lengths: li
 
 @claim_check("extension", "registry", "length extension: predictions from θ*'s profile on registry cells")
 def check_extension_registry() -> CheckResult:
+    """Check each registry cell's prediction from θ*'s profile against α_L^σ, with a control."""
     def run() -> CheckResult:
         report = extension_registry()
         control = extension_registry(against="none")

@@ -102,6 +102,7 @@ def _compare(case: dict, face_geometry: SelectionGeometry) -> None:
 
 
 def descent_body(case: dict) -> None:
+    """Compare the case's descent with its geometry's face."""
     _compare(case, SelectionGeometry.parse(case["geometry"]))
 
 
@@ -129,6 +130,7 @@ def _perturbed(cert: LPOptimality) -> list[LPOptimality]:
 
 @claim_check("geometry", "registry", "exact LP optimality of θ*_∞, θ*_1 on rational registry cells")
 def check_exact_registry() -> CheckResult:
+    """Check that θ*_∞ and θ*_1 are LP-optimal in ℚ on the rational registry cells."""
     def run() -> CheckResult:
         verified, refused, problems, cells = 0, 0, [], 0
         for pe in RATIONAL_REGISTRY_PES:

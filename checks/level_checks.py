@@ -119,6 +119,7 @@ def max_entropy_value():
 
 @claim_check(CLAIM, "symbolic", "max-entropy residual of a dependent support (designed)")
 def check_max_entropy() -> CheckResult:
+    """Check that α♯'s enclosure of a max-entropy residual contains the sympy value."""
     import sympy as sp
 
     def run() -> CheckResult:
@@ -176,6 +177,7 @@ def _second_level(tie: DesignedTie) -> tuple[bool, str]:
 
 @claim_check(CLAIM, "symbolic", "second residual level θ_2 (designed)")
 def check_second_level() -> CheckResult:
+    """Check the second level on a forced zero multiplier against the hand derivation."""
     def run() -> CheckResult:
         ok, detail = _second_level(LEVEL2_TIE)
         control_ok, control_detail = _second_level(LEVEL2_CONTROL)
@@ -198,6 +200,7 @@ def _symmetry(tie: DesignedTie) -> tuple[SignedPermutation | None | str, Failing
 
 @claim_check(CLAIM, "symbolic", "symmetric tie (designed)")
 def check_symmetric_tie() -> CheckResult:
+    """Check that a symmetric tie is decided lost by symmetry."""
     def run() -> CheckResult:
         found, row, extra = _symmetry(SYMMETRIC_TIE)
         ok = False

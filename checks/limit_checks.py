@@ -77,14 +77,17 @@ class Tally:
 
     @property
     def agrees(self) -> int:
+        """Rows where α♯ and the flow agree, over every kind of evidence."""
         return sum(d.get("agrees", 0) for d in self.by_kind.values())
 
     @property
     def disagrees(self) -> int:
+        """Rows where α♯ and the flow disagree, over every kind of evidence."""
         return sum(d.get("disagrees", 0) for d in self.by_kind.values())
 
     @property
     def undecided(self) -> int:
+        """Rows left undecided, over every kind of evidence."""
         return sum(d.get("undecided", 0) for d in self.by_kind.values())
 
     def add(self, name: str, row: LimitRow, flows: list[TrajectoryEvidence],
@@ -116,6 +119,7 @@ class Tally:
                 self.slope_errors.append(abs(f.slope - slope))
 
     def to_json(self) -> dict:
+        """The tally as a JSON object, with its totals and the largest slope error."""
         out = dataclasses.asdict(self)
         out.update(agrees=self.agrees, disagrees=self.disagrees, undecided=self.undecided,
                    slope_errors=(max(self.slope_errors) if self.slope_errors else None))
@@ -268,6 +272,7 @@ def compare_all(min_rows: int = BATCH_ROWS, seeds: tuple[int, ...] = BATCH_SEEDS
 
 
 def tally_text(tally: Tally) -> str:
+    """The tally in one line of words."""
     kinds = ", ".join(f"{k}: {d['agrees']} agree / {d['disagrees']} disagree / {d['undecided']} undecided"
                       for k, d in sorted(tally.by_kind.items()))
     return (f"{tally.rows} open-tie rows: {tally.agrees} agree, {tally.disagrees} disagree, {tally.undecided} "
@@ -276,6 +281,7 @@ def tally_text(tally: Tally) -> str:
 
 @claim_check(CLAIM, "dynamics", "α♯ vs the gradient flow to log log t (certificates and seeded batches)", slow=True)
 def check_limit_against_flow(min_rows: int = BATCH_ROWS) -> CheckResult:
+    """Check α♯'s closed forms against the gradient flow on every decided open tie."""
     def run() -> CheckResult:
         tally, controls, info = compare_all(min_rows)
         decided = tally.agrees + tally.disagrees
@@ -341,6 +347,7 @@ def rescaling_moves(case: TieCase, c: float) -> list[tuple[str, float, float]]:
 @claim_check(CLAIM, "dynamics", "rescaling the non-active weights (closed forms stay, trajectory-dependent "
              "limits move)", slow=True)
 def check_rescaling(instances: int = RESCALE_INSTANCES) -> CheckResult:
+    """Check that rescaling the non-active pairs moves the trajectory-dependent limits only."""
     def run() -> CheckResult:
         stats = {"closed form": [], "trajectory-dependent": []}     # type: dict[str, list[tuple[float, float]]]
         used = 0

@@ -103,6 +103,7 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- Geometry
 @st.composite
 def descent_cases(draw) -> dict:
+    """Random small tables, tasks and geometries for the steepest-descent face property."""
     train_length = draw(st.integers(3, 5))
     length = train_length + draw(st.integers(1, 4))
     p = draw(st.integers(2, 3))
@@ -119,6 +120,7 @@ def descent_cases(draw) -> dict:
 # --------------------------------------------------------------------------- Theorem 1
 @st.composite
 def theorem1_cases(draw) -> dict:
+    """Random rows (registry, gaussian or tight) and perturbations for Theorem 1's finite bound."""
     family = draw(st.sampled_from(["registry", "gaussian", "tight"]))
     case = {"family": family, "seed": draw(st.integers(0, 2 ** 31 - 1)),
             "rho": draw(st.floats(0.01, 40.0)), "epsilon": draw(st.floats(0.0, 0.6)),
@@ -172,6 +174,7 @@ def _theorem1_row(case: dict) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
 
 
 def theorem1_body(case: dict, constant: float = 2.0) -> None:
+    """Theorem 1's finite bound on one random row (``constant``: the 2 of 2εB)."""
     feats, t, u, e = _theorem1_row(case)
     m = feats.shape[0]
     rho, eps = case["rho"], case["epsilon"]
@@ -194,6 +197,7 @@ def theorem1_body(case: dict, constant: float = 2.0) -> None:
 # --------------------------------------------------------------------------- Theorem 2
 @st.composite
 def theorem2_cases(draw) -> dict:
+    """Random relative profiles with a planted strict maximizer for Theorem 2."""
     N = draw(st.integers(1, 24))
     values = draw(st.lists(st.integers(-3, 3), min_size=N, max_size=N))
     return {"values": values, "peak": draw(st.integers(0, N - 1)), "boost": draw(st.integers(0, 2)),
@@ -214,6 +218,7 @@ def theorem2_formula(r: list[int], i: int, t: int) -> bool:
 
 
 def theorem2_body(case: dict) -> None:
+    """Theorem 2's row outcomes on every length of one random profile."""
     r = list(case["values"])
     if case["plant"]:
         r[case["peak"]] = max(r) + 1 + case["boost"]
@@ -236,6 +241,7 @@ def theorem2_body(case: dict) -> None:
 
 
 def theorem2_control(case: dict) -> None:
+    """Theorem 2's body without the planted maximizer."""
     theorem2_body({**case, "plant": False})
 
 
@@ -249,6 +255,7 @@ class TableTask(Task):
     target_list: tuple[int, ...]
 
     def rows_and_targets(self, length):
+        """The rows and targets at ``length`` (none at any other length)."""
         if length != self.length:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.array(self.row_list, dtype=np.int64), np.array(self.target_list, dtype=np.int64)
@@ -261,6 +268,7 @@ class TableTask(Task):
 
 @st.composite
 def duality_cases(draw) -> dict:
+    """Random feature tables and tasks for Proposition 4's duality."""
     L = draw(st.integers(1, 10))
     rows = sorted(draw(st.sets(st.integers(0, L - 1), min_size=1, max_size=L)))
     targets = [draw(st.integers(0, i)) for i in rows]
@@ -282,6 +290,7 @@ def direct_margins(K: np.ndarray, rows, targets) -> list[float]:
 
 
 def duality_body(case: dict) -> None:
+    """Proposition 4 on one random table: the sheared kernel and task keep every margin."""
     L, rows, targets = case["length"], case["rows"], case["targets"]
     K = np.array(case["kernel"], dtype=float).reshape(L, L)                 # κ(i, j), j ≤ i used
     sheared_targets = [i - t for i, t in zip(rows, targets)] if case["shear_task"] else list(targets)
@@ -322,12 +331,14 @@ def duality_body(case: dict) -> None:
 
 
 def duality_control(case: dict) -> None:
+    """The duality body with the task not sheared."""
     duality_body({**case, "shear_task": False})
 
 
 # --------------------------------------------------------------------------- Underdetermination
 @st.composite
 def underdetermination_cases(draw) -> dict:
+    """Random trained or constructed blocks, lengths and positions for Underdetermination."""
     L0 = draw(st.integers(3, 10))
     return {"train_length": L0, "d": draw(st.integers(L0, L0 + 4)), "p": draw(st.integers(0, L0 - 2)),
             "length": draw(st.integers(L0 + 1, 3 * L0)), "seed": draw(st.integers(0, 2 ** 31 - 1)),
@@ -335,6 +346,7 @@ def underdetermination_cases(draw) -> dict:
 
 
 def underdetermination_body(case: dict) -> None:
+    """Underdetermination's completions (a) and (b) on one random block."""
     from posreal.theory.underdetermination import (completion_alpha, construct_block, train_block,
                                            zero_completion_formula)
     L0, d, p, L = case["train_length"], case["d"], case["p"], case["length"]
@@ -351,12 +363,14 @@ def underdetermination_body(case: dict) -> None:
 
 
 def underdetermination_control(case: dict) -> None:
+    """The underdetermination body with p = L0 - 1."""
     underdetermination_body({**case, "p": case["train_length"] - 1})
 
 
 # --------------------------------------------------------------------------- Conjecture, orthogonal case
 @st.composite
 def tie_cases(draw) -> dict:
+    """Random PE families, tasks and step counts for the orthogonal tie's persistence."""
     L0 = draw(st.integers(3, 6))
     return {"family": draw(st.sampled_from(["relbias", "colbias", "table"])), "train_length": L0,
             "extra": draw(st.integers(1, 4)), "task": draw(st.sampled_from(["offset:1", "position:0", "half", "copy"])),
@@ -382,6 +396,7 @@ def _tie_pe(case: dict):
 
 
 def tie_body(case: dict) -> None:
+    """An orthogonal tie stays tied along gradient descent from 0, on one random case."""
     from posreal.theory.selection import difference_vectors, training_pairs
     from posreal.theory.training import gradient_descent
     L0 = case["train_length"]
@@ -426,6 +441,7 @@ def tie_body(case: dict) -> None:
 
 
 def tie_control(case: dict) -> None:
+    """The tie body started outside col Zᵀ."""
     tie_body({**case, "start_outside": True})
 
 
@@ -501,6 +517,7 @@ def limit_body(case: dict, use_alpha: bool = False) -> None:
 
 
 def limit_control(case: dict) -> None:
+    """The limit body against α_L in place of α♯_L."""
     limit_body(case, use_alpha=True)
 
 

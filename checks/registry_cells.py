@@ -142,6 +142,7 @@ def registry_result(claim: str, name: str, main: dict, control: dict, agreed: st
 
 @claim_check("theorem2", "registry", "Theorem 2 on registry cells")
 def check_theorem2_registry() -> CheckResult:
+    """Check Theorem 2 on the relative registry cells, and where it breaks."""
     def run() -> CheckResult:
         main = theorem2_registry()
         control = theorem2_registry(deep_rule_everywhere=True)
@@ -182,6 +183,7 @@ def direct_alpha(pe, task, theta: np.ndarray, length: int, train_length: int,
 
 
 def duality_registry(shear_task: bool = True) -> dict:
+    """α_L of every registry cell against that of its dual (``shear_task=False``: the control)."""
     checked, mismatches = [], []
     for pe_spec in REGISTRY_PES:
         pe = parse_pe(pe_spec)
@@ -215,6 +217,7 @@ def duality_registry(shear_task: bool = True) -> dict:
 
 @claim_check("proposition4", "registry", "duality on registry cells")
 def check_duality_registry() -> CheckResult:
+    """Check α_L(dual:Φ, dual:τ) = α_L(Φ, τ) on every registry cell."""
     def run() -> CheckResult:
         main = duality_registry()
         control = duality_registry(shear_task=False)
@@ -242,6 +245,7 @@ def cli_learned_document(task: str, samples: int = CLI_SAMPLES, seed: int = 0) -
 
 
 def learned_registry(copy_last_for_every_task: bool = False) -> dict:
+    """learned:16's interval on every registry task against completions (a) and (b)."""
     from posreal.theory.underdetermination import learned_alpha_interval, zero_completion_formula
     checked, mismatches = [], []
     for task_spec in REGISTRY_TASKS:
@@ -266,6 +270,7 @@ def learned_registry(copy_last_for_every_task: bool = False) -> dict:
 
 @claim_check("underdetermination", "registry", "learned:16 completions on registry tasks")
 def check_learned_registry() -> CheckResult:
+    """Check that completions (a) and (b) lie inside learned:16's reported interval."""
     def run() -> CheckResult:
         main = learned_registry()
         control = learned_registry(copy_last_for_every_task=True)

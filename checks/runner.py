@@ -90,6 +90,7 @@ class ClaimReport:
 
     @property
     def ok(self) -> bool:
+        """Whether every check of the claim is good."""
         return all(r.ok for r in self.results)
 
     @property
@@ -114,6 +115,7 @@ class ClaimReport:
         return list(dict.fromkeys(r.method for r in self.results if r.verdict is Verdict.KERNEL_CHECKED))
 
     def to_json(self) -> dict:
+        """The report as a JSON object."""
         return {"id": self.statement.id, "name": self.statement.name, "status": self.statement.status,
                 "section": self.statement.section, "ok": self.ok, "verdict": self.verdict,
                 "kernel_checked": self.kernel_checked,

@@ -96,6 +96,7 @@ def position_collision(bos_token: int | None, vocab: int = 2, tokens: int = 6) -
 
 @claim_check(CLAIM, "enumeration", "E4: recovery and margins by enumeration, controls without BOS")
 def check_soft_averaging() -> CheckResult:
+    """Check E4 by enumeration: BOS with uniform attention recovers position and counts."""
     def body() -> CheckResult:
         problems = _exhaustive() + _long(np.random.default_rng(SEED))
         collisions = {"no BOS": position_collision(None), "BOS = token 0": position_collision(0)}
@@ -112,6 +113,7 @@ def check_soft_averaging() -> CheckResult:
 
 @claim_check(CLAIM, "symbolic", "E4: recovery identities and the least position gap, for symbolic i")
 def check_soft_averaging_symbolic() -> CheckResult:
+    """Check E4's recovery identities and least position gap for symbolic i."""
     def body() -> CheckResult:
         import sympy as sp
         i, j, c = sp.symbols("i j c", positive=True, integer=True)               # rows i < j, a count c ≤ i

@@ -57,13 +57,16 @@ class Derivation:
 
     @property
     def ok(self) -> bool:
+        """Whether every step holds and no counterexample was found."""
         return all(s.ok for s in self.steps) and self.counterexample is None
 
     def check(self, name: str, ok: bool, detail: str = "") -> bool:
+        """Record a step; returns whether it holds."""
         self.steps.append(Step(name, bool(ok), detail))
         return bool(ok)
 
     def failed_steps(self) -> list[str]:
+        """The names of the steps that fail."""
         return [s.name for s in self.steps if not s.ok]
 
 
@@ -469,6 +472,7 @@ def _derivation_check(claim: str, name: str, build: Callable[[], Derivation],
 
 @claim_check("theorem1", "symbolic", "Theorem 1 bound, γ > 0")
 def check_theorem1_positive() -> CheckResult:
+    """Check Theorem 1's finite bound for γ > 0, derived symbolically."""
     return timed(lambda: _derivation_check(
         "theorem1", "finite bound, γ > 0: a_t ≥ 1/(1 + (m-1)exp(-ρ(γ - 2εB))) derived from the softmax",
         lambda: derive_theorem1_positive(2), [lambda: derive_theorem1_positive(1)]))
@@ -476,6 +480,7 @@ def check_theorem1_positive() -> CheckResult:
 
 @claim_check("theorem1", "symbolic", "Theorem 1 bound, γ < 0")
 def check_theorem1_negative() -> CheckResult:
+    """Check Theorem 1's finite bound for γ < 0, derived symbolically."""
     return timed(lambda: _derivation_check(
         "theorem1", "finite bound, γ < 0: a_t ≤ exp(-ρ(|γ| - 2εB)) derived from the softmax",
         lambda: derive_theorem1_negative(2), [lambda: derive_theorem1_negative(1)]))
@@ -483,6 +488,7 @@ def check_theorem1_negative() -> CheckResult:
 
 @claim_check("conjecture", "symbolic", "gradient span lemma")
 def check_gradient_span() -> CheckResult:
+    """Check the gradient span lemma symbolically."""
     return timed(lambda: _derivation_check(
         "conjecture", "gradient descent from 0 stays in col Zᵀ; a tie direction v ⊥ col Zᵀ stays tied",
         lambda: derive_gradient_span("theorem"),
@@ -491,6 +497,7 @@ def check_gradient_span() -> CheckResult:
 
 @claim_check("conjecture", "symbolic", "designed open tie (elementary proof)")
 def check_log2_tie(claim: str = "conjecture") -> CheckResult:
+    """Check the designed open tie's limit log 2 symbolically (for ``claim``)."""
     name = ("the designed open tie refutes the open case: a_k - b_k → log 2, so lim acc_4 = 1 > α_4 = 3/4"
             if claim == "conjecture" else "on the designed open tie lim acc_4 = 1 = α♯_4 (lo = hi), proved")
     return timed(lambda: _derivation_check(claim, name, lambda: derive_log2_tie("theorem"),

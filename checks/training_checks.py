@@ -118,6 +118,7 @@ def fall_holds(attention: np.ndarray) -> tuple[bool, dict]:
 
 @claim_check("theorem1", "training", "rise on α_L = 1 cells", slow=True)
 def check_training_rise(steps: int = STEPS) -> CheckResult:
+    """Check that target attention rises toward 1 on α_L = 1 cells along gradient descent."""
     def run() -> CheckResult:
         cells, failures, violations = [], [], 0
         for pe_spec, task_spec, L in RISE_CELLS:
@@ -185,6 +186,7 @@ def fall_verdict(outcomes: list[dict]) -> Verdict:
 
 @claim_check("theorem1", "training", "fall on misranked rows", slow=True)
 def check_training_fall(cells: tuple = FALL_CELLS, steps: int = STEPS) -> CheckResult:
+    """Check that target attention falls toward 0 on rows with γ_i(T_L θ*) < 0."""
     def run() -> CheckResult:
         outcomes = [fall_outcome(cell, steps) for cell in cells]
         controls = [o.get("control_refuted", False) for o in outcomes if o["outcome"] != NO_ROWS]

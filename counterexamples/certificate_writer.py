@@ -31,6 +31,7 @@ def q(x: Fraction | int) -> str:
 
 
 def qvec(values: Iterable) -> list[str]:
+    """Each value in the canonical ``"p/q"`` form."""
     return [q(x) for x in values]
 
 
@@ -42,10 +43,12 @@ def seal(document: dict) -> dict:
 
 
 def bundle(certificates: list[dict], **extra: Any) -> dict:
+    """A bundle of ``certificates`` (format, version, and the ``extra`` fields)."""
     return {"format": BUNDLE_FORMAT, "version": VERSION, "certificates": certificates, **extra}
 
 
 def dumps(document: dict) -> str:
+    """The document as the JSON text of a certificate file (sorted keys, indented)."""
     return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 

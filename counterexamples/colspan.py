@@ -81,6 +81,7 @@ def _exact(sel: Selection) -> ExactOptimum:
 
 
 def tables_json(inst: Instance | None) -> dict:
+    """The embedded table of an instance as a certificate's ``tables`` field ({} when it has none)."""
     if inst is None or inst.table is None:
         return {}
     name = inst.pe[5:] if inst.pe.startswith("dual:") else inst.pe
@@ -125,6 +126,7 @@ class StaticStats:
     instances: dict[str, int] = field(default_factory=dict)   # "pe · task" -> rows with e_t ∉ col Ψ_i
 
     def to_json(self) -> dict:
+        """The statistics as a JSON object."""
         return asdict(self)
 
 
@@ -138,6 +140,7 @@ class RegistryStats:
     instances: int = 0
 
     def to_json(self) -> dict:
+        """The statistics as a JSON object."""
         return asdict(self)
 
 
@@ -153,6 +156,7 @@ class TableStats:
     found_at: dict[str, int] = field(default_factory=dict)     # table kind -> stream index of its instance
 
     def to_json(self) -> dict:
+        """The statistics as a JSON object."""
         return asdict(self)
 
 
@@ -164,6 +168,7 @@ class DynamicStats:
     tables: TableStats
 
     def to_json(self) -> dict:
+        """The statistics as a JSON object."""
         return {"registry": self.registry.to_json(), "tables": self.tables.to_json()}
 
 
@@ -212,6 +217,7 @@ def find_static(pes=COLSPAN_PES, tasks=COLSPAN_TASKS, train_lengths=COLSPAN_TRAI
 
 def static_certificate(pe: str, task: str, sel: Selection, L: int, i: int, t: int, margin: Fraction,
                        r1: int, r2: int, inst: Instance | None = None) -> dict:
+    """The sealed ``static-colspan`` certificate of one realized row with e_t outside col Ψ_i."""
     return seal({
         "kind": "static-colspan",
         "instance": {"pe": pe, "task": task, "train_length": sel.train_length, "length": L, "row": i,
@@ -251,6 +257,7 @@ def _dynamic_candidates(pe, task, sel: Selection, L: int):
 
 def dynamic_certificate(pe_spec: str, task_spec: str, sel: Selection, L: int, row, rival, data,
                         inst: Instance | None = None, evidence_steps: int = EVIDENCE_STEPS) -> dict:
+    """The sealed ``dynamic-colspan`` certificate of one tied rival, with its gradient-descent evidence."""
     rz, rv, grad, beta, step, ip = data
     pe, task = parse_pe(pe_spec), parse_task(task_spec)
     traj = tie_margins(pe, task, sel.train_length, [[float(x) for x in rival.direction]], evidence_steps)

@@ -88,6 +88,7 @@ class RivalRecord:
     descent: dict | None = None          # TrajectoryEvidence.to_json() of gradient descent (when asked for)
 
     def to_json(self) -> dict:
+        """The record as a JSON object."""
         return {"rival": self.rival, "direction": self.direction, "flow": self.flow, "limit": self.limit,
                 "descent": self.descent}
 
@@ -113,9 +114,11 @@ class TieRecord:
 
     @property
     def agreement(self) -> str:
+        """How α♯'s closed-form verdict compares with the flow's."""
         return compare(LimitVerdict.parse(self.limit_verdict), LimitVerdict.parse(self.evidence_verdict)).value
 
     def to_json(self) -> dict:
+        """The record as a JSON object."""
         return {"row": self.row, "target": self.target, "rivals": [r.to_json() for r in self.rivals],
                 "alpha_verdict": "lost", "limit_verdict": self.limit_verdict, "limit_evidence": self.limit_evidence,
                 "limit_reason": self.limit_reason, "evidence_verdict": self.evidence_verdict,
@@ -150,6 +153,7 @@ class SearchRecord:
 
     @property
     def float_candidate(self) -> bool:
+        """Whether the flow wins some float tie of the instance."""
         return any(t.evidence_verdict == LimitVerdict.WON.value for t in self.float_ties)
 
     @property
@@ -158,6 +162,7 @@ class SearchRecord:
         return any(t.agreement == Agreement.DISAGREES.value for t in self.open_ties + self.float_ties)
 
     def to_json(self) -> dict:
+        """The record as a JSON object (one line of the search's results file)."""
         out = self.instance.to_json()
         if self.status is RecordStatus.SKIPPED:
             return {**out, "status": self.status.value, "reason": self.reason}

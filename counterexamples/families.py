@@ -63,10 +63,12 @@ class TableFamily:
 
     @property
     def base(self) -> int:
+        """The number of values an entry takes: high - low + 1."""
         return self.high - self.low + 1
 
     @property
     def tables(self) -> int:
+        """The number of tables of the family."""
         return self.base ** self.entries
 
     @property
@@ -76,6 +78,7 @@ class TableFamily:
 
     @property
     def size(self) -> int:
+        """The number of instances of the family: tables × tasks × length pairs."""
         return self.tables * len(self.tasks) * len(self.pairs)
 
     def __str__(self) -> str:

@@ -59,9 +59,13 @@ DEFAULT_CHUNK = {SAMPLED: 8, EXHAUSTIVE: 1000}     # instances per unit (one ins
 
 
 class ProgressBar(Protocol):
-    def update(self, n: int) -> Any: ...
+    """A progress bar the search advances (tqdm's interface)."""
 
-    def close(self) -> Any: ...
+    def update(self, n: int) -> Any:
+        """Advance by ``n``."""
+
+    def close(self) -> Any:
+        """Close the bar."""
 
 
 ProgressFactory = Callable[[int | None, int], ProgressBar]    # (total, already done) -> a bar
@@ -140,12 +144,14 @@ class ResultFile:
 
 
 def header_sampled(seed: int, families: tuple[str, ...], tau_max: float) -> dict:
+    """The header line of a sampled search's results file."""
     return {"type": "header", "format": FILE_FORMAT, "version": FILE_VERSION, "mode": SAMPLED, "seed": seed,
             "families": list(families), "evidence": EVIDENCE, "tau_max": tau_max,
             "descent_steps": DESCENT_STEPS, "versions": versions()}
 
 
 def header_exhaustive(family: TableFamily, tau_max: float) -> dict:
+    """The header line of an exhaustive pass's results file."""
     return {"type": "header", "format": FILE_FORMAT, "version": FILE_VERSION, "mode": EXHAUSTIVE,
             "family": str(family), "size": family.size, "evidence": EVIDENCE, "tau_max": tau_max,
             "descent_steps": DESCENT_STEPS, "versions": versions()}
@@ -342,6 +348,7 @@ class SearchRun:
 
     @property
     def throughput(self) -> float:
+        """Instances evaluated per second of evaluation (NaN before any)."""
         return self.evaluated / self.evaluated_time if self.evaluated_time > 0 else float("nan")
 
 
@@ -423,10 +430,12 @@ class ExhaustiveRun:
 
     @property
     def complete(self) -> bool:
+        """Whether every instance of the family is done."""
         return self.done == self.family.size
 
     @property
     def throughput(self) -> float:
+        """Instances evaluated per second elapsed (NaN before any)."""
         return self.evaluated / self.elapsed if self.elapsed > 0 else float("nan")
 
 

@@ -49,6 +49,7 @@ def _slug(text: str) -> str:
 
 
 def regenerate(directory: Path = DIRECTORY) -> list[Path]:
+    """Write the shipped certificates into ``directory``; returns the paths written."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     static, _ = find_static()

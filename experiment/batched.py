@@ -78,10 +78,12 @@ class TrainedBatch:
 
 
 def pe_dim(pe_spec: str, train_length: int) -> int:
+    """The θ width p of a PE at the training length."""
     return int(parse_pe(pe_spec).dim(train_length))
 
 
 def batch_data(members: list[Member], train_length: int, dtype: type = np.float64) -> BatchData:
+    """The batch's inputs at the training length: pair features, mask, loss weights and targets."""
     n = train_length
     i_idx, j_idx = np.tril_indices(n)                          # (n(n+1)/2,)
     by_pe: dict[str, np.ndarray] = {}

@@ -29,6 +29,8 @@ DRIFT_BOUND = 1e-3
 
 
 class Status(Enum):
+    """Whether a run converged, did not, or was not recorded."""
+
     CONVERGED = "converged"
     NOT_CONVERGED = "not converged"
     NOT_RECORDED = "not recorded"
@@ -47,11 +49,13 @@ class Convergence:
 
     @property
     def status(self) -> Status:
+        """Converged when the drift is known and within the bound."""
         if self.drift is None or self.drift > DRIFT_BOUND:
             return Status.NOT_CONVERGED
         return Status.CONVERGED
 
     def to_json(self) -> dict:
+        """The diagnostics as a JSON object."""
         return {"clock": self.clock, "mid": self.mid, "end": self.end, "drift": self.drift,
                 "drift_bound": DRIFT_BOUND, "margin_mid": self.margin_mid, "margin_end": self.margin_end,
                 "status": self.status.value}

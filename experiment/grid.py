@@ -73,14 +73,17 @@ class Grid:
 
     @property
     def train_length(self) -> int:
+        """The training length L0 (the recipes share it)."""
         return self.recipes[0].train_length
 
     @property
     def threshold(self) -> float:
+        """The accuracy threshold of a verdict (the recipes share it)."""
         return self.recipes[0].threshold
 
     @property
     def lengths(self) -> list[int]:
+        """The evaluation lengths k · L0."""
         return [k * self.train_length for k in self.multipliers]
 
     @property
@@ -97,9 +100,11 @@ class Grid:
         return replace(self, recipes=tuple(r.with_changes(**changes) for r in self.recipes))
 
     def with_recipes(self, recipes: tuple[Recipe, ...]) -> Grid:
+        """The same grid with other recipes."""
         return replace(self, recipes=recipes)
 
     def to_json(self) -> dict:
+        """The grid as a JSON object, with its lengths."""
         out = asdict(self)
         out["settings"] = [list(s) for s in self.settings]
         out["recipes"] = [r.to_json() for r in self.recipes]

@@ -78,4 +78,5 @@ def measure_instance(path: Path, recipes: tuple[Recipe, ...]) -> dict:
 
 
 def measure_instances(recipes: tuple[Recipe, ...], directory: Path = CERTIFICATES) -> list[dict]:
+    """Measure every open-tie certificate of ``directory`` under the recipes."""
     return [measure_instance(path, recipes) for path in open_tie_files(directory)]

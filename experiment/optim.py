@@ -26,7 +26,10 @@ Params = dict[str, np.ndarray]
 
 
 class Stepper(Protocol):
-    def step(self, params: Params, grads: Params) -> None: ...
+    """An optimizer: one update of the parameters in place from their gradients."""
+
+    def step(self, params: Params, grads: Params) -> None:
+        """Update ``params`` in place from ``grads``."""
 
 
 @dataclass
@@ -82,6 +85,7 @@ class Signum:
     m: Params = field(default_factory=dict)
 
     def step(self, params: Params, grads: Params) -> None:
+        """Update ``params`` in place from ``grads``."""
         for name, g in grads.items():
             if name not in self.m:
                 self.m[name] = np.zeros_like(g)
@@ -102,6 +106,7 @@ class NormalizedGD:
     model_axis: bool = False
 
     def step(self, params: Params, grads: Params) -> None:
+        """Update ``params`` in place from ``grads``."""
         for name, g in grads.items():
             if self.model_axis:
                 norm = np.sqrt(np.sum(g * g, axis=tuple(range(1, g.ndim)), keepdims=True))  # (K, 1, ...)

@@ -79,6 +79,7 @@ class PositionalRun:
     rows_stable: bool | None = None   # the flow: the same rows realized at τ/2 and τ (L0 and every length)
 
     def horizon(self) -> dict:
+        """How far the run went: steps, and the flow's horizon when it ran."""
         out: dict = {"steps": self.steps}
         if self.flow is not None:
             out.update({"sigma": self.flow.sigma, "tau": self.flow.tau, "integrator_success": self.flow.success,
@@ -157,6 +158,7 @@ def train_sign_descent(pe: Encoding, task: Task, train_length: int, recipe: Reci
 
 def train_positional(pe: Encoding, task: Task, train_length: int, recipe: Recipe,
                      lengths: tuple[int, ...] = ()) -> PositionalRun:
+    """Train θ on the positional loss with the recipe's optimizer (gd-flow or sign-descent)."""
     if recipe.optimizer is Optimizer.GD_FLOW:
         return train_gd_flow(pe, task, train_length, recipe, lengths)
     if recipe.optimizer is Optimizer.SIGN_DESCENT:

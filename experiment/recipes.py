@@ -42,6 +42,8 @@ from posreal.theory.errors import bad_value
 
 
 class Optimizer(Enum):
+    """The optimizers of the recipes."""
+
     ADAM = "adam"
     SIGNUM = "signum"
     GD = "gd"
@@ -87,14 +89,17 @@ class Recipe:
 
     @property
     def positional(self) -> bool:
+        """Whether the recipe trains on the positional loss."""
         return self.optimizer.positional
 
     def to_json(self) -> dict:
+        """The recipe as a JSON object."""
         out = asdict(self)
         out["optimizer"] = self.optimizer.value
         return out
 
     def with_changes(self, **changes: object) -> Recipe:
+        """The same recipe with the given fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
 

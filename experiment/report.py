@@ -54,6 +54,7 @@ def _cell(text: object) -> str:
 
 
 def provenance(source: str) -> str:
+    """The HTML line that says the page part was generated from ``source``."""
     return f'<p class="posreal-generated">Generated at build time from <code>{source}</code>.</p>'
 
 

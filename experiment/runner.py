@@ -65,11 +65,14 @@ MIB = 2 ** 20
 class Progress(Protocol):
     """Where a run reports finished models (a progress bar)."""
 
-    def start(self, models: int) -> None: ...
+    def start(self, models: int) -> None:
+        """A run of ``models`` models starts."""
 
-    def advance(self, models: int) -> None: ...
+    def advance(self, models: int) -> None:
+        """``models`` more models are done."""
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """The run is over."""
 
 
 def record_key(record: dict) -> tuple:
@@ -79,6 +82,7 @@ def record_key(record: dict) -> tuple:
 
 
 def job_key(job: ModelJob) -> tuple:
+    """The key of a job's records: its recipe name and model key."""
     return (job.recipe.name, *job.key)
 
 

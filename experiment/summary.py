@@ -56,6 +56,7 @@ def measured_accuracy(record: dict) -> float:
 
 
 def train_accuracy(record: dict) -> float:
+    """The training accuracy of a record: token accuracy, or attention accuracy without tokens."""
     token = record.get("train_token_accuracy")
     return record["train_attention_accuracy"] if token is None else token
 

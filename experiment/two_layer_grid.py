@@ -59,9 +59,11 @@ class TwoLayerGrid:
     factors: tuple[int, ...] = (2, 4, 8)
 
     def extensions(self, pe: str) -> tuple[str, ...]:
+        """The length extensions a PE is measured under: none, pi, ntk and yarn for rope, else none."""
         return ROPE_EXTENSIONS if pe.startswith("rope") else ("none",)
 
     def jobs(self) -> list[tuple[NamedRecipe, str, Kind, int]]:
+        """Every (recipe, PE, task, seed) of the grid."""
         return [(r, pe, task, seed) for r in self.recipes for task in r.tasks for pe in self.pes for seed in self.seeds]
 
     def lengths(self, task: Kind) -> list[int]:
@@ -70,6 +72,7 @@ class TwoLayerGrid:
         return [k * self.train_length + extra for k in (1, *self.factors)]
 
     def to_json(self) -> dict:
+        """The grid as a JSON object."""
         return {"name": self.name, "pes": list(self.pes), "seeds": list(self.seeds), "train_length": self.train_length,
                 "factors": list(self.factors),
                 "recipes": [{"name": r.name, "tasks": [t.value for t in r.tasks], **r.recipe.to_json()}
@@ -128,6 +131,7 @@ def read_records(path: Path) -> list[dict]:
 
 
 def job_key(recipe: str, pe: str, task: str, seed: int) -> tuple[str, str, str, int]:
+    """The key of a job's records."""
     return recipe, pe, task, seed
 
 

@@ -62,6 +62,7 @@ class TwoLayerRecipe:
     mixed: bool = True            # induction: every training sequence draws its own m <= L0/2 (see ``sample``)
 
     def to_json(self) -> dict:
+        """The recipe as a JSON object."""
         return asdict(self)
 
 

@@ -81,12 +81,14 @@ class Ceiling:
 
     @property
     def value(self) -> Fraction:
+        """The ceiling realized / total as a fraction."""
         if not self.total:   # never built by compute_ceiling: an empty R_n is refused there
             raise SpecError(f"invalid ceiling of {self.task!r} at length {self.length}: no scored row; "
                             "accepted: a task with at least one scored row at that length")
         return Fraction(self.realized, self.total)
 
     def to_json(self) -> dict:
+        """The ceiling as a JSON object."""
         return {"kernel": self.kernel, "task": self.task, "length": self.length,
                 "train_length": self.train_length, "realized": self.realized, "total": self.total,
                 "ceiling": f"{self.realized}/{self.total}", "witness": [fraction_str(w) for w in self.witness],

@@ -160,6 +160,7 @@ def ceiling_check(task: str, length: int, kernel: str | None = None, pe: str | N
 
 
 def checks(choice: SolverChoice = SolverChoice.BOTH) -> list[Callable[[], CheckResult]]:
+    """The ceiling checks of the reference cells (relative kernels)."""
     return [ceiling_check(task, n, kernel="relative", choice=choice) for task, n in REFERENCE_CELLS]
 
 

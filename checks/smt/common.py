@@ -79,6 +79,7 @@ def value(model: z3.ModelRef, expr: z3.ExprRef) -> Fraction:
 
 
 def ivalue(model: z3.ModelRef, expr: z3.ExprRef) -> int:
+    """The integer value of ``expr`` in ``model`` (an error for a non-integer)."""
     v = value(model, expr)
     if v.denominator != 1:
         raise AlgebraicValue(f"expected an integer model value for {expr}, got {v}")

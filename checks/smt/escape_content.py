@@ -47,6 +47,7 @@ def _fails() -> z3.BoolRef:
 
 
 def match_exact_condition() -> SmtProof:
+    """SMT proof, with its negative control: the exact condition of ``match`` realizes row i on every token sequence."""
     hyps = _pattern() + _shape()
 
     def verify(model):
@@ -79,8 +80,10 @@ MAKERS = [match_exact_condition]
 
 
 def proofs() -> list[tuple[str, Callable[[], SmtProof]]]:
+    """(name, maker) of every SMT proof of this module."""
     return [(f"escape-content.{make.__name__}", make) for make in MAKERS]
 
 
 def checks(choice: SolverChoice = SolverChoice.BOTH) -> list[Callable[[], CheckResult]]:
+    """The checks of this module's proofs, decided by ``choice``."""
     return [proof_check(make, name, choice) for name, make in proofs()]

@@ -48,6 +48,7 @@ def _violated() -> z3.BoolRef:
 
 
 def route_lemma_step() -> SmtProof:
+    """SMT proof, with its negative control: the induction step of the route lemma."""
     base = _hypotheses()
 
     def verify(model):
@@ -81,8 +82,10 @@ MAKERS = [route_lemma_step]
 
 
 def proofs() -> list[tuple[str, Callable[[], SmtProof]]]:
+    """(name, maker) of every SMT proof of this module."""
     return [(f"escape-depth.{make.__name__}", make) for make in MAKERS]
 
 
 def checks(choice: SolverChoice = SolverChoice.BOTH) -> list[Callable[[], CheckResult]]:
+    """The checks of this module's proofs, decided by ``choice``."""
     return [proof_check(make, name, choice) for name, make in proofs()]

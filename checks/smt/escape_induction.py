@@ -36,6 +36,7 @@ def _violated() -> z3.BoolRef:
 
 
 def alpha_one_implies_induction() -> SmtProof:
+    """SMT proof, with its negative control: α_L(Φ, offset:1) = 1 implies every induction row is realized."""
     offset1 = z3.ForAll([k], z3.Implies(z3.And(1 <= k, k < n), route(k) == k - 1))
     causal = z3.ForAll([k], z3.Implies(z3.And(0 <= k, k < n), z3.And(0 <= route(k), route(k) <= k)))
     hyps = _grid() + [route(0) == 0, causal]
@@ -65,8 +66,10 @@ MAKERS = [alpha_one_implies_induction]
 
 
 def proofs() -> list[tuple[str, Callable[[], SmtProof]]]:
+    """(name, maker) of every SMT proof of this module."""
     return [(f"escape-induction.{make.__name__}", make) for make in MAKERS]
 
 
 def checks(choice: SolverChoice = SolverChoice.BOTH) -> list[Callable[[], CheckResult]]:
+    """The checks of this module's proofs, decided by ``choice``."""
     return [proof_check(make, name, choice) for name, make in proofs()]

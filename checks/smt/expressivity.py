@@ -41,10 +41,12 @@ cw = z3.Real("c")
 
 
 def score(seq, row, key):
+    """The score of key ``key`` on row ``row`` of ``seq``: position term plus content term."""
     return kappa(n, row, key) + cw * T(seq[row], seq[key])
 
 
 def token_independence() -> SmtProof:
+    """SMT proof, with its negative control: a positional-only head's attention depends on n alone (static routing)."""
     diff = lambda seq: score(seq, i, j) - score(seq, i, j2)
     base = [n >= 1, in_range(i, 0, n), 0 <= j, j <= i, 0 <= j2, j2 <= i]
     moved = diff(x) != diff(y)
@@ -67,10 +69,12 @@ def token_independence() -> SmtProof:
 
 
 def realized(row, target) -> z3.BoolRef:
+    """Row ``row`` is realized for ``target`` by the relative kernel r."""
     return z3.ForAll([k], z3.Implies(z3.And(0 <= k, k <= row, k != target), r(row - target) > r(row - k)))
 
 
 def middle_one_row() -> SmtProof:
+    """SMT proof, with its negative control: a free relative kernel realizes at most one row of middle."""
     base = [n >= 1, in_range(i1, h, n), in_range(i2, h, n), i1 != i2, realized(i1, h), realized(i2, h)]
 
     def verify(model):
@@ -96,4 +100,5 @@ def proofs() -> list[tuple[str, Callable[[], SmtProof]]]:
 
 
 def checks(choice: SolverChoice = SolverChoice.BOTH) -> list[Callable[[], CheckResult]]:
+    """The checks of this module's proofs, decided by ``choice``."""
     return [proof_check(make, name, choice) for name, make in proofs()]

@@ -43,6 +43,7 @@ def rescaled(point: z3.ArithRef, key: z3.ArithRef) -> z3.BoolRef:
 
 
 def fx(value_: Fraction) -> str:
+    """A fraction as text."""
     return str(value_)
 
 
@@ -55,6 +56,7 @@ def witnessed(hypotheses: list[z3.BoolRef], body: Callable[[z3.ArithRef], z3.Ari
 
 # --------------------------------------------------------------------------- copy at even L
 def pi_copy_even() -> SmtProof:
+    """SMT proof, with its negative control: PI on copy with L0, L even and V peaked at L0/2 realizes every row."""
     half0 = z3.ToReal(L0) / 2
     peak = z3.ForAll([x], z3.Implies(z3.And(0 <= x, x < z3.ToReal(L0), x != half0), V(x) < V(half0)))
     peak_at_key = z3.Implies(z3.And(0 <= xk, xk < z3.ToReal(L0), xk != half0), V(xk) < V(half0))
@@ -85,6 +87,7 @@ def pi_copy_even() -> SmtProof:
 
 
 def pi_copy_dense() -> SmtProof:
+    """SMT proof, with its negative control: under PI each rational x ≠ L0/2 in [0, L0) is a non-target key of copy."""
     # x = a·L0/b ∈ [0, L0) with 0 ≤ a < b; L = 2b·L0 is even and ≥ L0; key k = 2a·L0 < L lands on x
     length, key = 2 * b * L0, 2 * a * L0
     base = [L0 >= 2, L0 % 2 == 0, 0 <= a, a < b]
@@ -138,15 +141,18 @@ def _fixed_offset(increasing: bool) -> SmtProof:
 
 
 def pi_fixed_offset_increasing() -> SmtProof:
+    """SMT proof, with its negative control: PI on offset:c with V increasing realizes no row i ≥ c+1."""
     return _fixed_offset(True)
 
 
 def pi_fixed_offset_decreasing() -> SmtProof:
+    """SMT proof, with its negative control: PI on offset:c with V decreasing realizes no row i ≥ c+1."""
     return _fixed_offset(False)
 
 
 # --------------------------------------------------------------------------- position:0 (relative)
 def pi_position0_increasing() -> SmtProof:
+    """SMT proof, with its negative control: PI on position:0 with V increasing on [0, L0) realizes every row."""
     n = z3.Int("n")
     increasing = z3.ForAll([x, y], z3.Implies(z3.And(0 <= x, x < y, y < z3.ToReal(L0)), V(x) < V(y)))
     on_integers = z3.ForAll([n], z3.Implies(z3.And(0 <= n, n + 1 < L0), V(z3.ToReal(n)) < V(z3.ToReal(n + 1))))

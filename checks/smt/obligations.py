@@ -89,10 +89,12 @@ class Obligation:
 
     @property
     def expected(self) -> SolverStatus:
+        """The status the obligation's kind expects."""
         return EXPECTED[self.kind]
 
     @property
     def filename(self) -> str:
+        """The obligation's file name: check, kind and index."""
         suffix = f"-{self.index + 1}" if self.index else ""
         return f"{slug(self.check)}.{self.kind.value}{suffix}.smt2"
 

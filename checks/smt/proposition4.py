@@ -46,6 +46,7 @@ def shear(kern: Callable) -> Callable:
 
 
 def causal(row, key) -> z3.BoolRef:
+    """Key ``key`` is visible from row ``row``: 0 ≤ key ≤ row."""
     return z3.And(0 <= key, key <= row)
 
 
@@ -60,6 +61,7 @@ def _small(*vals: int) -> None:
 
 # ------------------------------------------------------------------ involution
 def involution() -> SmtProof:
+    """SMT proof, with its negative control: the shear is an involution on the causal triangle."""
     SS = shear(shear(kappa))
 
     def rot(kern):  # the cyclic shift of each row's keys: also a bijection of {0..i}, not an involution
@@ -84,6 +86,7 @@ def involution() -> SmtProof:
 
 # ------------------------------------------------------------------ key sets
 def key_set_onto() -> SmtProof:
+    """SMT proof, with its negative control: the shear maps each row's key set {0..i} onto itself."""
     into_fails = z3.And(causal(i, j), z3.Not(causal(i, i - j)))
     onto_fails = z3.And(causal(i, k), z3.ForAll([j], z3.Implies(causal(i, j), i - j != k)))
     base = [i >= 0]
@@ -113,6 +116,7 @@ def _py_margin(vals, row, target):
 
 
 def margins() -> SmtProof:
+    """SMT proof, with its negative control: the shear preserves every margin."""
     S = shear(kappa)
     base = [i >= 1, causal(i, t), exact_min(m1, kappa, i, t)]
     proof = base + [exact_min(m2, S, i, i - t), m1 != m2]
@@ -135,6 +139,7 @@ def margins() -> SmtProof:
 
 # ------------------------------------------------------------------ relative ↔ column
 def relative_to_column() -> SmtProof:
+    """SMT proof, with its negative control: the shear exchanges relative and column kernels."""
     S_rel = shear(lambda row, key: rel(row - key))      # S of a relative kernel
     S_col = shear(lambda row, key: a(key))              # S of a column kernel
     not_column = z3.And(causal(i, j), causal(i2, j), S_rel(i, j) != S_rel(i2, j))
@@ -179,6 +184,7 @@ def _constant_on_cells(term: Callable) -> z3.BoolRef:
 
 
 def task_classes() -> SmtProof:
+    """SMT proof, with its negative control: the shear exchanges fixed-offset and fixed-position tasks."""
     sheared = lambda n_, i_: i_ - tt(n_, i_)                       # (Sτ)_n(i)
     fixed_offset = lambda target: _constant(lambda n_, i_: i_ - target(n_, i_))
     fixed_position = lambda target: _constant(target)
@@ -208,6 +214,7 @@ def task_classes() -> SmtProof:
 
 # ------------------------------------------------------------------ tasks
 def task_duals() -> SmtProof:
+    """SMT proof, with its negative control: S(offset:c) = position:c, S(position:c) = offset:c, S(copy) = middle."""
     h = n / 2
     sh = lambda row, target: row - target          # (Sτ)(i) = i - t(i)
     fails = z3.Or(z3.And(i >= c, sh(i, i - c) != c),       # S(offset:c) = position:c
@@ -230,10 +237,12 @@ def task_duals() -> SmtProof:
 
 # ------------------------------------------------------------------ dual of Theorem 2
 def column_realized(row, target) -> z3.BoolRef:
+    """Row ``row`` is realized for ``target`` by the column kernel a."""
     return z3.ForAll([j], z3.Implies(z3.And(causal(row, j), j != target), a(target) > a(j)))
 
 
 def dual_theorem2() -> SmtProof:
+    """SMT proof, with its negative control: the dual of Theorem 2 for column kernels."""
     unique = z3.ForAll([k], z3.Implies(z3.And(in_range(k, 0, N), k != p), a(p) > a(k)))
     base = [1 <= n, n <= N, in_range(p, 0, N), unique, in_range(i, 0, n), causal(i, t)]
     mismatch = column_realized(i, t) != (t == p)
@@ -262,4 +271,5 @@ def proofs() -> list[tuple[str, Callable[[], SmtProof]]]:
 
 
 def checks(choice: SolverChoice = SolverChoice.BOTH) -> list[Callable[[], CheckResult]]:
+    """The checks of this module's proofs, decided by ``choice``."""
     return [proof_check(make, name, choice) for name, make in proofs()]

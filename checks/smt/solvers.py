@@ -80,6 +80,7 @@ def cvc5_command_line(kind: ObligationKind, timeout: float) -> str:
 
 
 def z3_command_line(timeout: float) -> str:
+    """The z3 command line of an obligation file with this timeout."""
     return f"z3 -t:{_millis(timeout)} FILE"
 
 
@@ -107,6 +108,7 @@ class SolverAnswer:
     seconds: float = 0.0
 
     def run(self, solver: Solver) -> SolverRun:
+        """The answer as the SolverRun of ``solver``."""
         return SolverRun(solver, self.status, round(self.seconds, 4), self.reason)
 
 
@@ -139,6 +141,7 @@ class Z3Model:
         self._model, self._ctx = model, ctx
 
     def eval(self, expr: z3.ExprRef, model_completion: bool = True) -> z3.ExprRef:
+        """The value of ``expr`` in the model."""
         return self._model.eval(expr.translate(self._ctx), model_completion=model_completion)
 
     def __repr__(self) -> str:
@@ -198,6 +201,7 @@ class Cvc5Model:
         self._parser.setIncrementalStringInput(cvc5.InputLanguage.SMT_LIB_2_6, "model")
 
     def eval(self, expr: z3.ExprRef, model_completion: bool = True) -> z3.ExprRef:
+        """The value of ``expr`` in the model, as a z3 value."""
         self._parser.appendIncrementalStringInput(expr.sexpr() + "\n")
         term = self._parser.nextTerm()
         val = self._solver.getValue(term)

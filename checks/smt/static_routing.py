@@ -27,6 +27,7 @@ MONTE_CARLO = ("addition", 8, 10, 100_000)   # 10^8 inputs: beyond enumeration
 
 
 def beta_check() -> CheckResult:
+    """The enumeration check of the static routing bound, with its negative control."""
     def body() -> CheckResult:
         lines, bad, data = [], [], {}
         for spec, n, V in POSITIONAL_CASES:

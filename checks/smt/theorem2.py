@@ -71,10 +71,12 @@ def _profile(model) -> list[Fraction]:
 
 
 def py_unique_max(v: list[Fraction], d: int, strict: bool = True) -> bool:
+    """Whether d is the strict (or weak) unique maximizer of v."""
     return all((v[d] > v[k]) if strict else (v[d] >= v[k]) for k in range(len(v)) if k != d)
 
 
 def py_realized(v: list[Fraction], row: int, target: int, strict: bool = True) -> bool:
+    """Whether profile v realizes row ``row`` for ``target`` (strictly or weakly)."""
     if not 0 <= target <= row < len(v):
         return False
     return all((v[row - target] > v[row - k]) if strict else (v[row - target] >= v[row - k])
@@ -82,6 +84,7 @@ def py_realized(v: list[Fraction], row: int, target: int, strict: bool = True) -
 
 
 def py_unique_argmax(v: list[Fraction], m: int, row: int) -> bool:
+    """Whether m is the unique argmax of v on {0..row}."""
     return 0 <= m <= row and all(v[m] > v[k] for k in range(row + 1) if k != m)
 
 
@@ -91,6 +94,7 @@ def _read(model, *names):
 
 # ------------------------------------------------------------------ the proofs
 def deep_only_if() -> SmtProof:
+    """SMT proof, with its negative control: a deep row i ≥ δ* realized for t has t = i - δ*."""
     hyps = grid() + [unique_max(), in_range(t, 0, i + 1), realized(i, t)]
 
     def verify(model):
@@ -106,6 +110,7 @@ def deep_only_if() -> SmtProof:
 
 
 def deep_if() -> SmtProof:
+    """SMT proof, with its negative control: a deep row i ≥ δ* is realized for t = i - δ*."""
     base = grid() + [i >= dstar, t == i - dstar]
 
     def verify(model):
@@ -123,6 +128,7 @@ def deep_if() -> SmtProof:
 
 
 def shallow_iff() -> SmtProof:
+    """SMT proof, with its negative control: a shallow row's realization by the unique maximizer on {0..i}."""
     base = grid() + [unique_max(), i < dstar, in_range(t, 0, i + 1)]
 
     def verify(model):
@@ -142,6 +148,7 @@ def shallow_iff() -> SmtProof:
 
 
 def position_one_deep_row() -> SmtProof:
+    """SMT proof, with its negative control: position:p is realized on at most one deep row per length."""
     base = [1 <= n, n <= N, in_range(dstar, 0, N), p >= 0, unique_max(),
             in_range(i1, p, n), in_range(i2, p, n), i1 != i2, realized(i1, p), realized(i2, p)]
 
@@ -172,6 +179,7 @@ GROWING_TARGETS: dict[str, Callable] = {
 
 
 def growing_finite(task: str) -> SmtProof:
+    """SMT proof, with its negative control: the last row of a growing task is realized only if n ≤ 2δ* + 2."""
     last = n - 1
     target = GROWING_TARGETS[task](n, last)
     base = [1 <= n, n <= N, in_range(dstar, 0, N), unique_max(), n > 2 * dstar + 2]
@@ -191,6 +199,7 @@ def growing_finite(task: str) -> SmtProof:
 
 
 def alibi_breaks() -> SmtProof:
+    """SMT proof, with its negative control: alibi with slope m > 0 realizes position:0 on every row."""
     # where Theorem 2 breaks: r(δ) = mδ with m > 0 grows without bound (no global maximizer);
     # the causal boundary anchors position 0: on row i the largest offset i is key 0
     m = z3.Real("m")

@@ -62,22 +62,27 @@ B_ZERO = z3.ForAll([v], B(zero, v) == 0)
 
 
 def zero_completion(x):
+    """The completion E_j = 0 beyond L0."""
     return z3.If(x < L0, E(x), zero)
 
 
 def last_completion(x):
+    """The completion E_j = E_{L0-1} beyond L0."""
     return z3.If(x < L0, E(x), E(L0 - 1))
 
 
 def kernel(completion):
+    """The kernel of a completion: B(E_i, E_j)."""
     return lambda row, key: B(completion(row), completion(key))
 
 
 def realized(kern, row, target) -> z3.BoolRef:
+    """Row ``row`` is realized for ``target`` by the kernel ``kern``."""
     return z3.ForAll([j], z3.Implies(z3.And(0 <= j, j <= row, j != target), kern(row, target) > kern(row, j)))
 
 
 def lengths() -> list[z3.BoolRef]:
+    """The length hypotheses L0 ≥ 1, L > L0."""
     return [L0 >= 1, L > L0]
 
 
@@ -89,6 +94,7 @@ w_witness = z3.Const("w", Vec)
 
 
 def zero_form() -> SmtProof:
+    """SMT proof, with its negative control: B(0, v) = 0 from additivity of B in its first argument."""
     def verify(model):
         zero_ok = z3.is_true(model.eval(add(zero, zero) == zero, model_completion=True))
         b = value(model, B(zero, w_witness))
@@ -102,6 +108,7 @@ def zero_form() -> SmtProof:
 
 # ------------------------------------------------------------------ (a) all tied
 def zero_ties() -> SmtProof:
+    """SMT proof, with its negative control: with completion E_j = 0 every new row has all keys tied."""
     K = kernel(zero_completion)
     base = lengths() + [in_range(i, L0, L), 0 <= j, j <= i, 0 <= j2, j2 <= i, K(i, j) != K(i, j2)]
 
@@ -118,6 +125,7 @@ def zero_ties() -> SmtProof:
 
 
 def zero_alpha() -> SmtProof:
+    """SMT proof, with its negative control: with completion E_j = 0 row i < L is realized iff i < L0."""
     K = kernel(zero_completion)
     K0 = lambda row, key: B(E(row), E(key))     # the trained kernel at L0
     trained = z3.ForAll([i], z3.Implies(z3.And(in_range(i, 0, L0), scored(i)), realized(K0, i, tgt(i))))
@@ -145,6 +153,7 @@ def zero_alpha() -> SmtProof:
 
 # ------------------------------------------------------------------ (b) copy the last row
 def last_realizes() -> SmtProof:
+    """SMT proof, with its negative control: with completion E_j = E_{L0-1} every row of position:p is realized."""
     K = kernel(last_completion)
     K0 = lambda row, key: B(E(row), E(key))
     trained = z3.ForAll([i], z3.Implies(in_range(i, p, L0), realized(K0, i, p)))
@@ -215,4 +224,5 @@ def proofs() -> list[tuple[str, Callable[[], SmtProof]]]:
 
 
 def checks(choice: SolverChoice = SolverChoice.BOTH) -> list[Callable[[], CheckResult]]:
+    """The checks of this module's proofs, decided by ``choice``."""
     return [proof_check(make, name, choice) for name, make in proofs()]

@@ -65,16 +65,19 @@ def unq(text: Any, where: str) -> Fraction:
 
 
 def unqvec(values: Any, where: str) -> tuple[Fraction, ...]:
+    """Parse a list of canonical rationals (:func:`unq`) found at ``where``."""
     if not isinstance(values, list):
         raise CertificateError(f"invalid vector {quote(values)} at {where}; accepted: a list of 'p/q' strings")
     return tuple(unq(x, f"{where}[{n}]") for n, x in enumerate(values))
 
 
 def canonical(document: dict) -> str:
+    """The canonical JSON text of a document (sorted keys, no spaces, ASCII)."""
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
 def digest(document: dict) -> str:
+    """The sha256 digest of a document without its ``digest`` field."""
     body = {k: v for k, v in document.items() if k != "digest"}
     return "sha256:" + hashlib.sha256(canonical(body).encode("ascii")).hexdigest()
 

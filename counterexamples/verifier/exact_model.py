@@ -191,4 +191,5 @@ def difference(pe: str, i: int, t: int, j: int, train_length: int, tables: Mappi
 
 
 def dot(a: Sequence[Fraction], b: Sequence[Fraction]) -> Fraction:
+    """The exact dot product of two vectors of equal length."""
     return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))

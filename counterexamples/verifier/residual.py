@@ -65,6 +65,7 @@ def _row_multisets(inst) -> Counter:
 
 
 def symmetric(v_mod, inst, instance: dict, claims: dict, check) -> None:
+    """Check the claims of a ``symmetric-tie`` certificate."""
     theta, v, *_ = _tie(v_mod, inst, instance, claims, check)
     p = len(theta)
     w = unqvec(v_mod._get(claims, "projection", list, "claims"), "claims.projection")
@@ -125,6 +126,7 @@ def _weighted(value: Any, where: str, v_mod, key: str = "lambda") -> dict[tuple[
 
 
 def levels(v_mod, inst, instance: dict, claims: dict, check) -> None:
+    """Check the claims of a ``residual-levels`` certificate."""
     theta, v, *_ = _tie(v_mod, inst, instance, claims, check)
     check(any(_dot(z, v) != 0 for z in inst.Z), "Z v ≠ 0 (not orthogonal: open case)")
     listed = v_mod._get(claims, "levels", list, "claims")

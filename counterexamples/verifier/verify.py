@@ -97,6 +97,7 @@ class CertificateReport:
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
+        """The report as a JSON object."""
         return {"verdict": self.verdict.value, "name": self.name, "failures": self.failures,
                 "checked": self.checked, "notes": self.notes}
 
@@ -497,6 +498,7 @@ def verify_document(document: dict, name: str = "certificate") -> list[Certifica
 
 
 def overall(verdicts: list[CertificateReport]) -> Outcome:
+    """The verdict over several certificates: refuted, else not checkable, else verified."""
     kinds = {v.verdict for v in verdicts}
     if REFUTED in kinds:
         return REFUTED
@@ -506,4 +508,5 @@ def overall(verdicts: list[CertificateReport]) -> Outcome:
 
 
 def verify_file(path: str | Path) -> list[CertificateReport]:
+    """Verify every certificate of a certificate or bundle file."""
     return verify_document(load(path), Path(path).name)
