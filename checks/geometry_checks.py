@@ -102,7 +102,7 @@ def _compare(case: dict, face_geometry: SelectionGeometry) -> None:
 
 
 def descent_body(case: dict) -> None:
-    """Compare the case's descent with its geometry's face."""
+    """Assert that the descent of the case's geometry ends as that geometry's own face says."""
     _compare(case, SelectionGeometry.parse(case["geometry"]))
 
 

@@ -268,7 +268,7 @@ class TableTask(Task):
 
 @st.composite
 def duality_cases(draw) -> dict:
-    """Random feature tables and tasks for Proposition 4's duality."""
+    """Random kernels, rational feature tables, rows and targets for Proposition 4's duality."""
     L = draw(st.integers(1, 10))
     rows = sorted(draw(st.sets(st.integers(0, L - 1), min_size=1, max_size=L)))
     targets = [draw(st.integers(0, i)) for i in rows]
@@ -290,7 +290,7 @@ def direct_margins(K: np.ndarray, rows, targets) -> list[float]:
 
 
 def duality_body(case: dict) -> None:
-    """Proposition 4 on one random table: the sheared kernel and task keep every margin."""
+    """Proposition 4 on one random case: γ(Sκ; Sτ) = γ(κ; τ), by the theory functions and directly."""
     L, rows, targets = case["length"], case["rows"], case["targets"]
     K = np.array(case["kernel"], dtype=float).reshape(L, L)                 # κ(i, j), j ≤ i used
     sheared_targets = [i - t for i, t in zip(rows, targets)] if case["shear_task"] else list(targets)
@@ -396,7 +396,7 @@ def _tie_pe(case: dict):
 
 
 def tie_body(case: dict) -> None:
-    """An orthogonal tie stays tied along gradient descent from 0, on one random case."""
+    """Gradient descent from θ = 0 keeps ⟨θ_k, v⟩ = 0 for every L-grid difference v ⊥ col Zᵀ (one random case)."""
     from posreal.theory.selection import difference_vectors, training_pairs
     from posreal.theory.training import gradient_descent
     L0 = case["train_length"]
