@@ -11,7 +11,7 @@ Main definitions:
 * the prediction of a cell is α = 1 (α_L^ind for ``induction``, α_L(copy) for ``copy``); None when the theory
   makes none (layer 1's offset:1, or copy, not realizable at L0).  A cell *disagrees* when its prediction is
   not None and differs from its measured verdict — every such cell is listed, none tuned away;
-* :func:`pi_prediction` — the issue's prediction read off the ``mixed`` recipe's induction cells of rope:
+* :func:`pi_prediction` — the PI prediction read off the ``mixed`` recipe's induction cells of rope:
   copying survives σ = none and ntk (every k generalizes) and breaks under pi (no k generalizes);
   each part is reported as holding or not, per k;
 * :func:`render_markdown` — the docs' table, a pure function of the summary (the docs test compares the
