@@ -399,8 +399,7 @@ def audit(proofs_dir: Path | None = None, coqc: str | None = None, files: list[P
           workers: int = 2, per_result: bool = True) -> AuditReport:
     """Audit every .v file of ``proofs_dir`` (or the given files).
 
-    Audit every .v file of ``proofs_dir`` (or the given files), ``workers`` coqc processes at a time;
-    ``not run`` throughout without coqc."""
+    ``workers`` coqc processes at a time; ``not run`` throughout without coqc."""
     coqc = coqc or coqc_path()
     paths = files if files is not None else proof_files(proofs_dir)
     version = coqc_version(coqc) if coqc else ""

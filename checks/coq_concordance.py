@@ -128,8 +128,7 @@ FOR_ALL_BESIDES_SMT = ("theorem1",)   # statements over every m and p that the S
 def for_all_claims() -> tuple[str, ...]:
     """Claim ids whose statement holds over all lengths (or all m and p).
 
-    Claim ids whose statement holds over all lengths (or all m and p) and therefore needs a Coq theorem: every
-    theorem the SMT layer proves, and Theorem 1."""
+    Each of them needs a Coq theorem: every theorem the SMT layer proves, and Theorem 1."""
     return tuple(cid for cid, st in STATEMENTS.items()
                  if st.status == "theorem" and ("smt" in st.checks or cid in FOR_ALL_BESIDES_SMT))
 

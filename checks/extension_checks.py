@@ -427,8 +427,7 @@ def _predict(pe: str, task: str, prof: Profile, L0: int, L: int, method: str) ->
 def extension_registry(against: str | None = None) -> dict:
     """Each registry cell's prediction from θ*'s profile against compute_alpha under the method.
 
-    Each registry cell's prediction from θ*'s profile against compute_alpha under the method (``against``:
-    the control's transfer in its place)."""
+    ``against``: the control's transfer in the method's place."""
     compared, mismatches, instances = [], [], []
     for pe, L0, tasks in REGISTRY_CELLS:
         lengths = sorted({2 * L0, 4 * L0, 8 * L0, 16 * L0, 64 * L0, 2 * L0 + 1, 4 * L0 + 1})

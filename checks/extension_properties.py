@@ -49,8 +49,8 @@ def offset_cases(draw) -> dict:
 def position0_cases(draw) -> dict:
     """Increasing kernels Σ A_f sin ω_f x on the frequencies with ω_f L0 ≤ 0.4π.
 
-    Increasing kernels Σ A_f sin ω_f x on the frequencies with ω_f L0 ≤ 0.4π (the base makes the lowest
-    one π/(2 L0 room)); the control adds wiggle × (least slope) · sin(x + φ) on ω_0 = 1."""
+    The base makes the lowest frequency π/(2 L0 room); the control adds wiggle × (least slope) · sin(x + φ)
+    on ω_0 = 1."""
     d = draw(st.sampled_from([4, 6, 8]))
     L0 = draw(st.integers(3, 20))
     return {"d": d, "L0": L0, "room": draw(st.floats(1.3, 3.0)),

@@ -109,8 +109,7 @@ def descent_body(case: dict) -> None:
 def descent_control(case: dict) -> None:
     """The wrong geometry's face: each geometry's declared rival.
 
-    The wrong geometry's face: each geometry's declared rival (ℓ∞ descent against the ℓ2 face, ℓ2 and ℓ1
-    against the ℓ∞ face)."""
+    ℓ∞ descent against the ℓ2 face, ℓ2 and ℓ1 descent against the ℓ∞ face."""
     own = SelectionGeometry.parse(case["geometry"])
     _compare(case, SelectionGeometry.parse(own.rival))
 

@@ -207,8 +207,7 @@ def theorem2_cases(draw) -> dict:
 def theorem2_formula(r: list[int], i: int, t: int) -> bool:
     """Theorem 2's prediction for row i, target t, given a relative kernel r.
 
-    Theorem 2's prediction for row i, target t, given a relative kernel r with a strict unique
-    global maximizer (taken as the first argmax when the hypothesis is dropped)."""
+    The kernel r has a strict unique global maximizer (taken as the first argmax when the hypothesis is dropped)."""
     delta_star = int(np.argmax(r))
     if i >= delta_star:
         return t == i - delta_star

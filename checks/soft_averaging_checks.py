@@ -81,8 +81,8 @@ def _long(rng: np.random.Generator, length: int = 2048, vocab: int = 3) -> list[
 def position_collision(bos_token: int | None, vocab: int = 2, tokens: int = 6) -> tuple | None:
     """Two prefixes of different rows with the same averaged output.
 
-    Two prefixes of different rows with the same averaged output, when BOS is absent (None) or equals
-    ``bos_token``: the position is then not recoverable.  None when no collision exists up to ``tokens``."""
+    BOS is absent (``bos_token`` None) or equals ``bos_token``; a collision means the position is then not
+    recoverable.  None when no collision exists up to ``tokens``."""
     seen: dict[tuple[Fraction, ...], tuple[int, ...]] = {}
     for n in range(1, tokens + 1):
         for seq in itertools.product(range(vocab), repeat=n):

@@ -356,8 +356,8 @@ def _ratio_nonnegative(expr: sp.Expr, symbols: list[sp.Symbol]) -> bool:
 def derive_log2_tie(variant: str = "theorem") -> Derivation:
     """The designed open tie, unconditionally: lim (a - b) = log 2.
 
-    The designed open tie, unconditionally: lim (a - b) = log 2 along the gradient flow and along
-    gradient descent with any fixed step η > 0, so row 3 of the L = 4 grid is won although α_4 = 3/4.
+    The limit holds along the gradient flow and along gradient descent with any fixed step η > 0, so row 3 of the
+    L = 4 grid is won although α_4 = 3/4.
 
     Steps: the training loss of the table is ℓ = log(1 + e^{-a}) + log(1 + e^{-a} + e^{-b}) in
     θ = (a, b, c) (row 1 has the difference e1, row 2 has e1 and e2), ∂ℓ/∂c = 0; with A = e^a,

@@ -1,7 +1,6 @@
 """Writing certificates: the producers' side of the format.
 
-Writing certificates: the producers' side of the format of
-:mod:`posreal.counterexamples.verifier.certificate` (which holds only what checking needs).
+The format is that of :mod:`posreal.counterexamples.verifier.certificate` (which holds only what checking needs).
 
 Main functions: :func:`q` / :func:`qvec` (rationals as ``"p/q"`` strings), :func:`seal` (format
 header and digest), :func:`bundle` (several certificates in one file), :func:`dumps` and
@@ -56,9 +55,8 @@ def check_output_file(path: str | Path, what: str = "output file", force: bool =
                       accepted: str = f"a new file, or {output_files.FORCE_HINT}") -> Path:
     """``path`` as a Path if a regular file can be written there, else a one-line error.
 
-    ``path`` as a Path if a regular file can be written there, else a one-line error — called
-    before long work so that it fails first (:func:`posreal.theory.resources.check_output_file`; a
-    symlink, or an existing file without ``force``: :func:`posreal.theory.output_files.check_target`)."""
+    Called before long work so that it fails first (:func:`posreal.theory.resources.check_output_file`; a symlink,
+    or an existing file without ``force``: :func:`posreal.theory.output_files.check_target`)."""
     output_files.check_target(path, what, force, accepted)
     return Path(resources.check_output_file(str(path), what))
 
@@ -71,7 +69,7 @@ def check_output_directory(path: str | Path, what: str = "output directory") -> 
 def write(document: dict, path: str | Path, force: bool = False) -> bool:
     """Write ``document`` to ``path`` atomically.
 
-    Write ``document`` to ``path`` atomically (:func:`posreal.theory.output_files.write_atomic`): never
-    over another existing file unless ``force`` (a file with exactly this content is left as it is:
-    False), never through a symlink; a full disk is an OutputIOError naming the file."""
+    Done by :func:`posreal.theory.output_files.write_atomic`: never over another existing file unless ``force`` (a file
+    with exactly this content is left as it is: False), never through a symlink; a full disk is an OutputIOError
+    naming the file."""
     return output_files.write_atomic(path, dumps(document), "certificate file", force)

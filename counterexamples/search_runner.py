@@ -459,8 +459,8 @@ def exhaustive(family: TableFamily, out: str | Path | None = None, resume: bool 
                executor: ExecutorSpec | None = None, chunk: int | None = None, force: bool = False) -> ExhaustiveRun:
     """Evaluate every instance of ``family`` not yet in ``out``, in index order.
 
-    Evaluate every instance of ``family`` not yet in ``out``, in index order, in chunks of
-    ``chunk`` instances (default :data:`DEFAULT_CHUNK`), until done or ``seconds`` have passed."""
+    Instances are evaluated in chunks of ``chunk`` (default :data:`DEFAULT_CHUNK`), until done or ``seconds`` have
+    passed."""
     _check_tau(tau_max)
     _check_chunk(chunk)
     spec = executor or local(1)

@@ -181,8 +181,7 @@ def extension_operators(names: tuple[str, ...], pe: str, train_length: int) -> t
 def model_jobs(grid: Grid, preds: dict | None = None) -> list[ModelJob]:
     """Every trained model of the grid, in a fixed order.
 
-    Every trained model of the grid, in a fixed order (a positional-loss recipe: one run per cell, with
-    V = d = seed = 0)."""
+    A positional-loss recipe has one run per cell, with V = d = seed = 0."""
     preds = predictions(grid) if preds is None else preds
     jobs = []
     for recipe in grid.recipes:

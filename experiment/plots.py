@@ -1,7 +1,6 @@
 """Figures of the experiment (matplotlib, Agg backend), written from a summary alone.
 
-Figures of the experiment (matplotlib, Agg backend), written from a summary alone so that the
-docs build can regenerate them from the committed ``docs/data/experiment/summary.json``.
+The docs build can therefore regenerate them from the committed ``docs/data/experiment/summary.json``.
 
 Main result: :func:`write_figures` — small multiples, one panel per (PE, task) cell that is realizable at
 L0: α_L of every witness geometry (ℓ2 a line; ℓ∞ and ℓ1 their lo end with the [lo, hi] band) and the

@@ -98,8 +98,8 @@ def train_gd_flow(pe: Encoding, task: Task, train_length: int, recipe: Recipe,
                   lengths: tuple[int, ...] = ()) -> PositionalRun:
     """Gradient descent at lr/β for the recipe's steps, then the log-time flow.
 
-    Gradient descent at lr/β for the recipe's steps, then the log-time flow to the first checkpoint of
-    :data:`FLOW_CHECKPOINTS` where it has converged (``lengths``: the evaluation lengths whose rows must be stable)."""
+    The flow runs to the first checkpoint of :data:`FLOW_CHECKPOINTS` where it has converged (``lengths``: the
+    evaluation lengths whose rows must be stable)."""
     theta_star = _theta_star(pe, task, train_length)
     if theta_star is None:   # not separable: no θ*, no flow — plain gradient descent
         half = max(1, recipe.steps // 2)

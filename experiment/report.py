@@ -1,8 +1,7 @@
 """The experiment's report in Markdown, written from a summary alone.
 
-The experiment's report in Markdown, written from a summary alone (``summary.json``, the contract of
-:func:`posreal.experiment.summary.summarize_run`): the tables of the docs' Experiment page, and of
-``posreal experiment --report SUMMARY``.
+The summary is ``summary.json``, the contract of :func:`posreal.experiment.summary.summarize_run`; the report holds the
+tables of the docs' Experiment page, and of ``posreal experiment --report SUMMARY``.
 
 Main results:
 

@@ -127,8 +127,7 @@ def plan_batches(jobs: list[ModelJob], budget_bytes: int,
 def run_batch(batch: Batch) -> list[dict]:
     """Train the batch's models and measure each at L0 and at each of its lengths.
 
-    Train the batch's models and measure each at L0 and at each of its lengths (and under each of
-    the batch's length extensions that acts on its PE)."""
+    Each is also measured under each of the batch's length extensions that acts on its PE."""
     start = time.perf_counter()
     shape, recipe = batch.shape, batch.shape.recipe
     if recipe.positional:

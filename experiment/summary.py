@@ -577,12 +577,12 @@ def convergence_summary(records: list[dict]) -> dict:
 def ladder(recipes: dict, order: tuple[str, ...]) -> list[dict]:
     """One row per recipe of ``order`` present in ``recipes``.
 
-    One row per recipe of ``order`` present in ``recipes`` (summaries of :func:`summarize_recipe`): its own
-    witness, the attention accuracy against it (fraction inside, mean absolute error, converged apart), the
-    threshold agreement, and what is left, by cause: measurements outside the witness that did not converge,
-    that did not learn L0, or neither (the direction the run took is not the witness's); threshold disagreements
-    where the witness is silent (interval ends differ), where the attention accuracy is inside the witness (the
-    token verdict's cut and readout) and where it is not."""
+    ``recipes`` holds summaries of :func:`summarize_recipe`.  Each row gives the recipe's own witness, the attention
+    accuracy against it (fraction inside, mean absolute error, converged apart), the threshold agreement, and what
+    is left, by cause: measurements outside the witness that did not converge, that did not learn L0, or neither
+    (the direction the run took is not the witness's); threshold disagreements where the witness is silent (interval
+    ends differ), where the attention accuracy is inside the witness (the token verdict's cut and readout) and where
+    it is not."""
     out = []
     for name in order:
         rs = recipes.get(name)

@@ -252,8 +252,8 @@ def evaluate(pe: Encoding, kind: Kind, params: dict[str, np.ndarray], length: in
              extension: Transfer, seed_key: int, recipe: TwoLayerRecipe = RECIPE) -> Measured:
     """Token accuracy over the scored rows of fresh sequences at ``length``.
 
-    Token accuracy over the scored rows of fresh sequences at ``length`` (the same sequences for every
-    extension: the stream depends on the model and the length only), with features T_L^σ."""
+    The sequences are the same for every extension (the stream depends on the model and the length only); the
+    features are T_L^σ."""
     jax = require_jax()
     jnp = jax.numpy
     lay = layout(kind, length)

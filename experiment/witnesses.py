@@ -106,8 +106,7 @@ def compute_extension_witnesses(pes: tuple[str, ...] | list[str], tasks: tuple[s
                                 extensions: tuple[str, ...] | list[str]) -> dict[str, dict[str, dict | str]]:
     """method -> geometry -> {(pe, task): Witness} under that length extension.
 
-    method -> geometry -> {(pe, task): Witness} under that length extension, for the PEs the method
-    acts on (the others have no entry)."""
+    Only the PEs the method acts on have an entry."""
     from posreal.theory.errors import SpecError
     from posreal.theory.extension import parse_extension
     from posreal.theory.pe_specs import parse_pe

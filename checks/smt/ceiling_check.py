@@ -45,8 +45,7 @@ def ceiling_obligations(task: str, length: int, k: int, kernel: str | None = Non
                         timeout: float = DEFAULT_TIMEOUT) -> tuple[list[Obligation], Callable]:
     """The obligations "≥ k + 1 rows" and (when k ≥ 1) "≥ k rows".
 
-    The obligations "≥ k + 1 rows" and (when k ≥ 1) "≥ k rows", and the Python re-count of a model of
-    the latter: model -> (rows realized ≥ k, description)."""
+    With them, the Python re-count of a model of the latter: model -> (rows realized ≥ k, description)."""
     task_obj = parse_task(task)
     cls = kernel_class(kernel, pe, length, train_length)
     rows, targets = (a.tolist() for a in task_obj.rows_and_targets(length))

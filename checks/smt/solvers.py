@@ -151,8 +151,7 @@ class Z3Model:
 def decide_cvc5(text: str, kind: ObligationKind, timeout: float, name: str = "obligation") -> SolverAnswer:
     """cvc5 on one SMT-LIB 2 obligation.
 
-    cvc5 on one SMT-LIB 2 obligation (its ``check-sat`` is ours: timed, with ``tlimit-per`` set to
-    :func:`cvc5_budget`)."""
+    Its ``check-sat`` is ours: timed, with ``tlimit-per`` set to :func:`cvc5_budget`."""
     cvc5 = _cvc5()
 
     tm = cvc5.TermManager()

@@ -1,8 +1,7 @@
 """The enumeration check of the static routing bound.
 
-The enumeration check of the static routing bound (claim ``expressivity``, method
-``enumeration``): β = 1 for every registry positional task, β < 1 on every row of ``sort`` and
-``addition``, from :func:`posreal.theory.expressivity.static_routing_bound`.
+Claim ``expressivity``, method ``enumeration``: β = 1 for every registry positional task, β < 1 on every row of ``sort``
+and ``addition``, from :func:`posreal.theory.expressivity.static_routing_bound`.
 
 Controls: ``permutation`` (content-independent, must give β = 1 — if not, the check is wrong)
 and, as the negative control, ``successor`` (F(x)_i = x_i + 1 mod V: the positional hypothesis

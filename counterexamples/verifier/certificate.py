@@ -52,9 +52,8 @@ _RATIONAL = re.compile(r"(0|-?[1-9][0-9]*)/([1-9][0-9]*)")   # one spelling of z
 def unq(text: Any, where: str) -> Fraction:
     """Parse a rational in its canonical form ``"p/q"``.
 
-    Parse a rational in its canonical form ``"p/q"`` (q > 0, gcd(p, q) = 1, zero is ``"0/1"``,
-    ASCII digits, at most MAX_RATIONAL_DIGITS each); anything else is a malformed certificate, so
-    that one number has exactly one spelling."""
+    The form: q > 0, gcd(p, q) = 1, zero is ``"0/1"``, ASCII digits, at most MAX_RATIONAL_DIGITS each.  Anything
+    else is a malformed certificate, so that one number has exactly one spelling."""
     match = _RATIONAL.fullmatch(text) if isinstance(text, str) and len(text) <= 2 * MAX_RATIONAL_DIGITS + 2 else None
     if match is not None and max(len(match.group(1).lstrip("-")), len(match.group(2))) <= MAX_RATIONAL_DIGITS:
         num, den = int(match.group(1), 10), int(match.group(2), 10)
