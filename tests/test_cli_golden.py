@@ -46,5 +46,23 @@ def test_cli_output_is_golden(stored, capsys, monkeypatch):
     code = main(list(stored["argv"]))
     out, err = capsys.readouterr()
     assert golden.comparable(out) == golden.comparable("\n".join(stored["stdout"]))
+    ours, theirs = golden.processor_values(out), golden.processor_values("\n".join(stored["stdout"]))
+    assert len(ours) == len(theirs)
+    assert all(abs(a - b) <= golden.PROCESSOR_RTOL * max(abs(a), abs(b)) for a, b in zip(ours, theirs)), (ours, theirs)
     assert golden.normalize(err.split("\n", 1)[0]) == stored["stderr_first_line"]
     assert code == stored["exit_code"]
+
+
+def test_processor_dependent_evidence_is_compared_to_its_tolerance_not_byte_for_byte():
+    """drift_last_decade differs between processors in its 9th-10th digit: a relative 7e-9 change passes, a
+    relative 1e-4 change is caught (the control), and the certificate digest that covers it is left out."""
+    text = '{\n  "digest": "sha256:' + "a" * 64 + '",\n  "drift_last_decade": -1.2844698016323264e-07\n}'
+    moved = text.replace("-1.2844698016323264e-07", "-1.2844697927505422e-07").replace("a" * 64, "b" * 64)
+    assert golden.comparable(text) == golden.comparable(moved)
+    (a,), (b,) = golden.processor_values(text), golden.processor_values(moved)
+    assert abs(a - b) <= golden.PROCESSOR_RTOL * abs(a)
+    far = text.replace("-1.2844698016323264e-07", "-1.2846e-07")
+    (c,) = golden.processor_values(far)
+    assert abs(a - c) > golden.PROCESSOR_RTOL * abs(a)
+    plain = '{\n  "digest": "sha256:' + "a" * 64 + '"\n}'                # no such evidence: digests compared
+    assert golden.comparable(plain) != golden.comparable(plain.replace("a" * 64, "b" * 64))
