@@ -242,3 +242,18 @@ def test_the_process_pool_starts_its_workers_by_spawn() -> None:
         assert not executor._processes
     finally:
         executor.shutdown(wait=True)
+
+
+def test_a_future_lost_in_distributed_transit_is_told_from_a_unit_error():
+    """distributed's ClientExecutor raises a ValueError inside distributed.cfexecutor when a future's worker died
+    (seen in CI: 'not enough values to unpack'); run() resubmits that unit.  A unit's own ValueError is not it."""
+    from posreal.theory.executors import lost_in_transit
+    scope = {"__name__": "distributed.cfexecutor"}
+    exec("def cascade():\n    typ, exc, tb = (1, 2)\n", scope)                   # the failing unpack, in that module
+    with pytest.raises(ValueError) as transit:
+        scope["cascade"]()
+    assert lost_in_transit(transit.value)
+    with pytest.raises(ValueError) as own:                                      # the control: the unit's own error
+        int("not a number")
+    assert not lost_in_transit(own.value)
+    assert not lost_in_transit(RuntimeError("elsewhere"))

@@ -397,6 +397,10 @@ class WorkerPool(Generic[U, R]):
                         retry.append((unit, attempts + 1))
                         continue
                     except Exception as exc:
+                        if lost_in_transit(exc) and attempts + 1 < MAX_ATTEMPTS:
+                            retry.append((unit, attempts + 1))      # its worker died: the unit never finished
+                            self.report.resubmitted += 1
+                            continue
                         self._dask_loss(exc, unit)
                         raise
                     if self.spec.kind is ExecutorKind.IN_PROCESS:
@@ -428,6 +432,18 @@ class WorkerPool(Generic[U, R]):
         if kind in ("CancelledError", "FutureCancelledError", "CommClosedError"):
             raise WorkerLost(f"the Dask cluster went away while unit {quote(unit)} ran ({kind}); resume the run "
                              "with --resume") from None
+
+
+def lost_in_transit(exc: BaseException) -> bool:
+    """Whether ``exc`` is distributed's ClientExecutor failing to pass on a future whose worker died: its
+    ``_cascade_future`` unpacks a result that is not (type, exception, traceback) and raises a ValueError there.
+    The unit never finished, so it is resubmitted like a unit of a broken process pool; a ValueError raised
+    anywhere else (the unit's own) is not this."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return (isinstance(exc, ValueError) and tb is not None
+            and tb.tb_frame.f_globals.get("__name__") == "distributed.cfexecutor")
 
 
 def open_pool(spec: ExecutorSpec, expected: dict[str, str] | None = None) -> WorkerPool:
