@@ -1,4 +1,4 @@
-"""Declarations: every PE family and every length-extension type declares itself once, in its own module.
+"""Declarations: every PE family, task family and length-extension type declares itself once, in its own module.
 
 Main definitions (definitions.md#linear-pe, #length-extension):
 
