@@ -198,3 +198,13 @@ def test_the_docs_example_of_a_plugin_works_as_written(tmp_path):
                            "--json"], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["pe"] == "decay:3"
+
+
+def test_a_plugin_that_exits_at_import_is_one_line_not_a_silent_exit(tmp_path):
+    (tmp_path / "exits_at_import.py").write_text("import sys\nsys.exit(0)\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]),
+               **{declarations.PLUGINS_VARIABLE: "exits_at_import"})
+    done = subprocess.run([sys.executable, "-m", "posreal", "pes"], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
+    assert "SystemExit" in done.stderr and "exits_at_import" in done.stderr

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
-from posreal.theory.errors import SpecError
+from posreal.theory.errors import SpecError, quote
 
 PLUGINS_VARIABLE = "POSREAL_PLUGINS"
 PLUGIN_GROUP = "posreal.plugins"
@@ -149,18 +149,18 @@ def load() -> None:
     for module in BUILT_IN:
         importlib.import_module(module)
     names = [n.strip() for n in os.environ.get(PLUGINS_VARIABLE, "").split(",") if n.strip()]
-    for name in names:
+    for name in names:                      # a plugin's sys.exit at import is a refusal too, never a silent exit
         try:
             importlib.import_module(name)
-        except Exception as err:
-            raise SpecError(f"invalid plugin {name!r} in {PLUGINS_VARIABLE}: {type(err).__name__}: {err}; "
-                            "accepted: importable module names, comma-separated") from None
+        except (Exception, SystemExit) as err:
+            raise SpecError(f"invalid plugin {quote(name)} in {PLUGINS_VARIABLE}: {type(err).__name__}: "
+                            f"{quote(str(err))}; accepted: importable module names, comma-separated") from None
     for point in metadata.entry_points(group=PLUGIN_GROUP):
         try:
             point.load()
-        except Exception as err:
-            raise SpecError(f"invalid plugin {point.name!r} (entry point of {PLUGIN_GROUP}): "
-                            f"{type(err).__name__}: {err}") from None
+        except (Exception, SystemExit) as err:
+            raise SpecError(f"invalid plugin {quote(point.name)} (entry point of {PLUGIN_GROUP}): "
+                            f"{type(err).__name__}: {quote(str(err))}") from None
 
 
 def pe_family(name: str) -> PEFamily | None:

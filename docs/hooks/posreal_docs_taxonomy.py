@@ -120,13 +120,18 @@ def gen_taxonomy_geometries() -> str:
                  f"{seconds:.1f} s)") + "\n[lo, hi]: rows realized by every / by some optimal θ of the face.\n"
 
 
+def _png(name: str, draw) -> dict[str, bytes]:
+    """``draw(path)`` writes a figure; its bytes as the generated file ``generated/NAME``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, name)
+        draw(path)
+        return {f"generated/{name}": Path(path).read_bytes()}
+
+
 def asset_taxonomy_geometries() -> dict[str, bytes]:
     from posreal.theory.plots import plot_geometries
     by, lengths, _, _ = taxonomy_geometry_docs()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "taxonomy_geometries.png")
-        plot_geometries(by, lengths, path)
-        return {"generated/taxonomy_geometries.png": Path(path).read_bytes()}
+    return _png("taxonomy_geometries.png", lambda path: plot_geometries(by, lengths, path))
 
 
 def gen_taxonomy_geometries_figure() -> str:
@@ -137,10 +142,7 @@ def gen_taxonomy_geometries_figure() -> str:
 def asset_taxonomy() -> dict[str, bytes]:
     from posreal.theory.plots import plot_taxonomy
     docs, lengths, _, _ = taxonomy_docs()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "taxonomy.png")
-        plot_taxonomy(docs, lengths, path)
-        return {"generated/taxonomy.png": Path(path).read_bytes()}
+    return _png("taxonomy.png", lambda path: plot_taxonomy(docs, lengths, path))
 
 
 def gen_taxonomy_figure() -> str:
@@ -195,10 +197,7 @@ def gen_extension_table() -> str:
 def asset_extension() -> dict[str, bytes]:
     from posreal.theory.plots import plot_extensions
     by, _, _ = extension_docs(EXTENSION_FIGURE_LENGTHS)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "extension.png")
-        plot_extensions(by, list(EXTENSION_FIGURE_LENGTHS), path)
-        return {"generated/extension.png": Path(path).read_bytes()}
+    return _png("extension.png", lambda path: plot_extensions(by, list(EXTENSION_FIGURE_LENGTHS), path))
 
 
 def gen_extension_figure() -> str:
