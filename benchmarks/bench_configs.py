@@ -117,7 +117,7 @@ def table(write: bool) -> None:
     from posreal.theory.alpha import compute_alpha
     from posreal.theory.config_transfer import config_transfer
     from posreal.theory.model_config import read_model_config
-    from posreal.theory.provenance import versions
+    from posreal.runtime.provenance import versions
     rows, differ = [], []
     start, float64_seconds = time.perf_counter(), 0.0
     for path in sorted(CONFIGS.glob("*.json")):

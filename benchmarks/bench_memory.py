@@ -63,7 +63,7 @@ def main() -> int:
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from posreal.theory.cell import Cell
-    from posreal.theory.resources import human
+    from posreal.runtime.resources import human
     _, fixed = peak(argv("nope", "copy", 16, 32, "float"))
     print(f"fixed cost of a process: {human(fixed)}")
     print(f"{'command':<44} {'estimate':>10} {'peak':>10} {'ratio':>6}")

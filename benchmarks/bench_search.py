@@ -20,7 +20,7 @@ of 100, was a 5-second run that the executor's fixed costs dominated: 1.39× on 
 
 Target (printed with the measured figures, never asserted in unit tests): ≥ 50 instances/s on
 2 cores for registry-sized instances without open ties — the registry grid of
-:mod:`posreal.theory.sampling` (every rational and sinusoidal registry PE with parameters, every
+:mod:`posreal.theory.random_instances` (every rational and sinusoidal registry PE with parameters, every
 task, L0 ∈ {4, 8, 16}, L ∈ {2·L0, 4·L0}).  The figure is for **one** process (the search itself
 is single-process; a second core only helps a second search).  Instances that contain ties
 (exact open ties or float near-ties) integrate the log-time gradient flow and are timed separately.
@@ -37,8 +37,8 @@ import time
 from posreal.counterexamples.conjecture import _SELECTIONS, evaluate
 from posreal.counterexamples.families import parse_family
 from posreal.counterexamples.search_runner import DEFAULT_CHUNK, EXHAUSTIVE, RangeUnit, evaluate_range
-from posreal.theory.executors import local, open_pool, parse_scheduler
-from posreal.theory.sampling import FAMILIES, instance
+from posreal.runtime.executors import local, open_pool, parse_scheduler
+from posreal.theory.random_instances import FAMILIES, instance
 
 TARGET = 50.0
 SCALING_TARGET = 1.7

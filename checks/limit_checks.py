@@ -12,7 +12,7 @@ Main checks (statement id ``conjecture-limit``; docs: Results › Conjecture and
   counterexample to Conjecture′.
 * the instances: every shipped certificate with a tie row (read as data from the package's
   ``certificates/`` folder) and seeded batches of the search's table instances
-  (:func:`posreal.theory.sampling.instance`, seeds :data:`BATCH_SEEDS`) taken in order until each
+  (:func:`posreal.theory.random_instances.instance`, seeds :data:`BATCH_SEEDS`) taken in order until each
   holds at least :data:`BATCH_ROWS` open-tie rows;
 * negative controls, on the same rows and flows, must disagree somewhere: α♯ with wrong multiplicities
   (every n_s replaced by 1/n_s: the residuals' weights), and α♯ with levels built from the raw S0
@@ -43,7 +43,7 @@ from posreal.theory.limit import (Evidence, LimitRow, LimitVerdict, PredictionCo
                                   open_tie_limit, prediction_context)
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.rational import dot
-from posreal.theory.sampling import instance
+from posreal.theory.random_instances import instance
 from posreal.theory.selection import select
 from posreal.theory.tables import register_pe, unregister_pe
 from posreal.theory.tasks import parse_task

@@ -7,7 +7,7 @@ Modules: :mod:`~posreal.counterexamples.colspan` (both forms of the flaw, exact 
 :mod:`~posreal.counterexamples.dynamics` (the first exact step, gradient-descent tie margins, the float
 prediction), :mod:`~posreal.counterexamples.conjecture`
 (the seeded, resumable search; its instance stream, the failing-row classes, α♯ and the log-time
-gradient flow are theory: :mod:`~posreal.theory.sampling`, :mod:`~posreal.theory.ties`,
+gradient flow are theory: :mod:`~posreal.theory.random_instances`, :mod:`~posreal.theory.ties`,
 :mod:`~posreal.theory.limit`, :mod:`~posreal.theory.flow`),
 :mod:`~posreal.counterexamples.certify` (open-tie certificates),
 :mod:`~posreal.counterexamples.designed` (hand-derived instances), :mod:`~posreal.counterexamples.shipped`

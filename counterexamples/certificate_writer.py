@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from posreal.counterexamples.verifier.certificate import BUNDLE_FORMAT, FORMAT, KIND_VERSION, VERSION, digest
-from posreal.theory import output_files, resources
+from posreal.runtime import output_files, resources
 
 
 def q(x: Fraction | int) -> str:
@@ -55,8 +55,8 @@ def check_output_file(path: str | Path, what: str = "output file", force: bool =
                       accepted: str = f"a new file, or {output_files.FORCE_HINT}") -> Path:
     """``path`` as a Path if a regular file can be written there, else a one-line error.
 
-    Called before long work so that it fails first (:func:`posreal.theory.resources.check_output_file`; a symlink,
-    or an existing file without ``force``: :func:`posreal.theory.output_files.check_target`)."""
+    Called before long work so that it fails first (:func:`posreal.runtime.resources.check_output_file`; a symlink,
+    or an existing file without ``force``: :func:`posreal.runtime.output_files.check_target`)."""
     output_files.check_target(path, what, force, accepted)
     return Path(resources.check_output_file(str(path), what))
 
@@ -69,7 +69,7 @@ def check_output_directory(path: str | Path, what: str = "output directory") -> 
 def write(document: dict, path: str | Path, force: bool = False) -> bool:
     """Write ``document`` to ``path`` atomically.
 
-    Done by :func:`posreal.theory.output_files.write_atomic`: never over another existing file unless ``force`` (a file
+    Done by :func:`posreal.runtime.output_files.write_atomic`: never over another existing file unless ``force`` (a file
     with exactly this content is left as it is: False), never through a symlink; a full disk is an OutputIOError
     naming the file."""
     return output_files.write_atomic(path, dumps(document), "certificate file", force)

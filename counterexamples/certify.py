@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from posreal.theory.pe_specs import parse_pe
-from posreal.theory.provenance import versions
+from posreal.runtime.provenance import versions
 from posreal.theory.selection import select
 from posreal.theory.tasks import parse_task
 
@@ -27,7 +27,7 @@ from posreal.counterexamples.colspan import selected_claims, tables_json
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.theory.flow import TAU_MAX, compare, row_verdict, tie_flow
 from posreal.theory.limit import open_tie_limit, prediction_context
-from posreal.theory.sampling import Instance, registered
+from posreal.theory.random_instances import Instance, registered
 
 SENTENCE = ("Row {i} (target {t}) of the L={L} grid is tied under T_L θ* (margin 0; α_L = {alpha}) and every tied "
             "rival's direction has Z v ≠ 0 — the Conjecture's open case.  {prediction}The gradient flow "

@@ -31,7 +31,7 @@ from fractions import Fraction
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError
 from posreal.theory.transfer_operator import exact_transfer
-from posreal.theory.provenance import versions
+from posreal.runtime.provenance import versions
 from posreal.theory.rational import dot, rank
 from posreal.theory.realization import REALIZED, classify_exact, exact_margins, structural_ties
 from posreal.theory.selection import ExactOptimum, Selection, select
@@ -42,7 +42,7 @@ from posreal.counterexamples.certificate_writer import q, qvec, seal
 from posreal.theory.ties import classify, exact_feature
 from posreal.counterexamples.conjecture import registered
 from posreal.counterexamples.dynamics import first_step, limit_verdict, tie_margins
-from posreal.theory.sampling import Instance, instance
+from posreal.theory.random_instances import Instance, instance
 from posreal.counterexamples.verifier.errors import CertificateError
 
 RATIONAL_REGISTRY = ("nope", "relbias", "relbias:2", "colbias", "colbias:2", "alibi")

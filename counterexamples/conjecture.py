@@ -47,7 +47,7 @@ from posreal.theory.flow import TAU_MAX, Agreement, compare, row_verdict
 from posreal.theory.limit import (Evidence, LimitInterval, LimitRow, LimitVerdict, limit_rows, prediction_context,
                                   with_trajectory)
 from posreal.theory.trajectory import DESCENT_STEPS, TrajectoryEvidence, pair_data, tie_trajectory
-from posreal.theory.sampling import Instance, registered
+from posreal.theory.random_instances import Instance, registered
 
 _SELECTIONS: OrderedDict[tuple, Selection] = OrderedDict()
 _CACHE_SIZE = 64

@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from posreal.theory.sampling import Instance
+from posreal.theory.random_instances import Instance
 
 LOG2_TIE = Instance(index=0, family="designed", pe="logtwo", task="offset:0", train_length=3, length=4,
                     table=((0, 0, 0), (-1, 0, 0), (0, -1, 0), (-1, 1, -1)), table_kind="relative")

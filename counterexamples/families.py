@@ -3,7 +3,7 @@
 A family spec ``KIND:NxP:LOW..HIGH[:TASKS]`` names every feature table of one kind (``relative``:
 f(δ) for offsets δ < N; ``column``: f(j) for positions j < N; ``general``: ψ(i, j) for j ≤ i < N)
 with p features and integer entries in {LOW, ..., HIGH}, crossed with the tasks (a comma-separated
-list; default the nine table tasks of :data:`posreal.theory.sampling.TABLE_TASKS`) and every pair
+list; default the nine table tasks of :data:`posreal.theory.random_instances.TABLE_TASKS`) and every pair
 of lengths 2 ≤ L0 < L ≤ N the table supports.
 
 Main definitions:
@@ -13,7 +13,7 @@ Main definitions:
 * :meth:`TableFamily.instance` — instance ``k`` in **index order**: k = (t · |tasks| + i) · |pairs| + j
   for table t (its entries, read as digits base HIGH − LOW + 1 with the first entry most
   significant, are LOW + digit), task i and length pair j; :attr:`TableFamily.size` instances;
-* the instances are :class:`posreal.theory.sampling.Instance` objects, evaluated by
+* the instances are :class:`posreal.theory.random_instances.Instance` objects, evaluated by
   :func:`posreal.counterexamples.conjecture.evaluate` like the sampled stream's.
 """
 
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from posreal.theory import resources
+from posreal.runtime import resources
 from posreal.theory.errors import PosrealError, SpecError, quote
-from posreal.theory.sampling import TABLE_TASKS, Instance
+from posreal.theory.random_instances import TABLE_TASKS, Instance
 from posreal.theory.tasks import parse_task
 
 KINDS = ("relative", "column", "general")

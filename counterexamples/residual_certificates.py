@@ -26,8 +26,8 @@ from posreal.theory.flow import TAU_MAX, tie_flow
 from posreal.theory.levels import Levels, level_span_decomposition
 from posreal.theory.limit import Evidence, RivalLimit, decide_direction, prediction_context
 from posreal.theory.pe_specs import parse_pe
-from posreal.theory.provenance import versions
-from posreal.theory.sampling import Instance, registered
+from posreal.runtime.provenance import versions
+from posreal.theory.random_instances import Instance, registered
 from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import parse_task
 from posreal.theory.ties import classify

@@ -1,7 +1,7 @@
 """Running the conjecture search.
 
 Its JSONL file, resume, the sampled stream and the exhaustive pass over a finite family, with units of work on any
-executor (:mod:`posreal.theory.executors`).
+executor (:mod:`posreal.runtime.executors`).
 
 Main definitions:
 
@@ -12,7 +12,7 @@ Main definitions:
   "summary", "hits"}``, the summary of the instances ``start..stop-1`` and the full records of its
   candidates and counterexamples) and one run line per run (``{"type": "run"}``: executor,
   scheduler, worker count, each worker's name, units and versions, start and end).  Only the
-  client writes it, holding a lock on it (:class:`~posreal.theory.output_files.AppendLog`: a second
+  client writes it, holding a lock on it (:class:`~posreal.runtime.output_files.AppendLog`: a second
   run on the same file is refused in one line); a new file appears with its header (written
   atomically); an existing one is continued only with ``resume`` and replaced only with ``force``;
   a partial last line (a killed client) is dropped on resume.  Files of versions
@@ -41,13 +41,13 @@ from posreal.counterexamples.conjecture import SHARES, RecordStatus, evaluate, s
 from posreal.theory.trajectory import DESCENT_STEPS
 from posreal.counterexamples.families import TableFamily, parse_family
 from posreal.counterexamples.verifier.errors import CertificateError
-from posreal.theory import output_files, resources
-from posreal.theory.output_files import AppendLog
+from posreal.runtime import output_files, resources
+from posreal.runtime.output_files import AppendLog
 from posreal.theory.errors import SpecError, quote
-from posreal.theory.executors import ExecutorReport, ExecutorSpec, local, open_pool
+from posreal.runtime.executors import ExecutorReport, ExecutorSpec, local, open_pool
 from posreal.theory.flow import TAU_MAX
-from posreal.theory.provenance import timestamp, versions
-from posreal.theory.sampling import FAMILIES, instance
+from posreal.runtime.provenance import timestamp, versions
+from posreal.theory.random_instances import FAMILIES, instance
 
 FILE_FORMAT = "posreal-conjecture-search"
 EVIDENCE = ("gradient flow from 0 in h = θ - θ* τ and σ = log τ up to τ = tau_max; gradient descent at η = 1/β for "

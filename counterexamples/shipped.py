@@ -24,7 +24,7 @@ from posreal.counterexamples.certificate_writer import write
 from posreal.counterexamples.certify import open_tie_certificate
 from posreal.counterexamples.colspan import find_dynamic, find_static
 from posreal.counterexamples.designed import LOG2_TIE
-from posreal.theory.sampling import instance
+from posreal.theory.random_instances import instance
 
 DIRECTORY = Path(__file__).with_name("certificates")
 STATIC_CELLS = (("alibi", "position:0"), ("dual:alibi", "offset:0"))

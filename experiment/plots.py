@@ -24,7 +24,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.lines import Line2D
-from posreal.theory.plots import length_ticks, save_figure, wrapped
+from posreal.plots import length_ticks, save_figure, wrapped
 
 CELLS_FIGURE = "experiment-cells.png"
 COLUMNS = 4      # panels a row

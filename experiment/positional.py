@@ -35,7 +35,7 @@ from posreal.experiment.convergence import Convergence, diagnose
 from posreal.experiment.recipes import Optimizer, Recipe
 from posreal.theory.alpha import row_outcomes
 from posreal.theory.encodings import Encoding
-from posreal.theory.provenance import timestamp, versions
+from posreal.runtime.provenance import timestamp, versions
 from posreal.theory.realization import DEFAULT_TOL, REALIZED
 from posreal.theory.selection import select
 from posreal.theory.steepest import steepest_descent

@@ -18,7 +18,7 @@ Main definitions:
   ``DIR/records.jsonl``; ``DIR/run.json`` holds the grid and recipes (a resumed run must use the
   same ones) and, per run, its wall time, peak memory, load average, models per minute and the
   executor's provenance (kind, workers, each worker's versions); batches are the units of an
-  executor (:mod:`posreal.theory.executors`: this process, ``jobs > 1`` spawned processes with one
+  executor (:mod:`posreal.runtime.executors`: this process, ``jobs > 1`` spawned processes with one
   BLAS thread each, or Dask), and the client alone appends records.
 """
 
@@ -48,13 +48,13 @@ from posreal.experiment.convergence import diagnose
 from posreal.experiment.grid import Grid, ModelJob, extension_operators, model_jobs, predictions
 from posreal.experiment.positional import positional_records
 from posreal.experiment.train import measure_extensions, measure_model
-from posreal.theory import output_files, resources
-from posreal.theory.output_files import AppendLog
+from posreal.runtime import output_files, resources
+from posreal.runtime.output_files import AppendLog
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB, EXPERIMENT_STEP_CACHE_MIB
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError, quote
-from posreal.theory.executors import ExecutorKind, ExecutorSpec, local, open_pool
-from posreal.theory.provenance import timestamp, versions
+from posreal.runtime.executors import ExecutorKind, ExecutorSpec, local, open_pool
+from posreal.runtime.provenance import timestamp, versions
 from posreal.theory.tasks import parse_task
 
 RECORDS = "records.jsonl"

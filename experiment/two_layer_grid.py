@@ -31,9 +31,9 @@ from pathlib import Path
 from posreal.experiment.two_layer_model import RECIPE, Kind, TwoLayerRecipe, evaluate, model_key, train
 from posreal.theory.errors import SpecError, quote
 from posreal.theory.extension import parse_extension
-from posreal.theory.output_files import AppendLog
+from posreal.runtime.output_files import AppendLog
 from posreal.theory.pe_specs import parse_pe
-from posreal.theory.provenance import timestamp, versions
+from posreal.runtime.provenance import timestamp, versions
 
 ROPE_EXTENSIONS = ("none", "pi", "ntk", "yarn")
 

@@ -12,7 +12,7 @@ pipe on stdout stops the output quietly and keeps the verdict's exit code
 (:mod:`posreal.streams`); the console script and ``python -m posreal`` enter through
 :mod:`posreal.__main__`, which installs the Ctrl-C handler before anything else is imported.
 Resource budgets: ``posreal --max-memory SIZE`` (before or after the subcommand) or the environment
-variables ``POSREAL_MAX_MEMORY`` and ``POSREAL_MAX_WORK`` (:mod:`posreal.theory.resources`).
+variables ``POSREAL_MAX_MEMORY`` and ``POSREAL_MAX_WORK`` (:mod:`posreal.runtime.resources`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import sys
 
 from posreal import streams
 from posreal.theory.errors import PosrealError, quote
-from posreal.theory.output_files import EXIT_IO, OutputIOError
+from posreal.runtime.output_files import EXIT_IO, OutputIOError
 
 COMMANDS = ("alpha", "table", "pes", "extensions", "experiment", "ceiling", "search", "verify", "check")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_INTERNAL = 0, 1, 2, 130, 70
@@ -97,7 +97,7 @@ def _run(argv: list[str] | None, stdout: streams.GuardedStream) -> int:
     except SystemExit as stop:
         code = stop.code
         return code if isinstance(code, int) else (EXIT_OK if code is None else EXIT_USAGE)
-    from posreal.theory import resources
+    from posreal.runtime import resources
     resources.configure(args.max_memory)
     try:
         code = int(args.run(args))

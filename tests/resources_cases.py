@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from posreal.theory import resources
+from posreal.runtime import resources
 
 KIB, MIB, GIB, TIB = 2 ** 10, 2 ** 20, 2 ** 30, 2 ** 40
 SIZE_ACCEPTED = "a size such as 512M, 4G or 2GiB (bytes if no unit), at most 1024T"

@@ -250,7 +250,7 @@ def test_estimate_cell_picks_the_kernel_of_the_pe():
     from posreal.theory.cell import Cell
     from posreal.theory.pe_specs import parse_pe
     from posreal.theory.tables import register_pe, unregister_pe
-    from posreal.theory.resources import cell_estimate
+    from posreal.runtime.resources import cell_estimate
     from posreal.theory.tasks import parse_task
 
     task = parse_task("offset:1")                  # at L0 = 8: rows 1..7, Σ i = 28 training pairs, 7 distinct

@@ -73,7 +73,7 @@ def test_double_dual_relbias_answers_as_relbias_at_a_long_length(capsys):
 def test_the_double_shear_is_planned_as_a_profile_not_as_a_dense_kernel():
     """The defect this guards against: the estimate unwrapped one shear only and planned dual:relbias's
     'kernel' of dual:dual:relbias as dense, (L, L) values, far over a 1 GiB budget at L = 200000."""
-    from posreal.theory.resources import cell_estimate
+    from posreal.runtime.resources import cell_estimate
     sheared, plain = Cell.parse("dual:dual:relbias", "offset:1", 16), Cell.parse("relbias", "offset:1", 16)
     assert sheared.estimate([200000], "float") == plain.estimate([200000], "float")
     assert plain.estimate([200000], "float").memory < 2 ** 30

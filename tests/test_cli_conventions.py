@@ -16,7 +16,7 @@ import pytest
 
 import posreal
 from posreal.cli import main
-from posreal.theory import resources
+from posreal.runtime import resources
 
 
 def test_version_is_the_package_metadata(capsys):

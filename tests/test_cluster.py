@@ -20,7 +20,7 @@ from posreal.counterexamples.search_runner import read_results, search  # noqa: 
 from posreal.experiment.runner import RECORDS, RUN_FILE, read_records, read_run_file, run_grid  # noqa: E402
 from posreal.experiment.grid import QUICK  # noqa: E402
 from posreal.experiment.recipes import RECIPES  # noqa: E402
-from posreal.theory import executors  # noqa: E402
+from posreal.runtime import executors  # noqa: E402
 
 pytestmark = [pytest.mark.subprocess, pytest.mark.slow]
 

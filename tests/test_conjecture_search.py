@@ -16,7 +16,7 @@ from posreal.counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
 from posreal.counterexamples.dynamics import WINS, limit_verdict, tie_margins
 from posreal.theory.defaults import TAU_MAX
 from posreal.theory.limit import predict
-from posreal.theory.sampling import FAMILIES, instance, registry_grid
+from posreal.theory.random_instances import FAMILIES, instance, registry_grid
 from posreal.cli import main
 from posreal.theory import compute_alpha, parse_pe, parse_task, select
 from posreal.theory.errors import SpecError
@@ -267,7 +267,7 @@ def test_a_process_pool_writes_the_records_of_one_process(tmp_path):
     the pool has the same summary as in process."""
     from posreal.counterexamples.families import parse_family
     from posreal.counterexamples.search_runner import exhaustive
-    from posreal.theory.executors import local
+    from posreal.runtime.executors import local
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     search(seed=2, budget=24, out=one, tau_max=TAU)
     run = search(seed=2, budget=24, out=two, tau_max=TAU, executor=local(2), chunk=3)

@@ -71,7 +71,7 @@ def test_errors_name_the_argument_and_what_is_accepted():
     from posreal.theory.pe_specs import parse_learned
     from posreal.theory.tables import register_pe
     from posreal.theory.expressivity import content_task
-    from posreal.theory.resources import parse_number
+    from posreal.runtime.resources import parse_number
     from posreal.theory.steepest import steepest_descent
 
     for rows in ([[float("nan")]], [[1.0], [float("inf")]]):

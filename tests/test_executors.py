@@ -1,4 +1,4 @@
-"""posreal.theory.executors: the --scheduler parser, the missing extra, the worker version check,
+"""posreal.runtime.executors: the --scheduler parser, the missing extra, the worker version check,
 the process pool (one BLAS thread per worker, a lost worker's unit resubmitted once recorded once)."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from posreal.cli import main
-from posreal.theory import executors
+from posreal.runtime import executors
 from posreal.theory.errors import SpecError
-from posreal.theory.executors import (ExecutorKind, WorkerLost, WorkerRefused, checked_call, local, open_pool,
+from posreal.runtime.executors import (ExecutorKind, WorkerLost, WorkerRefused, checked_call, local, open_pool,
                                       parse_scheduler, refusal, worker_versions)
 
 
@@ -212,11 +212,11 @@ def test_pool_workers_with_other_versions_are_refused_before_computing(tmp_path)
 def test_the_module_imports_neither_numpy_nor_distributed():
     """Shared by counterexamples/ and experiment/, the module stays light: standard library only."""
     import subprocess
-    code = ("import sys, posreal.theory.executors as e; e.local(2); e.parse_scheduler('local:2'); "
+    code = ("import sys, posreal.runtime.executors as e; e.local(2); e.parse_scheduler('local:2'); "
             "print(sorted(m for m in ('numpy', 'distributed', 'dask') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip() == "[]"
-    probe = "import sys, posreal.theory.sampling; print('numpy' in sys.modules)"
+    probe = "import sys, posreal.theory.random_instances; print('numpy' in sys.modules)"
     control = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
     assert control.stdout.strip() == "True"          # the reading can see numpy where it is imported
 
@@ -247,7 +247,7 @@ def test_the_process_pool_starts_its_workers_by_spawn() -> None:
 def test_a_future_lost_in_distributed_transit_is_told_from_a_unit_error():
     """distributed's ClientExecutor raises a ValueError inside distributed.cfexecutor when a future's worker died
     (seen in CI: 'not enough values to unpack'); run() resubmits that unit.  A unit's own ValueError is not it."""
-    from posreal.theory.executors import lost_in_transit
+    from posreal.runtime.executors import lost_in_transit
     scope = {"__name__": "distributed.cfexecutor"}
     exec("def cascade():\n    typ, exc, tb = (1, 2)\n", scope)                   # the failing unpack, in that module
     with pytest.raises(ValueError) as transit:

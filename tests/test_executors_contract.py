@@ -1,4 +1,4 @@
-"""posreal.theory.executors, the whole module's contract, in this process only: every refusal's exact line,
+"""posreal.runtime.executors, the whole module's contract, in this process only: every refusal's exact line,
 the spec text, worker versions and names, the report, the BLAS guard, and every branch of ``WorkerPool``
 (in-process, a process pool and a Dask client) driven through injected fake executors and a fake
 ``distributed`` module, so no process or cluster is ever started."""
@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 import posreal
-from posreal.theory import executors, resources
+from posreal.runtime import executors, resources
 from posreal.theory.errors import SpecError
-from posreal.theory.executors import (ExecutorKind, ExecutorReport, ExecutorSpec, InProcessExecutor, WorkerLost,
+from posreal.runtime.executors import (ExecutorKind, ExecutorReport, ExecutorSpec, InProcessExecutor, WorkerLost,
                                       WorkerPool, WorkerRecord, WorkerRefused, local, parse_scheduler)
 
 ACCEPTED = "tcp://HOST:PORT (a running dask scheduler) or local:N (a LocalCluster of N processes)"
@@ -116,7 +116,7 @@ def test_source_fingerprint_is_the_documented_hash() -> None:
     for folder, dirs, names in os.walk(root, followlinks=True):
         dirs[:] = [d for d in dirs if d != "__pycache__" and not d.startswith(".")]
         files += [os.path.relpath(os.path.join(folder, n), root) for n in names if n.endswith(".py")]
-    assert "theory/executors.py" in files
+    assert "runtime/executors.py" in files
     digest = hashlib.sha256()
     for rel in sorted(files):
         digest.update(rel.encode() + b"\0" + (root / rel).read_bytes() + b"\0")

@@ -15,7 +15,7 @@ from posreal.counterexamples.conjecture import evaluate, summarize
 from posreal.counterexamples.families import parse_family
 from posreal.counterexamples.search_runner import exhaustive, merge_summaries, read_results
 from posreal.theory.errors import PosrealError, SpecError
-from posreal.theory.sampling import TABLE_TASKS
+from posreal.theory.random_instances import TABLE_TASKS
 
 TAU = 100.0
 SMALL = "relative:3x1:-1..1:offset:1,copy,dual:position:0"     # 27 tables × 3 tasks × 1 length pair

@@ -1,4 +1,4 @@
-"""Hostile ``py:MODULE:FUNCTION`` PEs (posreal.theory.user_code): whatever the user's code does, the command
+"""Hostile ``py:MODULE:FUNCTION`` PEs (posreal.runtime.user_code): whatever the user's code does, the command
 ends in one error line naming the function and exit 2, and ``--json`` standard output stays one document
 (here: empty, since the command failed) — never a silent exit 0, a traceback, an exit 70 or a real part
 taken silently.

@@ -298,7 +298,7 @@ def test_thorough_fuzz_tally() -> None:
     import posreal.counterexamples.conjecture
     import posreal.counterexamples.verifier.verify
     import posreal.theory.alpha
-    import posreal.theory.plots
+    import posreal.plots
     import scipy.optimize  # noqa: F401
     import z3  # noqa: F401
 

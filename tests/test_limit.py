@@ -35,7 +35,7 @@ from posreal.theory.limit import (
     prediction_context,
     with_trajectory,
 )
-from posreal.theory.sampling import instance, registered
+from posreal.theory.random_instances import instance, registered
 from posreal.theory.selection import Optimum, Selection
 from posreal.theory.statements import REFUTED, statement
 from posreal.theory.ties import classify

@@ -1,4 +1,4 @@
-"""The memory budget holds: worker processes count against it (posreal.theory.executors.worker_estimate: N
+"""The memory budget holds: worker processes count against it (posreal.runtime.executors.worker_estimate: N
 workers × the measured size of one above ``--max-memory`` is refused in one line before any is spawned), and
 the estimate of a profile PE covers its peak (its structural ties hold ``peak_copies`` (L, p) float copies of
 the features; benchmarks/bench_memory.py compares estimate and measured peak on ten commands).
@@ -11,9 +11,9 @@ import concurrent.futures
 import pytest
 from posreal.cli import main
 from posreal.theory.cell import Cell
-from posreal.theory.resources import FLOAT_BYTES
-from posreal.theory import executors
-from posreal.theory.executors import (DASK_WORKER_BYTES, PROCESS_WORKER_BYTES, ExecutorKind, ExecutorSpec, local,
+from posreal.runtime.resources import FLOAT_BYTES
+from posreal.runtime import executors
+from posreal.runtime.executors import (DASK_WORKER_BYTES, PROCESS_WORKER_BYTES, ExecutorKind, ExecutorSpec, local,
                                       worker_estimate)
 
 SEARCH = ["search", "conjecture", "--budget", "4", "--families", "registry", "--json"]
@@ -72,7 +72,9 @@ def test_a_large_table_file_is_refused_by_its_size_before_it_is_parsed(tmp_path,
     against the budget first.  Control: the same file under a budget that holds it is read."""
     import json
 
-    from posreal.theory import resources, tables
+    from posreal.runtime import resources
+
+    from posreal.theory import tables
     path = tmp_path / "rows.json"
     path.write_text(json.dumps({"kind": "relative", "rows": [[k % 7] for k in range(20000)]}), encoding="utf-8")
     parsed: list[str] = []
@@ -97,7 +99,7 @@ def test_the_certified_interval_work_is_timed_before_it_starts(monkeypatch: pyte
     from posreal.theory import certified
     from posreal.theory.alpha import row_outcomes
     from posreal.theory.pe_specs import parse_pe
-    from posreal.theory.resources import ResourceError
+    from posreal.runtime.resources import ResourceError
     from posreal.theory.tasks import parse_task
     pe, task, theta = parse_pe("rope:2"), parse_task("offset:0"), np.array([1.0, 0.0])
     need = 711 * 2 * certified.INTERVAL_FLOPS

@@ -1,4 +1,4 @@
-"""Output files (posreal.theory.output_files): atomic, never over an existing file without --force, never
+"""Output files (posreal.runtime.output_files): atomic, never over an existing file without --force, never
 through a symlink, results files locked against a second run, a full disk an I/O error (exit 74).
 
 The full disk is injected (``os.fsync`` or ``os.write`` raising ENOSPC); each test checks the previous
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 from posreal.cli import main
-from posreal.theory import output_files
-from posreal.theory.output_files import EXIT_IO, AppendLog, OutputFileError, OutputIOError, write_atomic
+from posreal.runtime import output_files
+from posreal.runtime.output_files import EXIT_IO, AppendLog, OutputFileError, OutputIOError, write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ["table", "--pes", "nope", "--tasks", "copy", "--train-length", "4", "--lengths", "8"]
@@ -206,7 +206,7 @@ def test_search_conjecture_out_existing_whitespace_and_force(tmp_path: Path, cap
 
 _HOLDER = textwrap.dedent("""
     import sys, time
-    from posreal.theory.output_files import AppendLog
+    from posreal.runtime.output_files import AppendLog
     log = AppendLog(sys.argv[1])
     print("locked", flush=True)
     time.sleep(60)

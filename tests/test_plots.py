@@ -1,4 +1,4 @@
-"""The figures (posreal.theory.plots): the taxonomy figure (α_L against L per PE) and the geometry figure
+"""The figures (posreal.plots): the taxonomy figure (α_L against L per PE) and the geometry figure
 (α_L in every geometry per PE) — curves, intervals, colours per task, dodged coincident curves, legends
 outside the panels, notes in empty panels, axis labels, sizes and axes — and the refusal to draw nothing.
 Each figure is recorded when the plot closes it and inspected afterwards."""
@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.scale import LogTransform
-from posreal.theory import plots
+from posreal import plots
 
 
 def _recorded_figures(monkeypatch) -> list:
@@ -237,7 +237,7 @@ def test_geometry_figure_has_a_base_two_length_axis(tmp_path: Path, monkeypatch:
 def test_figures_refuse_to_draw_nothing(tmp_path):
     """No cells (or no geometries) is a one-line error, not a ZeroDivisionError from the panel grid,
     and no file is written."""
-    from posreal.theory import plots
+    from posreal import plots
     from posreal.theory.errors import SpecError
 
     with pytest.raises(SpecError, match="^invalid taxonomy plot: no cells; accepted: one or more posreal alpha"):

@@ -1,4 +1,4 @@
-"""Module-wide contract of the figures (posreal.theory.plots): every public figure function is run on small
+"""Module-wide contract of the figures (posreal.plots): every public figure function is run on small
 hand-made inputs and the figure it closes is checked as an object.
 
 Two kinds of check:
@@ -33,7 +33,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.text import Text
-from posreal.theory import plots
+from posreal import plots
 from posreal.theory.errors import SpecError
 
 GOLDEN = Path(__file__).parent / "data" / "plots" / "figures.json"

@@ -15,7 +15,7 @@ from posreal.counterexamples.certificate_writer import seal
 from posreal.counterexamples.residual_certificates import levels_certificate, symmetric_certificate
 from posreal.counterexamples.verifier.errors import CertificateError
 from posreal.counterexamples.verifier.verify import REFUTED, VERIFIED, verify_document
-from posreal.theory.sampling import instance
+from posreal.theory.random_instances import instance
 from certificate_edits import Edit, drop as _drop, put as _put
 
 ROOT = Path(__file__).resolve().parents[1]

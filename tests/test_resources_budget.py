@@ -1,4 +1,4 @@
-"""Contract tests of ``theory/resources.py``, message by message:
+"""Contract tests of ``posreal/runtime/resources.py``, message by message:
 the budget and estimates: budget, configure, max_work, human, require, and every estimate by its formula.
 
 Expected values and messages are derived in the tests from the documented formulas and message forms
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from posreal.theory.errors import SpecError
-from posreal.theory.resources import (
+from posreal.runtime.resources import (
     Budget,
     Estimate,
     ResourceError,
@@ -220,7 +220,7 @@ def test_ceiling_estimate_one_kilobyte_per_term(dim, n):
 # --------------------------------------------------------------------------- estimates by hand
 # Exists because a mutant survived: cell_estimate's formulas were unchecked.
 def test_cell_estimate_formulas_by_hand():
-    from posreal.theory.resources import cell_estimate
+    from posreal.runtime.resources import cell_estimate
 
     # dense, float: selection 4·pairs·p·8 = 4·5·3·8 = 480; transfer L²(8 + 2·8) = 400·24 = 9600
     est = cell_estimate("c", 3, "dense", 5, [10, 20])
@@ -239,7 +239,7 @@ def test_cell_estimate_formulas_by_hand():
 # Exists because a mutant survived: learned_estimate's work formula was unchecked.
 def test_learned_estimate_work_by_hand():
     """work = 6·steps·(L0 d² + L0² d) + 2·samples·Σ_L (L d² + L² d)."""
-    from posreal.theory.resources import learned_estimate
+    from posreal.runtime.resources import learned_estimate
 
     # d = 2, L0 = 4, steps = 1: 6·(16 + 32) = 288; samples = 3, L = 8: 2·3·(32 + 128) = 960
     assert learned_estimate("x", 2, 4, [8], 1, 3).work == 288 + 960
@@ -249,7 +249,7 @@ def test_learned_estimate_work_by_hand():
 def test_learned_estimate_memory_follows_its_formula():
     """d = 2, L0 = 4, lengths (8,): largest L = 8; W-sized (d, d) ×4, (L, d) ×4 and (L, L) ×3 float64 arrays:
     8 · (4·4 + 4·8·2 + 3·64) = 8 · 272 = 2176 bytes — at least the three (L, L) kernels' real size."""
-    from posreal.theory.resources import learned_estimate
+    from posreal.runtime.resources import learned_estimate
 
     est = learned_estimate("cell", 2, 4, [8], 1, 1)
     assert est.memory == 2176

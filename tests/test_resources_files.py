@@ -1,4 +1,4 @@
-"""Contract tests of ``theory/resources.py``, message by message:
+"""Contract tests of ``posreal/runtime/resources.py``, message by message:
 files and JSON: output paths, the probe, regular_file, read_text, json_depth and load_json.
 
 Expected values and messages are derived in the tests from the documented formulas and message forms
@@ -12,9 +12,9 @@ import os
 import re
 
 import pytest
-from posreal.theory import resources
+from posreal.runtime import resources
 from posreal.theory.errors import SpecError, quote
-from posreal.theory.resources import (
+from posreal.runtime.resources import (
     check_output_directory,
     check_output_file,
     json_depth,
@@ -342,7 +342,7 @@ def test_load_json_values():
 # --------------------------------------------------------------------------- files and JSON
 # Exists because a mutant survived: check_output_file could mention a suffix when none is required.
 def test_output_file_errors_say_the_suffix_only_when_there_is_one(tmp_path):
-    from posreal.theory.resources import check_output_file
+    from posreal.runtime.resources import check_output_file
 
     assert _message(lambda: check_output_file(str(tmp_path))).endswith(
         ": it is a directory; accepted: a writable file path in an existing directory")
@@ -353,7 +353,7 @@ def test_output_file_errors_say_the_suffix_only_when_there_is_one(tmp_path):
 # Exists because a mutant survived: check_output_directory could name another path than the blocking file.
 def test_output_directory_under_a_file_names_the_file(tmp_path):
     """out/sub with ``out`` a regular file: the nearest existing ancestor is ``out``, not a directory."""
-    from posreal.theory.resources import check_output_directory
+    from posreal.runtime.resources import check_output_directory
 
     blocker = tmp_path / "out"
     blocker.write_text("")
@@ -367,7 +367,7 @@ def test_output_directory_under_a_file_names_the_file(tmp_path):
 # Exists because a mutant survived: read_text could check another size limit than the one given.
 def test_read_text_checks_the_size_limit_it_is_given(tmp_path):
     """A 20-byte file with max_bytes = 10 is refused by the file check, which names its size and the limit."""
-    from posreal.theory.resources import read_text
+    from posreal.runtime.resources import read_text
 
     path = tmp_path / "doc.json"
     path.write_bytes(b"x" * 20)
@@ -379,7 +379,7 @@ def test_read_text_checks_the_size_limit_it_is_given(tmp_path):
 # Exists because a mutant survived: json_depth could miscount closing brackets.
 def test_json_depth_steps_back_one_level_per_closing_bracket():
     """[ [ [ ] , [ [ ] ] ] ]: depths 1, 2, 3, back to 2, then 3, 4: the deepest level is 4."""
-    from posreal.theory.resources import json_depth, load_json
+    from posreal.runtime.resources import json_depth, load_json
 
     text = "[[[],[[]]]]"
     assert json_depth(text) == 4

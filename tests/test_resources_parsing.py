@@ -1,4 +1,4 @@
-"""Contract tests of ``theory/resources.py``, message by message:
+"""Contract tests of ``posreal/runtime/resources.py``, message by message:
 the parsers and specs: bad, parse_int, parse_number, check_spec, dual prefixes, parse_size, their boundaries.
 
 Expected values and messages are derived in the tests from the documented formulas and message forms
@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from posreal.theory import resources
+from posreal.runtime import resources
 from posreal.theory.errors import SpecError
-from posreal.theory.resources import (
+from posreal.runtime.resources import (
     ResourceError,
     bad,
     check_spec,
@@ -216,7 +216,7 @@ def test_parse_size_refuses_non_strings():
 @pytest.mark.parametrize("text", [7, "1x", "9"])
 def test_parse_int_error_says_what_is_accepted(text):
     """Each refusal (not a string, not digits, out of range) says which integers are accepted."""
-    from posreal.theory.resources import parse_int
+    from posreal.runtime.resources import parse_int
 
     with pytest.raises(SpecError) as err:
         parse_int(text, "count", 0, 5)
@@ -226,7 +226,7 @@ def test_parse_int_error_says_what_is_accepted(text):
 
 # Exists because a mutant survived: parse_number could drop the text it cannot read.
 def test_parse_number_quotes_text_it_cannot_read():
-    from posreal.theory.resources import parse_number
+    from posreal.runtime.resources import parse_number
 
     with pytest.raises(SpecError, match=r"^invalid tolerance 'abc'; accepted: a number > 0 and <= 1$"):
         parse_number("abc", "tolerance", 0, 1)
@@ -235,7 +235,7 @@ def test_parse_number_quotes_text_it_cannot_read():
 # Exists because a mutant survived: parse_number could accept '_' separators and non-ASCII digits.
 @pytest.mark.parametrize("text", ["1_0", "\u0663"])     # float() reads both: 10.0, and the Arabic-Indic digit 3
 def test_parse_number_refuses_separators_and_non_ascii_digits(text):
-    from posreal.theory.resources import parse_number
+    from posreal.runtime.resources import parse_number
 
     assert 0 < float(text) <= 100
     with pytest.raises(SpecError, match=r"^invalid step size " + re.escape(repr(text))
@@ -246,7 +246,7 @@ def test_parse_number_refuses_separators_and_non_ascii_digits(text):
 # Exists because a mutant survived: parse_size at 1 byte and at 0 was unchecked.
 def test_parse_size_accepts_one_byte_and_refuses_zero():
     """The documented range is (0, 2**50] bytes: 1 is its smallest size."""
-    from posreal.theory.resources import parse_size
+    from posreal.runtime.resources import parse_size
 
     assert parse_size("1") == 1
     assert parse_size("1B") == 1
@@ -263,7 +263,7 @@ def test_human_names_kibibytes():
 
 # Exists because a mutant survived: max_work could ignore POSREAL_MAX_WORK or drop its name.
 def test_max_work_reads_its_environment_variable(monkeypatch):
-    from posreal.theory.resources import WORK_ENV
+    from posreal.runtime.resources import WORK_ENV
 
     monkeypatch.setenv(WORK_ENV, "2500")
     assert max_work() == 2500

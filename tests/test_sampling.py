@@ -1,17 +1,17 @@
-"""The instance stream of the conjecture search (posreal.theory.sampling): the registry grid, then
+"""The instance stream of the conjecture search (posreal.theory.random_instances): the registry grid, then
 random registry draws, and the instance documents."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from posreal.theory.sampling import FAMILIES, Instance, instance, registry_grid
+from posreal.theory.random_instances import FAMILIES, Instance, instance, registry_grid
 
 
 # --------------------------------------------------------------------------- the instance stream
 # Exists because a mutant survived: the registry grid's place in the instance stream was unchecked.
 def test_the_registry_grid_comes_twice_at_two_and_four_train_lengths():
-    from posreal.theory.sampling import instance, registry_grid
+    from posreal.theory.random_instances import instance, registry_grid
 
     grid = registry_grid()
     seen = Counter()
@@ -26,7 +26,7 @@ def test_the_registry_grid_comes_twice_at_two_and_four_train_lengths():
 # Exists because a mutant survived: the random registry draws after the grid were unchecked.
 def test_random_registry_draws_after_the_grid_are_well_formed():
     from posreal.theory.pe_specs import parse_pe
-    from posreal.theory.sampling import instance, registry_grid
+    from posreal.theory.random_instances import instance, registry_grid
     from posreal.theory.tasks import parse_task
 
     start = 2 * len(registry_grid())
@@ -75,7 +75,7 @@ def test_instance_json_keys():
 # Exists because a mutant survived: an instance's table could be written in another form than a table document.
 def test_instance_table_is_a_table_document():
     """A relative-table instance writes its table as {"kind", "rows"}, the form ``parse_document`` reads."""
-    from posreal.theory.sampling import Instance
+    from posreal.theory.random_instances import Instance
     from posreal.theory.tables import parse_document
 
     inst = Instance(0, "relative", "t", "offset:0", 4, 8, table=((1, 0), (0, -1)), table_kind="relative")

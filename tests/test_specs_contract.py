@@ -453,7 +453,7 @@ def test_table_byte_limit(tmp_path: Path, monkeypatch):
 def test_pe_spec_errors_quote_the_spec():
     from posreal.theory.pe_specs import PE_FORMS
     from posreal.theory.tables import register_pe
-    from posreal.theory.resources import MAX_SPEC_INT
+    from posreal.runtime.resources import MAX_SPEC_INT
 
     assert _message(lambda: parse_pe("relbias:x")) == \
         f"invalid PE 'relbias:x'; accepted: {PE_FORMS}; integer parameters in ASCII digits"

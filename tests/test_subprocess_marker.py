@@ -36,7 +36,7 @@ OS_PREFIXES = ("exec", "spawn")
 LIBRARY_SPAWNERS = {"cli_learned_document", "check_learned_cli",   # checks/registry_cells.py
                     "audit", "audit_file", "cached_audit"}          # checks/coq.py: coqc
 POOL_RUNNERS = {"run_grid"}                                         # experiment/runner.py: a pool when jobs > 1
-# theory/executors.py: a pool (or a Dask cluster) when given an executor other than local(1)
+# posreal/runtime/executors.py: a pool (or a Dask cluster) when given an executor other than local(1)
 EXECUTOR_RUNNERS = {"open_pool", "search", "exhaustive", "run_grid"}
 # the package functions that start a process themselves, and what a test calls to reach them
 PACKAGE_DIRECT = {"cli_learned_document": "cli_learned_document, check_learned_cli",

@@ -63,7 +63,7 @@ def test_float_classification_flags_orthogonal_and_open_rivals():
     (Z v = 0) for orthotie and not for logtwo — what exact mode proves for the same rows."""
     from posreal.counterexamples.designed import LOG2_TIE, ORTHOGONAL_TIE
     from posreal.theory.pe_specs import parse_pe
-    from posreal.theory.sampling import registered
+    from posreal.theory.random_instances import registered
     from posreal.theory.selection import select
     from posreal.theory.tasks import parse_task
     from posreal.theory.ties import classify

@@ -15,7 +15,7 @@ from posreal.counterexamples.designed import LOG2_TIE
 from posreal.theory import parse_pe, parse_task, select
 from posreal.theory.flow import Agreement, compare, row_verdict, tie_flow
 from posreal.theory.limit import LimitVerdict
-from posreal.theory.sampling import registered
+from posreal.theory.random_instances import registered
 from posreal.theory.training import gradient_descent
 from posreal.theory.trajectory import (DRIFT_TOL, SLOPE_TOL, ShiftedField, TrajectoryEvidence, descend, follow, judge,
                                        pair_data, tie_trajectory)

@@ -39,7 +39,7 @@ from posreal.theory.faces import GeometrySelection, in_geometry
 from posreal.theory.geometry import Geometry, Program, SelectionGeometry, Use, allowing_labels
 from posreal.theory.limit import LimitInterval
 from posreal.theory.realization import DEFAULT_TOL, REALIZED, UNDECIDED, RowOutcomes
-from posreal.theory.resources import require
+from posreal.runtime.resources import require
 from posreal.theory.diagnostics import DEFAULT_ROWS, RowDiagnosis, diagnose
 from posreal.theory.selection import Selection, select
 from posreal.theory.tasks import Task

@@ -4,7 +4,7 @@ Main definitions (definitions.md#transfer-coefficient): α_L(Φ, τ; L0) is a fu
 every computation on a cell starts from :meth:`Cell.parse`, which parses the spec strings (once),
 applies S∘S = id (``dual:dual:X`` is X, before any memory estimate) and checks L0.  Lengths are
 validated against the cell by :meth:`Cell.check_lengths`, and the planned memory is
-:meth:`Cell.estimate` (:mod:`posreal.theory.resources`).
+:meth:`Cell.estimate` (:mod:`posreal.runtime.resources`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from posreal.theory.encodings import Encoding
 from posreal.theory.errors import bad_value
 from posreal.theory.modes import Mode, parse_mode
 from posreal.theory.pe_specs import parse_pe
-from posreal.theory.resources import Estimate, cell_estimate
+from posreal.runtime.resources import Estimate, cell_estimate
 from posreal.theory.tasks import Task, parse_task
 
 MAX_EXACT_LENGTH = 2 ** 18   # exact mode keeps one Fraction per key index

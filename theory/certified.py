@@ -14,7 +14,7 @@ every row is decided rigorously or reported undecided:
   [κ(i,t)] - max_{k≠t} [κ(i,k)] decides the row when it excludes 0.
 
 Before the interval work starts, its time (key-feature interval products × :data:`INTERVAL_FLOPS`) is
-checked against the work budget (``POSREAL_MAX_WORK``, :func:`posreal.theory.resources.require`): above it
+checked against the work budget (``POSREAL_MAX_WORK``, :func:`posreal.runtime.resources.require`): above it
 the command is refused in one line.
 
 What it does not certify: the distance between θ̂ and the exact θ* (the KKT residuals of the
@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from mpmath import iv
 
-from posreal.theory import resources
+from posreal.runtime import resources
 from posreal.theory.encodings import Encoding, point_interval
 from posreal.theory.realization import FAILED, REALIZED, RowOutcomes, UNDECIDED
 from posreal.theory.kernels import target_keys

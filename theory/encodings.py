@@ -64,7 +64,7 @@ RELATIVE, COLUMN, BILINEAR, GENERAL = PEKind.RELATIVE, PEKind.COLUMN, PEKind.BIL
 
 
 class KernelForm(StrEnum):
-    """How a PE's kernel is held on the L-grid (memory planning, :mod:`posreal.theory.resources`)."""
+    """How a PE's kernel is held on the L-grid (memory planning, :mod:`posreal.runtime.resources`)."""
 
     PROFILE = "profile"     # one (L,) profile: relative and column PEs
     BILINEAR = "bilinear"   # Φ_L W Φ_Lᵀ, row-blocked

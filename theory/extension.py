@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 import posreal.theory.config_transfer   # noqa: F401  (declares hf:PATH, a model config's rope_scaling)
-from posreal.theory import resources
+from posreal.runtime import resources
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import SpecError, bad_value, quote
 from posreal.theory.declarations import (ExtensionEntry, TransferType, declare_transfer, extension_forms,

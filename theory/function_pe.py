@@ -15,7 +15,7 @@ Main definitions:
   decided in ℚ; a float returned where exact mode needs a rational is refused;
 * every value is checked where it is used: the shape (m, p), finite real entries (complex ones are
   refused, never cut to their real part), and the user's code runs contained
-  (:func:`posreal.theory.user_code.contained`): an exception of any kind but Ctrl-C (``sys.exit``
+  (:func:`posreal.runtime.user_code.contained`): an exception of any kind but Ctrl-C (``sys.exit``
   too), a write to standard output or a warning — each gives one
   :class:`~posreal.theory.errors.SpecError` line naming the PE and the inputs;
 * :func:`register_function_pe` (behind :func:`posreal.theory.register_pe` with ``psi=``) and
@@ -41,7 +41,7 @@ from posreal.theory.blocked import BlockedEncoding
 from posreal.theory.encodings import (GENERAL, MAX_PROFILE_LENGTH, OFFSET, POSITION, RELATIVE, Encoding,
                                       PEKind, ProfileEncoding)
 from posreal.theory.errors import SpecError, bad_value, quote
-from posreal.theory.user_code import contained
+from posreal.runtime.user_code import contained
 
 FUNCTION_KINDS = ("relative", "column", "general")
 MAX_WIDTH = 10 ** 6
@@ -117,7 +117,7 @@ class FunctionFeatures:
     exact_values: bool = False      # the probe found only ints / Fractions: exact mode decides in ℚ
 
     def _contained(self, call: Callable[[], Any], args: Sequence[np.ndarray], action: str = "its function") -> Any:
-        """``call()`` of the user's code (:func:`posreal.theory.user_code.contained`): an exception of any
+        """``call()`` of the user's code (:func:`posreal.runtime.user_code.contained`): an exception of any
         kind but Ctrl-C, output on stdout or a warning is one SpecError line naming the PE and the inputs."""
         return contained(call, self.name, _inputs(args, self.table_kind), _form(self.table_kind, self.width),
                          action=action)

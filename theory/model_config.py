@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from posreal.theory import resources
+from posreal.runtime import resources
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import SpecError, quote
 from posreal.theory.rope_scaling import RopeScaling, RopeType

@@ -41,7 +41,7 @@ from posreal.theory.geometry import GEOMETRY_FORMS, Geometry, SelectionGeometry,
 #  (Geometry, GEOMETRY_FORMS and parse_geometry were defined here first: still importable from here)
 from posreal.theory.rational import integer_form, pivot_rows, solve
 from posreal.theory.warm_lp import _highs_api
-from posreal.theory.scipy_lazy import linprog   # scipy loads on the first solve
+from posreal.runtime.scipy_lazy import linprog   # scipy loads on the first solve
 
 BOUNDED_TOL = 1e-10     # HiGHS' feasibility tolerances on θ*_∞'s bounded form (see _solve_linf), tighter than its
 #                         default: the optimal face is read off the dual support, and duals of 1e-9 are real there

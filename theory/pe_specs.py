@@ -26,7 +26,7 @@ from posreal.theory.declarations import PEFamily, declare_pe, pe_family, pe_form
 from posreal.theory.encodings import Encoding
 from posreal.theory.errors import bad_value
 from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
-from posreal.theory.resources import MAX_INT_DIGITS, MAX_SPEC_INT, check_spec, strip_duals
+from posreal.runtime.resources import MAX_INT_DIGITS, MAX_SPEC_INT, check_spec, strip_duals
 from posreal.theory.tables import registered_pe
 
 

@@ -39,7 +39,7 @@ from posreal.theory.modes import Mode, parse_mode
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError, SpecError, bad_value
 from posreal.theory.rational import common_denominator, integer_form, pivot_rows, solve
-from posreal.theory.scipy_lazy import linprog, nnls   # scipy loads on the first solve
+from posreal.runtime.scipy_lazy import linprog, nnls   # scipy loads on the first solve
 from posreal.theory.tasks import Task, parse_task
 from posreal.theory.cutting_planes import first_tie, generate, working_set_cap
 from posreal.theory.training_set import KeyPairs, dedupe_exact, dedupe_float, distinct_pair_count, profile_key_pairs

@@ -10,7 +10,7 @@ import math
 
 from posreal.theory.declarations import pe_forms
 from posreal.theory.errors import SpecError, bad_value, quote
-from posreal.theory.resources import MAX_INT_DIGITS, MAX_SPEC_INT
+from posreal.runtime.resources import MAX_INT_DIGITS, MAX_SPEC_INT
 
 
 def split_args(rest: str) -> list[str]:

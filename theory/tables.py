@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from posreal.theory import resources
+from posreal.runtime import resources
 from posreal.theory.encodings import (COLUMN, GENERAL, OFFSET, POSITION, RELATIVE, Encoding, PEKind,
                                       ProfileEncoding)
 from posreal.theory.errors import SpecError, bad_value, quote

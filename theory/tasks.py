@@ -20,7 +20,7 @@ import numpy as np
 
 from posreal.theory.declarations import TaskFamily, declare_task, task_family, task_forms
 from posreal.theory.errors import bad_value
-from posreal.theory.resources import MAX_INT_DIGITS, MAX_SPEC_INT, bad, check_spec, strip_duals
+from posreal.runtime.resources import MAX_INT_DIGITS, MAX_SPEC_INT, bad, check_spec, strip_duals
 
 FIXED_OFFSET = "fixed offset"
 FIXED_POSITION = "fixed position"

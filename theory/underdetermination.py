@@ -39,7 +39,7 @@ from posreal.theory.encodings import POSITION
 from posreal.theory.pe_specs import LearnedAbsolute, parse_learned
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import DenseKernel
-from posreal.theory.resources import learned_estimate, require
+from posreal.runtime.resources import learned_estimate, require
 from posreal.theory.tasks import Task, parse_task
 
 COMPLETIONS = ("zero", "copy_last")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 from posreal.theory.errors import PosrealError
-from posreal.theory.scipy_lazy import linprog   # scipy loads on the first solve
+from posreal.runtime.scipy_lazy import linprog   # scipy loads on the first solve
 
 LP_TOL = 1e-7           # HiGHS's default primal/dual feasibility tolerance: margins within it are undecided
 

@@ -37,7 +37,7 @@ from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import SpecError, bad_value
 from posreal.theory.kernels import KeyIndex, ProfileKernel
 from posreal.theory.transfer_operator import exact_transfer
-from posreal.theory.resources import MAX_SECONDS, ceiling_estimate, require
+from posreal.runtime.resources import MAX_SECONDS, ceiling_estimate, require
 from posreal.theory.rational import fraction_str
 from posreal.theory.realization import classify_exact, exact_margins, structural_ties
 from posreal.theory.tasks import Task, parse_task

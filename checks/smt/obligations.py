@@ -34,7 +34,7 @@ import z3
 
 from posreal.checks.base import ObligationKind, SolverStatus
 from posreal.checks.smt.solvers import cvc5_command_line, z3_command_line
-from posreal.theory.output_files import write_atomic
+from posreal.runtime.output_files import write_atomic
 
 EXPECTED = {ObligationKind.ENCODING: SolverStatus.UNSAT, ObligationKind.CONTROL: SolverStatus.SAT,
             ObligationKind.HYPOTHESES: SolverStatus.SAT}
@@ -120,7 +120,7 @@ def write_obligations(obligations: Iterable[Obligation], directory: str | Path, 
     """Write each obligation to ``directory/<file>``, atomically, and return the paths.
 
     Write each obligation to ``directory/<file>`` (created if missing), atomically; an existing file with
-    other content is replaced only with ``force`` (:mod:`posreal.theory.output_files`); the paths, in order."""
+    other content is replaced only with ``force`` (:mod:`posreal.runtime.output_files`); the paths, in order."""
     out_dir = Path(directory)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from posreal.counterexamples.verifier.errors import CertificateError
-from posreal.theory import resources
+from posreal.runtime import resources
 from posreal.theory.errors import quote
 
 FORMAT = "posreal-certificate"

@@ -298,7 +298,7 @@ GENERATORS = {
 
 # What a result depends on when it is not the whole code (posreal_docs_cache.CODE): marker or figure name ->
 # repository paths.  The experiment's tables and figures read the committed summary and the package's report.
-EXPERIMENT_INPUTS = ("experiment", "theory/plots.py", "docs/data/experiment", "docs/hooks", "pyproject.toml")
+EXPERIMENT_INPUTS = ("experiment", "posreal/plots.py", "docs/data/experiment", "docs/hooks", "pyproject.toml")
 INPUTS = {"experiment": EXPERIMENT_INPUTS, "figure:experiment": EXPERIMENT_INPUTS,
           "limit-evidence": ("docs/data/limit", "docs/hooks")}
 

@@ -1,5 +1,5 @@
 """Generators of the taxonomy (every registry PE × task): its tables, its shear pairs, the three
-geometries side by side, every length extension side by side, and their figures (``posreal.theory.plots``).
+geometries side by side, every length extension side by side, and their figures (``posreal.plots``).
 """
 
 from __future__ import annotations
@@ -129,25 +129,25 @@ def _png(name: str, draw) -> dict[str, bytes]:
 
 
 def asset_taxonomy_geometries() -> dict[str, bytes]:
-    from posreal.theory.plots import plot_geometries
+    from posreal.plots import plot_geometries
     by, lengths, _, _ = taxonomy_geometry_docs()
     return _png("taxonomy_geometries.png", lambda path: plot_geometries(by, lengths, path))
 
 
 def gen_taxonomy_geometries_figure() -> str:
     return ("![α_L against L in the ℓ2, ℓ∞ and ℓ1 geometries](generated/taxonomy_geometries.png)\n\n"
-            + provenance("posreal.theory.plots.plot_geometries over posreal.theory.taxonomy.taxonomy(geometry=...)"))
+            + provenance("posreal.plots.plot_geometries over posreal.theory.taxonomy.taxonomy(geometry=...)"))
 
 
 def asset_taxonomy() -> dict[str, bytes]:
-    from posreal.theory.plots import plot_taxonomy
+    from posreal.plots import plot_taxonomy
     docs, lengths, _, _ = taxonomy_docs()
     return _png("taxonomy.png", lambda path: plot_taxonomy(docs, lengths, path))
 
 
 def gen_taxonomy_figure() -> str:
     return ("![α_L against L for every registry PE and realizable task](generated/taxonomy.png)\n\n"
-            + provenance("posreal.theory.plots.plot_taxonomy over posreal.theory.taxonomy.taxonomy"))
+            + provenance("posreal.plots.plot_taxonomy over posreal.theory.taxonomy.taxonomy"))
 
 
 # --------------------------------------------------------------------------- length extensions
@@ -195,14 +195,14 @@ def gen_extension_table() -> str:
 
 
 def asset_extension() -> dict[str, bytes]:
-    from posreal.theory.plots import plot_extensions
+    from posreal.plots import plot_extensions
     by, _, _ = extension_docs(EXTENSION_FIGURE_LENGTHS)
     return _png("extension.png", lambda path: plot_extensions(by, list(EXTENSION_FIGURE_LENGTHS), path))
 
 
 def gen_extension_figure() -> str:
     return ("![α_L against L under each length extension, per registry cell](generated/extension.png)\n\n"
-            + provenance("posreal.theory.plots.plot_extensions over posreal.theory.taxonomy.taxonomy(extension=...), "
+            + provenance("posreal.plots.plot_extensions over posreal.theory.taxonomy.taxonomy(extension=...), "
                          f"L = {', '.join(map(str, EXTENSION_FIGURE_LENGTHS))}"))
 
 

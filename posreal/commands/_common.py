@@ -1,6 +1,6 @@
 """Argument types and output helpers shared by the subcommands.
 
-Every argument type here is bounded (:mod:`posreal.theory.resources`): integers are ASCII digits
+Every argument type here is bounded (:mod:`posreal.runtime.resources`): integers are ASCII digits
 within a documented range, numbers are finite and bounded, lists are short, and output paths are
 checked before any work (:func:`output_file`, :func:`output_directory`, :func:`plot_file`).  A bad
 value gives one line that quotes at most about 80 characters of it.
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from posreal.theory import resources
+from posreal.runtime import resources
 from posreal.theory.errors import PosrealError, SpecError, quote
 
 T = TypeVar("T")
@@ -82,7 +82,7 @@ def bounded_float(low: float, high: float, what: str = "number") -> Callable[[st
 def scheduler(text: str) -> Any:
     """``--scheduler``: ``tcp://HOST:PORT`` or ``local:N`` (Dask; a one-line error naming the extra to
     install when ``distributed`` is missing)."""
-    from posreal.theory.executors import parse_scheduler
+    from posreal.runtime.executors import parse_scheduler
     return _as_type_error(lambda: parse_scheduler(text))
 
 
@@ -97,8 +97,8 @@ def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def executor_of(args: argparse.Namespace) -> Any:
-    """The :class:`~posreal.theory.executors.ExecutorSpec` of ``--jobs`` / ``--scheduler``."""
-    from posreal.theory.executors import local
+    """The :class:`~posreal.runtime.executors.ExecutorSpec` of ``--jobs`` / ``--scheduler``."""
+    from posreal.runtime.executors import local
     return args.scheduler if args.scheduler is not None else local(args.jobs)
 
 
@@ -153,7 +153,7 @@ def memory_size(text: str) -> int:
 
 # ----------------------------------------------------------------------------- output paths
 def add_force_option(parser: argparse.ArgumentParser, what: str) -> None:
-    """``--force``: the one rule of every command that writes (:mod:`posreal.theory.output_files`): an
+    """``--force``: the one rule of every command that writes (:mod:`posreal.runtime.output_files`): an
     existing output file is replaced only when asked."""
     parser.add_argument("--force", action="store_true",
                         help=f"replace an existing {what} (without it an existing file is refused; a symlink is "
@@ -163,7 +163,7 @@ def add_force_option(parser: argparse.ArgumentParser, what: str) -> None:
 def check_new_output(path: str | None, what: str, force: bool) -> None:
     """Before any work: ``path`` (if given) is no symlink and, without ``force``, no existing file."""
     if path:
-        from posreal.theory.output_files import check_target
+        from posreal.runtime.output_files import check_target
         check_target(path, what, force)
 
 
@@ -205,7 +205,7 @@ def emit_json(document: Any) -> None:
 
 
 def with_provenance(document: dict, **extra: Any) -> dict:
-    from posreal.theory.provenance import versions   # importlib.metadata: only when a JSON document is written
+    from posreal.runtime.provenance import versions   # importlib.metadata: only when a JSON document is written
     return {**document, "versions": versions(), **extra}
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from posreal.commands._common import (_as_type_error, add_executor_arguments, add_force_option, bounded_float,
                                       emit_json, executor_of, format_table, output_directory, positive_int)
-from posreal.theory.output_files import write_atomic
+from posreal.runtime.output_files import write_atomic
 from posreal.theory.defaults import EXPERIMENT_MEMORY_MIB
 
 DEFAULT_OUT = "posreal-experiment"

@@ -206,7 +206,7 @@ def run_conjecture(args) -> int:
     from posreal.counterexamples.search_runner import search
     from posreal.counterexamples.conjecture import summarize
     from posreal.counterexamples.verifier.errors import CertificateError
-    from posreal.theory.sampling import FAMILIES, instance
+    from posreal.theory.random_instances import FAMILIES, instance
 
     _usage(args)
     if args.resume and not args.out:

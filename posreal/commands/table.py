@@ -236,7 +236,7 @@ def run(args) -> int:
                 if args.limit else "")
         _print_rows(args, header, rows, _preamble(args), note)
     if args.plot:
-        from posreal.theory.plots import plot_taxonomy
+        from posreal.plots import plot_taxonomy
         plot_taxonomy(docs, lengths, args.plot, force=args.force)
         print(f"wrote {args.plot}", file=sys.stderr)
     return 0
@@ -323,7 +323,7 @@ def run_extensions(args) -> int:
                     + " / ".join(str(L) for L in lengths) + " (--long: one row per cell and method)")
         _print_rows(args, header, rows, preamble, note)
     if args.plot:
-        from posreal.theory.plots import plot_extensions
+        from posreal.plots import plot_extensions
         plot_extensions(by_method, lengths, args.plot, force=args.force)
         print(f"wrote {args.plot}", file=sys.stderr)
     return 0

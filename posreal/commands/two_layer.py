@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from posreal.experiment.two_layer_grid import GRIDS, run_grid
     from posreal.experiment.two_layer_model import require_jax
     from posreal.experiment.two_layer_summary import render_markdown, summarize
-    from posreal.theory.output_files import write_atomic
+    from posreal.runtime.output_files import write_atomic
     require_jax()
     grid = GRIDS[args.two_layer_grid]
     records = run_grid(grid, args.out, resume=args.resume)

@@ -17,12 +17,12 @@ Main definitions:
   whose worker died is rebuilt; Dask reschedules a dead worker's tasks itself).  Only the caller —
   the client — writes results, so a unit computed twice is still recorded once.
 * Worker versions: every unit runs behind a check that the worker's :func:`worker_versions`
-  (the tool versions of :func:`posreal.theory.provenance.versions` and a SHA-256 of the package's
+  (the tool versions of :func:`posreal.runtime.provenance.versions` and a SHA-256 of the package's
   Python sources) equal the client's; a worker that differs raises :class:`WorkerRefused` before
   the unit computes.  On Dask every connected worker is also asked when the pool opens.
 * :class:`ExecutorReport` — provenance: executor, scheduler, worker count, and for every worker
   that computed a unit its name, units and versions.
-* Workers count against the memory budget (:func:`posreal.theory.resources.require`): N processes on
+* Workers count against the memory budget (:func:`posreal.runtime.resources.require`): N processes on
   this machine need N × :data:`PROCESS_WORKER_BYTES` (a ``local:N`` cluster N ×
   :data:`DASK_WORKER_BYTES`, the nanny included); above the budget the pool is refused in one line
   before anything is spawned.  Workers of a remote scheduler are outside this machine's budget.
@@ -51,9 +51,9 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
-from posreal.theory import resources
+from posreal.runtime import resources
 from posreal.theory.errors import PosrealError, SpecError, quote
-from posreal.theory.provenance import versions
+from posreal.runtime.provenance import versions
 
 U = TypeVar("U")
 R = TypeVar("R")

@@ -35,7 +35,7 @@ from typing import Any
 
 import matplotlib
 from posreal.theory.errors import SpecError
-from posreal.theory.output_files import atomic_writer
+from posreal.runtime.output_files import atomic_writer
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -274,7 +274,7 @@ def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: 
 
 
 def save_figure(fig: Any, path: str | Any, dpi: int, force: bool = False) -> None:
-    """Write ``fig`` as a PNG to ``path`` atomically (:mod:`posreal.theory.output_files`: never over an
+    """Write ``fig`` as a PNG to ``path`` atomically (:mod:`posreal.runtime.output_files`: never over an
     existing file unless ``force``, never through a symlink, nothing half-written on a full disk)."""
     try:
         with atomic_writer(path, "plot file", force) as fh:

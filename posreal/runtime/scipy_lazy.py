@@ -1,4 +1,4 @@
-"""scipy's solvers, imported on their first call (module ``posreal.theory.scipy_lazy``).
+"""scipy's solvers, imported on their first call (module ``posreal.runtime.scipy_lazy``).
 
 Importing ``scipy.optimize`` takes about half a second; :mod:`posreal.theory.selection`,
 :mod:`posreal.theory.norm_programs` and :mod:`posreal.theory.warm_lp` import these wrappers instead,
