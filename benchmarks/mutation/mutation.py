@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import importlib.util
 import json
 import os
 import platform
@@ -365,6 +366,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"invalid --sample {args.sample}; accepted: an integer >= 1")
     if args.max_children < 1:
         parser.error(f"invalid --max-children {args.max_children}; accepted: an integer >= 1")
+    if importlib.util.find_spec("mutmut") is None:
+        parser.error("mutmut is not installed; accepted: an environment with the `mutation` extra "
+                     "(pip install -e \".[mutation]\")")
     log = MUTANTS / ("mutmut-resume.log" if args.resume else "mutmut.log")
     report = run(args.seed, args.sample, ROOT, args.max_children, log, args.resume, args.report_only)
     text = render(report)
