@@ -44,6 +44,7 @@ from posreal.runtime.resources import Estimate
 from posreal.theory.rational import common_denominator, integer_form
 
 OP_FLOPS = 400                # one Python big-integer multiply-add of a few words, in float-operation equivalents
+FIXED_FLOPS = 5 * 10 ** 7     # a first call's fixed cost (about 16 ms measured cold on 2 rows), the same units
 WORD_BITS = 64
 
 
@@ -93,12 +94,13 @@ def work_estimate(m: int, p: int, bits: int) -> int:
     at most (p+1) × (p+1) with entries below 2^(2·bits + log2(p+1) + 1); Hadamard's bound gives its determinant,
     hence every numerator and denominator of u, at most s = (p+1)(2·bits + log2(p+1) + 2) bits.  Per outer step:
     the gradient (m·(p+1) products of a bits-wide by an s-wide integer) and at most two least-squares solves
-    ((p+1)³ eliminations of s-wide integers); cost of one product: OP_FLOPS + words × words."""
+    ((p+1)³ eliminations of s-wide integers); cost of one product: OP_FLOPS + words × words; plus FIXED_FLOPS
+    once (benchmarks/bench_exact_qp.py compares the bound with measured times)."""
     k = p + 1
     s = k * (2 * bits + k.bit_length() + 2)
     gradient = m * k * (OP_FLOPS + _words(bits) * _words(s + bits))
     solves = 2 * k ** 3 * (OP_FLOPS + _words(s) ** 2)
-    return iteration_cap(m, p) * (gradient + solves)
+    return FIXED_FLOPS + iteration_cap(m, p) * (gradient + solves)
 
 
 def estimate(zq: Sequence[Sequence[Fraction]], p: int, label: str) -> Estimate:
