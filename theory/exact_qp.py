@@ -6,7 +6,7 @@ float NNLS on the float images of the rows; rows whose entries leave the float r
 start fails.  This module solves the same program in ℚ alone.  Main definitions and results:
 
 * integer rows: Z = N / D with N integer (:func:`~posreal.theory.rational.integer_form`), and Zθ ≥ 1 iff
-  N(θ/D) ≥ 1, so θ*_Z = D θ*_N and the KKT multipliers are λ_Z = D² λ_N (θ_Z = Z_ᵀλ_Z = Nᵀλ_Z / D);
+  N(θ/D) ≥ 1, so θ*_Z = D θ*_N and the KKT multipliers are λ_Z = D² λ_N (θ_Z = Zᵀλ_Z = Nᵀλ_Z / D);
 * least-distance programming as NNLS (Lawson & Hanson 1974, ch. 23): u ≥ 0 minimizing ‖E u - f‖² with
   E = [Nᵀ; 1ᵀ] ((p+1, m)) and f = e_{p+1}.  With v = Nᵀu and ρ = 1 - Σu the residual is r = (-v, ρ) and the
   gradient w = Eᵀr has w_k = ρ - n_k·v (positive exactly on the rows θ = v/ρ violates).  At the optimum
