@@ -113,3 +113,37 @@ def test_the_certified_interval_work_is_timed_before_it_starts(monkeypatch: pyte
     monkeypatch.setenv("POSREAL_MAX_WORK", str(need))
     assert row_outcomes(pe, task, theta, 711, 16, mode="certified", tol=1e-8).status[710] == 1
     assert calls == [1]
+
+
+def test_work_within_the_budget_but_above_a_minute_is_announced_before_it_starts(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """R3: a cheap time estimate is said before the work (one stderr line, stdout untouched); at the threshold
+    nothing is said (the control), above the budget the work is refused instead."""
+    from posreal.runtime.resources import NOTE_WORK, OPERATIONS_PER_SECOND, Estimate, ResourceError, require
+    monkeypatch.delenv("POSREAL_MAX_WORK", raising=False)
+    require(Estimate(0, "certifying 9 borderline rows", NOTE_WORK))
+    assert capsys.readouterr() == ("", "")
+    require(Estimate(0, "certifying 9 borderline rows", 3 * NOTE_WORK))
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("posreal: note: certifying 9 borderline rows")
+    assert f"up to about {3 * NOTE_WORK / OPERATIONS_PER_SECOND:.3g} s" in err
+    monkeypatch.setenv("POSREAL_MAX_WORK", str(2 * NOTE_WORK))
+    with pytest.raises(ResourceError):
+        require(Estimate(0, "certifying 9 borderline rows", 3 * NOTE_WORK))
+    assert capsys.readouterr().err == ""
+
+
+def test_the_issues_huge_width_is_refused_before_any_work(capsys: pytest.CaptureFixture,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """R3: ``alpha --pe xpos:1000000 --task copy --lengths 32`` took 132 s and 2.8 GB; its estimate (the working
+    set of constraint generation × p = 10^6) now refuses it in one line before any feature is computed."""
+    from posreal.theory import alpha
+    called: list[int] = []
+    select = alpha.select
+    monkeypatch.setattr(alpha, "select", lambda *a, **k: called.append(1) or select(*a, **k))
+    assert main(["alpha", "--pe", "xpos:1000000", "--task", "copy", "--lengths", "32", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "refused" in captured.err and called == []
+    assert main(["alpha", "--pe", "xpos:1000", "--task", "copy", "--lengths", "32", "--json"]) == 0   # control
+    assert called == [1]
+    capsys.readouterr()

@@ -291,3 +291,36 @@ def test_force_never_starts_over_a_file_another_run_is_writing(tmp_path: Path, c
     assert out.read_bytes() == before
     assert main([*SEARCH, "--out", str(out), "--force"]) in (0, 1)                   # control: free, started over
     capsys.readouterr()
+
+
+def test_search_colspan_out_on_a_full_disk_exits_74_and_keeps_the_old_bundle(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """S2: ``search colspan --out b.json`` on a full disk left 4,096 bytes of truncated JSON and said exit 2.
+    Now: exit 74, one line naming the file, the previous bundle intact, no temporary file left.  The search is
+    replaced by the shipped certificates of each kind (what it would find); the control writes them."""
+    from posreal.counterexamples import colspan
+
+    @dataclass
+    class Stats:
+        def to_json(self) -> dict:
+            return {}
+
+    shipped = [json.loads(p.read_text(encoding="utf-8"))
+               for p in sorted((ROOT / "counterexamples" / "certificates").glob("*.json"))]
+    static = [c for c in shipped if c["kind"] == "static-colspan"]
+    dynamic = [c for c in shipped if c["kind"] == "dynamic-colspan"]
+    assert static and dynamic
+    monkeypatch.setattr(colspan, "find_static", lambda: (static, Stats()))
+    monkeypatch.setattr(colspan, "find_dynamic", lambda **kwargs: (dynamic, Stats()))
+    monkeypatch.chdir(tmp_path)                      # a short path: messages shorten paths past 80 characters
+    out = Path("b.json")
+    out.write_text("previous bundle\n")
+    with monkeypatch.context() as full:
+        full.setattr(output_files.os, "fsync", _enospc)
+        assert main(["search", "colspan", "--out", str(out), "--force", "--json"]) == EXIT_IO
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(out) in err and "No space left on device" in err, err
+    assert out.read_text() == "previous bundle\n" and _listing(tmp_path) == ["b.json"]
+    assert main(["search", "colspan", "--out", str(out), "--force", "--json"]) == 0      # control: the disk has room
+    assert json.loads(out.read_text())["certificates"] and _listing(tmp_path) == ["b.json"]
+    capsys.readouterr()

@@ -174,9 +174,11 @@ def test_exact_farkas_refinement_refuses_a_negative_solution():
 # Exists because a mutant survived: the fallback with neither exact certificate was never taken.
 def test_exact_selection_without_exact_certificates_keeps_only_what_q_confirms(monkeypatch):
     """With neither exact certificate, a float θ with Zθ > 0 in ℚ still proves realizability (θ*
-    only approximately); a float Farkas certificate proves nothing in ℚ: the cell is undecided."""
+    only approximately); a float Farkas certificate proves nothing in ℚ: the cell is undecided.  (The exact
+    active-set method, which would decide both in ℚ, is switched off here: tests/test_exact_qp.py.)"""
     monkeypatch.setattr(selection_module, "_exact_kkt", lambda zq, u, p: None)
     monkeypatch.setattr(selection_module, "_exact_farkas", lambda zq, u, p: None)
+    monkeypatch.setattr(selection_module, "_exact_active_set", lambda *args, **kwargs: None)
     feasible = select("relbias", "offset:1", 4, mode="exact")
     assert feasible.status == "realizable" and feasible.exact_theta is None and not feasible.exact
     assert feasible.reason == ("exact KKT certificate not found: realizable in ℚ (the float θ has Zθ > 0 "
@@ -211,6 +213,10 @@ def test_exact_fallback_refuses_a_float_theta_that_fails_in_q(monkeypatch):
     assert done.evidence == {"farkas_exact": True, "farkas": {0: F(1, 2), 1: F(1, 2)}}
     assert verify_farkas_exact(done)
     monkeypatch.setattr(selection_module, "_scaled_farkas", lambda zq, p: None)
+    by_active_set = selection_module._finish_without_certificate(misstated(), zq, u, rho, 2)
+    assert by_active_set.status == "not realizable" and by_active_set.evidence["farkas"] == {0: F(1, 2), 1: F(1, 2)}
+    assert by_active_set.evidence["method"] == "exact active set" and verify_farkas_exact(by_active_set)
+    monkeypatch.setattr(selection_module, "_exact_active_set", lambda *args, **kwargs: None)
     undecided = selection_module._finish_without_certificate(misstated(), zq, u, rho, 2)
     assert undecided.status == "undecided" and undecided.optimum is None
     assert undecided.reason.startswith("undecided: no exact certificate found (KKT or Farkas); "
@@ -272,12 +278,11 @@ def test_exact_selection_does_not_call_a_float_zero_difference_a_tie() -> None:
     assert all(any(x != 0 for x in row) for row in sel.exact_constraints)     # no tie in ℚ
     assert not np.any(sel.constraints)                                       # ... all zero as floats
     assert not sel.reason.startswith("structural tie")
-    # the float search on all-zero rows finds a float Farkas certificate, which proves nothing in ℚ
-    # (the cell is realizable: θ = -2^1101 gives every row z·θ ≥ 1); exact mode says undecided
-    assert sel.status == "undecided" and sel.optimum is None
-    assert sel.reason.startswith("undecided: no exact certificate found (KKT or Farkas); "
-                                 "the float search says not realizable")
-    assert all(sum(a * b for a, b in zip(row, [F(-2 ** 1101)])) >= 1 for row in sel.exact_constraints)
+    # the float search on all-zero rows finds a float Farkas certificate, which proves nothing in ℚ; the rows
+    # z_j = -j/2^1100 (j = 1..3) are realizable, θ* = -2^1100 (the row j = 1 binds), found by the exact active set
+    assert sel.status == "realizable" and sel.evidence["method"] == "exact active set"
+    assert sel.exact_theta == [F(-2 ** 1100)] and verify_kkt_exact(sel)
+    assert sel.theta.tolist() == [-np.inf]                                   # its float image is beyond range
 
 
 # Exists because a mutant survived: the exact refinement was never started from an empty active set.

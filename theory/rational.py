@@ -3,7 +3,9 @@
 Thin layer over sympy's ``DomainMatrix`` on the field ``QQ`` (fraction-free, exact), so the
 rest of the package speaks :class:`fractions.Fraction`.  Main functions: :func:`solve`
 (unique solution of a square or full-column-rank system), :func:`pivot_rows` (a maximal
-linearly independent subset of rows, in order), :func:`rank`.
+linearly independent subset of rows, in order), :func:`rank`; :func:`integer_form` and
+:func:`common_denominator` (rows and vectors as integers over one denominator), :func:`row_products`
+(z_k·θ for every row, on integers) and :func:`unit_scaled` (rows divided by powers of two to unit size).
 """
 
 from __future__ import annotations
@@ -102,3 +104,30 @@ def parse_fraction(text: str) -> Fraction:
     except (ValueError, ZeroDivisionError):
         raise ValueError(f"invalid rational {text!r}; accepted: a string 'p/q' with integers p, q != 0") from None
     return value
+
+
+def row_products(zq: list[tuple], theta: list[Fraction]) -> list[Fraction]:
+    """z_k · θ for every constraint, in ℚ (integer arithmetic on a common denominator)."""
+    if not zq:
+        return []
+    N, D = integer_form(zq, len(theta))          # (m, p), Z = N / D
+    a, b = common_denominator(theta)             # θ = a / b
+    return [Fraction(int(x), D * b) for x in N.dot(a)]
+
+
+def unit_scaled(zq: list[tuple]) -> tuple[list[tuple], list[Fraction]]:
+    """Each row divided by the power of two 2^e with 1 ≤ max|entry| / 2^e < 2 (zero rows by 1), in ℚ:
+    (m, p) -> the scaled rows (m, p) and the divisors (m,).  Their float images keep every row's
+    direction, whatever its size (2⁻¹¹⁰⁰ or 2¹¹⁰⁰ becomes 1.0)."""
+    scaled, divisors = [], []
+    for row in zq:
+        top = max((abs(x) for x in row), default=Fraction(0))
+        e = 0
+        if top:
+            e = top.numerator.bit_length() - top.denominator.bit_length()   # floor(log2 top) ∈ {e - 1, e}
+            if top < Fraction(2) ** e:
+                e -= 1
+        div = Fraction(2) ** e
+        scaled.append(tuple(x / div for x in row))
+        divisors.append(div)
+    return scaled, divisors

@@ -13,9 +13,11 @@ Main definitions and results (definitions.md#selection):
 * the KKT certificate θ* = Zᵀλ, λ ≥ 0, Zθ* ≥ 1, λ·(Zθ* - 1) = 0 is checked — in ℚ for
   rational PEs (an exact active-set refinement of the float support), to tolerance otherwise;
   a float Farkas certificate counts only if ‖Zᵀu‖∞ is small against Σ u_k ‖z_k‖∞;
-* exact mode answers only what ℚ confirms: without an exact KKT point or Farkas certificate, a
-  float θ with Zθ > 0 in ℚ proves realizability, a Farkas certificate is sought again on the rows
-  scaled by powers of two, and otherwise the cell is undecided;
+* exact mode answers only what ℚ confirms: without an exact KKT point or Farkas certificate from the float
+  start, a Farkas certificate is sought again on the rows scaled by powers of two, then θ* or a Farkas
+  certificate by the exact active-set method in ℚ alone (:mod:`posreal.theory.exact_qp`, within the work
+  budget, checked by the same exact certificates), then a float θ with Zθ > 0 in ℚ proves realizability;
+  otherwise the cell is undecided;
 * a fixed bias with a positive scale (``Encoding.positive_scale``: p = 1, θ > 0) is realizable iff the
   unconstrained θ* is positive (:func:`_positive_scale`);
 * the result, :class:`Selection`, has one of three :class:`SelectionStatus` answers; exactly the
@@ -28,17 +30,20 @@ separable data (Soudry et al. 2018, JMLR; Ji & Telgarsky 2018).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
 
 import numpy as np
 
+from posreal.theory import exact_qp
 from posreal.theory.encodings import Encoding, irrational, is_profile
 from posreal.theory.modes import Mode, parse_mode
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.errors import PosrealError, SpecError, bad_value
 from posreal.theory.rational import common_denominator, integer_form, pivot_rows, solve
+from posreal.theory.rational import row_products as _exact_products, unit_scaled as _unit_scaled
+from posreal.runtime.resources import max_work, require
 from posreal.runtime.scipy_lazy import linprog, nnls   # scipy loads on the first solve
 from posreal.theory.tasks import Task, parse_task
 from posreal.theory.cutting_planes import first_tie, generate, working_set_cap
@@ -264,15 +269,6 @@ def _float_kkt_ok(cert: dict) -> bool:
             and cert["stationarity"] <= PRIMAL_TOL and cert["complementarity"] <= PRIMAL_TOL)
 
 
-def _exact_products(zq: list[tuple], theta: list[Fraction]) -> list[Fraction]:
-    """z_k · θ for every constraint, in ℚ (integer arithmetic on a common denominator)."""
-    if not zq:
-        return []
-    N, D = integer_form(zq, len(theta))          # (m, p), Z = N / D
-    a, b = common_denominator(theta)             # θ = a / b
-    return [Fraction(int(x), D * b) for x in N.dot(a)]
-
-
 def _exact_kkt(zq: list[tuple], u: np.ndarray, p: int):
     """Exact active-set refinement from the float NNLS support.  Returns (θ, λ on support) or None.
 
@@ -330,24 +326,6 @@ def _exact_farkas(zq: list[tuple], u: np.ndarray, p: int) -> dict[int, Fraction]
 def _float_rows(zq: list[tuple], p: int) -> np.ndarray:
     """The float image of exact rows: (m, p) Fractions -> (m, p) float64 (also for m = 0)."""
     return np.array([[float(x) for x in row] for row in zq], dtype=float).reshape(len(zq), p)
-
-
-def _unit_scaled(zq: list[tuple]) -> tuple[list[tuple], list[Fraction]]:
-    """Each row divided by the power of two 2^e with 1 ≤ max|entry| / 2^e < 2 (zero rows by 1), in ℚ:
-    (m, p) -> the scaled rows (m, p) and the divisors (m,).  Their float images keep every row's
-    direction, whatever its size (2⁻¹¹⁰⁰ or 2¹¹⁰⁰ becomes 1.0)."""
-    scaled, divisors = [], []
-    for row in zq:
-        top = max((abs(x) for x in row), default=Fraction(0))
-        e = 0
-        if top:
-            e = top.numerator.bit_length() - top.denominator.bit_length()   # floor(log2 top) ∈ {e - 1, e}
-            if top < Fraction(2) ** e:
-                e -= 1
-        div = Fraction(2) ** e
-        scaled.append(tuple(x / div for x in row))
-        divisors.append(div)
-    return scaled, divisors
 
 
 def _scaled_farkas(zq: list[tuple], p: int) -> dict[int, Fraction] | None:
@@ -522,30 +500,63 @@ def _finish_exact(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float, p:
 
 
 def _finish_without_certificate(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float, p: int) -> Selection:
-    """Exact mode's last resort, when neither an exact KKT point nor an exact Farkas certificate was
-    found.  The float search runs on the float rows, which can misstate the rational ones (rows of
-    size 2⁻¹¹⁰⁰ are all 0.0; 2⁵³ + 1 rounds to 2⁵³), so its answer is kept only where ℚ confirms
-    it: a float θ with Zθ > 0 exactly proves realizability (a positive multiple satisfies Zθ ≥ 1;
-    θ* itself is then only approximate).  Otherwise a Farkas certificate is sought once more on the
-    rows scaled to unit size (:func:`_scaled_farkas`); failing that the cell is ``undecided``, with
-    the float verdict named in the reason."""
+    """Exact mode's last resort, when the float start gave neither an exact KKT point nor an exact Farkas
+    certificate.  The float search runs on the float rows, which can misstate the rational ones (rows of
+    size 2⁻¹¹⁰⁰ are all 0.0; 2⁵³ + 1 rounds to 2⁵³; 10⁴⁰⁰ next to 1 leaves NNLS no usable ρ), so its answer
+    is kept only where ℚ confirms it.  In order: a Farkas certificate sought once more on the rows scaled to
+    unit size (:func:`_scaled_farkas`, unless a float θ with Zθ > 0 in ℚ already proves realizability); the
+    exact active-set method (:func:`_exact_active_set`: θ* or a Farkas certificate from ℚ alone); a float θ
+    with Zθ > 0 exactly (a positive multiple satisfies Zθ ≥ 1; θ* itself is then only approximate); otherwise
+    the cell is ``undecided``, with the float verdict named in the reason."""
     _finish_float(sel, sel.constraints, u, rho)
     said = sel.status.value + (f" ({sel.reason})" if sel.reason else "")
-    if sel.realizable and all(x > 0 for x in _exact_products(zq, [Fraction(float(x)) for x in sel.theta])):
-        sel.evidence["feasible_exact"] = True
-        sel.reason = ("exact KKT certificate not found: realizable in ℚ (the float θ has Zθ > 0 exactly, "
-                      "so a multiple of it satisfies Zθ ≥ 1), θ* only approximately")
-        return sel
-    rescued = _scaled_farkas(zq, p)
+    feasible = sel.realizable and all(x > 0 for x in _exact_products(zq, [Fraction(float(x)) for x in sel.theta]))
+    rescued = None if feasible else _scaled_farkas(zq, p)
     if rescued is not None:
         sel.status, sel.optimum = SelectionStatus.NOT_REALIZABLE, None
         sel.evidence = {"farkas_exact": True, "farkas": rescued}
         sel.reason = ("infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, exact in ℚ, "
                       "found on the rows scaled by powers of two)")
         return sel
+    solved = _exact_active_set(sel, zq, p, required=not feasible)
+    if solved is not None:
+        return solved
+    if feasible:
+        sel.evidence["feasible_exact"] = True
+        sel.reason = ("exact KKT certificate not found: realizable in ℚ (the float θ has Zθ > 0 exactly, "
+                      "so a multiple of it satisfies Zθ ≥ 1), θ* only approximately")
+        return sel
     sel.status, sel.optimum = SelectionStatus.UNDECIDED, None
     sel.reason = f"undecided: no exact certificate found (KKT or Farkas); the float search says {said}"
     return sel
+
+
+def _exact_active_set(sel: Selection, zq: list[tuple], p: int, required: bool) -> Selection | None:
+    """θ* with λ, or a Farkas certificate, from the exact active-set method (:mod:`posreal.theory.exact_qp`),
+    returned only when :func:`verify_kkt_exact` / :func:`verify_farkas_exact` accept it (never trusted on its
+    own); None otherwise.  Its work is estimated before it starts: above the work budget it is refused in one
+    line when nothing else can decide the cell (``required``), and skipped when a float θ already proves
+    realizability."""
+    estimate = exact_qp.estimate(zq, p, f"{sel.pe} · {sel.task} at L0 = {sel.train_length}")
+    if required:
+        require(estimate)
+    elif estimate.work > max_work():
+        return None
+    out = exact_qp.solve_ldp(zq, p)
+    trial = replace(sel, status=SelectionStatus.NOT_REALIZABLE, optimum=None, reason="",
+                    evidence={"method": "exact active set", "steps": out.iterations})
+    if out.theta is not None and out.multipliers is not None:
+        dense = np.zeros(len(zq))                                              # (m,) λ
+        dense[list(out.multipliers)] = exact_qp.float_image(list(out.multipliers.values()))
+        trial.realize(Optimum(exact_qp.float_image(out.theta), dense, out.theta, out.multipliers))
+        trial.evidence["kkt_exact"] = True
+        return trial if verify_kkt_exact(trial) else None
+    if out.farkas is not None:
+        trial.evidence.update(farkas_exact=True, farkas=out.farkas)
+        trial.reason = ("infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, exact in ℚ, "
+                        "by the exact active-set method)")
+        return trial if verify_farkas_exact(trial) else None
+    return None
 
 
 def verify_kkt_exact(sel: Selection) -> bool:

@@ -16,7 +16,7 @@ numpy.  Main definitions:
 * :class:`Budget` and :func:`budget` — the memory budget (default :data:`DEFAULT_MAX_MEMORY`,
   raised with ``posreal --max-memory SIZE`` or ``POSREAL_MAX_MEMORY``), :func:`require` refuses
   an :class:`Estimate` above it with a :class:`ResourceError` that says what the work would need
-  and how to raise the limit;
+  and how to raise the limit, and announces work above :data:`NOTE_WORK` in one stderr line (:func:`note_work`);
 * :func:`cell_estimate` — memory of α_L for one (PE, task) cell: the training differences at L0
   (pairs × p floats) and the transfer at every L (profile, bilinear or dense kernels);
 * :func:`check_output_file` / :func:`check_output_directory` — output paths checked before the
@@ -34,6 +34,7 @@ import math
 import os
 import re
 import stat
+import sys
 import tempfile
 from dataclasses import dataclass
 from typing import Any
@@ -62,6 +63,8 @@ MAX_JSON_INT_DIGITS = 400      # digits of one integer in an input JSON file
 DEFAULT_MAX_MEMORY = 4 * 2 ** 30
 MEMORY_ENV = "POSREAL_MAX_MEMORY"
 DEFAULT_MAX_WORK = 10 ** 13    # floating-point operations (order of an hour of numpy on one core)
+NOTE_WORK = 6 * 10 ** 10       # work above this (about a minute at 10^9 operations/s) is announced before it starts
+OPERATIONS_PER_SECOND = 10 ** 9  # the rate the work estimates are counted at (theory/certified.py: INTERVAL_FLOPS)
 WORK_ENV = "POSREAL_MAX_WORK"
 FLOAT_BYTES = 8
 FRACTION_BYTES = 160           # a small Fraction object with its two ints, as Python stores it
@@ -201,7 +204,8 @@ class Estimate:
 
 
 def require(estimate: Estimate) -> None:
-    """Refuse ``estimate`` if it exceeds the budget (a one-line ResourceError, exit code 2)."""
+    """Refuse ``estimate`` if it exceeds the budget (a one-line ResourceError, exit code 2); work within the
+    budget but above :data:`NOTE_WORK` is announced first, one line on stderr (:func:`note_work`)."""
     limit = budget()
     work_budget = max_work()
     if estimate.work > work_budget:
@@ -213,6 +217,21 @@ def require(estimate: Estimate) -> None:
             f"refused: {estimate.what} would need about {human(estimate.memory)} of memory, above the budget "
             f"of {human(limit.memory)} ({limit.source}); accepted: smaller arguments, or raise the budget with "
             f"'posreal --max-memory SIZE ...' or {MEMORY_ENV}=SIZE")
+    note_work(estimate)
+
+
+def note_work(estimate: Estimate) -> None:
+    """One line on stderr (best effort) before work estimated above :data:`NOTE_WORK`: what it is and about how
+    long it may take at :data:`OPERATIONS_PER_SECOND` (an upper estimate; stdout is untouched)."""
+    if estimate.work <= NOTE_WORK:
+        return
+    seconds = estimate.work / OPERATIONS_PER_SECOND
+    try:
+        sys.stderr.write(f"posreal: note: {estimate.what} may take up to about {seconds:.3g} s "
+                         f"({estimate.work:.2g} operations estimated, within the budget of {max_work():.2g})\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def training_pairs(rows_and_targets: list[tuple[int, int]]) -> int:
