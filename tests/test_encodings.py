@@ -125,7 +125,7 @@ def test_generic_max_abs_feature_is_the_largest_entry_of_the_feature_grid(spec):
 # Exists because a mutant survived: ties_from_ids was never run on its own.
 def test_ties_from_ids_marks_later_keys_and_rows_that_reach_a_second_key() -> None:
     """ids [0, 1, 0, 2]: key 0 ties once key 2 (its id's second key) is on the row; key 2 always ties."""
-    from posreal.theory.encodings import ties_from_ids
+    from posreal.theory.feature_ids import ties_from_ids
     ties = ties_from_ids(np.array([0, 1, 0, 2]), np.array([1, 2, 2, 3, 3]), np.array([0, 0, 2, 3, 1]))
     assert ties.tolist() == [False, True, True, False, False]
 

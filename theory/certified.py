@@ -27,7 +27,8 @@ import numpy as np
 from mpmath import iv
 
 from posreal.runtime import resources
-from posreal.theory.encodings import Encoding, point_interval
+from posreal.theory.encodings import Encoding
+from posreal.theory.rational import point_interval
 from posreal.theory.realization import FAILED, REALIZED, RowOutcomes, UNDECIDED
 from posreal.theory.kernels import target_keys
 

@@ -17,7 +17,7 @@ Main definitions and results (definitions.md#selection, "Selection at scale"):
   on the *full* set (the last sweep).  With λ = 0 off W these are the KKT conditions of the full program, so θ_W
   is θ*: the full program is a restriction of the one on W, whose optimum θ_W is feasible for it;
 * if the program on W is infeasible, so is the full one (a Farkas certificate on W is one on the full set);
-  structural ties are found first, from the feature ids, in O(L0) (:func:`~posreal.theory.encodings.ties_from_ids`).
+  structural ties are found first, from the feature ids, in O(L0) (:func:`~posreal.theory.feature_ids.ties_from_ids`).
 
 References: Kelley 1960 (cutting planes); Joachims, Finley & Yu 2009 (cutting-plane training of structural SVMs);
 Lawson & Hanson 1974, ch. 23 (least-distance programming through NNLS).
@@ -29,7 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from posreal.theory.encodings import ProfileEncoding, ties_from_ids
+from posreal.theory.encodings import ProfileEncoding
+from posreal.theory.feature_ids import ties_from_ids
 from posreal.theory.kernels import profile_rivals
 from posreal.theory.tasks import Task
 from posreal.theory.training_set import row_target_indices

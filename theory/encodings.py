@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from posreal.theory.errors import SpecError, bad_value, quote
-from posreal.theory.feature_ids import row_ids, ties_from_ids  # noqa: F401  (ties_from_ids re-exported)
+from posreal.theory.feature_ids import row_ids, ties_from_ids
+from posreal.theory.rational import point_interval
 from posreal.theory.kernels import DenseKernel, Kernel, KeyIndex, ProfileKernel, dot
 
 if TYPE_CHECKING:
@@ -231,13 +232,6 @@ class Encoding:
         else:
             feats = self.index_features(np.full(len(keys), row), np.array(keys), train_length).tolist()
         return [[point_interval(iv, x) for x in f] for f in feats]
-
-
-def point_interval(iv: Any, x: Fraction | float) -> Any:
-    """The enclosure of an exact number: a Fraction p/q or a float (an exact binary rational)."""
-    if isinstance(x, Fraction):
-        return iv.mpf(x.numerator) / iv.mpf(x.denominator)
-    return iv.mpf(float(x))
 
 
 # --------------------------------------------------------------------------- 1-D encodings

@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from posreal.theory.blocked import BlockedEncoding
-from posreal.theory.encodings import (GENERAL, OFFSET, RELATIVE, Encoding, OneHot, ProfileEncoding, Slope,
-                                      point_interval)
+from posreal.theory.encodings import GENERAL, OFFSET, RELATIVE, Encoding, OneHot, ProfileEncoding, Slope
+from posreal.theory.rational import point_interval
 from posreal.theory.sinusoids import DEFAULT_BASE, Rescalable, format_base
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -131,3 +131,10 @@ def unit_scaled(zq: list[tuple]) -> tuple[list[tuple], list[Fraction]]:
         scaled.append(tuple(x / div for x in row))
         divisors.append(div)
     return scaled, divisors
+
+
+def point_interval(iv: Any, x: Fraction | float) -> Any:
+    """The enclosure of an exact number: a Fraction p/q or a float (an exact binary rational)."""
+    if isinstance(x, Fraction):
+        return iv.mpf(x.numerator) / iv.mpf(x.denominator)
+    return iv.mpf(float(x))
