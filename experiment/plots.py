@@ -5,13 +5,13 @@ The docs build can therefore regenerate them from the committed ``docs/data/expe
 Main result: :func:`write_figures` — small multiples, one panel per (PE, task) cell that is realizable at
 L0: α_L of every witness geometry (ℓ2 a line; ℓ∞ and ℓ1 their lo end with the [lo, hi] band) and the
 token accuracy of each recipe's trained heads (mean over seeds and (V, d) settings, with its min–max band),
-against L on a log scale, with the threshold.  A cell that is not realizable at L0 gets no panel: the figure
-names those cells in words below the panels (their accuracies are in the summary's tables).
+against L on a log scale, with the threshold.  A cell that is not realizable at L0 gets no panel: the figure's
+title names those cells in words (their accuracies are in the summary's tables).
 
 Readability at page width: at most :data:`COLUMNS` panels a row and a figure :data:`WIDTH` inches wide, with
-no text under 9 pt, so that its text is at least 9.5 px on a 760 px page (tests/test_plots_readable.py); one colour per recipe and one line style and marker per
-witness, in two legends (recipes, witnesses) below the panels, outside the data (constrained layout, so
-nothing is cut off); panel titles wrapped to the panel's width.
+no text under 9 pt, so that its text is at least 9.5 px on a 760 px page; one colour per recipe and one line
+style and marker per witness, in two legends (recipes, witnesses) below the panels, outside the data
+(constrained layout, so nothing is cut off); panel titles wrapped to the panel's width.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import textwrap
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import matplotlib
 from posreal.theory.errors import SpecError
@@ -131,7 +131,7 @@ def _figure(count: int, title: str, legend_rows: int, **kwargs: Any) -> tuple[An
     text = wrapped(title, WIDTH - 0.4, 10)
     strip, body = LEGEND_TITLE + LEGEND_ROW * legend_rows, PANEL_HEIGHT * rows
     fig = plt.figure(figsize=(WIDTH, TITLE_LINE * (text.count("\n") + 1) + strip + body), layout="constrained")
-    head, panels = fig.subfigures(2, 1, height_ratios=[strip, body])
+    head, panels = cast(Any, fig.subfigures(2, 1, height_ratios=[strip, body]))     # typed as one or many
     axes = panels.subplots(rows, cols, squeeze=False, **kwargs)
     for ax in axes.flat[count:]:
         ax.set_visible(False)
