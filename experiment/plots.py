@@ -5,13 +5,13 @@ The docs build can therefore regenerate them from the committed ``docs/data/expe
 Main result: :func:`write_figures` — small multiples, one panel per (PE, task) cell that is realizable at
 L0: α_L of every witness geometry (ℓ2 a line; ℓ∞ and ℓ1 their lo end with the [lo, hi] band) and the
 token accuracy of each recipe's trained heads (mean over seeds and (V, d) settings, with its min–max band),
-against L on a log scale, with the threshold.  A cell that is not realizable at L0 gets no panel: the figure
-names those cells in words below the panels (their accuracies are in the summary's tables).
+against L on a log scale, with the threshold.  A cell that is not realizable at L0 gets no panel: the figure's
+title names those cells in words (their accuracies are in the summary's tables).
 
-Readability at page width: at most :data:`COLUMNS` panels a row and a figure :data:`WIDTH` inches wide, so
-that its text is at least about 9 px on a 750 px page; one colour per recipe and one line style and marker per
-witness, in two legends (recipes, witnesses) below the panels, outside the data (constrained layout, so
-nothing is cut off); panel titles wrapped to the panel's width.
+Readability at page width: at most :data:`COLUMNS` panels a row and a figure :data:`WIDTH` inches wide, with
+no text under 9 pt, so that its text is at least 9.5 px on a 760 px page; one colour per recipe and one line
+style and marker per witness, in two legends (recipes, witnesses) below the panels, outside the data
+(constrained layout, so nothing is cut off); panel titles wrapped to the panel's width.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from posreal.plots import length_ticks, save_figure, wrapped
 
 CELLS_FIGURE = "experiment-cells.png"
 COLUMNS = 4      # panels a row
-WIDTH = 10.0     # inches: at page width (about 750 px) a 9 pt label is about 9 px
+WIDTH = 10.0     # inches: at page width (760 px) a 9 pt label is 9.5 px
 RECIPE_COLOURS = {"adam": "tab:blue", "signum": "tab:orange", "gd": "tab:green", "gd-positional": "tab:olive",
                   "signum-positional": "tab:purple"}
 # (line width, marker size): a recipe drawn later is thinner, so identical curves leave the earlier one showing
@@ -60,7 +60,7 @@ def _panel(ax: Any, pe: str, task: str, curves: dict[str, dict], witness: dict |
                 ax.fill_between(xs, lo, hi, color=colour, alpha=0.15, lw=0)
     elif witness is not None:
         ax.text(0.5, 0.55, "not realizable\nat L0", ha="center", va="center", transform=ax.transAxes,
-                fontsize=7, color="0.35")
+                fontsize=9, color="0.35")
     ax.axhline(threshold, color="tab:red", lw=0.7, ls=":", label=f"threshold {threshold}")
     _axes(ax, xs)
 
@@ -71,10 +71,10 @@ def _axes(ax: Any, xs: list[int]) -> None:
     ax.set_xlim(min(xs) / 1.25, max(xs) * 1.25)
     ticks = length_ticks(xs)
     ax.set_xticks(ticks)
-    ax.set_xticklabels([str(x) for x in ticks], fontsize=8)
+    ax.set_xticklabels([str(x) for x in ticks], fontsize=9)
     ax.minorticks_off()
     ax.set_ylim(-0.05, 1.05)
-    ax.tick_params(labelsize=8)
+    ax.tick_params(labelsize=9)
     ax.set_xlabel("L", fontsize=9)
     ax.set_ylabel("accuracy, α_L", fontsize=9)
 

@@ -5,7 +5,7 @@
   and the [every, some] interval of ℓ∞ and ℓ1 as a vertical bar;
 * :func:`plot_extensions` — one panel per (PE, task) cell, one curve per length-extension method.
 
-Conventions shared by both (and read off by a person, so fixed here once):
+Conventions shared by all three (and read off by a person, so fixed here once):
 
 * one colour and one marker per task, the same in every panel (:func:`task_styles`); in
   :func:`plot_geometries` one line style and marker per geometry (:data:`GEOMETRY_STYLES`);
@@ -14,7 +14,12 @@ Conventions shared by both (and read off by a person, so fixed here once):
   earlier a task is in the list the wider its line, so a line drawn on top leaves the one below showing;
 * every panel has both axis labels and the same axes; a panel with nothing to draw says so in its
   middle instead of inventing an axis of its own;
-* the legend sits outside every panel (constrained layout: never on a curve, never cut off);
+* readable at a glance at page width (:data:`PAGE_PX`, the docs' content width): every figure is
+  :data:`WIDTH` inches wide with at most :data:`COLUMNS` panels a row, as many rows as needed, and no text
+  smaller than :data:`MIN_POINTS`, so that shown :data:`PAGE_PX` pixels wide its smallest text is
+  ``MIN_POINTS / 72 * PAGE_PX / WIDTH`` ≈ 11 px;
+* the legends sit in a strip above the panels, below the title (:func:`legends` finds them; constrained layout:
+  never on a curve, never cut off), at most eight entries a legend for the registry's tasks and methods;
 * one visual encoding per variable: the task is colour (with its marker in :func:`plot_taxonomy`, where no other
   variable is drawn), the geometry is line style and marker, the extension method is colour, line style and
   marker together — never a marker for two variables in one figure;
@@ -31,7 +36,7 @@ from __future__ import annotations
 import math
 import textwrap
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import matplotlib
 from posreal.theory.errors import SpecError
@@ -42,6 +47,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
+PAGE_PX = 760       # the docs' content width in pixels: the width a figure is read at
+WIDTH = 7.6         # inches: every figure (PAGE_PX / WIDTH = 100 page pixels an inch)
+COLUMNS = 2         # panels a row
+PANEL_HEIGHT = 2.5  # inches a row of panels
+MIN_POINTS = 8      # the smallest font size (tick labels): 8 pt is about 11 px at page width
+DPI = 150           # the PNG is 1140 px wide: sharp when the page is zoomed
+TITLE_LINE = 0.24   # inches a line of the figure's title (36 px at DPI: whole pixels)
+LEGEND_TITLE = 0.3  # inches of the legend strip above its first row of entries (the legends' titles)
+LEGEND_ROW = 0.2    # inches a row of legend entries
 MAX_TICKS = 8       # tick labels on a length axis
 MAX_MARKERS = 12    # markers on one curve (about that many, evenly spaced, beyond)
 Y_LIMITS = (-0.05, 1.05)
@@ -106,22 +120,58 @@ def mark_every(n: int) -> int | float:
     return 1 if n <= MAX_MARKERS else 1.0 / MAX_MARKERS
 
 
+def _figure(count: int, title: str, legend_rows: int, **kwargs: Any) -> tuple[Any, Any, list[Any]]:
+    """A figure :data:`WIDTH` inches wide: ``title`` (wrapped) on top, below it a strip for the legends
+    (``legend_rows`` rows of entries), below that ``count`` panels, :data:`COLUMNS` a row, each row
+    :data:`PANEL_HEIGHT` tall, the panels past ``count`` hidden.  The strip and the panels are two subfigures
+    (constrained layout keeps the title, the legends and the panels apart).  Returns the figure, the legend
+    strip and the visible panels in reading order."""
+    cols = min(COLUMNS, count)
+    rows = -(-count // cols)
+    text = wrapped(title, WIDTH - 0.4, 10)
+    strip, body = LEGEND_TITLE + LEGEND_ROW * legend_rows, PANEL_HEIGHT * rows
+    fig = plt.figure(figsize=(WIDTH, TITLE_LINE * (text.count("\n") + 1) + strip + body), layout="constrained")
+    head, panels = cast(Any, fig.subfigures(2, 1, height_ratios=[strip, body]))     # typed as one or many
+    axes = panels.subplots(rows, cols, squeeze=False, **kwargs)
+    for ax in axes.flat[count:]:
+        ax.set_visible(False)
+    fig.suptitle(text, fontsize=10)
+    return fig, head, list(axes.flat[:count])
+
+
+def legends(fig: Any) -> list[Any]:
+    """Every legend of ``fig``, those of its subfigures (the legend strip) included, left to right."""
+    return [*fig.legends, *(legend for sub in fig.subfigs for legend in sub.legends)]
+
+
+def _top_legends(head: Any, entries: list[tuple[list[Any], str, int]]) -> None:
+    """Legends (handles, title, columns) side by side in the strip above the panels: one centred, or two at its
+    left and right ends."""
+    places = ["upper center"] if len(entries) == 1 else ["upper left", "upper right"]
+    for (handles, title, ncol), loc in zip(entries, places):
+        head.legend(handles=handles, title=title, loc=loc, fontsize=9, title_fontsize=9, ncol=ncol, frameon=False)
+
+
+def _panel_title(ax: Any, text: str) -> None:
+    ax.set_title(wrapped(text, WIDTH / COLUMNS - 0.4, 10), fontsize=10)
+
+
 def _length_axis(ax, lengths: list[int], ylabel: str) -> None:
     ax.set_xscale("log", base=2)
     ax.set_xlim(min(lengths) / 1.25, max(lengths) * 1.25)
     ticks = length_ticks(lengths)
     ax.set_xticks(ticks)
-    ax.set_xticklabels([str(L) for L in ticks], fontsize=7)
+    ax.set_xticklabels([str(L) for L in ticks], fontsize=MIN_POINTS)
     ax.minorticks_off()
     ax.set_ylim(*Y_LIMITS)
-    ax.set_xlabel("L", fontsize=8)
-    ax.set_ylabel(ylabel, fontsize=8)
-    ax.tick_params(labelsize=7)
+    ax.set_xlabel("L", fontsize=9)
+    ax.set_ylabel(ylabel, fontsize=9)
+    ax.tick_params(labelsize=MIN_POINTS)
     ax.grid(True, color="0.92", lw=0.6)
 
 
 def _empty_note(ax, text: str) -> None:
-    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=8, color="0.35",
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=9, color="0.35",
             style="italic")
 
 
@@ -139,31 +189,24 @@ def plot_taxonomy(docs: list[dict], lengths: list[int], path: str, force: bool =
     pes = list(dict.fromkeys(d["pe"] for d in docs))
     tasks = list(dict.fromkeys(d["task"] for d in docs))
     styles = task_styles(tasks)
-    cols = min(4, len(pes))
-    nrows = -(-len(pes) // cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(3.3 * cols + 1.9, 2.8 * nrows + 0.5), squeeze=False,
-                             layout="constrained")
+    fig, head, axes = _figure(len(pes), f"α_L against L (train length {docs[0]['train_length']}); a task missing "
+                                        "from a panel is not realizable at L0", -(-len(tasks) // 4))
     middle = (len(tasks) - 1) / 2
-    for ax, pe in zip(axes.flat, pes):
+    for ax, pe in zip(axes, pes):
         drawn = 0
         for d in (d for d in docs if d["pe"] == pe):
             if d["realizable"]:
                 slot = tasks.index(d["task"]) - middle
                 _draw(ax, dodged(lengths, slot), [d["alpha"][str(L)] for L in lengths], styles[d["task"]])
                 drawn += 1
-        ax.set_title(wrapped(pe, 3.1, 10), fontsize=10)
+        _panel_title(ax, pe)
         _length_axis(ax, lengths, "α_L")
         if not drawn:
             _empty_note(ax, "no task realizable at L0:\nnothing to transfer")
-    for ax in axes.flat[len(pes):]:
-        ax.set_visible(False)
     handles = [Line2D([], [], color=s.colour, marker=s.marker, markerfacecolor="none", lw=1.5, ms=6, label=task)
                for task, s in styles.items()]
-    fig.legend(handles=handles, title="task", loc="outside right center", fontsize=8, title_fontsize=8,
-               frameon=False)
-    fig.suptitle(wrapped(f"α_L against L (train length {docs[0]['train_length']}); a task missing from a panel is "
-                         "not realizable at L0", fig.get_figwidth() - 0.4, 10), fontsize=10)
-    save_figure(fig, path, dpi=120, force=force)
+    _top_legends(head, [(handles, "task", min(4, len(handles)))])
+    save_figure(fig, path, dpi=DPI, force=force)
 
 
 def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path: str, force: bool = False) -> None:
@@ -179,12 +222,11 @@ def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path
     tasks = list(dict.fromkeys(d["task"] for d in every))
     pes = list(dict.fromkeys(d["pe"] for d in every))
     styles = task_styles(tasks)
-    cols = min(4, len(pes))
-    nrows = -(-len(pes) // cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(3.3 * cols + 2.2, 2.9 * nrows + 0.6), squeeze=False,
-                             layout="constrained")
+    fig, head, axes = _figure(len(pes), "α_L in every geometry (a bar: the [every, some] interval over the optimal "
+                                        "face); a task missing from a panel is not realizable at L0",
+                              max(len(names), -(-len(tasks) // 4)))
     middle = (len(tasks) - 1) / 2
-    for ax, pe in zip(axes.flat, pes):
+    for ax, pe in zip(axes, pes):
         drawn = 0
         for g, name in enumerate(names):
             linestyle, marker, _ = GEOMETRY_STYLES.get(name, OTHER_GEOMETRY)
@@ -198,24 +240,17 @@ def plot_geometries(by_geometry: dict[str, list[dict]], lengths: list[int], path
                     if b > a:
                         ax.plot([x, x], [a, b], color=style.colour, lw=1.6, alpha=0.7)
                 drawn += 1
-        ax.set_title(wrapped(pe, 3.1, 10), fontsize=10)
+        _panel_title(ax, pe)
         _length_axis(ax, lengths, "α_L")
         if not drawn:
             _empty_note(ax, "no task realizable at L0:\nnothing to transfer")
-    for ax in axes.flat[len(pes):]:
-        ax.set_visible(False)
     task_handles = [Line2D([], [], color=s.colour, lw=2.5, label=t) for t, s in styles.items()]
     geometry_handles = [Line2D([], [], color="0.2", linestyle=GEOMETRY_STYLES.get(n, OTHER_GEOMETRY)[0],
                                marker=GEOMETRY_STYLES.get(n, OTHER_GEOMETRY)[1], markerfacecolor="none", lw=1.2,
                                label=GEOMETRY_STYLES.get(n, OTHER_GEOMETRY)[2] or n) for n in names]
-    first = fig.legend(handles=task_handles, title="task (colour)", loc="outside right upper", fontsize=8,
-                       title_fontsize=8, frameon=False)
-    fig.add_artist(first)
-    fig.legend(handles=geometry_handles, title="geometry (line, marker)", loc="outside right lower", fontsize=8,
-               title_fontsize=8, frameon=False)
-    fig.suptitle(wrapped("α_L in every geometry (a bar: the [every, some] interval over the optimal face); a task "
-                         "missing from a panel is not realizable at L0", fig.get_figwidth() - 0.4, 10), fontsize=10)
-    save_figure(fig, path, dpi=120, force=force)
+    _top_legends(head, [(task_handles, "task (colour)", min(4, len(task_handles))),
+                        (geometry_handles, "geometry (line, marker)", 1)])
+    save_figure(fig, path, dpi=DPI, force=force)
 
 
 EXTENSION_STYLES: dict[str, tuple[str, Any, str]] = {
@@ -240,13 +275,13 @@ def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: 
     if not shown:
         raise SpecError("invalid extension plot: no realizable cell that an extension acts on; accepted: cells "
                         "of rope, abscol, abssin or alibi that are realizable at L0")
-    cols = min(4, len(shown))
-    nrows = -(-len(shown) // cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(3.1 * cols + 0.4, 2.6 * nrows + 1.0), squeeze=False,
-                             sharey=True, layout="constrained")
+    train_length = next((d["train_length"] for docs in by_method.values() for d in docs if "train_length" in d), "?")
+    side = "; methods side by side at each L" if len(lengths) <= MAX_MARKERS else ""
+    fig, head, axes = _figure(len(shown), f"α_L under each length extension (train length {train_length}){side}", 1,
+                              sharey=True)
     middle = (len(methods) - 1) / 2
     drawn: list[str] = []
-    for ax, n in zip(axes.flat, shown):
+    for ax, n in zip(axes, shown):
         for k, m in enumerate(methods):
             d = by_method[m][n]
             if not d.get("applicable", True) or not d.get("realizable"):
@@ -257,20 +292,13 @@ def plot_extensions(by_method: dict[str, list[dict]], lengths: list[int], path: 
             ax.plot(xs, [d["alpha"][str(L)] for L in lengths], linestyle=linestyle, marker=marker, color=colour,
                     ms=5, lw=1.4, markerfacecolor="none", markeredgewidth=1.2, markevery=mark_every(len(xs)),
                     label=m)
-        ax.set_title(wrapped(f"{first[n]['pe']} · {first[n]['task']}", 2.9, 9), fontsize=9)
+        _panel_title(ax, f"{first[n]['pe']} · {first[n]['task']}")
         _length_axis(ax, lengths, "α_L")
-    for ax in axes.flat[len(shown):]:
-        ax.set_visible(False)
     handles = [Line2D([], [], color=colour, linestyle=linestyle, marker=marker, markerfacecolor="none", lw=1.4,
                       label=m) for m in methods if m in drawn
                for colour, linestyle, marker in [EXTENSION_STYLES.get(m, OTHER_METHOD)]]
-    train_length = next((d["train_length"] for docs in by_method.values() for d in docs if "train_length" in d), "?")
-    side = "; methods side by side at each L" if len(lengths) <= MAX_MARKERS else ""
-    fig.suptitle(wrapped(f"α_L under each length extension (train length {train_length}){side}",
-                         fig.get_figwidth() - 0.4, 10), fontsize=10)
-    fig.legend(handles=handles, title="extension method", fontsize=8, title_fontsize=8, loc="outside lower center",
-               ncol=len(handles), frameon=False)
-    save_figure(fig, path, dpi=110, force=force)
+    _top_legends(head, [(handles, "extension method", len(handles))])
+    save_figure(fig, path, dpi=DPI, force=force)
 
 
 def save_figure(fig: Any, path: str | Any, dpi: int, force: bool = False) -> None:

@@ -155,14 +155,26 @@ def test_table_all_json(capsys):
 
 
 def test_table_all_text_and_markdown(capsys):
-    code, out, _ = run(capsys, *ARGS, "--extension", "all")
+    """Side by side when that fits in 100 columns (one length); one table per method when it does not (two
+    lengths: 4 × "1.000 / 1.000" beside the cell's columns is wider)."""
+    code, out, _ = run(capsys, *ARGS[:-1], "32", "--extension", "all")
     lines = out.splitlines()
-    assert code == 0 and "none, pi, ntk, yarn" in lines[0] and "α_L at L = 32 / 64" in lines[1]
-    head = lines[2].split()
+    assert code == 0 and "none, pi, ntk, yarn" in lines[1] and "α_L at L = 32" in lines[2]
+    head = lines[3].split()
     assert head[-4:] == list(EXTENSIONS)
     relbias = next(line for line in lines if line.startswith("relbias") and "copy" in line)
-    assert relbias.count("n/a / n/a") == 3                      # pi, ntk, yarn do not act on relbias
-    assert "relbias (pi, ntk, yarn)" in out and "alibi (ntk, yarn)" in out
+    assert relbias.split()[-3:] == ["n/a"] * 3                  # pi, ntk, yarn do not act on relbias
+    note = out.replace("\n", " ")                              # the note is wrapped to 100 columns
+    assert "relbias (pi, ntk, yarn)" in note and "alibi (ntk, yarn)" in note
+    code, out, _ = run(capsys, *ARGS, "--extension", "all")
+    lines = out.splitlines()
+    assert code == 0 and "none, pi, ntk, yarn" in lines[1] and "one table per method" in lines[2]
+    assert [line for line in lines if line.startswith("extension ")] == [f"extension {m}:" for m in EXTENSIONS]
+    heads = [line.split() for line in lines if line.startswith("pe ")]
+    assert heads == [["pe", "kind", "task", "class", "realizable", "α_32", "α_64"]] * len(EXTENSIONS)
+    relbias = [line.split()[-2:] for line in lines if line.startswith("relbias") and "copy" in line]
+    assert relbias == [["0.000", "0.000"]] + [["n/a", "n/a"]] * 3
+    assert "relbias (pi, ntk, yarn)" in out.replace("\n", " ") and "alibi (ntk, yarn)" in out.replace("\n", " ")
     code, out, _ = run(capsys, *ARGS, "--extension", "all", "--markdown")
     header = "| pe | kind | task | class | realizable at L0 | none | pi | ntk | yarn |"
     assert code == 0 and out.splitlines()[0] == header
@@ -181,7 +193,7 @@ def test_table_all_csv(capsys):
 
 def test_table_one_method(capsys, tmp_path):
     code, out, _ = run(capsys, *ARGS, "--extension", "pi")
-    assert code == 0 and "evaluated under pi" in out.splitlines()[0]
+    assert code == 0 and "evaluated under pi" in out.splitlines()[1]
     plot = tmp_path / "ext.png"
     code, _, err = run(capsys, *ARGS, "--extension", "all", "--plot", str(plot))
     assert code == 0 and plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

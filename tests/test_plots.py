@@ -50,8 +50,8 @@ def _legend_outside_and_unclipped(fig) -> None:
     canvas = FigureCanvasAgg(fig)                      # a closed figure keeps only a bare canvas
     canvas.draw()
     renderer = canvas.get_renderer()
-    assert fig.legends
-    for legend in fig.legends:
+    assert plots.legends(fig)
+    for legend in plots.legends(fig):
         box = legend.get_window_extent(renderer)
         whole = fig.bbox
         assert whole.x0 <= box.x0 and box.x1 <= whole.x1 and whole.y0 <= box.y0 and box.y1 <= whole.y1
@@ -142,15 +142,23 @@ def test_taxonomy_legend_is_outside_the_panels_and_not_clipped(tmp_path, monkeyp
     figures = _recorded_figures(monkeypatch)
     plots.plot_taxonomy(_taxonomy_docs(pes=("a", "b", "c", "d", "e")), [32, 64], str(tmp_path / "t.png"))
     _legend_outside_and_unclipped(figures[0])
-    assert [t.get_text() for t in figures[0].legends[0].get_texts()] == ["offset:1", "position:0"]
+    assert [t.get_text() for t in plots.legends(figures[0])[0].get_texts()] == ["offset:1", "position:0"]
+
+
+def _inches(title_lines: int, legend_rows: int, panel_rows: int) -> tuple[float, float]:
+    """A figure's size: 7.6 inches wide (page width); high: 0.24 a title line, 0.3 + 0.2 a row of legend
+    entries for the legend strip, 2.5 a row of panels (whole pixels at 150 dpi)."""
+    return 7.6, 0.24 * title_lines + 0.3 + 0.2 * legend_rows + 2.5 * panel_rows
 
 
 # Exists because a mutant survived: the taxonomy figure's pixel size was unchecked.
 def test_taxonomy_figure_pixel_size(tmp_path, monkeypatch):
-    """(3.3 × columns + 1.9) × (2.8 × rows + 0.5) inches at 120 dpi: one panel is 624 × 396 pixels."""
-    _recorded_figures(monkeypatch)
+    """One title line, one row of two tasks, one panel, at 150 dpi: 1140 × 486 pixels."""
+    figures = _recorded_figures(monkeypatch)
     plots.plot_taxonomy(_taxonomy_docs(pes=("relbias",)), [32], str(tmp_path / "one.png"))
-    assert _png_size(tmp_path / "one.png") == (round(5.2 * 120), round(3.3 * 120))
+    assert "\n" not in figures[0].get_suptitle()
+    width, height = _inches(1, 1, 1)
+    assert _png_size(tmp_path / "one.png") == (round(width * 150), round(height * 150)) == (1140, 486)
 
 
 # --------------------------------------------------------------------------- the geometry figure
@@ -186,12 +194,13 @@ def test_geometry_figure_has_one_style_per_geometry_and_one_colour_per_task(tmp_
     assert styles == [("-", "o")] * 2 + [("--", "s")] * 2 + [(":", "^")] * 2
     colours = [line.get_color() for line in lines]
     assert colours[0::2] == [colours[0]] * 3 and colours[1::2] == [colours[1]] * 3 and colours[0] != colours[1]
-    tasks, geometries = ([t.get_text() for t in legend.get_texts()] for legend in figures[0].legends)
+    tasks, geometries = ([t.get_text() for t in legend.get_texts()] for legend in plots.legends(figures[0]))
     assert tasks == ["offset:1", "copy"]
     assert geometries == ["ℓ2 (θ*)", "ℓ∞ [every, some]", "ℓ1 [every, some]"]
     # one encoding per variable: a task's legend entry is a colour without a marker; markers are the geometry's
-    assert all(h.get_marker() in ("None", None, "") for h in figures[0].legends[0].legend_handles)
-    assert [h.get_marker() for h in figures[0].legends[1].legend_handles] == ["o", "s", "^"]
+    task_legend, geometry_legend = plots.legends(figures[0])
+    assert all(h.get_marker() in ("None", None, "") for h in task_legend.legend_handles)
+    assert [h.get_marker() for h in geometry_legend.legend_handles] == ["o", "s", "^"]
 
 
 # Exists because a mutant survived: a geometry without a style of its own was never drawn.
@@ -203,20 +212,27 @@ def test_a_geometry_outside_the_style_table_is_drawn_and_named(tmp_path, monkeyp
     assert (tmp_path / "g.png").stat().st_size > 0
     lines = [line for line in figures[0].axes[0].get_lines() if line.get_marker() not in ("None", None, "")]
     assert [(line.get_linestyle(), line.get_marker()) for line in lines] == [("-", "o"), ("-.", "x")]
-    labels = [t.get_text() for t in figures[0].legends[1].get_texts()]
+    labels = [t.get_text() for t in plots.legends(figures[0])[1].get_texts()]
     assert labels == ["ℓ2 (θ*)", "l3"]
 
 
 # Exists because a mutant survived: the geometry figure's pixel size was unchecked.
 def test_geometry_figure_pixel_size(tmp_path, monkeypatch):
-    """(3.3 × columns + 2.2) × (2.9 × rows + 0.6) inches at 120 dpi: one panel is 660 × 420 pixels; five PEs
-    take 4 columns and 2 rows, 1848 × 768."""
-    _recorded_figures(monkeypatch)
+    """Two title lines and a legend strip of one row (one task, one geometry) above the panels, at 150 dpi:
+    one panel is 1140 × 522 pixels (3.48 inches high); five PEs take 2 columns and 3 rows; three geometries make
+    the strip three rows high."""
+    figures = _recorded_figures(monkeypatch)
     plots.plot_geometries({"l2": _geometry_docs()}, [4], str(tmp_path / "one.png"))
-    assert _png_size(tmp_path / "one.png") == (round(5.5 * 120), round(3.5 * 120))
+    assert figures[-1].get_suptitle().count("\n") == 1
+    width, height = _inches(2, 1, 1)
+    assert _png_size(tmp_path / "one.png") == (round(width * 150), round(height * 150))
     docs = [{**_geometry_docs()[0], "pe": pe} for pe in ("a", "b", "c", "d", "e")]
     plots.plot_geometries({"l2": docs}, [4], str(tmp_path / "five.png"))
-    assert _png_size(tmp_path / "five.png") == (round(15.4 * 120), round(6.4 * 120))
+    width, height = _inches(2, 1, 3)
+    assert _png_size(tmp_path / "five.png") == (round(width * 150), round(height * 150))
+    plots.plot_geometries({"l2": docs, "linf": docs, "l1": docs}, [4], str(tmp_path / "three.png"))
+    width, height = _inches(2, 3, 3)
+    assert _png_size(tmp_path / "three.png") == (round(width * 150), round(height * 150))
 
 
 # Exists because a mutant survived: the base of the geometry figure's log axis was unchecked.
@@ -262,7 +278,8 @@ def test_geometry_figure_margins_bars_legends_empty_note_and_title(tmp_path, mon
     assert len(bars) == 2 and all(line.get_alpha() == 0.7 for line in bars)
     (text,) = empty.texts
     assert text.get_text() == "no task realizable at L0:\nnothing to transfer"
-    assert [legend.get_title().get_text() for legend in fig.legends] == ["task (colour)", "geometry (line, marker)"]
+    assert [legend.get_title().get_text() for legend in plots.legends(fig)] == ["task (colour)",
+                                                                                "geometry (line, marker)"]
     assert fig.get_suptitle().replace("\n", " ").endswith("is not realizable at L0")
     assert fig._suptitle.get_fontsize() == 10
 
@@ -303,10 +320,11 @@ def test_many_lengths_get_few_ticks_and_markers(tmp_path, monkeypatch):
 
 
 def test_a_long_title_is_wrapped_to_the_figure_not_clipped(tmp_path, monkeypatch):
-    """One PE is a narrow figure: the title breaks into lines, each no wider than the figure."""
+    """The geometry figure's title is longer than a line of the page-wide figure: it breaks into lines, each no
+    wider than the figure."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     figures = _recorded_figures(monkeypatch)
-    plots.plot_taxonomy(_taxonomy_docs(pes=("relbias",)), [32, 64], str(tmp_path / "t.png"))
+    plots.plot_geometries({"l2": _geometry_docs()}, [4, 16], str(tmp_path / "g.png"))
     fig = figures[0]
     assert "\n" in fig.get_suptitle()
     canvas = FigureCanvasAgg(fig)

@@ -3,7 +3,13 @@ with an optional figure of α_L against L.  ``--extension METHOD`` evaluates eve
 length-extension method, ``--extension all`` under every named method side by side; a cell whose PE
 the method cannot act on shows ``n/a`` (its reason is in the JSON).  ``--long`` writes one row per cell and
 method instead (text, Markdown or CSV).  Standard output holds only the requested document; messages such
-as ``wrote FILE.png`` go to standard error."""
+as ``wrote FILE.png`` go to standard error.
+
+The text output fits a terminal of :data:`TEXT_WIDTH` columns (:func:`fitted_table`, :func:`_prose`): a table
+wider than that is cut into consecutive blocks of its value columns, each repeating the columns that name the
+cell; ``--extension all`` prints the methods side by side when that fits and one table per method otherwise;
+prose lines are wrapped.  Only a single cell wider than the terminal (a long ``table:PATH`` spec) can exceed
+it.  JSON, CSV and Markdown are never cut."""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ import csv
 import io
 import os
 import sys
+import textwrap
 from functools import partial
 
 from posreal.commands._common import (add_force_option, add_function_pe_options, check_new_output, emit_json,
@@ -25,6 +32,9 @@ from posreal.theory.geometry import SelectionGeometry, Use, described, linear_fo
 from posreal.theory.taxonomy import taxonomy
 
 ALL_FORMS = "none, pi, ntk, yarn, factors:FILE, or all (none, pi, ntk and yarn side by side)"
+TEXT_WIDTH = 100    # columns: every line of the text output fits a terminal this wide
+CELL_COLUMNS = 5    # pe, kind, task, class, realizable: the columns that name a cell, repeated in each block
+TEXT_HEADERS = {"realizable at L0": "realizable"}   # shorter in the text table (L0 is in its first line)
 
 
 def add_parser(sub) -> None:
@@ -157,6 +167,35 @@ def _side_by_side(by_method: dict[str, list[dict]], lengths: list[int], per_leng
     return header, rows
 
 
+def _one_method(docs: list[dict], lengths: list[int]) -> tuple[list, list]:
+    """Header and rows of the table under one method: α_L per length, ``n/a`` where it does not act on the PE."""
+    header = ["pe", "kind", "task", "class", "realizable at L0", *[f"α_{L}" for L in lengths]]
+    rows = [_cell_row(d, lengths) if d.get("applicable") is not False else
+            [d["pe"], d["pe_kind"], d["task"], d["task_class"], "n/a", *["n/a"] * len(lengths)] for d in docs]
+    return header, rows
+
+
+def _side_by_side_fits(by_method: dict[str, list[dict]], lengths: list[int]) -> bool:
+    """Whether the text table with the methods side by side is at most :data:`TEXT_WIDTH` columns wide."""
+    header, rows = _side_by_side(by_method, lengths, per_length=False)
+    text = format_table([TEXT_HEADERS.get(h, h) for h in header], rows)
+    return max(len(line) for line in text.splitlines()) <= TEXT_WIDTH
+
+
+def _print_per_method(args, by_method: dict[str, list[dict]], lengths: list[int], note: str) -> None:
+    """``--extension all`` as text when the side-by-side table is too wide: one table per method (each the table
+    ``--extension METHOD`` prints), headed by the method's name, then the footnotes once."""
+    print(_prose(_preamble(args, list(by_method)) + f"\none table per method (side by side they would be wider "
+                 f"than {TEXT_WIDTH} columns; --long: one row per cell and method)"))
+    every: list[list[str]] = []
+    for m, docs in by_method.items():
+        header, rows = _one_method(docs, lengths)
+        print(f"\nextension {m}:")
+        print(fitted_table([TEXT_HEADERS.get(h, h) for h in header], rows, CELL_COLUMNS))
+        every += rows
+    _print_notes(every, note)
+
+
 def _cell_major(by_method: dict[str, list[dict]]) -> list[tuple[int, str]]:
     """(cell index, method) pairs, cell by cell: a cell's methods sit on consecutive rows."""
     cells = len(next(iter(by_method.values())))
@@ -187,6 +226,38 @@ def _long(by_method: dict[str, list[dict]], lengths: list[int], csv_form: bool,
             rows.append([d["pe"], d["pe_kind"], d["task"], d["task_class"], method,
                          _realizable(d) if applicable else "n/a", *[_alpha_text(d, L) for L in lengths]])
     return header, rows
+
+
+def fitted_table(header: list[str], rows: list[list[str]], keys: int, width: int = TEXT_WIDTH) -> str:
+    """``format_table`` cut to ``width`` columns: when the whole table is wider, its value columns (those after
+    the first ``keys``) go into consecutive blocks, as many per block as fit beside the ``keys`` columns (at
+    least one), each block a table of its own headed by the ``keys`` columns; blocks are separated by a blank
+    line.  A table that fits is returned as ``format_table`` writes it."""
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max([len(str(h))] + [len(r[n]) for r in cells]) for n, h in enumerate(header)]   # one per column
+
+    def span(columns: list[int]) -> int:            # a line's length: the columns and two spaces between each
+        return sum(widths[n] for n in columns) + 2 * (len(columns) - 1)
+
+    key, values = list(range(keys)), list(range(keys, len(header)))
+    if span(key + values) <= width or len(values) <= 1:
+        return format_table(header, cells)
+    greedy: list[list[int]] = [[]]                  # as many columns a block as fit: the fewest blocks
+    for n in values:
+        if greedy[-1] and span(key + greedy[-1] + [n]) > width:
+            greedy.append([])
+        greedy[-1].append(n)
+    size = -(-len(values) // len(greedy))           # as many blocks, evenly filled, when that fits too
+    even = [values[k:k + size] for k in range(0, len(values), size)]
+    blocks = even if len(even) == len(greedy) and all(span(key + b) <= width for b in even) else greedy
+    return "\n\n".join(format_table([header[n] for n in key + b], [[r[n] for n in key + b] for r in cells])
+                       for b in blocks)
+
+
+def _prose(text: str) -> str:
+    """A line of explanation wrapped to :data:`TEXT_WIDTH` (names such as ``alibi-fixed`` are not broken)."""
+    return "\n".join(textwrap.fill(line, TEXT_WIDTH, break_on_hyphens=False, break_long_words=False)
+                     for line in text.split("\n"))
 
 
 def run(args) -> int:
@@ -245,12 +316,13 @@ def run(args) -> int:
 def _preamble(args, methods: list[str] | None = None) -> str:
     text = SelectionGeometry.parse(args.geometry).table_preamble(args.train_length)
     if methods is not None:
-        text += f"; θ selected at L0 without extension, evaluated under {', '.join(methods)}"
+        text += f"\nθ selected at L0 without extension, evaluated under {', '.join(methods)}"
     return text
 
 
-def _print_rows(args, header: list, rows: list, preamble: str, note: str = "") -> None:
-    """Text, CSV or Markdown output of a table."""
+def _print_rows(args, header: list, rows: list, preamble: str, note: str = "", keys: int = CELL_COLUMNS) -> None:
+    """Text, CSV or Markdown output of a table; the text one fitted to :data:`TEXT_WIDTH` columns (``keys``: the
+    leading columns that name a row, repeated in each block of a table cut to width)."""
     if args.format == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
@@ -265,14 +337,19 @@ def _print_rows(args, header: list, rows: list, preamble: str, note: str = "") -
         if any("—" in a for r in rows for a in r):
             print("\n—: not realizable at L0 (no θ* to transfer)")
     else:
-        print(preamble)
-        print(format_table(header, rows))
-        if any("undecided" in a for r in rows for a in r):
-            print("(+k undecided): rows whose float margin is within tolerance; try posreal alpha --certified")
-        if any("—" in a for r in rows for a in r):
-            print("—: not realizable at L0 (no θ* to transfer)")
-        if note:
-            print(note)
+        print(_prose(preamble))
+        print(fitted_table([TEXT_HEADERS.get(h, h) for h in header], rows, keys))
+        _print_notes(rows, note)
+
+
+def _print_notes(rows: list, note: str) -> None:
+    """The text table's footnotes: the marks its cells use, and ``note``; wrapped to :data:`TEXT_WIDTH`."""
+    if any("undecided" in a for r in rows for a in r):
+        print(_prose("(+k undecided): rows whose float margin is within tolerance; try posreal alpha --certified"))
+    if any("—" in a for r in rows for a in r):
+        print("—: not realizable at L0 (no θ* to transfer)")
+    if note:
+        print(_prose(note))
 
 
 def _bar(cells: list, desc: str, quiet: bool):
@@ -310,13 +387,12 @@ def run_extensions(args) -> int:
     elif args.long:
         header, rows = _long(by_method, lengths, csv_form=args.format == "csv",
                              geometry=SelectionGeometry.parse(args.geometry))
-        _print_rows(args, header, rows, _preamble(args, list(by_method)), note)
+        _print_rows(args, header, rows, _preamble(args, list(by_method)), note, keys=CELL_COLUMNS + 1)
     elif len(by_method) == 1:
-        docs = next(iter(by_method.values()))
-        header = ["pe", "kind", "task", "class", "realizable at L0", *[f"α_{L}" for L in lengths]]
-        rows = [_cell_row(d, lengths) if d.get("applicable") is not False else
-                [d["pe"], d["pe_kind"], d["task"], d["task_class"], "n/a", *["n/a"] * len(lengths)] for d in docs]
+        header, rows = _one_method(next(iter(by_method.values())), lengths)
         _print_rows(args, header, rows, _preamble(args, list(by_method)), note)
+    elif args.format == "text" and not _side_by_side_fits(by_method, lengths):
+        _print_per_method(args, by_method, lengths, note)
     else:
         header, rows = _side_by_side(by_method, lengths, per_length=args.format == "csv")
         preamble = (_preamble(args, list(by_method)) + "\neach method's column: α_L at L = "
