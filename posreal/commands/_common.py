@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
@@ -190,17 +191,22 @@ def _key_order(key: Any) -> tuple[int, int, str]:
 
 
 def json_order(document: Any) -> Any:
-    """The document with every object's keys in :func:`_key_order` (``"32"`` before ``"128"``)."""
+    """The document with every object's keys in :func:`_key_order` (``"32"`` before ``"128"``), and every float
+    that is not finite written ``null``: strict JSON has no Infinity or NaN (a float copy of an exact value
+    beyond float's range, e.g. θ* of a table with 10^400 next to 1, overflows; the exact value is in its ``p/q``
+    field)."""
     if isinstance(document, dict):
         return {k: json_order(document[k]) for k in sorted(document, key=_key_order)}
     if isinstance(document, list | tuple):
         return [json_order(v) for v in document]
+    if isinstance(document, float) and not math.isfinite(document):
+        return None
     return document
 
 
 def emit_json(document: Any) -> None:
-    """Print exactly one JSON document on stdout, keys sorted, lengths in numeric order."""
-    json.dump(json_order(document), sys.stdout, indent=2, default=str)
+    """Print exactly one strict JSON document on stdout, keys sorted, lengths in numeric order."""
+    json.dump(json_order(document), sys.stdout, indent=2, default=str, allow_nan=False)
     sys.stdout.write("\n")
 
 
