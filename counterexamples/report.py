@@ -161,7 +161,7 @@ def colspan_report(doc: dict) -> str:
     return "\n".join(out)
 
 
-def conjecture_report(doc: dict, source: str = "posreal search conjecture --report") -> str:
+def conjecture_report(doc: dict, source: str = "posreal search conjecture --report, run during this build") -> str:
     """The conjecture search's summary (the document of ``posreal search conjecture --json``)."""
     s = doc.get("summary")
     if not isinstance(s, dict) or "instances" not in s or "open_tie_agreement" not in s:
@@ -197,13 +197,14 @@ def conjecture_report(doc: dict, source: str = "posreal search conjecture --repo
 EVIDENCE_KINDS = ("exact", "certified", "symmetry", "trajectory", "undecided")
 
 
-def limit_evidence_report(path: Path) -> str:
+def limit_evidence_report(path: Path, name: str | None = None) -> str:
     """The conjecture search's open-tie tally by kind of evidence, from a file of summaries of ``posreal search
-    conjecture --json`` for several seeds (``{"runs": [{"seed", "instances", "summary", ...}], "command"}``)."""
+    conjecture --json`` for several seeds (``{"runs": [{"seed", "instances", "summary", ...}], "command"}``);
+    ``name``: the file as the provenance line names it (default: ``path``)."""
     if not path.is_file():
         raise ReportError(f"{path} is missing: commit the summaries of `posreal search conjecture --families "
                           "relative,column,general --json` for the seeds it names")
-    doc, source = json.loads(path.read_text()), f"{path.parent.parent.name}/{path.parent.name}/{path.name}"
+    doc, source = json.loads(path.read_text()), name or str(path)
     if not isinstance(doc.get("runs"), list) or not doc["runs"]:
         raise ReportError(f"{path} has no 'runs'")
     out = []

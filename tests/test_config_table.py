@@ -4,12 +4,11 @@ half rendered."""
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from docs_hooks import hook_module
 
 from posreal.runtime.markdown import ReportError
 from posreal.theory import config_table
@@ -53,9 +52,5 @@ def test_a_file_of_another_format_is_refused(tmp_path):
 
 
 def test_the_page_marker_renders_the_committed_file():
-    sys.path.insert(0, str(ROOT / "docs" / "hooks"))
-    try:
-        gen = importlib.import_module("posreal_docs_gen")
-    finally:
-        sys.path.remove(str(ROOT / "docs" / "hooks"))
+    gen = hook_module("posreal_docs_gen")
     assert gen.CONFIG_TABLE == SOURCE and gen.GENERATORS["config-table"]() == config_table.render(SOURCE)

@@ -4,40 +4,32 @@ refuted), and a source without what the report reads is an error naming it."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+from docs_hooks import run_cli
 
-from posreal.cli import main
 from posreal.counterexamples import report as cr
 from posreal.runtime.markdown import ReportError
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
-
-
 def _untimed(text: str) -> str:
     return re.sub(r"\d+\.\d+ s\b", "T s", text)
 
 
-def test_the_conjecture_report_is_the_json_document_as_markdown():
-    code, shown, _ = _cli("search", "conjecture", "--budget", "4", "--report")
-    code_json, out, _ = _cli("search", "conjecture", "--budget", "4", "--json")
+def test_the_conjecture_report_is_the_json_document_as_markdown(capsys):
+    code, shown, _ = run_cli(capsys, "search", "conjecture", "--budget", "4", "--report")
+    code_json, out, _ = run_cli(capsys, "search", "conjecture", "--budget", "4", "--json")
     doc = json.loads(out)
-    assert code == code_json and _untimed(shown) == _untimed(cr.conjecture_report(doc))
+    source = "posreal search conjecture --report (seed 0, 4 instances), run during this build"
+    assert code == code_json and _untimed(shown) == _untimed(cr.conjecture_report(doc, source))
     assert f"**{doc['summary']['instances']} instances**" in shown and "Seed 0" in shown
-    code, out, err = _cli("search", "conjecture", "--budget", "4", "--report", "--json")
+    code, out, err = run_cli(capsys, "search", "conjecture", "--budget", "4", "--report", "--json")
     assert code == 2 and out == "" and "not allowed with argument" in err
 
 
@@ -63,12 +55,15 @@ def test_missing_sources_are_errors_naming_them(tmp_path):
         cr.colspan_report({"static": [], "stats": {}, "reproduced": True})
     with pytest.raises(ReportError, match="summary.instances"):
         cr.conjecture_report({"summary": {}})
+    (tmp_path / "summaries.json").write_text('{"runs": []}')
     with pytest.raises(ReportError, match="has no 'runs'"):
-        cr.limit_evidence_report({"runs": []}, "summaries.json")
+        cr.limit_evidence_report(tmp_path / "summaries.json")
+    with pytest.raises(ReportError, match="is missing"):
+        cr.limit_evidence_report(tmp_path / "none.json")
 
 
 def test_the_committed_search_summaries_are_reported_per_seed():
     path = ROOT / "docs" / "data" / "limit" / "search_summaries.json"
     doc = json.loads(path.read_text())
-    text = cr.limit_evidence_report(doc, "docs/data/limit/search_summaries.json")
+    text = cr.limit_evidence_report(path)
     assert [f"**Seed {run['seed']}**" in text for run in doc["runs"]] == [True] * len(doc["runs"]) != []

@@ -109,13 +109,8 @@ def test_each_result_with_coq_proofs_shows_its_coq_theorems():
 
 def test_the_statement_markers_are_the_package_renderers():
     """The page markers call the package's renderers: the page shows what the package writes."""
-    import importlib
-    import sys
-    sys.path.insert(0, str(ROOT / "docs" / "hooks"))
-    try:
-        gen = importlib.import_module("posreal_docs_gen")
-    finally:
-        sys.path.remove(str(ROOT / "docs" / "hooks"))
+    from docs_hooks import hook_module
+    gen = hook_module("posreal_docs_gen")
     assert gen.GENERATORS["statement"]("theorem2", "results") == boxes.statement_box("theorem2", "results")
     assert gen.GENERATORS["statement-text"]("theorem2") == texts.statement_text("theorem2")
     assert gen.GENERATORS["statement"]("theorem2", "top") != boxes.statement_box("theorem2", "results")   # control

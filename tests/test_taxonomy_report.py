@@ -3,37 +3,19 @@ docs' Taxonomy page shows, its tables are the cell documents' numbers, and a bad
 
 from __future__ import annotations
 
-import contextlib
-import importlib
-import io
-import sys
-from pathlib import Path
 
 import pytest
+from docs_hooks import hook_module, run_cli
 
-from posreal.cli import main
 from posreal.runtime.markdown import ReportError
 from posreal.theory import taxonomy_report as tr
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def _gen():
-    sys.path.insert(0, str(ROOT / "docs" / "hooks"))
-    try:
-        return importlib.import_module("posreal_docs_gen")
-    finally:
-        sys.path.remove(str(ROOT / "docs" / "hooks"))
+    return hook_module("posreal_docs_gen")
 
 
-def _cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
-
-
-def test_the_cli_prints_what_the_page_shows():
+def test_the_cli_prints_what_the_page_shows(capsys):
     gen = _gen()
     gen.reset_cache()
     try:
@@ -41,7 +23,7 @@ def test_the_cli_prints_what_the_page_shows():
     finally:
         gen.reset_cache()
     for part, text in page.items():
-        code, out, _ = _cli("table", "--report", part)
+        code, out, _ = run_cli(capsys, "table", "--report", part)
         assert code == 0 and out == text, part
     assert page["grid"] != page["duals"]                       # control: two parts, two texts
     assert "| `rope:16` (" in page["grid"] and "**NO**" not in page["duals"]   # the shear keeps α (Proposition 4)
@@ -69,10 +51,10 @@ def test_the_grid_marks_unrealizable_cells():
     assert "| `nope` (relative) | — | 0.250 |" in grid and "not realizable at L0" in grid
 
 
-def test_a_bad_report_request_is_a_one_line_usage_error():
-    code, out, err = _cli("table", "--report", "everything")
+def test_a_bad_report_request_is_a_one_line_usage_error(capsys):
+    code, out, err = run_cli(capsys, "table", "--report", "everything")
     assert code == 2 and out == "" and "invalid choice: 'everything'" in err and len(err.strip().splitlines()) == 1
-    code, out, err = _cli("table", "--report", "grid", "--json")
+    code, out, err = run_cli(capsys, "table", "--report", "grid", "--json")
     assert code == 2 and out == "" and "--report PART" in err and len(err.strip().splitlines()) == 1
     with pytest.raises(ReportError, match="accepted: taxonomy, grid"):
         tr.report("everything")

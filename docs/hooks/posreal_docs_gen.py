@@ -266,7 +266,7 @@ GENERATORS = {
     "cli-reference": _cli.cli_reference,
     "certificates": cx_report.certificates_report, "open-ties": cx_report.open_ties_report,
     "limit-tally": checks_report.limit_tally_report,
-    "limit-evidence": lambda: cx_report.limit_evidence_report(LIMIT_SUMMARY),
+    "limit-evidence": lambda: cx_report.limit_evidence_report(LIMIT_SUMMARY, "docs/data/limit/search_summaries.json"),
     "limit-example": checks_report.limit_example,
     "search": gen_search,
     "experiment": gen_experiment,

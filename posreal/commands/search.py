@@ -252,7 +252,10 @@ def run_conjecture(args) -> int:
         if args.json:
             emit_json(with_provenance(document))
         else:
-            print(conjecture_report(as_printed(document)), end="")
+            defaults = args.seed == 0 and args.budget is None and args.time is None and args.families is None
+            shown = "default seed and budget" if defaults else f"seed {args.seed}, {summary['instances']} instances"
+            source = f"posreal search conjecture --report ({shown}), run during this build"
+            print(conjecture_report(as_printed(document), source), end="")
         return code
     print(f"seed {args.seed}: {summary['instances']} instances in the results "
           f"({run.evaluated} evaluated now, {run.skipped_done} already done) in {run.elapsed:.1f} s — "
