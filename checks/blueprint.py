@@ -1,6 +1,8 @@
-"""The results as the site shows them beside their proofs: the "As declared in code" box of a result page, with
-the Coq theorems that state it, and the blueprint — the dependency graph of definitions and results
-(:mod:`posreal.theory.dependencies`, edges from ``uses``), each result coloured by its strongest latest verdict.
+"""The results in Markdown beside their proofs: statement boxes with their Coq theorems, and the blueprint.
+
+A result page's "As declared in code" box shows the statement object and the Coq theorems that state it; the
+blueprint is the dependency graph of definitions and results (:mod:`posreal.theory.dependencies`, edges from
+``uses``), each result coloured by its strongest latest verdict.
 
 Main results:
 

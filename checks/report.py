@@ -1,5 +1,7 @@
-"""The claims' latest verdicts in Markdown: the "Latest verdicts" table of each result page, the overview of every
-claim, α♯ against the gradient flow (the slow comparison) and the designed ties of the level checks.
+"""The claims' latest verdicts in Markdown, as the result pages show them.
+
+The "Latest verdicts" table of each result page, the overview of every claim, α♯ against the gradient flow (the
+slow comparison) and the designed ties of the level checks.
 
 The claim reports are those of :func:`posreal.checks.runner.run_claims` (the engine of ``posreal check``); whether a
 check is good is the runner's own ``CheckResult.ok``.
@@ -26,8 +28,10 @@ RUNNER_SOURCE = "posreal.checks.runner.run_claims(skip_slow=True)"
 
 
 def run_all_claims(on_check: Callable | None = None) -> tuple[dict[str, ClaimReport], str, float]:
-    """Every claim's checks but the slow ones (``posreal check --skip-slow``): claim id -> report, the source that
-    provenance lines name (:data:`RUNNER_SOURCE`) and the seconds it took."""
+    """Every claim's checks but the slow ones, run once (``posreal check --skip-slow``).
+
+    Returns claim id -> report, the source that provenance lines name (:data:`RUNNER_SOURCE`) and the seconds it
+    took."""
     from posreal.checks.runner import run_claims
     start = time.perf_counter()
     reports = {report.statement.id: report for report in run_claims(skip_slow=True, on_check=on_check)}
@@ -102,8 +106,9 @@ def _count_first(item: tuple[str, int]) -> int:
 
 
 def limit_tally_report() -> str:
-    """α♯'s closed forms against the gradient flow on the certificates and the seeded batches
-    (:func:`posreal.checks.limit_checks.compare_all`, run now: the slow check)."""
+    """α♯'s closed forms against the gradient flow on the certificates and the seeded batches, run now.
+
+    The comparison is :func:`posreal.checks.limit_checks.compare_all` (the slow check)."""
     from posreal.checks.limit_checks import CONTROLS, compare_all
     start = time.perf_counter()
     tally, controls, info = compare_all()

@@ -1,5 +1,7 @@
-"""The counterexample searches and certificates in Markdown: the tables of the docs' Counterexamples and
-Conjecture′ pages, and of ``posreal search colspan --report`` / ``posreal search conjecture --report``.
+"""The counterexample searches and certificates in Markdown, as the docs and ``posreal search ... --report`` show them.
+
+These are the tables of the docs' Counterexamples and Conjecture′ pages, and what ``posreal search colspan
+--report`` / ``posreal search conjecture --report`` print.
 
 Main results:
 
@@ -198,9 +200,10 @@ EVIDENCE_KINDS = ("exact", "certified", "symmetry", "trajectory", "undecided")
 
 
 def limit_evidence_report(path: Path, name: str | None = None) -> str:
-    """The conjecture search's open-tie tally by kind of evidence, from a file of summaries of ``posreal search
-    conjecture --json`` for several seeds (``{"runs": [{"seed", "instances", "summary", ...}], "command"}``);
-    ``name``: the file as the provenance line names it (default: ``path``)."""
+    """The conjecture search's open-tie tally by kind of evidence, from a file of several seeds' summaries.
+
+    The file holds summaries of ``posreal search conjecture --json`` (``{"runs": [{"seed", "instances", "summary",
+    ...}], "command"}``); ``name``: the file as the provenance line names it (default: ``path``)."""
     if not path.is_file():
         raise ReportError(f"{path} is missing: commit the summaries of `posreal search conjecture --families "
                           "relative,column,general --json` for the seeds it names")

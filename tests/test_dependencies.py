@@ -116,6 +116,7 @@ def test_a_claim_missing_from_the_report_is_a_build_error():
         render.blueprint_dot(reports, "")
 
 
+@pytest.mark.subprocess   # graphviz's dot
 @pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is not installed (apt-get install graphviz)")
 def test_dot_draws_every_node_as_inline_svg():
     render = _render()
