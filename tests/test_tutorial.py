@@ -53,7 +53,7 @@ def test_every_block_runs_and_prints(tutorial):
     assert len(outputs) == 4 == page.count("```python")     # every Python block of the page is executed
     assert all(out.strip() for out in outputs)
     plugins = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["plugins"]
-    assert "markdown-exec" in plugins
+    assert {"markdown-exec": {"languages": ["python"]}} in plugins   # Python only: no pyodide assets (a CDN)
 
 
 def test_comparison_covers_every_task_and_says_what_the_prose_says(tutorial):
