@@ -16,15 +16,11 @@ The witness of each recipe's own geometry is :data:`posreal.experiment.summary.O
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 from posreal.experiment.summary import OWN_WITNESS
-
-
-class ReportError(ValueError):
-    """A summary the report cannot be written from: missing, not JSON, or without a key it needs."""
+from posreal.runtime.markdown import ReportError, provenance, table
 
 
 SUMMARY_PATH = "docs/data/experiment/summary.json"
@@ -45,25 +41,6 @@ def load_summary(path: str | Path) -> dict:
         if key not in doc:
             raise ReportError(f"{path} has no {key!r} (contract: posreal.experiment.summary.summarize_run)")
     return doc
-
-
-def _cell(text: object) -> str:
-    """One table cell on one line, its pipes escaped (idempotent)."""
-    return re.sub(r"(?<!\\)\|", r"\\|", str(text).replace("\n", " "))
-
-
-def provenance(source: str) -> str:
-    """The HTML line that says the page part was generated from ``source``."""
-    return f'<p class="posreal-generated">Generated at build time from <code>{source}</code>.</p>'
-
-
-def table(header: list[str], rows: list[list], source: str | None = None) -> str:
-    """A Markdown table (an empty one is an error: a report never shows an empty table)."""
-    if not rows:
-        raise ReportError(f"generated table from {source or 'the summary'} is empty")
-    lines = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(_cell(c) for c in r) + " |" for r in rows]
-    return "\n".join(lines) + "\n" + (f"\n{provenance(source)}\n" if source else "")
 
 
 SUMMARY_SOURCE = "docs/data/experiment/summary.json (written by posreal experiment)"

@@ -1,13 +1,11 @@
 """The dependency graph of definitions and results (posreal.theory.dependencies) and the blueprint drawn from it
-(docs/hooks/statements_render.py): edges come from ``uses`` only, every target exists, no cycle, and the drawing
+(posreal.checks.blueprint): edges come from ``uses`` only, every target exists, no cycle, and the drawing
 colours each result by its strongest verdict."""
 
 from __future__ import annotations
 
-import importlib
 import re
 import shutil
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,7 +15,6 @@ from posreal.theory import dependencies as dep
 from posreal.theory.statements import STATEMENTS
 
 ROOT = Path(__file__).resolve().parents[1]
-HOOKS = ROOT / "docs" / "hooks"
 
 
 def test_edges_are_exactly_the_uses_declarations():
@@ -71,11 +68,8 @@ def test_a_self_use_and_a_duplicate_are_found():
 
 # --------------------------------------------------------------------------- the drawing
 def _render():
-    sys.path.insert(0, str(HOOKS))
-    try:
-        return importlib.import_module("statements_render")
-    finally:
-        sys.path.remove(str(HOOKS))
+    from posreal.checks import blueprint
+    return blueprint
 
 
 def _reports(verdicts: dict[str, tuple[str, str]]):
@@ -114,14 +108,15 @@ def test_the_dot_source_has_one_edge_per_use_and_the_verdict_colours():
 
 
 def test_a_claim_missing_from_the_report_is_a_build_error():
-    from mkdocs.exceptions import PluginError
+    from posreal.runtime.markdown import ReportError
     render = _render()
     reports = _reports({})
     del reports["theorem2"]
-    with pytest.raises(PluginError, match="theorem2"):
+    with pytest.raises(ReportError, match="theorem2"):
         render.blueprint_dot(reports, "")
 
 
+@pytest.mark.subprocess   # graphviz's dot
 @pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is not installed (apt-get install graphviz)")
 def test_dot_draws_every_node_as_inline_svg():
     render = _render()

@@ -36,7 +36,7 @@ def _hooks():
 
 
 def _hook_module(name: str):
-    """One module of docs/hooks (posreal_docs_common, posreal_docs_search, ...)."""
+    """One module of docs/hooks (posreal_docs_gen, posreal_docs_cache, ...)."""
     sys.path.insert(0, str(HOOKS))
     try:
         return importlib.import_module(name)
@@ -46,15 +46,12 @@ def _hook_module(name: str):
 
 def _memo() -> dict:
     """The results shared within one build (a test puts a fake claim report there)."""
-    return _hook_module("posreal_docs_common")._memo
+    return _hook_module("posreal_docs_gen")._memo
 
 
 def _anchors():
-    sys.path.insert(0, str(HOOKS))
-    try:
-        return importlib.import_module("posreal_anchors")
-    finally:
-        sys.path.remove(str(HOOKS))
+    import definitions_anchors   # tests/definitions_anchors.py (pytest puts tests/ on sys.path)
+    return definitions_anchors
 
 
 def _report(cid: str, *results):
@@ -181,16 +178,29 @@ def test_formalization_note_is_added_once():
 
 def test_a_claim_missing_from_the_runner_report_is_a_build_error():
     from mkdocs.exceptions import PluginError
-    gen, _ = _hooks()
+    from posreal.runtime.markdown import ReportError
+    gen, hook = _hooks()
     gen.reset_cache()
     _memo()[("claims", ())] = ({"theorem1": _report("theorem1")}, "fake runner", 0.0)
+
+    class Page:
+        class file:
+            src_uri = "fake.md"
+
     try:
-        with pytest.raises(PluginError, match="not in the claim report"):
-            gen.gen_checks("theorem2")
-        with pytest.raises(PluginError, match="no checks"):
-            gen.gen_checks("theorem1")
-        with pytest.raises(PluginError, match="missing from the claim report"):
-            gen.gen_claims_overview()
+        with pytest.raises(ReportError, match="not in the claim report"):
+            gen.GENERATORS["checks"]("theorem2")
+        with pytest.raises(ReportError, match="no checks"):
+            gen.GENERATORS["checks"]("theorem1")
+        with pytest.raises(ReportError, match="missing from the claim report"):
+            gen.GENERATORS["claims-overview"]()
+        saved = hook._state["cache"]
+        hook._state["cache"] = _hook_module("posreal_docs_cache").DiskCache(ROOT, None)   # nothing stored
+        try:   # the hook turns the package's ReportError into a build error naming the page and the marker
+            with pytest.raises(PluginError, match="fake.md: checks: claim 'theorem2' is not in the claim report"):
+                hook.on_page_markdown("# x\n\n<!-- posreal: checks theorem2 -->\n", Page, {}, None)
+        finally:
+            hook._state["cache"] = saved
     finally:
         gen.reset_cache()
 
@@ -210,9 +220,9 @@ def test_the_claim_runner_runs_once_per_build(monkeypatch):
     gen.reset_cache()
     try:
         for cid in STATEMENT_IDS:
-            assert "1 of 1 checks good" in gen.gen_checks(cid)
-        gen.gen_claims_overview()
-        gen.gen_claims_overview_from_results()
+            assert "1 of 1 checks good" in gen.GENERATORS["checks"](cid)
+        gen.GENERATORS["claims-overview"]()
+        gen.GENERATORS["claims-overview-here"]()
     finally:
         gen.reset_cache()
     assert calls == [(None, True)]
@@ -234,7 +244,7 @@ def test_checks_table_counts_what_check_result_ok_says(verdict, control, good):
     gen.reset_cache()
     _memo()[("claims", ())] = ({"theorem2": _report("theorem2", result)}, "fake runner", 0.0)
     try:
-        text = gen.gen_checks("theorem2")
+        text = gen.GENERATORS["checks"]("theorem2")
     finally:
         gen.reset_cache()
     assert (f"{int(good)} of 1 checks good") in text
@@ -252,22 +262,20 @@ def test_every_definitions_reference_in_the_repository_resolves():
     assert any(w.startswith("Statement.section") for w in where)
 
 
-def test_a_reference_to_a_missing_anchor_fails_the_build():
-    from mkdocs.exceptions import PluginError
+def test_a_reference_to_a_missing_anchor_is_found():
     anchors = _anchors()
     defined = anchors.defined_anchors((ROOT / "docs" / "definitions.md").read_text(encoding="utf-8"))
     assert {"transfer-coefficient", "theorem-1", "conjecture-prime"} <= defined
     bogus = "definitions.md" + "#no-such-anchor"          # split so that this file holds no bad reference
     refs = anchors.references_in(f"see {bogus} and definitions.md#theorem-1.", "fake.py")
     assert [r.anchor for r in refs] == ["no-such-anchor", "theorem-1"]
-    with pytest.raises(PluginError, match=r"fake\.py:1: #no-such-anchor"):
+    with pytest.raises(anchors.AnchorError, match=r"fake\.py:1: #no-such-anchor"):
         anchors.check_references(refs, defined)
     assert anchors.check_references(refs[1:], defined) == 1
 
 
-def test_a_bogus_anchor_in_a_source_file_fails_the_hook(tmp_path):
-    """A copy of the repository's Definitions page and one module with a bad reference: on_config raises."""
-    from mkdocs.exceptions import PluginError
+def test_a_bogus_anchor_in_a_source_file_is_found(tmp_path):
+    """A copy of the repository's Definitions page and one module with a bad reference: the check raises."""
     anchors = _anchors()
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "definitions.md").write_text((ROOT / "docs" / "definitions.md").read_text(encoding="utf-8"),
@@ -277,37 +285,27 @@ def test_a_bogus_anchor_in_a_source_file_fails_the_hook(tmp_path):
     module.write_text('"""Main definitions (definitions.md#transfer-coefficient)."""\n', encoding="utf-8")
     assert anchors.check_repository(tmp_path) >= 1
     module.write_text('"""Main definitions (definitions.md' + '#transfer-coeficient)."""\n', encoding="utf-8")
-    with pytest.raises(PluginError, match=r"theory/mod\.py:1: #transfer-coeficient"):
+    with pytest.raises(anchors.AnchorError, match=r"theory/mod\.py:1: #transfer-coeficient"):
         anchors.check_repository(tmp_path)
 
 
-def test_the_hook_checks_anchors_before_rendering(monkeypatch):
-    """mkdocs calls on_config first: with one bogus reference among the repository's, it raises."""
-    from mkdocs.exceptions import PluginError
-    anchors = _anchors()
-    _, hook = _hooks()
-    real = anchors.collect_references
-    bogus = anchors.Reference("no-such-anchor", "fake.py:7")
-    monkeypatch.setattr(anchors, "collect_references", lambda root=anchors.ROOT: real(root) + [bogus])
-    with pytest.raises(PluginError, match=r"1 reference\(s\) .*fake\.py:7: #no-such-anchor"):
-        hook.on_config({})
-    monkeypatch.setattr(anchors, "collect_references", real)
-    assert hook.on_config({}) == {}
+def test_the_build_checks_every_links_anchor():
+    """mkdocs validates the anchor of every link of the pages (statement boxes name ``Statement.section``), and
+    strict mode makes a missing one an error."""
+    import yaml
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert config["strict"] is True and config["validation"]["anchors"] == "warn"
 
 
-def test_a_statement_section_that_is_not_an_anchor_fails_the_build(monkeypatch):
-    from mkdocs.exceptions import PluginError
+def test_a_statement_section_that_is_not_an_anchor_is_found(monkeypatch):
     import dataclasses
     import posreal.theory.statements as statements
     anchors = _anchors()
     broken = dict(statements.STATEMENTS)
     broken["theorem1"] = dataclasses.replace(broken["theorem1"], section="Results, Theorem 1")
     monkeypatch.setattr(statements, "STATEMENTS", broken)
-    with pytest.raises(PluginError, match="Statement.section of 'theorem1'"):
+    with pytest.raises(anchors.AnchorError, match="Statement.section of 'theorem1'"):
         anchors.statement_references()
-    broken["theorem1"] = dataclasses.replace(broken["theorem1"], section="definitions.md" + "#theorem-one")
-    with pytest.raises(PluginError, match="Statement.section of 'theorem1': #theorem-one"):
-        anchors.check_repository()
 
 
 def test_no_reference_to_files_outside_the_repository():
@@ -321,21 +319,6 @@ def test_no_reference_to_files_outside_the_repository():
         if outside in path.read_text(encoding="utf-8", errors="replace"):
             offenders.append(str(path.relative_to(ROOT)))
     assert offenders == []
-
-
-def test_empty_generated_table_is_an_error():
-    from mkdocs.exceptions import PluginError
-    gen, _ = _hooks()
-    with pytest.raises(PluginError, match="empty"):
-        gen.table(["a", "b"], [], "somewhere")
-
-
-def test_table_cells_keep_their_pipes():
-    gen, _ = _hooks()
-    once = gen.md_escape("a_t ≤ exp(-ρ(|γ| - 2εB))")
-    assert once == gen.md_escape(once)
-    row = gen.table(["check", "method"], [[once, "symbolic"]]).splitlines()[2]
-    assert row.count(" | ") == 1, row
 
 
 def test_registry_tables_come_from_the_code():
@@ -435,23 +418,23 @@ def test_no_placeholder_anywhere(site):
 
 
 def test_missing_sources_are_build_errors(tmp_path):
-    from mkdocs.exceptions import PluginError
+    from posreal.counterexamples.report import certificates_report
+    from posreal.runtime.markdown import ReportError
     gen, _ = _hooks()
-    search = _hook_module("posreal_docs_search")
-    saved = gen.EXPERIMENT_SUMMARY, search.CERTIFICATES
+    saved = gen.EXPERIMENT_SUMMARY
     gen.reset_cache()
     try:
-        gen.EXPERIMENT_SUMMARY, search.CERTIFICATES = tmp_path / "summary.json", tmp_path / "certificates"
-        with pytest.raises(PluginError, match="summary.json is missing|is missing"):
+        gen.EXPERIMENT_SUMMARY = tmp_path / "summary.json"
+        with pytest.raises(ReportError, match="summary.json is missing|is missing"):
             gen.gen_experiment("separation")
-        with pytest.raises(PluginError, match="no committed certificate"):
-            gen.GENERATORS["certificates"]()
+        with pytest.raises(ReportError, match="no committed certificate"):
+            certificates_report(tmp_path / "certificates")
         (tmp_path / "summary.json").write_text("{}")
         gen.reset_cache()
-        with pytest.raises(PluginError, match="has no"):
+        with pytest.raises(ReportError, match="has no"):
             gen.gen_experiment("separation")
     finally:
-        gen.EXPERIMENT_SUMMARY, search.CERTIFICATES = saved
+        gen.EXPERIMENT_SUMMARY = saved
         gen.reset_cache()
 
 
@@ -546,7 +529,8 @@ def test_tutorial_page_shows_its_outputs(site):
     html = (site / "tutorial.html").read_text()
     # four code blocks, each followed by its output block; the verifier's verdicts are among the outputs
     assert html.count('<div class="highlight">') >= 8 and "verifier: verified" in html and "refuted" in html
-    assert "execute: python" not in html
+    assert "execute: python" not in html and 'exec="on"' not in html
+    assert "Traceback" not in html, "a tutorial block raised (markdown-exec shows the error in the page)"
 
 
 def _chromium() -> str | None:

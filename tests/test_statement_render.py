@@ -1,11 +1,10 @@
-"""The statements as the site renders them (docs/hooks/statements_render.py): every text of every statement object
-survives Python-Markdown with the site's own extensions (mkdocs.yml) — no hypothesis parsed as an HTML tag, no
-symbol scrambled by emphasis, no math delimiter — and an unescaped renderer loses text, which this test catches."""
+"""The statements as the site renders them (posreal.theory.statement_markdown, posreal.checks.blueprint): every text
+of every statement object survives Python-Markdown with the site's own extensions (mkdocs.yml) — no hypothesis
+parsed as an HTML tag, no symbol scrambled by emphasis, no math delimiter — and an unescaped renderer loses text,
+which this test catches."""
 
 from __future__ import annotations
 
-import importlib
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -13,18 +12,12 @@ import markdown
 import pytest
 import yaml
 
+from posreal.checks import blueprint as boxes
+from posreal.runtime.markdown import ReportError
+from posreal.theory import statement_markdown as texts
 from posreal.theory.statements import STATEMENT_IDS, Statement, statement
 
 ROOT = Path(__file__).resolve().parents[1]
-HOOKS = ROOT / "docs" / "hooks"
-
-
-def _render_module():
-    sys.path.insert(0, str(HOOKS))
-    try:
-        return importlib.import_module("statements_render")
-    finally:
-        sys.path.remove(str(HOOKS))
 
 
 def _site_markdown() -> markdown.Markdown:
@@ -69,70 +62,60 @@ def lost_texts(rendered_markdown: str, st: Statement) -> list[str]:
 
 @pytest.mark.parametrize("cid", STATEMENT_IDS)
 def test_every_statement_box_shows_every_text(cid):
-    render = _render_module()
-    assert lost_texts(render.statement_box(cid), statement(cid)) == []
+    assert lost_texts(boxes.statement_box(cid), statement(cid)) == []
 
 
 @pytest.mark.parametrize("cid", STATEMENT_IDS)
 def test_every_definitions_page_statement_shows_every_text(cid):
-    render = _render_module()
     st = statement(cid)
-    lost = [t for t in lost_texts(render.statement_text(cid), st) if t != " ".join(st.name.split())]   # no name
+    lost = [t for t in lost_texts(texts.statement_text(cid), st) if t != " ".join(st.name.split())]   # no name
     assert lost == []
 
 
 def test_negative_control_an_unescaped_renderer_loses_text(monkeypatch):
     """The same boxes with escaping switched off: the known leaks come back, and the comparison sees them."""
-    render = _render_module()
-    monkeypatch.setattr(render, "inline", lambda text: " ".join(str(text).split()))
+    for module in (boxes, texts):
+        monkeypatch.setattr(module, "inline", lambda text: " ".join(str(text).split()))
     under = statement("underdetermination")
-    lost = lost_texts(render.statement_box("underdetermination"), under)
+    lost = lost_texts(boxes.statement_box("underdetermination"), under)
     assert under.hypotheses[1] in lost            # "<L0}) realizes τ at L0 and L >" parsed as an HTML tag
     prime = statement("conjecture-limit")
-    lost = lost_texts(render.statement_box("conjecture-limit"), prime)
+    lost = lost_texts(boxes.statement_box("conjecture-limit"), prime)
     assert any(" — " in t and "_" in t for t in lost)   # a Symbols entry scrambled by emphasis
 
 
 def test_inline_escapes_what_markdown_and_html_act_on():
-    render = _render_module()
     text = "a <b> & *c* _d_ `e` [f](g) $h$ \\i | {j} #k"
-    out = render.inline(text)
+    out = texts.inline(text)
     assert not set("<>*_`[]$\\|{}#") & set(out.replace("&#", "").replace(";", ""))
     assert visible_text(_site_markdown().convert(out)) == text
 
 
 def test_coq_statements_are_read_from_the_proofs():
-    render = _render_module()
-    text = render.coq_statement("Theorem2.v", "deep_row_iff")
+    text = boxes.coq_statement("Theorem2.v", "deep_row_iff")
     assert text.startswith("Theorem deep_row_iff") and "realized r i t" in text and "Proof." not in text
-    from mkdocs.exceptions import PluginError
-    with pytest.raises(PluginError, match="no Theorem or Corollary"):
-        render.coq_statement("Theorem2.v", "no_such_theorem")
+    with pytest.raises(ReportError, match="no Theorem or Corollary"):
+        boxes.coq_statement("Theorem2.v", "no_such_theorem")
 
 
 def test_each_result_with_coq_proofs_shows_its_coq_theorems():
     from posreal.checks.coq_concordance import CONCORDANCE
-    render = _render_module()
     for cid, proofs in CONCORDANCE.items():
-        box = render.statement_box(cid)
+        box = boxes.statement_box(cid)
         assert f"proofs/{proofs.file}" in box
         assert all(f"`{t.name}`" in box for t in proofs.results)
         assert f"Theorem {proofs.results[0].name}" in box
 
 
-def test_the_markers_are_replaced_before_posreal_docs_sees_them():
-    render = _render_module()
-
-    class Page:
-        class file:
-            src_uri = "fake.md"
-
-    out = render.on_page_markdown("x\n\n<!-- posreal: statement theorem2 -->\n\n<!-- posreal: checks theorem2 -->\n",
-                                  Page, {}, None)
-    assert "<!-- posreal: statement" not in out and "<!-- posreal: checks theorem2 -->" in out
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
-    hooks = [Path(h).name for h in config["hooks"]]
-    assert hooks.index("statements_render.py") < hooks.index("posreal_docs.py")
+def test_the_statement_markers_are_the_package_renderers():
+    """The page markers call the package's renderers: the page shows what the package writes."""
+    from docs_hooks import hook_module
+    gen = hook_module("posreal_docs_gen")
+    assert gen.GENERATORS["statement"]("theorem2", "results") == boxes.statement_box("theorem2", "results")
+    assert gen.GENERATORS["statement-text"]("theorem2") == texts.statement_text("theorem2")
+    assert gen.GENERATORS["statement"]("theorem2", "top") != boxes.statement_box("theorem2", "results")   # control
+    with pytest.raises(ReportError, match="unknown page position 'side'"):
+        boxes.statement_box("theorem2", "side")
 
 
 # --------------------------------------------------------------------------- the built site (marker site)

@@ -34,7 +34,8 @@ OS_CALLS = {"system", "popen", "fork", "forkpty", "posix_spawn", "posix_spawnp"}
 OS_PREFIXES = ("exec", "spawn")
 # package functions that start a process when a test calls them (see test_package_spawners_are_known)
 LIBRARY_SPAWNERS = {"cli_learned_document", "check_learned_cli",   # checks/registry_cells.py
-                    "audit", "audit_file", "cached_audit"}          # checks/coq.py: coqc
+                    "audit", "audit_file", "cached_audit",          # checks/coq.py: coqc
+                    "render_svg", "blueprint"}                      # checks/blueprint.py: graphviz's dot
 POOL_RUNNERS = {"run_grid"}                                         # experiment/runner.py: a pool when jobs > 1
 # posreal/runtime/executors.py: a pool (or a Dask cluster) when given an executor other than local(1)
 EXECUTOR_RUNNERS = {"open_pool", "search", "exhaustive", "run_grid"}
@@ -42,6 +43,7 @@ EXECUTOR_RUNNERS = {"open_pool", "search", "exhaustive", "run_grid"}
 PACKAGE_DIRECT = {"cli_learned_document": "cli_learned_document, check_learned_cli",
                   "_run_coqc": "audit, audit_file, cached_audit (checks/coq.py)",
                   "coqc_version": "audit, audit_file, cached_audit (checks/coq.py)",
+                  "render_svg": "render_svg, blueprint (checks/blueprint.py)",
                   "_process_pool": "run_grid(..., jobs > 1), open_pool / search / exhaustive / run_grid(executor=...)"}
 PACKAGE_DIRS = ("posreal", "theory", "checks", "counterexamples", "experiment")
 

@@ -1,44 +1,59 @@
 """The tutorial page (docs/tutorial.md) runs, and what its prose says about the results holds.
 
-The blocks run exactly as the docs build runs them (``docs/hooks/tutorial_exec.run_blocks``: in order,
-one namespace, a scratch working directory); the build inserts their output into the page.  The
+The blocks run as the docs build runs them (markdown-exec's ``exec="on"`` blocks of one ``session``: in order,
+in one namespace); the build inserts their output into the page.  The
 assertions below check the page's sentences against the computed values, so a change in the code that
 makes the prose wrong fails here.
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
+import contextlib
+import io
+import os
+import re
+import tempfile
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "tutorial.md"
+FENCE = re.compile(r'^```python exec="on" session="tutorial" source="above" result="text"\n(.*?)^```$', re.M | re.S)
 
 
-def _executor():
-    sys.path.insert(0, str(ROOT / "docs" / "hooks"))
-    try:
-        return importlib.import_module("tutorial_exec")
-    finally:
-        sys.path.remove(str(ROOT / "docs" / "hooks"))
+def run_blocks(markdown: str, namespace: dict) -> list[str]:
+    """Every executed block of the page in order in ``namespace`` (in a scratch folder): what each printed."""
+    outputs, here = [], os.getcwd()
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)
+        try:
+            for block in FENCE.findall(markdown):
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out):
+                    exec(compile(block, "<tutorial block>", "exec"), namespace)
+                outputs.append(out.getvalue())
+        finally:
+            os.chdir(here)
+    return outputs
 
 
 @pytest.fixture(scope="module")
 def tutorial():
-    ex = _executor()
-    namespace: dict = {}
-    runs = ex.run_blocks(PAGE.read_text(encoding="utf-8"), "tutorial.md", namespace)
-    return ex, runs, namespace
+    namespace: dict = {"__name__": "__tutorial__"}
+    outputs = run_blocks(PAGE.read_text(encoding="utf-8"), namespace)
+    return None, outputs, namespace
 
 
 def test_every_block_runs_and_prints(tutorial):
-    _, runs, _ = tutorial
-    assert len(runs) == 4
-    assert all(run.output.strip() for run in runs)
+    _, outputs, _ = tutorial
+    page = PAGE.read_text(encoding="utf-8")
+    assert len(outputs) == 4 == page.count("```python")     # every Python block of the page is executed
+    assert all(out.strip() for out in outputs)
+    plugins = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["plugins"]
+    assert {"markdown-exec": {"languages": ["python"]}} in plugins   # Python only: no pyodide assets (a CDN)
 
 
 def test_comparison_covers_every_task_and_says_what_the_prose_says(tutorial):
@@ -77,18 +92,26 @@ def test_theorem2_report_and_certificate_verdicts(tutorial):
     assert ns["control"].verdict is Outcome.REFUTED   # the tampered, re-sealed certificate
 
 
-def test_a_failing_block_stops_the_build():
-    from mkdocs.exceptions import PluginError
-    ex = _executor()
-    page = "# t\n\n<!-- execute: python -->\n\n```python\nprint('one')\n```\n\n```python\n1 / 0\n```\n"
-    with pytest.raises(ex.BlockFailed, match="block 2 raised ZeroDivisionError"):
-        ex.run_blocks(page, "t.md")
+@pytest.mark.subprocess   # runs mkdocs
+def test_a_failing_block_stops_the_build(tmp_path):
+    """Under ``mkdocs build --strict`` (as .ci/run builds) a block that raises fails the build, naming the error;
+    the same page without the error builds and shows both outputs (the control)."""
+    import subprocess
+    import sys
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - markdown-exec\nmarkdown_extensions:\n"
+                                         "  - pymdownx.superfences\n", encoding="utf-8")
+    fence = '```python exec="on" session="tutorial" source="above" result="text"\n'
+    page = f"# t\n\n{fence}print('one')\n```\n\n{fence}print('two')\n1 / 0\n```\n"
 
-    class Page:
-        class file:
-            src_uri = "t.md"
+    def build(text: str) -> subprocess.CompletedProcess:
+        (tmp_path / "docs" / "index.md").write_text(text, encoding="utf-8")
+        return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
 
-    with pytest.raises(PluginError, match="t.md: block 2"):
-        ex.on_page_markdown(page, Page, {}, None)
-    rendered = ex.on_page_markdown(page.replace("1 / 0", "print('two')"), Page, {}, None)
-    assert "```text\none\n```" in rendered and "```text\ntwo\n```" in rendered and "execute:" not in rendered
+    failed = build(page)
+    assert failed.returncode != 0 and "ZeroDivisionError" in failed.stderr
+    built = build(page.replace("1 / 0\n", ""))
+    assert built.returncode == 0, built.stderr[-500:]
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "one" in html and "two" in html and "Traceback" not in html

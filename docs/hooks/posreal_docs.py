@@ -5,20 +5,19 @@ A page asks for generated content with a marker line of its own::
     <!-- posreal: NAME ARG... -->
 
 and :func:`on_page_markdown` replaces it with the Markdown that ``GENERATORS[NAME]`` returns
-(see ``posreal_docs_gen.py``).  Figures are added as generated files in :func:`on_files`, so
-they are written into the site and never into git.  An unknown marker, a generator that raises,
-or an empty table is a build ERROR (``PluginError``); a missing source is an error too, never a
-placeholder.
+(see ``posreal_docs_gen.py``: the package's own reports, which ``posreal ... --report`` prints too).
+Figures are added as generated files in :func:`on_files`, so they are written into the site and never into
+git.  An unknown marker, a generator that raises, or an empty table (``posreal.runtime.markdown.ReportError``)
+is a build ERROR (``PluginError``); a missing source is an error too, never a placeholder.
 
-Before anything is rendered, :func:`on_config` checks that every reference into the Definitions
-page (``definitions.md#<anchor>`` in code, README and pages, and ``Statement.section``) names an
-anchor the page defines (``posreal_anchors.py``); one that does not is a build error.
+Links must land: mkdocs checks every link's anchor (``validation`` in ``mkdocs.yml``, an error under ``--strict``);
+``tests/definitions_anchors.py`` checks the references to the Definitions page in the code's text.
 
-Results are reused across builds (``posreal_docs_cache``): each marker's Markdown and each figure
-producer's output is stored on disk under a key of its name, arguments and the code and data it depends on,
-so a build of an unchanged tree recomputes nothing.  ``POSREAL_DOCS_FAST=1`` reuses results stored for
-older code too (for prose edits), and a page that shows such a result says so at its top.  The log says, per
-figure and per block, whether it was computed (and how long it took) or reused.
+Results are reused across builds (``posreal_docs_cache``): each marker's Markdown and each figure producer's output
+is stored on disk under a key of its name, arguments and the code and data it depends on, so a build of an
+unchanged tree recomputes nothing.  ``POSREAL_DOCS_FAST=1`` reuses results stored for older code too (for prose
+edits), and a page that shows such a result says so at its top.  The log says, per figure and per block, whether it
+was computed (and how long it took) or reused.
 
 Every page also says once, plainly, that the formalization is this project's: at the
 ``formalization-note`` marker if the page places it, otherwise as a footer line.
@@ -33,10 +32,11 @@ import time
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-import posreal_anchors as anchors  # sibling modules: mkdocs puts this folder on sys.path while loading
-import posreal_docs_gen as gen
+import posreal_docs_gen as gen  # sibling modules: mkdocs puts this folder on sys.path while loading
 from posreal_docs_cache import CODE, DiskCache, Freshness
-from posreal_docs_common import ROOT, working
+from posreal_docs_gen import ROOT, working
+
+from posreal.runtime.markdown import ReportError
 
 log = logging.getLogger("mkdocs.hooks.posreal_docs")
 
@@ -58,12 +58,10 @@ def _cache() -> DiskCache:
 
 
 def on_config(config, **kwargs):
-    """Fail before anything is rendered if a reference points to an anchor the Definitions page lacks."""
+    """A new build: nothing shared with an earlier one in this process; the disk cache as the environment says."""
     gen.reset_cache()
     _state["cache"], _state["stale"] = DiskCache.from_environment(ROOT), set()
     log.info("posreal docs: %s", _cache().describe())
-    count = anchors.check_repository()
-    log.info("posreal docs: %d references to docs/definitions.md anchors resolve", count)
     return config
 
 
@@ -80,7 +78,7 @@ def on_files(files, config, **kwargs):
                                                 gen.INPUTS.get(f"figure:{name}", CODE))
         except PluginError:
             raise
-        except Exception as err:  # a figure that cannot be drawn is a build error, named
+        except Exception as err:  # a figure that cannot be drawn (a ReportError too) is a build error, named
             raise PluginError(f"posreal docs: figures of {produce.__name__} failed: "
                               f"{type(err).__name__}: {err}") from err
         log.info("posreal docs:   figure %s: %s (%.1f s)", ", ".join(produced), fresh.value,
@@ -108,7 +106,7 @@ def _expand(match: re.Match, page, stale: list[str]) -> str:
         level = logging.INFO if fresh is Freshness.COMPUTED else logging.DEBUG
         log.log(level, "posreal docs:   %s: %s (%.1f s)", " ".join([name, *args]), fresh.value,
                 time.perf_counter() - start)
-    except PluginError as err:
+    except (PluginError, ReportError) as err:
         raise PluginError(f"posreal docs: {page.file.src_uri}: {name}: {err}") from err
     except Exception as err:
         raise PluginError(f"posreal docs: {page.file.src_uri}: generator {name} {' '.join(args)} failed: "

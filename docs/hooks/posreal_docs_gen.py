@@ -1,306 +1,285 @@
-"""Generators behind the ``<!-- posreal: NAME ARG... -->`` markers (see ``posreal_docs.py``): the registry
-:data:`GENERATORS` (marker name -> generator) and the figure producers :data:`ASSETS`, gathered from the
-modules that hold them, one topic each:
+"""What the ``<!-- posreal: NAME ARG... -->`` markers show (see ``posreal_docs.py``): :data:`GENERATORS` (marker name
+-> a function returning Markdown) and the figure producers :data:`ASSETS`.
 
-* ``posreal_docs_alpha`` — the PE and task registries, α_L of single cells, β, ceilings, α^ind;
-* ``posreal_docs_taxonomy`` — the taxonomy, its geometries and length extensions, and their figures;
-* ``posreal_docs_search`` — certificates, open ties, α♯ against the flow, the searches;
-* here — the claims and their checks (``posreal.checks.runner.run_claims``, the engine of ``posreal check``),
-  the statements (``posreal.theory.statements``), the CLI reference (the argparse parsers of
-  ``posreal.cli.build_parser``), and the experiment's report, whose tables and figures
-  are the package's (``posreal.experiment.report``, ``posreal.experiment.plots``) over the committed
-  ``docs/data/experiment/summary.json``.
-
-The Python API pages are mkdocstrings' (``docs/api/``), not generated here.
-
-Rules: nothing is pasted by hand; an empty table is an error; a source that is missing or does
-not answer as its contract says is an error (``PluginError``) that names it — there is no
-placeholder fallback.
+The Markdown is the package's own reports, which ``posreal ... --report`` prints too (``posreal.theory.*_report``,
+``posreal.checks.report`` and ``.blueprint``, ``posreal.counterexamples.report``, ``posreal.experiment.report``, …).
+This module only runs them: once per build for a result several markers share (:func:`cached`: the claim runner,
+the taxonomy's documents), with the build's progress lines (:class:`working`, :func:`progress`), and draws the
+figures with ``posreal.plots``.  A report that cannot be written is a build error naming it, never a placeholder.
 """
 
 from __future__ import annotations
 
-import argparse
+import contextlib
+import io
+import json
+import logging
+import os
 import tempfile
-import textwrap
+import threading
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-# sibling modules: mkdocs puts docs/hooks on sys.path while it loads the hooks
-import config_table  # the model-config table
-import posreal_docs_alpha as alpha
-import posreal_docs_search as search
-import posreal_docs_taxonomy as taxonomy
-from posreal_docs_common import (DOCS, cached, fmt_seconds, log, md_escape, provenance, reset_cache, rst_to_md,
-                                 table, working)
+from posreal import cli_reference as _cli
+from posreal.checks import blueprint
+from posreal.checks import report as checks_report
+from posreal.counterexamples import report as cx_report
+from posreal.experiment import report as experiment_report
+from posreal.runtime.markdown import ReportError, provenance
+from posreal.theory import alpha_report as ar
+from posreal.theory import config_table, statement_markdown
+from posreal.theory import taxonomy_report as tr
+from posreal.theory.defaults import LENGTHS
 
-__all__ = ["ASSETS", "GENERATORS", "formalization_note", "reset_cache"]
+log = logging.getLogger("mkdocs.hooks.posreal_docs")   # progress lines of the build (INFO)
+ROOT = Path(__file__).resolve().parents[2]          # the repository
+DOCS = ROOT / "docs"
+_memo: dict = {}
+
+
+def reset_cache() -> None:
+    """Forget the results shared within one build (called when a build starts)."""
+    _memo.clear()
+
+
+def cached(key):
+    """Compute once per build: several markers (a table and its figure) share one result."""
+    def wrap(fn):
+        def inner(*args):
+            if (key, args) not in _memo:
+                _memo[(key, args)] = fn(*args)
+            return _memo[(key, args)]
+        inner.__name__, inner.__doc__ = fn.__name__, fn.__doc__
+        return inner
+    return wrap
+
+
+PROGRESS_SECONDS = 10.0   # a long computation says where it is at least this often (the build's log)
+HEARTBEAT_SECONDS = 15.0  # and says that it is still working when one step takes longer (margin: a busy GIL)
+
+
+class working:
+    """While a generator or figure producer runs, a daemon thread logs "still working on LABEL" whenever the
+    log has been silent for :data:`HEARTBEAT_SECONDS` (a single slow cell or solver call included), so that the
+    cold build prints progress at least every 30 s."""
+
+    last, step = [time.perf_counter()], [""]   # when the build last said something, and where it is at
+
+    def __init__(self, label: str) -> None:
+        self.label, self._stop = label, threading.Event()
+
+    @staticmethod
+    def said(step: str = "") -> None:
+        working.last[0], working.step[0] = time.perf_counter(), step
+
+    def __enter__(self) -> working:
+        self.start = time.perf_counter()
+        working.said()
+        threading.Thread(target=self._beat, daemon=True).start()
+        return self
+
+    def _beat(self) -> None:
+        while not self._stop.wait(2.0):
+            if time.perf_counter() - working.last[0] >= HEARTBEAT_SECONDS:
+                step = working.step[0]
+                log.info("posreal docs:   … still working on %s%s (%.0f s)", self.label,
+                         f", at {step}" if step else "", time.perf_counter() - self.start)
+                working.said(step)
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+
+
+def progress(label: str):
+    """A ``progress`` argument of ``posreal.theory.taxonomy.taxonomy``: yields its cells in order and logs the
+    cell it is at every :data:`PROGRESS_SECONDS`, so that a long table never leaves the build silent."""
+    def wrap(cells: Iterable) -> Iterator:
+        cells = list(cells)
+        start = last = time.perf_counter()
+        for n, (pe, task) in enumerate(cells, 1):
+            if n == 1 or time.perf_counter() - last >= PROGRESS_SECONDS:
+                last = time.perf_counter()
+                log.info("posreal docs:   %s: cell %d of %d (%s · %s), %.0f s so far", label, n, len(cells), pe,
+                         task, last - start)
+            working.said(f"{label}, cell {n} of {len(cells)} ({pe} · {task})")
+            yield pe, task
+    return wrap
+
+
+def cli_text(argv: list[str]) -> str:
+    """``posreal ARGV`` run in-process: what it printed (exit 0 or 1), or a build error naming it."""
+    from posreal.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    if code not in (0, 1):
+        raise PluginError(f"`posreal {' '.join(argv)}` exited with {code}: {err.getvalue().strip()[:300]}")
+    return out.getvalue()
+
+
+def cli_json(argv: list[str]):
+    """``posreal ARGV`` run in-process: its one JSON document, or a build error naming it."""
+    try:
+        return json.loads(cli_text(argv))
+    except json.JSONDecodeError as exc:
+        raise PluginError(f"`posreal {' '.join(argv)}` did not print one JSON document: {exc}") from exc
+
 
 EXPERIMENT_SUMMARY = DOCS / "data" / "experiment" / "summary.json"
-
+LIMIT_SUMMARY = DOCS / "data" / "limit" / "search_summaries.json"
+CONFIG_TABLE = DOCS / "data" / "configs" / "alpha-table.json"
 FORMALIZATION = ("The precise definitions and statements on this site are <strong>this project's "
                  "formalization</strong> of the preprint's public abstract, not the preprint's own "
                  "text: where the abstract is silent, the choices are ours.")
 
 
 def formalization_note(inline: bool) -> str:
-    if inline:
-        return f'!!! note "Whose formalization"\n    {FORMALIZATION}\n'
-    return f'<div class="posreal-formalization" markdown>{FORMALIZATION}</div>'
-
-
-# --------------------------------------------------------------------------- claims and their checks
-
-RUNNER_SOURCE = "posreal.checks.runner.run_claims(skip_slow=True)"
+    return (f'!!! note "Whose formalization"\n    {FORMALIZATION}\n' if inline
+            else f'<div class="posreal-formalization" markdown>{FORMALIZATION}</div>')
 
 
 @cached("claims")
 def claims_report():
-    """The claim runner (the engine of ``posreal check``), run once per build: claim id ->
-    ``ClaimReport``, the source named in provenance lines, and the seconds it took.  Every page
-    renders from this one result; whether a check is good is the runner's own ``CheckResult.ok``."""
-    from posreal.checks.runner import run_claims
-    start = time.perf_counter()
+    """The claim runner (the engine of ``posreal check --skip-slow``), run once per build: claim id ->
+    ``ClaimReport``, the source named in provenance lines, and the seconds it took."""
     log.info("posreal docs: running every claim's checks (posreal check --skip-slow), once for the whole site")
+
     def said(c) -> None:
         log.info("posreal docs:   check %s: %s — %s", c.claim, c.method, c.label)
         working.said(f"check {c.claim}: {c.label}")
-    reports = {report.statement.id: report for report in run_claims(skip_slow=True, on_check=said)}
-    log.info("posreal docs: claim checks done in %.1f s", time.perf_counter() - start)
-    return reports, RUNNER_SOURCE, time.perf_counter() - start
+    reports, source, seconds = checks_report.run_all_claims(said)
+    log.info("posreal docs: claim checks done in %.1f s", seconds)
+    return reports, source, seconds
 
 
-def claim_ids() -> list[str]:
-    ids = _statement_ids()
-    if not ids:
-        raise PluginError("posreal.theory.statements declares no statement")
-    return ids
+@cached("taxonomy")
+def taxonomy_docs():
+    return tr.taxonomy_documents(progress)
 
 
-def _verdict(result) -> str:
-    """The verdict as the runner's JSON writes it, upper-cased when the check is not good."""
-    v = str(result.to_json()["verdict"])
-    return f"**{v}**" if result.ok else f"**{v.upper()}**"
+@cached("taxonomy-geometries")
+def taxonomy_geometry_docs():
+    return tr.geometry_documents(taxonomy_docs(), progress)
 
 
-def _control(result) -> str:
-    """The negative control in words (``posreal check``'s wording): "fails as it should" when it was refuted."""
-    from posreal.checks.base import control_words
-    words = control_words(result.negative_control)
-    return "n/a" if result.negative_control is None else (words if result.ok else f"**{words}**")
+@cached("extension-taxonomy")
+def extension_docs(lengths: tuple[int, ...]):
+    return tr.extension_documents(lengths, progress)
 
 
-def _solver(result, solver: str) -> str:
-    """One SMT solver's answer on the proof obligation and its time, as the runner's JSON has them ("—": none)."""
-    run = result.to_json().get("solvers", {}).get(solver)
-    if run is None:
-        return "—"
-    answer = str(run["answer"])
-    shown = answer if answer == "unsat" else f"**{answer}**"
-    return f"{shown} ({fmt_seconds(run['seconds'])})"
+def gen_ceilings(length: str = "16", *tasks: str) -> str:
+    return ar.ceilings_table({(k, t): cli_json(["ceiling", "--kernel", k, "--task", t, "--length", length, "--json"])
+                              for k in ar.CEILING_KERNELS for t in tasks or ar.CEILING_TASKS}, length)
 
 
-def gen_checks(claim_id: str) -> str:
-    claims, source, seconds = claims_report()
-    if claim_id not in claims:
-        raise PluginError(f"claim {claim_id!r} is not in the claim report from {source} "
-                          f"(it has: {', '.join(claims)})")
-    report = claims[claim_id]
-    if not report.results:
-        raise PluginError(f"claim {claim_id!r} has no checks in the report from {source}")
-    rows = []
-    for r in report.results:
-        detail = str(r.detail or "")
-        rows.append([md_escape(r.name), r.method, _verdict(r), _solver(r, "z3"), _solver(r, "cvc5"), _control(r),
-                     fmt_seconds(r.seconds), md_escape(textwrap.shorten(detail, 160, placeholder=" …"))])
-    ok = sum(r.ok for r in report.results)
-    head = (f"**Latest verdicts** — {ok} of {len(report.results)} checks good "
-            f"(verdict proved/passed and, where there is one, the negative control — the same check with one "
-            f"hypothesis dropped — fails as it should; an SMT proof is *proved* only when z3 and cvc5 both "
-            f"answer unsat).\n\n")
-    out = head + table(["check", "method", "verdict", "z3", "cvc5", "control", "time", "detail"], rows,
-                       f"{source}, run once during this build ({seconds:.1f} s for every claim)")
-    if report.skipped:
-        out += ("\nSkipped in this build because they are marked slow (run them with `posreal check "
-                f"{claim_id}`):\n\n" + "\n".join(f"- {md_escape(x)}" for x in report.skipped) + "\n")
-    return out
+def gen_search(kind: str) -> str:
+    """``posreal search KIND --report`` run in-process: the page shows what the command prints."""
+    if kind not in ("colspan", "conjecture"):
+        raise ReportError(f"unknown search {kind!r}; accepted: colspan, conjecture")
+    return cli_text(["search", kind, "--report"])
 
 
-def gen_claims_overview() -> str:
-    claims, source, seconds = claims_report()
-    names = _statement_names()
-    rows = []
-    for cid in claim_ids():
-        if cid not in claims:
-            raise PluginError(f"claim {cid!r} is missing from the claim report ({source})")
-        results = claims[cid].results
-        methods = ", ".join(dict.fromkeys(r.method for r in results))
-        ok = sum(r.ok for r in results)
-        status = claims[cid].verdict if results and claims[cid].ok else f"**{len(results) - ok} NOT GOOD**"
-        rows.append([f"[{names.get(cid, cid)}](results/{cid}.md)", f"`{cid}`", methods or "—",
-                     f"{status}; {ok}/{len(results)} checks as expected"])
-    return table(["result", "claim id", "methods", "latest verdicts"], rows, f"{source} ({seconds:.1f} s)")
-
-
-def gen_claims_overview_from_results() -> str:
-    """The same overview, with links relative to results/index.md."""
-    return gen_claims_overview().replace("](results/", "](")
-
-
-# --------------------------------------------------------------------------- statements
-def _statements() -> dict:
-    """``posreal.theory.statements.STATEMENTS`` (id -> Statement): the one declaration of each result."""
-    from posreal.theory.statements import STATEMENTS
-    if not STATEMENTS:
-        raise PluginError("posreal.theory.statements.STATEMENTS is empty")
-    return STATEMENTS
-
-
-def _statement_ids() -> list[str]:
-    return list(_statements())
-
-
-def _statement_names() -> dict:
-    return {cid: st.name for cid, st in _statements().items()}
-
-
-# --------------------------------------------------------------------------- CLI and API references
-def _option_rows(parser: argparse.ArgumentParser):
-    rows = []
-    for a in parser._actions:
-        if isinstance(a, argparse._HelpAction):
-            continue
-        flags = ", ".join(f"`{s}`" for s in a.option_strings) or f"`{a.dest}` (positional)"
-        if a.choices and not isinstance(a, argparse._SubParsersAction):
-            value = " \\| ".join(f"`{c}`" for c in a.choices)
-        elif a.nargs == 0:
-            value = "—"
-        else:
-            value = f"`{a.metavar or a.dest.upper()}`"
-        default = a.default
-        if default in (None, argparse.SUPPRESS, False) or a.nargs == 0:
-            default_text = "required" if a.required else "—"
-        elif isinstance(default, list):
-            default_text = "`" + ",".join(map(str, default)) + "`"
-        else:
-            default_text = f"`{default}`"
-        rows.append([flags, value, default_text, (a.help or "").replace("%(default)s", str(default))])
-    return rows
-
-
-def _command_section(command: str, parser: argparse.ArgumentParser, level: int) -> list[str]:
-    """One command: description, usage, options; nested subcommands (``posreal search colspan``) below it."""
-    anchor = command.replace(" ", "-")
-    out = [f"\n{'#' * level} `{command}` {{#{anchor}}}\n"]
-    if parser.description:
-        out.append(rst_to_md(parser.description) + "\n")
-    out.append(f"```text\n{parser.format_usage().strip()}\n```\n")
-    nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    shown = [a for a in parser._actions if not isinstance(a, argparse._HelpAction)]
-    rows = [r for r, a in zip(_option_rows(parser), shown) if not isinstance(a, argparse._SubParsersAction)]
-    if rows:
-        out.append(table(["option", "value", "default", "meaning"], rows))
-    for sub in nested:
-        for name, child in sub.choices.items():
-            out += _command_section(f"{command} {name}", child, min(level + 1, 6))
-    return out
-
-
-def gen_cli_reference() -> str:
-    from posreal.cli import build_parser
-    parser = build_parser()
-    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    helps = {c.dest: c.help for c in subs._choices_actions}
-    out = [f"```text\n{parser.format_usage().strip()}\n```\n", rst_to_md(parser.description or "") + "\n",
-           table(["command", "what it does"], [[f"[`posreal {n}`](#posreal-{n})", helps.get(n, "")]
-                                               for n in subs.choices], "posreal.cli.build_parser()")]
-    for name, sp in subs.choices.items():
-        out += _command_section(f"posreal {name}", sp, 2)
-    out.append("\n" + provenance("posreal.cli.build_parser() (argparse)"))
-    return "\n".join(out)
-
-
-# --------------------------------------------------------------------------- experiment
 @cached("experiment")
 def experiment_summary() -> dict:
     """The committed summary, read and checked by ``posreal.experiment.report.load_summary``."""
-    from posreal.experiment.report import ReportError, load_summary
-    try:
-        return load_summary(EXPERIMENT_SUMMARY)
-    except ReportError as err:
-        raise PluginError(str(err)) from err
+    return experiment_report.load_summary(EXPERIMENT_SUMMARY)
 
 
 def gen_experiment(part: str) -> str:
     """One part of the experiment's report (``posreal experiment --report``), or its figures."""
-    from posreal.experiment.report import SECTIONS, ReportError, section
-    if part == "figures":
-        figs = experiment_figures()
-        return ("\n".join(f"![experiment figure {Path(uri).name}]({uri})\n" for uri in figs) + "\n"
-                + provenance("posreal.experiment.plots.write_figures over docs/data/experiment/summary.json"))
-    if part not in SECTIONS:
-        raise PluginError(f"unknown experiment part {part!r}; accepted: figures, {', '.join(SECTIONS)}")
-    try:
-        return section(part, experiment_summary())
-    except ReportError as err:
-        raise PluginError(str(err)) from err
+    if part != "figures":
+        return experiment_report.section(part, experiment_summary())
+    return ("\n".join(f"![experiment figure {Path(uri).name}]({uri})\n" for uri in asset_experiment()) + "\n"
+            + provenance("posreal.experiment.plots.write_figures over docs/data/experiment/summary.json"))
 
 
 @cached("experiment-figures")
-def experiment_figures() -> dict[str, bytes]:
+def asset_experiment() -> dict[str, bytes]:
     from posreal.experiment.plots import write_figures
-    summary = experiment_summary()
     with tempfile.TemporaryDirectory() as tmp:
-        paths = write_figures(summary, tmp)
+        paths = write_figures(experiment_summary(), tmp)
         if not paths:
-            raise PluginError("posreal.experiment.plots.write_figures wrote no figure")
+            raise ReportError("posreal.experiment.plots.write_figures wrote no figure")
         return {f"generated/experiment/{Path(p).name}": Path(p).read_bytes() for p in paths}
 
 
-def asset_experiment() -> dict[str, bytes]:
-    return experiment_figures()
+def _png(name: str, draw) -> dict[str, bytes]:
+    """``draw(path)`` writes a figure; its bytes as the generated file ``generated/NAME``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, name)
+        draw(path)
+        return {f"generated/{name}": Path(path).read_bytes()}
+
+
+def asset_taxonomy() -> dict[str, bytes]:
+    from posreal.plots import plot_taxonomy
+    t = taxonomy_docs()
+    return _png("taxonomy.png", lambda path: plot_taxonomy(t.by["l2"], t.lengths, path))
+
+
+def asset_taxonomy_geometries() -> dict[str, bytes]:
+    from posreal.plots import plot_geometries
+    g = taxonomy_geometry_docs()
+    return _png("taxonomy_geometries.png", lambda path: plot_geometries(g.by, g.lengths, path))
+
+
+def asset_extension() -> dict[str, bytes]:
+    from posreal.plots import plot_extensions
+    e = extension_docs(tr.EXTENSION_FIGURE_LENGTHS)
+    return _png("extension.png", lambda path: plot_extensions(e.by, list(tr.EXTENSION_FIGURE_LENGTHS), path))
+
+
+def figure(uri: str, alt: str, source: str):
+    """A marker that places a figure drawn by :data:`ASSETS`."""
+    return lambda: f"![{alt}](generated/{uri})\n\n" + provenance(source)
 
 
 GENERATORS = {
-    "pe-registry": alpha.gen_pe_registry,
-    "task-registry": alpha.gen_task_registry,
-    "alpha": alpha.gen_alpha,
-    "learned": alpha.gen_learned,
-    "static-routing": alpha.gen_static_routing,
-    "ceilings": alpha.gen_ceilings,
-    "taxonomy-table": taxonomy.gen_taxonomy_table,
-    "taxonomy-grid": taxonomy.gen_taxonomy_grid,
-    "taxonomy-figure": taxonomy.gen_taxonomy_figure,
-    "taxonomy-duals": taxonomy.gen_taxonomy_duals,
-    "taxonomy-geometries": taxonomy.gen_taxonomy_geometries,
-    "taxonomy-geometries-figure": taxonomy.gen_taxonomy_geometries_figure,
-    "alpha-geometries": alpha.gen_alpha_geometries,
-    "checks": gen_checks,
-    "claims-overview": gen_claims_overview,
-    "claims-overview-here": gen_claims_overview_from_results,
-    "cli-reference": gen_cli_reference,
-    "certificates": search.gen_certificates,
-    "open-ties": search.gen_open_ties,
-    "limit-tally": search.gen_limit_tally,
-    "limit-evidence": search.gen_limit_evidence,
-    "limit-example": search.gen_limit_example,
-    "search": search.gen_search,
+    "pe-registry": ar.pe_registry, "task-registry": ar.task_registry, "alpha": ar.alpha_table,
+    "alpha-geometries": ar.alpha_geometries, "static-routing": ar.static_routing, "induction-table": ar.induction_table,
+    "learned": lambda pe, task: ar.learned_table(cli_json(["alpha", "--pe", pe, "--task", task, "--json"]), pe, task),
+    "ceilings": gen_ceilings,
+    "taxonomy-table": lambda: tr.taxonomy_table(taxonomy_docs()),
+    "taxonomy-grid": lambda: tr.taxonomy_grid(taxonomy_docs()),
+    "taxonomy-duals": lambda: tr.taxonomy_duals(taxonomy_docs()),
+    "taxonomy-geometries": lambda: tr.geometries_table(taxonomy_geometry_docs()),
+    "taxonomy-figure": figure("taxonomy.png", "α_L against L for every registry PE and realizable task",
+                              "posreal.plots.plot_taxonomy over posreal.theory.taxonomy.taxonomy"),
+    "taxonomy-geometries-figure": figure(
+        "taxonomy_geometries.png", "α_L against L in the ℓ2, ℓ∞ and ℓ1 geometries",
+        "posreal.plots.plot_geometries over posreal.theory.taxonomy.taxonomy(geometry=...)"),
+    "extension-table": lambda: tr.extension_table(extension_docs(tuple(LENGTHS))),
+    "extension-figure": figure(
+        "extension.png", "α_L against L under each length extension, per registry cell",
+        "posreal.plots.plot_extensions over posreal.theory.taxonomy.taxonomy(extension=...), "
+        "L = 32, 64, 128, 256, 512, 1024"),
+    "alpha-extensions": tr.alpha_extensions, "extension-instances": tr.extension_instances,
+    "config-table": lambda: config_table.render(CONFIG_TABLE),
+    "statement": blueprint.statement_box, "statement-text": statement_markdown.statement_text,
+    "blueprint": lambda where="top": blueprint.blueprint(*claims_report(), where=where),
+    "checks": lambda cid: checks_report.checks_table(cid, *claims_report()),
+    "claims-overview": lambda: checks_report.claims_overview(*claims_report()),
+    "claims-overview-here": lambda: checks_report.claims_overview(*claims_report(), prefix=""),
+    "cli-reference": _cli.cli_reference,
+    "certificates": cx_report.certificates_report, "open-ties": cx_report.open_ties_report,
+    "limit-tally": checks_report.limit_tally_report,
+    "limit-evidence": lambda: cx_report.limit_evidence_report(LIMIT_SUMMARY, "docs/data/limit/search_summaries.json"),
+    "limit-example": checks_report.limit_example,
+    "search": gen_search,
     "experiment": gen_experiment,
-    "extension-table": taxonomy.gen_extension_table,
-    "extension-figure": taxonomy.gen_extension_figure,
-    "alpha-extensions": taxonomy.gen_alpha_extensions,
-    "extension-instances": taxonomy.gen_extension_instances,
-    "induction-table": alpha.gen_induction_table,
-    "config-table": config_table.render,
 }
 
 # What a result depends on when it is not the whole code (posreal_docs_cache.CODE): marker or figure name ->
-# repository paths.  The experiment's tables and figures read the committed summary and the package's report.
-EXPERIMENT_INPUTS = ("experiment", "posreal/plots.py", "docs/data/experiment", "docs/hooks", "pyproject.toml")
+# repository paths (the package's report, the Markdown helpers it writes with, the committed data).
+EXPERIMENT_INPUTS = ("experiment", "posreal/plots.py", "posreal/runtime/markdown.py", "docs/data/experiment",
+                     "docs/hooks", "pyproject.toml")
 INPUTS = {"experiment": EXPERIMENT_INPUTS, "figure:experiment": EXPERIMENT_INPUTS,
-          "limit-evidence": ("docs/data/limit", "docs/hooks")}
+          "limit-evidence": ("counterexamples/report.py", "posreal/runtime/markdown.py", "docs/data/limit",
+                             "docs/hooks"),
+          "config-table": ("theory/config_table.py", "posreal/runtime/markdown.py", "docs/data/configs", "docs/hooks")}
 
 # Figure producers: each returns {src_uri: PNG bytes}; a source that cannot be read is a build error.
-ASSETS = (taxonomy.asset_taxonomy, taxonomy.asset_taxonomy_geometries, asset_experiment, taxonomy.asset_extension)
+ASSETS = (asset_taxonomy, asset_taxonomy_geometries, asset_experiment, asset_extension)

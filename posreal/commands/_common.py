@@ -210,6 +210,11 @@ def emit_json(document: Any) -> None:
     sys.stdout.write("\n")
 
 
+def as_printed(document: Any) -> Any:
+    """The document as :func:`emit_json` prints it, read back: what ``--json`` users, and ``--report``, see."""
+    return json.loads(json.dumps(json_order(document), default=str))
+
+
 def with_provenance(document: dict, **extra: Any) -> dict:
     from posreal.runtime.provenance import versions   # importlib.metadata: only when a JSON document is written
     return {**document, "versions": versions(), **extra}

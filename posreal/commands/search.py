@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from posreal.commands._common import (add_executor_arguments, add_force_option, bounded_float, bounded_int,
+from posreal.commands._common import (add_executor_arguments, add_force_option, as_printed, bounded_float, bounded_int,
                                       emit_json, executor_of, format_table, instances, output_directory,
                                       output_file, positive_float, seed, spec_list, steps, with_provenance)
 from posreal.theory.defaults import TAU_MAX
@@ -47,7 +47,10 @@ def add_parser(sub) -> None:
     add_force_option(c, "--out file")
     c.add_argument("--evidence-steps", type=steps, default=20000,
                    help="gradient-descent steps of the float evidence in dynamic certificates (default 20000)")
-    c.add_argument("--json", action="store_true", help="print one JSON object")
+    shown = c.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="print one JSON object")
+    shown.add_argument("--report", action="store_true",
+                   help="print the Markdown report the docs' Counterexamples page shows")
     c.set_defaults(run=run_colspan)
 
     j = inner.add_parser("conjecture", help="seeded, resumable search of the Conjecture's open case",
@@ -85,7 +88,10 @@ def add_parser(sub) -> None:
     j.add_argument("--chunk", type=bounded_int(1, 10 ** 6, "chunk size"), default=None, metavar="N",
                    help="instances per unit of work (default: 1 in this process, 8 sampled or 1000 exhaustive on "
                         "workers)")
-    j.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
+    shown = j.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
+    shown.add_argument("--report", action="store_true",
+                   help="print the Markdown report the docs' Counterexamples page shows (no progress bar)")
     j.set_defaults(run=run_conjecture)
 
 
@@ -108,8 +114,12 @@ def run_colspan(args) -> int:
     document = {"static": static, "dynamic": dynamic, "stats": stats,
                 "verified": sum(v == VERIFIED for v in verdicts), "certificates": len(verdicts),
                 "reproduced": ok, "seconds": round(time.perf_counter() - start, 3)}
-    if args.json:
-        emit_json(with_provenance(document))
+    if args.report or args.json:
+        from posreal.counterexamples.report import colspan_report
+        if args.json:
+            emit_json(with_provenance(document))
+        else:
+            print(colspan_report(as_printed(document)), end="")
         return 0 if ok else 1
     print("Static form — rows realized by T_L θ* although e_t ∉ col Ψ_i:")
     rows = [[c["instance"]["pe"], c["instance"]["task"], c["instance"]["train_length"], c["instance"]["length"],
@@ -174,7 +184,8 @@ def _usage(args) -> None:
         raise SpecError("invalid --family without --exhaustive; accepted: --family SPEC --exhaustive (or --families "
                         "for the sampled stream)")
     if args.exhaustive:
-        for flag, value in (("--seed", args.seed), ("--families", args.families), ("--budget", args.budget)):
+        for flag, value in (("--seed", args.seed), ("--families", args.families), ("--budget", args.budget),
+                            ("--report", args.report or None)):
             if value is not None:
                 raise SpecError(f"invalid {flag} with --exhaustive; accepted: --family SPEC --exhaustive with --time "
                                 "SECONDS to stop early and --resume to continue")
@@ -217,7 +228,7 @@ def run_conjecture(args) -> int:
     directory = check_output_directory(args.certify, "--certify directory") if args.certify else None
     from posreal.theory.flow import TAU_MAX
     tau_max = args.tau_max_value = TAU_MAX if args.tau_max is None else args.tau_max
-    bar = bar_factory(args.json)
+    bar = bar_factory(args.json or args.report)
     if args.exhaustive:
         return _run_exhaustive(args, directory, tau_max, bar)
     args.seed = 0 if args.seed is None else args.seed
@@ -236,8 +247,15 @@ def run_conjecture(args) -> int:
                 "seconds": round(run.elapsed, 3), "instances_per_second": round(run.throughput, 2),
                 "summary": summary, "certificates": certified, "executor": run.executor}
     code = 1 if summary["limit_counterexamples"] else 0
-    if args.json:
-        emit_json(with_provenance(document))
+    if args.report or args.json:
+        from posreal.counterexamples.report import conjecture_report
+        if args.json:
+            emit_json(with_provenance(document))
+        else:
+            defaults = args.seed == 0 and args.budget is None and args.time is None and args.families is None
+            shown = "default seed and budget" if defaults else f"seed {args.seed}, {summary['instances']} instances"
+            source = f"posreal search conjecture --report ({shown}), run during this build"
+            print(conjecture_report(as_printed(document), source), end="")
         return code
     print(f"seed {args.seed}: {summary['instances']} instances in the results "
           f"({run.evaluated} evaluated now, {run.skipped_done} already done) in {run.elapsed:.1f} s — "

@@ -75,6 +75,10 @@ def add_parser(sub) -> None:
                         "methods side by side; narrow text, and a tidy CSV for pipelines")
     p.add_argument("--plot", type=plot_file, metavar="FILE.png", help="write α_L against L, one curve per cell")
     add_force_option(p, "--plot file")
+    from posreal.theory.taxonomy_report import PARTS
+    p.add_argument("--report", choices=tuple(PARTS), default=None, metavar="PART",
+                   help="print one table of the docs' Taxonomy or Length extension page, in Markdown as the page "
+                        "shows it, over the registry at the default lengths: " + ", ".join(PARTS))
     p.set_defaults(run=run, format="text", mode="float")
 
 
@@ -261,6 +265,13 @@ def _prose(text: str) -> str:
 
 
 def run(args) -> int:
+    if args.report is not None:
+        from posreal.theory.taxonomy_report import report
+        if args.pes or args.format != "text" or args.plot or args.extension or args.limit or args.long:
+            raise SpecError("option --report PART prints a page's table over the registry; it takes none of "
+                            "--pes, --json, --csv, --markdown, --plot, --extension, --limit, --long")
+        print(report(args.report), end="")
+        return 0
     if args.long and args.extension is None:
         raise SpecError("option --long needs --extension METHOD (it writes one row per cell and method); "
                         f"accepted methods: {ALL_FORMS}")

@@ -9,8 +9,11 @@ the other pages point into it by stable anchors, written as explicit heading ids
 * :func:`collect_references` — every reference to the page: ``definitions.md#<anchor>`` in the
   Python sources, the README and the Markdown pages, ``(#<anchor>)`` links inside the page itself,
   and every ``Statement.section`` value;
-* :func:`check_references` — raises ``PluginError`` naming each reference whose anchor the page
-  does not define (the docs build fails; ``posreal_docs.on_config`` calls :func:`check_repository`).
+* :func:`check_references` — raises :class:`AnchorError` naming each reference whose anchor the page
+  does not define (tests/test_docs.py runs :func:`check_repository` on the repository).
+
+The links of the site's pages (a statement box's ``Statement.section``, the blueprint's table) are also checked by
+mkdocs itself while it builds (``validation: anchors`` in ``mkdocs.yml``, an error under ``--strict``).
 """
 
 from __future__ import annotations
@@ -19,9 +22,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
+ROOT = Path(__file__).resolve().parents[1]          # the repository
 
-ROOT = Path(__file__).resolve().parents[2]          # the repository
+
+class AnchorError(ValueError):
+    """References to anchors that the Definitions page does not define."""
+
 DEFINITIONS = ROOT / "docs" / "definitions.md"
 PYTHON_SOURCES = ("posreal", "theory", "checks", "counterexamples", "experiment", "tests", "benchmarks", "docs/hooks")
 MARKDOWN_SOURCES = ("README.md", "docs")
@@ -73,7 +79,7 @@ def statement_references() -> list[Reference]:
     for cid, st in STATEMENTS.items():
         match = _REFERENCE.fullmatch(st.section)
         if match is None:
-            raise PluginError(f"Statement.section of {cid!r} is {st.section[:80]!r}; accepted: "
+            raise AnchorError(f"Statement.section of {cid!r} is {st.section[:80]!r}; accepted: "
                               "'definitions.md#<anchor>'")
         out.append(Reference(match.group(1), f"Statement.section of {cid!r}"))
     return out
@@ -88,12 +94,12 @@ def collect_references(root: Path = ROOT) -> list[Reference]:
 
 
 def check_references(references: list[Reference], anchors: set[str]) -> int:
-    """Raise ``PluginError`` listing every reference to an anchor not in ``anchors``; else the count."""
+    """Raise :class:`AnchorError` listing every reference to an anchor not in ``anchors``; else the count."""
     missing = [r for r in references if r.anchor not in anchors]
     if missing:
         shown = "; ".join(f"{r.where}: #{r.anchor}" for r in missing[:20])
         more = f" (and {len(missing) - 20} more)" if len(missing) > 20 else ""
-        raise PluginError(f"posreal docs: {len(missing)} reference(s) to anchors that docs/definitions.md does not "
+        raise AnchorError(f"{len(missing)} reference(s) to anchors that docs/definitions.md does not "
                           f"define: {shown}{more}; defined: {', '.join(sorted(anchors))}")
     return len(references)
 
@@ -103,5 +109,5 @@ def check_repository(root: Path = ROOT) -> int:
     definitions = root / "docs" / "definitions.md"
     anchors = defined_anchors(definitions.read_text(encoding="utf-8"))
     if not anchors:
-        raise PluginError(f"{definitions} defines no anchor ({{#id}} after a heading)")
+        raise AnchorError(f"{definitions} defines no anchor ({{#id}} after a heading)")
     return check_references(collect_references(root), anchors)

@@ -1,31 +1,30 @@
-"""The Length extension page's table of model configs (docs/hooks/config_table.py) is the committed benchmark file,
-every shipped config and task in it, and a file of another format is refused rather than half rendered."""
+"""The Length extension page's table of model configs (posreal.theory.config_table, marker ``config-table``) is the
+committed benchmark file, every shipped config and task in it, and a file of another format is refused rather than
+half rendered."""
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from docs_hooks import hook_module
+
+from posreal.runtime.markdown import ReportError
+from posreal.theory import config_table
 
 ROOT = Path(__file__).resolve().parents[1]
-HOOKS = ROOT / "docs" / "hooks"
+SOURCE = ROOT / "docs" / "data" / "configs" / "alpha-table.json"
 
 
 def _module():
-    sys.path.insert(0, str(HOOKS))
-    try:
-        return importlib.import_module("config_table")
-    finally:
-        sys.path.remove(str(HOOKS))
+    return config_table
 
 
 def test_the_table_has_every_shipped_config_and_task_with_its_alphas():
     module = _module()
-    doc = json.loads(module.SOURCE.read_text(encoding="utf-8"))
-    text = module.render()
+    doc = json.loads(SOURCE.read_text(encoding="utf-8"))
+    text = module.render(SOURCE)
     configs = sorted(p.stem for p in (ROOT / "examples" / "configs").glob("*.json"))
     assert sorted({Path(r["config"]).stem for r in doc["rows"]}) == configs
     lines = [line for line in text.splitlines() if line.startswith("| `")]
@@ -44,9 +43,14 @@ def test_alpha_is_written_without_rounding_a_small_one_to_zero():
 
 def test_a_file_of_another_format_is_refused(tmp_path):
     module = _module()
-    doc = json.loads(module.SOURCE.read_text(encoding="utf-8"))
+    doc = json.loads(SOURCE.read_text(encoding="utf-8"))
     doc["version"] = 2
     path = tmp_path / "table.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(ValueError, match="version 1"):
+    with pytest.raises(ReportError, match="version 1"):
         module.render(path)
+
+
+def test_the_page_marker_renders_the_committed_file():
+    gen = hook_module("posreal_docs_gen")
+    assert gen.CONFIG_TABLE == SOURCE and gen.GENERATORS["config-table"]() == config_table.render(SOURCE)

@@ -1,9 +1,10 @@
-"""The Length extension page's table of real model configs, rendered from the committed benchmark file.
+"""The table of real model configs (:mod:`posreal.theory.model_config`) in Markdown, rendered from a benchmark file.
 
-``docs/data/configs/alpha-table.json`` is written by ``python benchmarks/bench_configs.py --table --write``
-(α_L of the six shipped configs in ``examples/configs/``, float64 beside float32 frequencies, with the versions
-that computed it); :func:`render` turns it into the page's Markdown table.  A file of another format or version,
-or with a cell missing, is an error, never a partial table.
+The docs' Length extension page shows ``docs/data/configs/alpha-table.json``, written by
+``python benchmarks/bench_configs.py --table --write`` (α_L of the six shipped configs in ``examples/configs/``,
+float64 beside float32 frequencies, with the versions that computed it); :func:`render` turns such a file into the
+page's Markdown table.  A file of another format or version, or with a cell missing, is a
+:class:`~posreal.runtime.markdown.ReportError`, never a partial table.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-SOURCE = Path(__file__).resolve().parents[1] / "data" / "configs" / "alpha-table.json"
+from posreal.runtime.markdown import ReportError
+
 FORMAT, VERSION = "posreal-config-alpha-table", 1
 
 
@@ -22,11 +24,11 @@ def _alpha(value: float | None) -> str:
     return str(int(value)) if value in (0, 1) else f"{value:.4g}"
 
 
-def render(path: Path = SOURCE) -> str:
+def render(path: Path) -> str:
     """The Markdown table: one row per (config, task), one column per multiple of the original context."""
     doc = json.loads(path.read_text(encoding="utf-8"))
     if doc.get("format") != FORMAT or doc.get("version") != VERSION:
-        raise ValueError(f"{path.name}: not a {FORMAT} file of version {VERSION}")
+        raise ReportError(f"{path.name}: not a {FORMAT} file of version {VERSION}")
     multiples = [int(m) for m in doc["multiples"]]
     head = ["model config", "`rope_type`", "L0", "task"] + [f"α at {m}× L0" for m in multiples]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]

@@ -1,0 +1,60 @@
+"""The taxonomy's report (posreal.theory.taxonomy_report): ``posreal table --report PART`` prints the text the
+docs' Taxonomy page shows, its tables are the cell documents' numbers, and a bad request is a one-line usage error."""
+
+from __future__ import annotations
+
+
+import pytest
+from docs_hooks import hook_module, run_cli
+
+from posreal.runtime.markdown import ReportError
+from posreal.theory import taxonomy_report as tr
+
+
+def _gen():
+    return hook_module("posreal_docs_gen")
+
+
+def test_the_cli_prints_what_the_page_shows(capsys):
+    gen = _gen()
+    gen.reset_cache()
+    try:
+        page = {part: gen.GENERATORS[f"taxonomy-{part}"]() for part in ("grid", "duals")}
+    finally:
+        gen.reset_cache()
+    for part, text in page.items():
+        code, out, _ = run_cli(capsys, "table", "--report", part)
+        assert code == 0 and out == text, part
+    assert page["grid"] != page["duals"]                       # control: two parts, two texts
+    assert "| `rope:16` (" in page["grid"] and "**NO**" not in page["duals"]   # the shear keeps α (Proposition 4)
+
+
+def _doc(pe: str, task: str, alpha: float | None) -> dict:
+    return {"pe": pe, "task": task, "pe_kind": "relative", "task_class": "fixed-offset",
+            "realizable": alpha is not None, "alpha": {"32": alpha}}
+
+
+def test_the_duals_table_compares_each_cell_with_its_shear():
+    same = tr.Documents({"l2": [_doc("relbias", "offset:1", 1.0), _doc("colbias", "position:1", 1.0)]}, [32], 16, 0.0)
+    assert "| yes |" in tr.taxonomy_duals(same)
+    planted = tr.Documents({"l2": [_doc("relbias", "offset:1", 1.0), _doc("colbias", "position:1", 0.5)]},
+                           [32], 16, 0.0)                  # a shear that changed α: the table must say so
+    assert "| **NO** |" in tr.taxonomy_duals(planted)
+    lonely = tr.Documents({"l2": [_doc("relbias", "offset:1", 1.0)]}, [32], 16, 0.0)
+    with pytest.raises(ReportError, match="empty"):        # no pair at all is no table, never an empty one
+        tr.taxonomy_duals(lonely)
+
+
+def test_the_grid_marks_unrealizable_cells():
+    docs = tr.Documents({"l2": [_doc("nope", "offset:1", None), _doc("nope", "copy", 0.25)]}, [32], 16, 0.0)
+    grid = tr.taxonomy_grid(docs)
+    assert "| `nope` (relative) | — | 0.250 |" in grid and "not realizable at L0" in grid
+
+
+def test_a_bad_report_request_is_a_one_line_usage_error(capsys):
+    code, out, err = run_cli(capsys, "table", "--report", "everything")
+    assert code == 2 and out == "" and "invalid choice: 'everything'" in err and len(err.strip().splitlines()) == 1
+    code, out, err = run_cli(capsys, "table", "--report", "grid", "--json")
+    assert code == 2 and out == "" and "--report PART" in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(ReportError, match="accepted: taxonomy, grid"):
+        tr.report("everything")
