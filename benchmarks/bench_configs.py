@@ -80,12 +80,12 @@ def old_estimate_gib(train_length: int, task: str) -> float:
 
 def targets() -> None:
     print("Llama 3.1 8B config (rope:128:500000, llama3 factor 8), α_L through `python -m posreal alpha --json`:")
-    for task, L0, L, limit_s, limit_gib in (("offset:1", 8192, 131072, 10, 1), ("copy", 8192, 131072, 10, 1),
+    for task, L0, L, target_s, target_gib in (("offset:1", 8192, 131072, 10, 1), ("copy", 8192, 131072, 10, 1),
                                             ("position:0", 4096, 32768, 60, 2)):
         doc, wall, peak = child(["alpha", "--pe", f"hf:{LLAMA}", "--task", task, "--train-length", str(L0),
                                  "--lengths", str(L), "--json"])
         print(f"  {task:10s} L0 = {L0:5d}, L = {L:6d}: α = {doc['alpha'][str(L)]}, {wall:6.2f} s wall "
-              f"(target {limit_s} s), peak RSS so far {peak:.2f} GiB (target {limit_gib} GiB); "
+              f"(target {target_s} s), peak RSS so far {peak:.2f} GiB (target {target_gib} GiB); "
               f"before: refused (the old estimate planned {old_estimate_gib(L0, task):,.0f} GiB)")
     for task in ("offset:1", "position:0"):
         old, new = old_selection_seconds(1024, task), new_selection_seconds(1024, task)

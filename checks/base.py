@@ -198,7 +198,7 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
-class RegisteredCheck:
+class DeclaredCheck:
     """One check as the claim runner registers it.
 
     The claim it covers, its method, a one-line label, the zero-argument callable that runs it, whether it is slow

@@ -9,7 +9,7 @@ Main definitions:
   :data:`posreal.checks.coq.ALLOWED_AXIOMS`; ``failed`` otherwise; ``not run`` without coqc (never a pass).
   The negative control is the claim's ``control_*`` theorems: proved negations on concrete instances, so
   ``counterexample`` ("fails as it should") exactly when all of them are kernel-checked;
-* :data:`COQ_CHECKS` — one :class:`~posreal.checks.base.RegisteredCheck` per claim, method ``coq``, whose
+* :data:`COQ_CHECKS` — one :class:`~posreal.checks.base.DeclaredCheck` per claim, method ``coq``, whose
   ``unavailable`` says "coqc is not on PATH" when it cannot run (the runner then lists it as not run).
 
 Reference: definitions.md#proved.
@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import partial
 
 from posreal.checks import coq
-from posreal.checks.base import FAILED, CheckResult, Control, RegisteredCheck, Verdict, timed
+from posreal.checks.base import FAILED, CheckResult, Control, DeclaredCheck, Verdict, timed
 from posreal.checks.coq_concordance import CONCORDANCE
 from posreal.checks.declare import declare
 
@@ -72,8 +72,8 @@ def coq_claim_check(claim: str) -> CheckResult:
     return timed(body)
 
 
-COQ_CHECKS: tuple[RegisteredCheck, ...] = tuple(
-    RegisteredCheck(claim, METHOD, f"kernel check of proofs/{proofs.file} (coqc, Print Assumptions)",
+COQ_CHECKS: tuple[DeclaredCheck, ...] = tuple(
+    DeclaredCheck(claim, METHOD, f"kernel check of proofs/{proofs.file} (coqc, Print Assumptions)",
                     partial(coq_claim_check, claim), unavailable=coq_unavailable)
     for claim, proofs in CONCORDANCE.items())
 declare(__name__, *COQ_CHECKS)   # one per claim of the concordance, where the Coq theorems are named

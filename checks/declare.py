@@ -3,7 +3,7 @@
 Main definitions:
 
 * :func:`claim_check` — decorator: ``@claim_check("theorem1", "symbolic", "Theorem 1 bound, γ > 0")`` above a
-  zero-argument check function registers it (a :class:`~posreal.checks.base.RegisteredCheck`) under its module;
+  zero-argument check function registers it (a :class:`~posreal.checks.base.DeclaredCheck`) under its module;
 * :func:`declare` — the same for checks built from a table of the module itself (one per property, one Coq
   check per claim of the concordance);
 * :func:`declared_in` — the checks a module declared, in definition order;
@@ -23,17 +23,17 @@ import pkgutil
 from collections.abc import Callable
 from typing import TypeVar
 
-from posreal.checks.base import CheckResult, RegisteredCheck
+from posreal.checks.base import CheckResult, DeclaredCheck
 
 F = TypeVar("F", bound=Callable[..., CheckResult])   # a check: callable with no argument (others have defaults)
 
-_DECLARED: dict[str, list[RegisteredCheck]] = {}   # module name -> its checks, in definition order
+_DECLARED: dict[str, list[DeclaredCheck]] = {}   # module name -> its checks, in definition order
 
 # modules of posreal.checks that hold no check (infrastructure): not imported by the discovery
 NOT_CHECK_MODULES = frozenset({"base", "declare", "runner", "coq", "coq_concordance"})
 
 
-def declare(module: str, *checks: RegisteredCheck) -> None:
+def declare(module: str, *checks: DeclaredCheck) -> None:
     """Register checks under ``module`` (its ``__name__``); declaring the same label twice is an error."""
     known = _DECLARED.setdefault(module, [])
     for check in checks:
@@ -51,12 +51,12 @@ def claim_check(claim: str, method: str, label: str, *, slow: bool = False,
         raise ValueError(f"unknown check method {method!r}; accepted: {', '.join((*METHODS, 'coq'))}")
 
     def wrap(fn: F) -> F:
-        declare(fn.__module__, RegisteredCheck(claim, method, label, fn, slow, unavailable))
+        declare(fn.__module__, DeclaredCheck(claim, method, label, fn, slow, unavailable))
         return fn
     return wrap
 
 
-def declared_in(module: str) -> tuple[RegisteredCheck, ...]:
+def declared_in(module: str) -> tuple[DeclaredCheck, ...]:
     """The checks declared in module ``module``, in declaration order."""
     return tuple(_DECLARED.get(module, ()))
 
@@ -78,7 +78,7 @@ def check_modules() -> tuple[list[str], dict[str, str]]:
     return loaded, missing
 
 
-def declared_checks() -> tuple[list[RegisteredCheck], dict[str, str]]:
+def declared_checks() -> tuple[list[DeclaredCheck], dict[str, str]]:
     """Every declared check of every check module, and module -> why it could not be imported."""
     loaded, missing = check_modules()
     return [c for module in loaded for c in declared_in(module)], missing

@@ -33,7 +33,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.base import FAILED, PASSED, CheckResult, Control, DeclaredCheck, timed
 from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.arithmetic import Mode
 from posreal.theory.content_head import (match_condition, match_row_realized, override_row, stated_condition,
@@ -300,4 +300,4 @@ def check_induction_registry(lengths: tuple[int, ...] = (33, 65)) -> CheckResult
     return timed(body)
 
 
-ESCAPE_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above
+ESCAPE_CHECKS: tuple[DeclaredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

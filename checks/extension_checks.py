@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.base import FAILED, PASSED, CheckResult, Control, DeclaredCheck, timed
 from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.alpha import compute_alpha, row_outcomes
 from posreal.theory.realization import REALIZED
@@ -521,4 +521,4 @@ def check_extension_registry() -> CheckResult:
     return timed(run)
 
 
-EXTENSION_REGISTRY_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above
+EXTENSION_REGISTRY_CHECKS: tuple[DeclaredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

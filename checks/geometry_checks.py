@@ -39,7 +39,7 @@ from posreal.checks.base import (
     PASSED,
     CheckResult,
     Control,
-    RegisteredCheck,
+    DeclaredCheck,
     timed,
 )
 from posreal.checks.declare import claim_check, declared_in
@@ -171,4 +171,4 @@ def check_exact_registry() -> CheckResult:
     return timed(run)
 
 
-GEOMETRY_REGISTRY_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above
+GEOMETRY_REGISTRY_CHECKS: tuple[DeclaredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

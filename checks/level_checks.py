@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 from fractions import Fraction
 
-from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.base import FAILED, PASSED, CheckResult, Control, DeclaredCheck, timed
 from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.limit import Evidence, LimitVerdict, open_tie_limit, prediction_context
 from posreal.theory.pe_specs import parse_pe
@@ -219,4 +219,4 @@ def check_symmetric_tie() -> CheckResult:
     return timed(run)
 
 
-LEVEL_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above
+LEVEL_CHECKS: tuple[DeclaredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

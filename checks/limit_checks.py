@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
 
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, DeclaredCheck, timed
 from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.errors import PosrealError
 from posreal.theory.flow import Agreement, compare, row_verdict, tie_flow
@@ -383,4 +383,4 @@ def check_rescaling(instances: int = RESCALE_INSTANCES) -> CheckResult:
     return timed(run)
 
 
-LIMIT_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above
+LIMIT_CHECKS: tuple[DeclaredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

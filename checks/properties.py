@@ -59,7 +59,7 @@ from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
 from posreal.checks import extension_checks, extension_properties, geometry_checks
-from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.base import COUNTEREXAMPLE, FAILED, PASSED, CheckResult, Control, DeclaredCheck, timed
 from posreal.checks.declare import declare
 from posreal.theory import realization
 from posreal.theory.pe_specs import dual_pe, parse_pe
@@ -647,9 +647,9 @@ def run_property(name: str, max_examples: int = 60, control_examples: int = 200)
     return timed(run)
 
 
-def property_checks() -> list[RegisteredCheck]:
+def property_checks() -> list[DeclaredCheck]:
     """One registered check per property (labelled by its name), for the runner."""
-    return [RegisteredCheck(prop.claim, "property", name, partial(run_property, name), slow=prop.slow)
+    return [DeclaredCheck(prop.claim, "property", name, partial(run_property, name), slow=prop.slow)
             for name, prop in PROPERTIES.items()]
 
 

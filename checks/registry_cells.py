@@ -34,7 +34,7 @@ import sys
 
 import numpy as np
 
-from posreal.checks.base import FAILED, PASSED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.base import FAILED, PASSED, CheckResult, Control, DeclaredCheck, timed
 from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.defaults import REGISTRY_PES
 from posreal.theory.pe_specs import dual_pe, parse_pe
@@ -308,4 +308,4 @@ def check_learned_cli() -> CheckResult:
     return timed(run)
 
 
-REGISTRY_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above
+REGISTRY_CHECKS: tuple[DeclaredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

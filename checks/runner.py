@@ -2,7 +2,7 @@
 
 Main definitions:
 
-* :func:`registered_checks` — claim id -> the checks that cover it: every check that a module of
+* :func:`declared_checks` — claim id -> the checks that cover it: every check that a module of
   ``posreal.checks`` declares where it defines it (:func:`posreal.checks.declare.claim_check`: symbolic
   derivations, property checks, registry cross-checks, Theorem 1 on real training, α♯ against the log-time
   gradient flow, …; the runner keeps no list of them) and whatever
@@ -25,11 +25,11 @@ import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from posreal.checks.base import FAILED, UNKNOWN, CheckResult, RegisteredCheck, SolverChoice, Verdict
+from posreal.checks.base import FAILED, UNKNOWN, CheckResult, DeclaredCheck, SolverChoice, Verdict
 from posreal.theory.statements import CONJECTURE, REFUTED, STATEMENT_IDS, Statement, statement
 
 
-def _declared() -> list[RegisteredCheck]:
+def _declared() -> list[DeclaredCheck]:
     """Every check declared where it is defined (:func:`posreal.checks.declare.claim_check`), module by module;
     a module that cannot be imported leaves a note for its method (properties need hypothesis)."""
     from posreal.checks.declare import declared_checks
@@ -40,7 +40,7 @@ def _declared() -> list[RegisteredCheck]:
     return checks
 
 
-def _local_checks() -> list[RegisteredCheck]:
+def _local_checks() -> list[DeclaredCheck]:
     """Every declared non-SMT, non-Coq check (symbolic, property, registry, training, dynamics, enumeration)."""
     return [c for c in _declared() if c.method != "coq"]
 
@@ -48,7 +48,7 @@ def _local_checks() -> list[RegisteredCheck]:
 _NOTES: dict[str, str] = {}   # method -> why its checks are missing
 
 
-def _smt_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[list[RegisteredCheck], str]:
+def _smt_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[list[DeclaredCheck], str]:
     """Whatever ``posreal.checks.smt.smt_checks(choice)`` holds, and a note if the package is missing or broken.
     Each is registered as ``smt``; the method recorded is the one each result reports."""
     try:
@@ -59,22 +59,22 @@ def _smt_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[list[Register
         return [], f"posreal.checks.smt could not be imported: {type(exc).__name__}: {exc}"
     if not isinstance(table, dict):
         return [], "posreal.checks.smt defines no smt_checks table"
-    return [RegisteredCheck(claim, "smt", getattr(fn, "__name__", "smt check"), fn)
+    return [DeclaredCheck(claim, "smt", getattr(fn, "__name__", "smt check"), fn)
             for claim, fns in table.items() for fn in fns], ""
 
 
-def _coq_checks() -> list[RegisteredCheck]:
+def _coq_checks() -> list[DeclaredCheck]:
     """The Coq kernel checks, one per claim with Coq proofs (they run coqc only when called)."""
     return [c for c in _declared() if c.method == "coq"]
 
 
-def registered_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[dict[str, list[RegisteredCheck]], str]:
+def declared_checks(choice: SolverChoice = SolverChoice.BOTH) -> tuple[dict[str, list[DeclaredCheck]], str]:
     """Claim id -> registered checks, and a note about the SMT package.
 
     Claim id -> registered checks (local, SMT — decided by the chosen solvers — and Coq), and a note
     about the SMT package."""
     smt, note = _smt_checks(choice)
-    table: dict[str, list[RegisteredCheck]] = {cid: [] for cid in STATEMENT_IDS}
+    table: dict[str, list[DeclaredCheck]] = {cid: [] for cid in STATEMENT_IDS}
     for check in _local_checks() + smt + _coq_checks():
         table.setdefault(check.claim, []).append(check)
     return table, note
@@ -122,7 +122,7 @@ class ClaimReport:
                 "checks": [r.to_json() for r in self.results], "skipped": self.skipped}
 
 
-def _run_one(check: RegisteredCheck) -> CheckResult:
+def _run_one(check: DeclaredCheck) -> CheckResult:
     try:
         result = check.run()
     except Exception as exc:  # noqa: BLE001 — a crashing check is a failed check
@@ -135,14 +135,14 @@ def _run_one(check: RegisteredCheck) -> CheckResult:
 
 
 def run_claims(ids: Iterable[str] | None = None, skip_slow: bool = False,
-               on_check: Callable[[RegisteredCheck], None] | None = None,
+               on_check: Callable[[DeclaredCheck], None] | None = None,
                solvers: SolverChoice = SolverChoice.BOTH) -> list[ClaimReport]:
     """Run every check of the requested claims (all of them by default), in statement order.
 
     SMT obligations are decided by ``solvers`` (z3, cvc5 or both)."""
     wanted = list(STATEMENT_IDS) if not ids else [statement(cid).id for cid in ids]
     wanted = list(dict.fromkeys(wanted))
-    table, smt_note = registered_checks(SolverChoice(solvers))
+    table, smt_note = declared_checks(SolverChoice(solvers))
     reports = []
     for cid in wanted:
         report = ClaimReport(statement(cid))

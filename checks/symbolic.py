@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from posreal.checks.base import FAILED, PROVED, CheckResult, Control, RegisteredCheck, timed
+from posreal.checks.base import FAILED, PROVED, CheckResult, Control, DeclaredCheck, timed
 
 
 from posreal.checks.declare import claim_check, declared_in
@@ -314,11 +314,11 @@ def derive_gradient_span(variant: str = "theorem") -> Derivation:
     der.check("⟨θ_{k+1}, v⟩ - ⟨θ_k, v⟩ = -η⟨∇ℓ, v⟩ = 0: the tie persists", ok_tie)
     der.result = step_change
     if not ok_tie:
-        der.counterexample = _rational_witness(step_change, v, zs)
+        der.counterexample = _rational_counterexample(step_change, v, zs)
     return der
 
 
-def _rational_witness(expr: sp.Expr, v: sp.Matrix, zs: list[sp.Matrix]) -> dict | None:
+def _rational_counterexample(expr: sp.Expr, v: sp.Matrix, zs: list[sp.Matrix]) -> dict | None:
     """A small rational point where ``expr`` ≠ 0 (exact), with v's membership in col Zᵀ recorded."""
     symbols = sorted(expr.free_symbols | v.free_symbols, key=str)
     for seed in range(1, 50):
@@ -510,4 +510,4 @@ def check_log2_tie_limit() -> CheckResult:
     return check_log2_tie("conjecture-limit")
 
 
-SYMBOLIC_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above
+SYMBOLIC_CHECKS: tuple[DeclaredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

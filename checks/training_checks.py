@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from posreal.checks.base import (COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, Control, RegisteredCheck,
+from posreal.checks.base import (COUNTEREXAMPLE, FAILED, PASSED, UNKNOWN, CheckResult, Control, DeclaredCheck,
                                  Verdict, timed)
 from posreal.checks.declare import claim_check, declared_in
 from posreal.theory.pe_specs import parse_pe
@@ -207,4 +207,4 @@ def check_training_fall(cells: tuple = FALL_CELLS, steps: int = STEPS) -> CheckR
     return timed(run)
 
 
-TRAINING_CHECKS: tuple[RegisteredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above
+TRAINING_CHECKS: tuple[DeclaredCheck, ...] = declared_in(__name__)   # the @claim_check declarations above

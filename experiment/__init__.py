@@ -14,7 +14,7 @@ Modules, one job each:
 * :mod:`posreal.experiment.grid` — the quick and full grids, stable per-model seeds;
 * :mod:`posreal.experiment.runner` — batches as the unit of work, JSON-lines records, resume,
   parallel jobs, run provenance;
-* :mod:`posreal.experiment.witnesses` — α_L^(q) and θ*_q of every geometry, at summary time;
+* :mod:`posreal.experiment.predictions` — α_L^(q) and θ*_q of every geometry, at summary time;
 * :mod:`posreal.experiment.summary` — per recipe and witness: the 2×2 table, agreement,
   disagreements, cosines, (64, 128) stability;
 * :mod:`posreal.experiment.plots` — figures of α_L and measured accuracy against L.

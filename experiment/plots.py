@@ -34,12 +34,12 @@ RECIPE_COLOURS = {"adam": "tab:blue", "signum": "tab:orange", "gd": "tab:green",
 # (line width, marker size): a recipe drawn later is thinner, so identical curves leave the earlier one showing
 RECIPE_WIDTHS = {"adam": (2.6, 5.0), "signum": (1.6, 3.4), "gd": (0.9, 2.2), "gd-positional": (1.3, 2.8),
                  "signum-positional": (1.0, 2.4)}
-WITNESS_STYLES = {"l2": ("k", "^-", "α_L (ℓ2)"), "linf": ("0.3", "v--", "α_L (ℓ∞) lo–hi"),
+PREDICTION_STYLES = {"l2": ("k", "^-", "α_L (ℓ2)"), "linf": ("0.3", "v--", "α_L (ℓ∞) lo–hi"),
                   "l1": ("0.45", "d:", "α_L (ℓ1) lo–hi"), "l2-limit": ("0.6", "s-.", "α♯_L lo–hi")}
 # witnesses in black and greys, told apart by line style and marker: colour is the recipe's alone
 
 
-def _panel(ax: Any, pe: str, task: str, curves: dict[str, dict], witness: dict | None, threshold: float) -> None:
+def _panel(ax: Any, pe: str, task: str, curves: dict[str, dict], prediction: dict | None, threshold: float) -> None:
     first = next(iter(curves.values()))
     L0, lengths = first["train_length"], first["lengths"]
     xs = [L0, *lengths]
@@ -50,15 +50,15 @@ def _panel(ax: Any, pe: str, task: str, curves: dict[str, dict], witness: dict |
         width, size = RECIPE_WIDTHS.get(name, (1.1, 2.5))
         measured = "attention" if name.endswith("-positional") else "token"     # no tokens in a positional run
         ax.plot(xs, [t["mean"] for t in tok], "o-", color=colour, ms=size, lw=width, label=f"{measured} acc. ({name})")
-    if witness is not None and witness["realizable"]:
-        for geometry, per_length in witness["alpha"].items():
-            colour, style, label = WITNESS_STYLES.get(geometry, ("0.5", "x-", geometry))
+    if prediction is not None and prediction["realizable"]:
+        for geometry, per_length in prediction["alpha"].items():
+            colour, style, label = PREDICTION_STYLES.get(geometry, ("0.5", "x-", geometry))
             lo = [1.0] + [per_length[str(L)][0] for L in lengths]
             hi = [1.0] + [per_length[str(L)][1] for L in lengths]
             ax.plot(xs, lo, style, color=colour, ms=3, lw=1.0, label=label)
             if hi != lo:
                 ax.fill_between(xs, lo, hi, color=colour, alpha=0.15, lw=0)
-    elif witness is not None:
+    elif prediction is not None:
         ax.text(0.5, 0.55, "not realizable\nat L0", ha="center", va="center", transform=ax.transAxes,
                 fontsize=9, color="0.35")
     ax.axhline(threshold, color="tab:red", lw=0.7, ls=":", label=f"threshold {threshold}")
@@ -92,14 +92,14 @@ def write_figures(summary: dict, out_dir: str | Path) -> list[Path]:
     for name, rs in recipes.items():
         for cell in rs["cells"]:
             curves.setdefault((cell["pe"], cell["task"]), {})[name] = cell
-    witnesses = {(c["pe"], c["task"]): c for c in summary.get("witness_cells", [])}
+    predictions = {(c["pe"], c["task"]): c for c in summary.get("witness_cells", [])}
     grid = summary.get("grid", {})
     pes = [p for p in grid.get("pes", []) if any(k[0] == p for k in curves)]
     pes += [p for p in dict.fromkeys(k[0] for k in curves) if p not in pes]
     tasks = [t for t in grid.get("tasks", []) if any(k[1] == t for k in curves)]
     tasks += [t for t in dict.fromkeys(k[1] for k in curves) if t not in tasks]
     cells = [(pe, task) for pe in pes for task in tasks if (pe, task) in curves]
-    shown = [c for c in cells if witnesses.get(c) is None or witnesses[c]["realizable"]]
+    shown = [c for c in cells if predictions.get(c) is None or predictions[c]["realizable"]]
     hidden = [c for c in cells if c not in shown]
     cols = min(COLUMNS, max(1, len(shown)))
     rows = max(1, -(-len(shown) // cols))
@@ -108,7 +108,7 @@ def write_figures(summary: dict, out_dir: str | Path) -> list[Path]:
     first = next(iter(next(iter(curves.values())).values()))
     xs = [first["train_length"], *first["lengths"]]
     for ax, (pe, task) in zip(axes.flat, shown):
-        _panel(ax, pe, task, curves[(pe, task)], witnesses.get((pe, task)), summary["threshold"])
+        _panel(ax, pe, task, curves[(pe, task)], predictions.get((pe, task)), summary["threshold"])
         ax.set_title(wrapped(f"{pe} · {task}", width / cols - 0.3, 9), fontsize=9)
     if not shown:
         _axes(axes[0, 0], xs)
@@ -119,16 +119,16 @@ def write_figures(summary: dict, out_dir: str | Path) -> list[Path]:
     recipe_handles = [Line2D([], [], color=RECIPE_COLOURS.get(n, "tab:gray"), marker="o", ms=4, lw=2,
                              label=("attention" if n.endswith("-positional") else "token") + f" acc. ({n})")
                       for n in recipes]
-    geometries = list(dict.fromkeys(g for w in witnesses.values() if w["realizable"] for g in w["alpha"]))
-    witness_handles = [Line2D([], [], color=WITNESS_STYLES.get(g, ("0.5", "x-", g))[0],
-                              linestyle=WITNESS_STYLES.get(g, ("0.5", "x-", g))[1].lstrip("^vds"),
-                              marker=WITNESS_STYLES.get(g, ("0.5", "x-", g))[1][0], ms=4, lw=1.2,
-                              label=WITNESS_STYLES.get(g, ("0.5", "x-", g))[2]) for g in geometries]
-    witness_handles.append(Line2D([], [], color="tab:red", lw=1, ls=":", label=f"threshold {summary['threshold']}"))
+    geometries = list(dict.fromkeys(g for w in predictions.values() if w["realizable"] for g in w["alpha"]))
+    prediction_handles = [Line2D([], [], color=PREDICTION_STYLES.get(g, ("0.5", "x-", g))[0],
+                              linestyle=PREDICTION_STYLES.get(g, ("0.5", "x-", g))[1].lstrip("^vds"),
+                              marker=PREDICTION_STYLES.get(g, ("0.5", "x-", g))[1][0], ms=4, lw=1.2,
+                              label=PREDICTION_STYLES.get(g, ("0.5", "x-", g))[2]) for g in geometries]
+    prediction_handles.append(Line2D([], [], color="tab:red", lw=1, ls=":", label=f"threshold {summary['threshold']}"))
     legend = fig.legend(handles=recipe_handles, title="trained heads (colour)", loc="outside lower left",
                         fontsize=9, title_fontsize=9, ncol=2, frameon=False)
     fig.add_artist(legend)
-    fig.legend(handles=witness_handles, title="witness (line, marker)", loc="outside lower right", fontsize=9,
+    fig.legend(handles=prediction_handles, title="witness (line, marker)", loc="outside lower right", fontsize=9,
                title_fontsize=9, ncol=2, frameon=False)
     rates = ", ".join(f"{name} {rs['agreement'].get('l2', 0) or 0:.3f}" for name, rs in recipes.items())
     title = (f"Trained heads against α_L: {summary['measurements']} measurements, threshold {summary['threshold']}. "

@@ -10,7 +10,7 @@ Main results:
 * :func:`load_summary` — a summary file read and checked against the keys the report needs
   (:class:`ReportError`, naming the file and the key, when it is missing or not a summary).
 
-The witness of each recipe's own geometry is :data:`posreal.experiment.summary.OWN_WITNESS`.
+The witness of each recipe's own geometry is :data:`posreal.experiment.summary.OWN_PREDICTION`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from posreal.experiment.summary import OWN_WITNESS
+from posreal.experiment.summary import OWN_PREDICTION
 from posreal.runtime.markdown import ReportError, provenance, table
 
 
@@ -44,7 +44,7 @@ def load_summary(path: str | Path) -> dict:
 
 
 SUMMARY_SOURCE = "docs/data/experiment/summary.json (written by posreal experiment)"
-WITNESS_LABELS = {"l2": "ℓ2", "l2-limit": "♯", "linf": "ℓ∞", "l1": "ℓ1"}
+PREDICTION_LABELS = {"l2": "ℓ2", "l2-limit": "♯", "linf": "ℓ∞", "l1": "ℓ1"}
 LADDER_MODEL = {"gd-positional": "positional loss, gradient descent (then the log-time flow)",
                 "signum-positional": "positional loss, sign descent (diminishing steps)",
                 "gd": "token model, normalized GD", "signum": "token model, Signum", "adam": "token model, Adam"}
@@ -71,7 +71,7 @@ def _interval(a) -> str:
 
 def _geometries(s: dict) -> list[str]:
     found = {g for rs in s["recipes"].values() for g in rs.get("agreement", {})}
-    return [g for g in WITNESS_LABELS if g in found] + sorted(found - set(WITNESS_LABELS))
+    return [g for g in PREDICTION_LABELS if g in found] + sorted(found - set(PREDICTION_LABELS))
 
 
 def _in_order(s: dict) -> dict:
@@ -128,7 +128,7 @@ def _exp_ladder(s: dict) -> str:
         left = row.get("left") or {}
         causes = "; ".join(f"{text}: {left[key]}" for key, text in LEFT_CAUSES if left.get(key)) or "nothing"
         rows.append([f"`{row['recipe']}`", LADDER_MODEL.get(row["recipe"], row["model"]),
-                     f"α_L^({WITNESS_LABELS.get(row['witness'], row['witness'])})",
+                     f"α_L^({PREDICTION_LABELS.get(row['witness'], row['witness'])})",
                      _frac(row["inside"], row["measurements"]),
                      "—" if row["mean_absolute_error"] is None else f"{row['mean_absolute_error']:.3f}",
                      _frac(conv["converged"]["inside"], conv["converged"]["total"]),
@@ -155,20 +155,20 @@ def _exp_attention_agreement(s: dict) -> str:
                 continue
             cell = (f"{_frac(a['inside'], a['measurements'])}, MAE {a['mean_absolute_error']:.3f}; "
                     f"{a['pairs_inside_by_mean']}/{a['pairs']} (cell, L) by mean")
-            row.append(f"**{cell}**" if OWN_WITNESS.get(name) == g else cell)
+            row.append(f"**{cell}**" if OWN_PREDICTION.get(name) == g else cell)
         rows.append(row)
-    return table(["recipe \\ witness", *[f"α_L^({WITNESS_LABELS.get(g, g)})" for g in geoms]], rows, SUMMARY_SOURCE)
+    return table(["recipe \\ witness", *[f"α_L^({PREDICTION_LABELS.get(g, g)})" for g in geoms]], rows, SUMMARY_SOURCE)
 
 
 def _exp_attention_outside(s: dict) -> str:
     rows = []
     for name, rs in s["recipes"].items():
-        g = OWN_WITNESS.get(name, "")
+        g = OWN_PREDICTION.get(name, "")
         w = rs["witnesses"].get(g)
         if not w or "attention" not in w:
             continue
         for c in w["attention"]["outside"]:
-            rows.append([f"`{name}`", WITNESS_LABELS.get(g, g), f"`{c['pe']}` · `{c['task']}`", c["length"],
+            rows.append([f"`{name}`", PREDICTION_LABELS.get(g, g), f"`{c['pe']}` · `{c['task']}`", c["length"],
                          _interval(c["alpha"]), f"{c['outside']} of {c['measurements']}",
                          _stat(c["attention_accuracy"]), c["not_converged"]])
     if not rows:
@@ -267,7 +267,7 @@ def _exp_recipes(s: dict) -> str:
             continue
         rows.append([f"`{name}`", r.get("optimizer", "—"), r.get("lr", "—"), r.get("steps", "—"),
                      r.get("momentum", "—") if r.get("optimizer") != "gd" else "—", r.get("batch", "—"),
-                     r.get("dtype", "—"), WITNESS_LABELS.get(OWN_WITNESS.get(name, ""), "—")])
+                     r.get("dtype", "—"), PREDICTION_LABELS.get(OWN_PREDICTION.get(name, ""), "—")])
     return table(["recipe", "optimizer", "step size", "steps", "momentum", "batch", "arithmetic",
                   "implicit-bias geometry"], rows, SUMMARY_SOURCE)
 
@@ -284,12 +284,12 @@ def _exp_agreement(s: dict) -> str:
                 continue
             cell = f"{_pct(w['agreement_rate'])} ({w['agreeing']} of {w['total']}"
             cell += f"; {w['ends_differ']['measurements']} ends differ)" if w["ends_differ"]["measurements"] else ")"
-            row.append(f"**{cell}**" if OWN_WITNESS.get(name) == g else cell)
+            row.append(f"**{cell}**" if OWN_PREDICTION.get(name) == g else cell)
         rows.append(row)
-    out = table(["recipe \\ witness", *[f"α_L^({WITNESS_LABELS.get(g, g)})" for g in geoms]], rows, SUMMARY_SOURCE)
+    out = table(["recipe \\ witness", *[f"α_L^({PREDICTION_LABELS.get(g, g)})" for g in geoms]], rows, SUMMARY_SOURCE)
     missing = {g: reason for rs in s["recipes"].values() for g, reason in rs.get("unavailable_witnesses", {}).items()}
     for g, reason in missing.items():
-        out += f"\nWitness {WITNESS_LABELS.get(g, g)} not available in this summary: {reason}.\n"
+        out += f"\nWitness {PREDICTION_LABELS.get(g, g)} not available in this summary: {reason}.\n"
     return out
 
 
@@ -298,7 +298,7 @@ def _exp_separation(s: dict) -> str:
     for name, rs in s["recipes"].items():
         for g, w in rs["witnesses"].items():
             t = w["table"]
-            rows.append([f"`{name}`", WITNESS_LABELS.get(g, g), t["alpha_one"]["generalizes"], t["alpha_one"]["fails"],
+            rows.append([f"`{name}`", PREDICTION_LABELS.get(g, g), t["alpha_one"]["generalizes"], t["alpha_one"]["fails"],
                          t["alpha_below_one"]["generalizes"], t["alpha_below_one"]["fails"],
                          f"{w['ends_differ']['measurements']} ({w['ends_differ']['generalizes']} generalize)"])
     out = table(["recipe", "witness", "α = 1, generalizes", "α = 1, fails", "α < 1, generalizes", "α < 1, fails",
@@ -320,7 +320,7 @@ def _exp_disagreements(s: dict) -> str:
         for g, w in rs["witnesses"].items():
             for c in w["disagreeing_cells"]:
                 kind = "α = 1, fails" if c["kind"] == "alpha_one_fails" else "α < 1, generalizes"
-                rows.append([f"`{name}`", WITNESS_LABELS.get(g, g), f"`{c['pe']}`", f"`{c['task']}`", c["length"],
+                rows.append([f"`{name}`", PREDICTION_LABELS.get(g, g), f"`{c['pe']}`", f"`{c['task']}`", c["length"],
                              _interval(c["alpha"]), kind, c["disagreeing"], _stat(c["token_accuracy"])])
     if not rows:
         return "**No disagreement** for any recipe and witness.\n\n" + provenance(SUMMARY_SOURCE)
@@ -337,7 +337,7 @@ def _exp_ends_differ(s: dict) -> str:
                     f"`{name}` {c['generalizes']}/{c['measurements']}")
     if not seen:
         return "No interval witness has ends that differ on this grid.\n\n" + provenance(SUMMARY_SOURCE)
-    rows = [[WITNESS_LABELS.get(g, g), f"`{pe}`", f"`{task}`", L, _interval(a), "; ".join(v)]
+    rows = [[PREDICTION_LABELS.get(g, g), f"`{pe}`", f"`{task}`", L, _interval(a), "; ".join(v)]
             for (g, pe, task, L, a), v in seen.items()]
     return table(["witness", "PE", "task", "L", "α_L [lo, hi]", "generalize, per recipe"], rows, SUMMARY_SOURCE)
 
@@ -351,7 +351,7 @@ def _exp_cosines(s: dict) -> str:
             c = rs["witnesses"].get(g, {}).get("cosine") if g in rs["witnesses"] else None
             row.append("—" if not c or c["median"] is None else f"{c['median']:.3f} (min {c['min']:.3f})")
         rows.append(row)
-    out = table(["recipe", *[f"cos(θ, θ*_{WITNESS_LABELS.get(g, g)}) median" for g in geoms]], rows, SUMMARY_SOURCE)
+    out = table(["recipe", *[f"cos(θ, θ*_{PREDICTION_LABELS.get(g, g)}) median" for g in geoms]], rows, SUMMARY_SOURCE)
     cells: dict[tuple, dict] = {}
     for name, rs in s["recipes"].items():
         for g, w in rs["witnesses"].items():
@@ -362,7 +362,7 @@ def _exp_cosines(s: dict) -> str:
             for (pe, task), v in cells.items()]
     if rows:
         out += "\nPer cell, mean over its models:\n\n" + table(
-            ["cell", *[f"{n} · {WITNESS_LABELS.get(g, g)}" for n, g in cols]], rows, SUMMARY_SOURCE)
+            ["cell", *[f"{n} · {PREDICTION_LABELS.get(g, g)}" for n, g in cols]], rows, SUMMARY_SOURCE)
     return out
 
 
@@ -424,7 +424,7 @@ def _exp_extension_agreement(s: dict) -> str:
                              f"{_pct(w['agreement_rate'])} ({w['agreeing']} of {w['total']})")
             att = e["witnesses"].get("l2", {}).get("attention_verdict", {})
             rows.append([f"`{name}`", f"`{m}`", e["measurements"], *cells, _pct(att.get("agreement_rate"))])
-    return table(["recipe", "extension", "measurements", *[f"agreement, α^σ,({WITNESS_LABELS.get(g, g)})"
+    return table(["recipe", "extension", "measurements", *[f"agreement, α^σ,({PREDICTION_LABELS.get(g, g)})"
                                                           for g in geoms],
                   "agreement with the attention verdict, α^σ,(ℓ2)"], rows, SUMMARY_SOURCE)
 
@@ -466,7 +466,7 @@ def _exp_extension_disagreements(s: dict) -> str:
                     continue
                 for c in w["disagreeing_cells"]:
                     kind = "α = 1, fails" if c["kind"] == "alpha_one_fails" else "α < 1, generalizes"
-                    rows.append([f"`{name}`", f"`{m}`", WITNESS_LABELS.get(g, g), f"`{c['pe']}` · `{c['task']}`",
+                    rows.append([f"`{name}`", f"`{m}`", PREDICTION_LABELS.get(g, g), f"`{c['pe']}` · `{c['task']}`",
                                  c["length"], _interval(c["alpha"]), kind, c["disagreeing"],
                                  _stat(c["token_accuracy"])])
     if not rows:

@@ -15,7 +15,7 @@ Main definitions (the docs' Experiment page, "Verdict" and "Output"):
   those of every other setting;
 * per-cell curves (α_L and token accuracy against L) for :mod:`posreal.experiment.plots`;
 * :func:`summarize_run` — one summary per recipe under ``"recipes"``: for every witness
-  geometry q ∈ {l2, linf, l1} (:mod:`posreal.experiment.witnesses`) the 2×2 table of
+  geometry q ∈ {l2, linf, l1} (:mod:`posreal.experiment.predictions`) the 2×2 table of
   (α_L^(q) = 1 or not) × (generalizes or not), where an interval witness [lo, hi] predicts
   only when both ends give the same verdict (lo = 1, or hi < 1); measurements whose ends differ
   count as not agreeing and are listed per cell; the agreement rate over every realizable
@@ -41,7 +41,7 @@ ATTENTION_TOL = 0.02
 """A measurement's attention accuracy lies *inside* its witness when lo - 0.02 ≤ accuracy ≤ hi + 0.02 (fixed before
 any run, the same for every recipe, witness and cell)."""
 
-OWN_WITNESS = {"gd-positional": "l2-limit", "signum-positional": "linf", "gd": "l2", "signum": "linf",
+OWN_PREDICTION = {"gd-positional": "l2-limit", "signum-positional": "linf", "gd": "l2", "signum": "linf",
                "adam": "linf"}
 """The witness of each recipe's own geometry: α♯ (the ℓ2 limit) for gradient descent on the positional loss,
 α^(2) for normalized GD on the token model, α^(∞) for sign descent, Signum and Adam."""
@@ -210,10 +210,10 @@ def summarize(records: list[dict], threshold: float | None = None) -> dict:
 
 
 # --------------------------------------------------------------------------- recipes × witnesses
-def witness_table(records: list[dict], witness: dict, threshold: float) -> dict:
+def prediction_table(records: list[dict], prediction: dict, threshold: float) -> dict:
     """2×2 table of one recipe's realizable measurements against one geometry's witness.
 
-    ``witness`` maps (pe, task) to a :class:`~posreal.experiment.witnesses.Witness`."""
+    ``prediction`` maps (pe, task) to a :class:`~posreal.experiment.predictions.Prediction`."""
     table = {"alpha_one": {"generalizes": 0, "fails": 0}, "alpha_below_one": {"generalizes": 0, "fails": 0}}
     differ: dict[tuple, list[dict]] = defaultdict(list)
     disagreements = []
@@ -222,7 +222,7 @@ def witness_table(records: list[dict], witness: dict, threshold: float) -> dict:
     for r in records:
         if not r["realizable"]:
             continue
-        w = witness[(r["pe"], r["task"])]
+        w = prediction[(r["pe"], r["task"])]
         lo, hi = w.alpha[r["length"]]
         verdict = _verdict(r, threshold)
         model = (r["pe"], r["task"], r["vocab"], r["width"], r["seed"])
@@ -241,7 +241,7 @@ def witness_table(records: list[dict], witness: dict, threshold: float) -> dict:
     by_status: dict[str, dict[str, int]] = {st.value: {"agreeing": 0, "total": 0} for st in Status}
     for r in records:
         if r["realizable"]:
-            lo, hi = witness[(r["pe"], r["task"])].alpha[r["length"]]
+            lo, hi = prediction[(r["pe"], r["task"])].alpha[r["length"]]
             entry = by_status[status_of(r).value]
             entry["total"] += 1
             entry["agreeing"] += (lo == 1.0) == (hi == 1.0) and (lo == 1.0) == _verdict(r, threshold)
@@ -251,18 +251,18 @@ def witness_table(records: list[dict], witness: dict, threshold: float) -> dict:
     agreeing = table["alpha_one"]["generalizes"] + table["alpha_below_one"]["fails"]
     cells = []
     for (pe, task, L), rs in _group(disagreements, ("pe", "task", "length")).items():
-        lo, hi = witness[(pe, task)].alpha[L]
+        lo, hi = prediction[(pe, task)].alpha[L]
         cells.append({"pe": pe, "task": task, "length": L, "alpha": [lo, hi], "disagreeing": len(rs),
                       "kind": "alpha_one_fails" if lo == 1.0 else "alpha_below_one_generalizes",
                       "token_accuracy": _stats([measured_accuracy(r) for r in rs])})
     all_cos = [c for v in cosines.values() for c in v]
     return {
-        "geometry": next(iter(witness.values())).geometry if witness else None,
+        "geometry": next(iter(prediction.values())).geometry if prediction else None,
         "table": table, "determined": determined, "agreeing": agreeing, "total": total,
         "agreement_rate": agreeing / total if total else None,
         "ends_differ": {"measurements": n_differ,
                         "generalizes": sum(_verdict(r, threshold) for v in differ.values() for r in v),
-                        "cells": [{"pe": k[0], "task": k[1], "length": k[2], "alpha": list(witness[k[:2]].alpha[k[2]]),
+                        "cells": [{"pe": k[0], "task": k[1], "length": k[2], "alpha": list(prediction[k[:2]].alpha[k[2]]),
                                    "measurements": len(v), "generalizes": sum(_verdict(r, threshold) for r in v)}
                                   for k, v in sorted(differ.items(), key=lambda kv: str(kv[0]))]},
         "disagreeing_cells": cells,
@@ -294,12 +294,12 @@ def not_learned(records: list[dict], threshold: float) -> dict:
                       for k, v in by_cell.items()]}
 
 
-def attention_verdict(records: list[dict], witness: dict, threshold: float) -> dict:
+def attention_verdict(records: list[dict], prediction: dict, threshold: float) -> dict:
     """The 2×2 table with the attention verdict in place of the token verdict.
 
     The 2×2 table with the attention verdict (the argmax on the target on ≥ threshold of the rows) in place of
     the token verdict: what α_L counts, while token accuracy also needs the softmax to concentrate on the target."""
-    by_attention = witness_table([{**r, "token_accuracy": r["attention_accuracy"]} for r in records], witness,
+    by_attention = prediction_table([{**r, "token_accuracy": r["attention_accuracy"]} for r in records], prediction,
                                  threshold)
     return {"table": by_attention["table"], "agreement_rate": by_attention["agreement_rate"]}
 
@@ -314,7 +314,7 @@ def extension_records(records: list[dict], method: str) -> list[dict]:
     return out
 
 
-def extension_cells(projected: list[dict], plain: list[dict], witness: dict, threshold: float) -> list[dict]:
+def extension_cells(projected: list[dict], plain: list[dict], prediction: dict, threshold: float) -> list[dict]:
     """Per (PE, task, L) realizable at L0: α_L^σ beside the measured accuracies under σ.
 
     Per (PE, task, L) realizable at L0: α_L^σ of the ℓ2 witness beside the measured token and attention
@@ -322,7 +322,7 @@ def extension_cells(projected: list[dict], plain: list[dict], witness: dict, thr
     plain_by = _group([r for r in plain if r["realizable"]], ("pe", "task", "length"))
     out = []
     for (pe, task, L), rs in _group([r for r in projected if r["realizable"]], ("pe", "task", "length")).items():
-        lo, hi = witness[(pe, task)].alpha[L]
+        lo, hi = prediction[(pe, task)].alpha[L]
         out.append({"pe": pe, "task": task, "length": L, "alpha": [lo, hi], "measurements": len(rs),
                     "token_accuracy": _stats([r["token_accuracy"] for r in rs]),
                     "attention_accuracy": _stats([r["attention_accuracy"] for r in rs]),
@@ -332,7 +332,7 @@ def extension_cells(projected: list[dict], plain: list[dict], witness: dict, thr
     return out
 
 
-def extension_summary(records: list[dict], method: str, witnesses: dict, threshold: float) -> dict:
+def extension_summary(records: list[dict], method: str, predictions: dict, threshold: float) -> dict:
     """One recipe under one length extension.
 
     Per witness geometry the 2×2 table of α_L^σ,(q) = 1 against "generalizes under σ", and the per-cell predictions
@@ -340,56 +340,56 @@ def extension_summary(records: list[dict], method: str, witnesses: dict, thresho
     projected = extension_records(records, method)
     out: dict = {"method": method, "measurements": len(projected), "witnesses": {}, "agreement": {},
                  "unavailable_witnesses": {}}
-    for geometry, witness in witnesses.items():
-        if isinstance(witness, str):
-            out["unavailable_witnesses"][geometry] = witness
+    for geometry, prediction in predictions.items():
+        if isinstance(prediction, str):
+            out["unavailable_witnesses"][geometry] = prediction
             out["agreement"][geometry] = None
             continue
-        table = witness_table(projected, witness, threshold)
+        table = prediction_table(projected, prediction, threshold)
         table.pop("cosine")      # the same θ as without extension: the cosines are the plain summary's
-        table["attention_verdict"] = attention_verdict(projected, witness, threshold)
+        table["attention_verdict"] = attention_verdict(projected, prediction, threshold)
         out["witnesses"][geometry] = table
         out["agreement"][geometry] = table["agreement_rate"]
-    l2 = witnesses.get("l2")
+    l2 = predictions.get("l2")
     out["cells"] = extension_cells(projected, records, l2, threshold) if isinstance(l2, dict) else []
     return out
 
 
-def summarize_recipe(records: list[dict], witnesses: dict, threshold: float,
-                     extension_witnesses: dict | None = None) -> dict:
+def summarize_recipe(records: list[dict], predictions: dict, threshold: float,
+                     extension_predictions: dict | None = None) -> dict:
     """One recipe's summary.
 
-    ``witnesses`` maps a geometry name to its per-cell witnesses (or to a reason string when that geometry is
-    unavailable); ``extension_witnesses`` maps a length-extension method to such a mapping
-    (:func:`posreal.experiment.witnesses.compute_extension_witnesses`)."""
+    ``predictions`` maps a geometry name to its per-cell witnesses (or to a reason string when that geometry is
+    unavailable); ``extension_predictions`` maps a length-extension method to such a mapping
+    (:func:`posreal.experiment.predictions.compute_extension_predictions`)."""
     base = summarize(records, threshold)
     out = {k: base[k] for k in ("measurements", "models", "realizable_measurements", "not_realizable", "recipe",
                                 "cells", "stability", "model_seconds")}
     out["witnesses"] = {}
     out["agreement"] = {}
     out["unavailable_witnesses"] = {}
-    for geometry, witness in witnesses.items():
-        if isinstance(witness, str):
-            out["unavailable_witnesses"][geometry] = witness
+    for geometry, prediction in predictions.items():
+        if isinstance(prediction, str):
+            out["unavailable_witnesses"][geometry] = prediction
             out["agreement"][geometry] = None
             continue
-        table = witness_table(records, witness, threshold)
-        table["attention_verdict"] = attention_verdict(records, witness, threshold)
-        table["left"] = residuals(records, witness, threshold)
+        table = prediction_table(records, prediction, threshold)
+        table["attention_verdict"] = attention_verdict(records, prediction, threshold)
+        table["left"] = residuals(records, prediction, threshold)
         out["witnesses"][geometry] = table
         out["agreement"][geometry] = table["agreement_rate"]
     out["model"] = "positional" if records and records[0].get("model") == "positional" else "token"
-    for geometry, witness in witnesses.items():
-        if isinstance(witness, str):
+    for geometry, prediction in predictions.items():
+        if isinstance(prediction, str):
             continue
-        out["witnesses"][geometry]["attention"] = attention_agreement(records, witness)
-        rows = row_agreement(records, witness)
+        out["witnesses"][geometry]["attention"] = attention_agreement(records, prediction)
+        rows = row_agreement(records, prediction)
         if rows is not None:
             out["witnesses"][geometry]["rows"] = rows
     out["convergence"] = convergence_summary(records)
     out["not_learned_at_train_length"] = not_learned(records, threshold)
     out["extensions"] = {method: extension_summary(records, method, per, threshold)
-                         for method, per in (extension_witnesses or {}).items()
+                         for method, per in (extension_predictions or {}).items()
                          if base["recipe"].get("optimizer") not in ("gd-flow", "sign-descent")}   # no tokens: none
     return out
 
@@ -414,28 +414,28 @@ def provenance(runs: list[dict]) -> dict:
     }
 
 
-def summarize_run(records: list[dict], grid, runs: list[dict], witnesses: dict | None = None,
-                  extension_witnesses: dict | None = None) -> dict:
+def summarize_run(records: list[dict], grid, runs: list[dict], predictions: dict | None = None,
+                  extension_predictions: dict | None = None) -> dict:
     """The summary document of a run: every recipe against every witness, with provenance.
 
     ``grid`` is the :class:`~posreal.experiment.grid.Grid` (its PEs, tasks, lengths, threshold);
-    ``witnesses`` defaults to :func:`posreal.experiment.witnesses.compute_witnesses` over it, and
-    ``extension_witnesses`` to :func:`posreal.experiment.witnesses.compute_extension_witnesses` for the grid's
+    ``predictions`` defaults to :func:`posreal.experiment.predictions.compute_predictions` over it, and
+    ``extension_predictions`` to :func:`posreal.experiment.predictions.compute_extension_predictions` for the grid's
     length extensions that the records were measured under."""
-    from posreal.experiment.witnesses import compute_extension_witnesses, compute_witnesses, witness_summary
+    from posreal.experiment.predictions import compute_extension_predictions, compute_predictions, prediction_summary
     threshold = grid.threshold
-    if witnesses is None:
-        witnesses = compute_witnesses(grid.pes, grid.tasks, grid.train_length, grid.lengths)
-    if extension_witnesses is None:
+    if predictions is None:
+        predictions = compute_predictions(grid.pes, grid.tasks, grid.train_length, grid.lengths)
+    if extension_predictions is None:
         measured = sorted({m for r in records for m in r.get("extensions", {})})
         names = [m for m in getattr(grid, "extensions", ()) if m in measured]
-        extension_witnesses = compute_extension_witnesses(grid.pes, grid.tasks, grid.train_length, grid.lengths,
+        extension_predictions = compute_extension_predictions(grid.pes, grid.tasks, grid.train_length, grid.lengths,
                                                           names)
     by_recipe: dict[str, list[dict]] = defaultdict(list)
     for r in records:
         by_recipe[r["recipe"]["name"]].append(r)
     order = [r.name for r in grid.recipes] + sorted(set(by_recipe) - {r.name for r in grid.recipes})
-    recipes = {name: summarize_recipe(by_recipe[name], witnesses, threshold, extension_witnesses)
+    recipes = {name: summarize_recipe(by_recipe[name], predictions, threshold, extension_predictions)
                for name in order if by_recipe.get(name)}
     return {
         "threshold": threshold,
@@ -446,7 +446,7 @@ def summarize_run(records: list[dict], grid, runs: list[dict], witnesses: dict |
         "ladder": ladder(recipes, LADDER),
         "attention_tolerance": ATTENTION_TOL,
         "drift_bound": DRIFT_BOUND,
-        "witness_cells": witness_summary(witnesses),
+        "witness_cells": prediction_summary(predictions),
         "runs": runs,
         "provenance": provenance(runs),
     }
@@ -459,7 +459,7 @@ def distance_to(value: float, interval: tuple[float, float]) -> float:
     return max(0.0, lo - value, value - hi)
 
 
-def attention_agreement(records: list[dict], witness: dict, tol: float = ATTENTION_TOL) -> dict:
+def attention_agreement(records: list[dict], prediction: dict, tol: float = ATTENTION_TOL) -> dict:
     """Attention accuracy against α_L^(q) of one witness, over the realizable measurements.
 
     The fraction inside [lo - tol, hi + tol], the mean absolute error (distance to the interval), per convergence
@@ -475,7 +475,7 @@ def attention_agreement(records: list[dict], witness: dict, tol: float = ATTENTI
     for r in records:
         if not r["realizable"]:
             continue
-        lo, hi = witness[(r["pe"], r["task"])].alpha[r["length"]]
+        lo, hi = prediction[(r["pe"], r["task"])].alpha[r["length"]]
         if not (np.isfinite(lo) and np.isfinite(hi)):
             undefined += 1
             continue
@@ -492,7 +492,7 @@ def attention_agreement(records: list[dict], witness: dict, tol: float = ATTENTI
         if not ok:
             outside[(r["pe"], r["task"], r["length"])].append(r)
     pairs_inside = sum(distance_to(float(np.mean([r["attention_accuracy"] for r in rs])),
-                                   witness[k[:2]].alpha[k[2]]) <= tol for k, rs in per_pair.items())
+                                   prediction[k[:2]].alpha[k[2]]) <= tol for k, rs in per_pair.items())
     return {
         "tolerance": tol, "measurements": total, "inside": inside,
         "fraction_inside": inside / total if total else None,
@@ -502,7 +502,7 @@ def attention_agreement(records: list[dict], witness: dict, tol: float = ATTENTI
         "by_convergence": {k: {"inside": v[0], "total": v[1],
                                "mean_absolute_error": float(np.mean(status_errors[k])) if status_errors[k] else None}
                            for k, v in counts.items()},
-        "outside": [{"pe": k[0], "task": k[1], "length": k[2], "alpha": list(witness[k[:2]].alpha[k[2]]),
+        "outside": [{"pe": k[0], "task": k[1], "length": k[2], "alpha": list(prediction[k[:2]].alpha[k[2]]),
                      "outside": len(v), "measurements": len(per_pair[k]),
                      "attention_accuracy": _stats([r["attention_accuracy"] for r in per_pair[k]]),
                      "not_converged": sum(status_of(r) is Status.NOT_CONVERGED for r in v)}
@@ -510,7 +510,7 @@ def attention_agreement(records: list[dict], witness: dict, tol: float = ATTENTI
     }
 
 
-def row_agreement(records: list[dict], witness: dict) -> dict | None:
+def row_agreement(records: list[dict], prediction: dict) -> dict | None:
     """Row by row, whether each row the witness decides is realized exactly when it is won.
 
     Row by row, for records that list their realized rows and a witness with per-row verdicts (α♯): on every row
@@ -521,7 +521,7 @@ def row_agreement(records: list[dict], witness: dict) -> dict | None:
     for r in records:
         if not r["realizable"] or "realized_rows" not in r:
             continue
-        w = witness[(r["pe"], r["task"])]
+        w = prediction[(r["pe"], r["task"])]
         verdicts = (w.rows or {}).get(r["length"])
         if verdicts is None:
             continue
@@ -588,7 +588,7 @@ def ladder(recipes: dict, order: tuple[str, ...]) -> list[dict]:
         rs = recipes.get(name)
         if rs is None:
             continue
-        geometry = OWN_WITNESS.get(name, "l2")
+        geometry = OWN_PREDICTION.get(name, "l2")
         w = rs["witnesses"].get(geometry)
         if w is None:
             continue
@@ -605,14 +605,14 @@ def ladder(recipes: dict, order: tuple[str, ...]) -> list[dict]:
     return out
 
 
-def residuals(records: list[dict], witness: dict, threshold: float, tol: float = ATTENTION_TOL) -> dict:
+def residuals(records: list[dict], prediction: dict, threshold: float, tol: float = ATTENTION_TOL) -> dict:
     """What is left against one witness, by cause (see :func:`ladder`)."""
     out = {"outside_not_converged": 0, "outside_not_learned": 0, "outside_direction": 0,
            "threshold_witness_silent": 0, "threshold_attention_inside": 0, "threshold_attention_outside": 0}
     for r in records:
         if not r["realizable"]:
             continue
-        lo, hi = witness[(r["pe"], r["task"])].alpha[r["length"]]
+        lo, hi = prediction[(r["pe"], r["task"])].alpha[r["length"]]
         if not (np.isfinite(lo) and np.isfinite(hi)):
             continue
         inside = distance_to(r["attention_accuracy"], (lo, hi)) <= tol

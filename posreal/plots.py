@@ -58,7 +58,7 @@ LEGEND_TITLE = 0.3  # inches of the legend strip above its first row of entries 
 LEGEND_ROW = 0.2    # inches a row of legend entries
 MAX_TICKS = 8       # tick labels on a length axis
 MAX_MARKERS = 12    # markers on one curve (about that many, evenly spaced, beyond)
-Y_LIMITS = (-0.05, 1.05)
+Y_RANGE = (-0.05, 1.05)
 DODGE = 0.05   # horizontal offset between tasks at one length, in doublings (log2 units)
 GEOMETRY_STYLES: dict[str, tuple[Any, str, str]] = {   # geometry -> (line style, marker, legend label)
     "l2": ("-", "o", "ℓ2 (θ*)"), "linf": ("--", "s", "ℓ∞ [every, some]"), "l1": (":", "^", "ℓ1 [every, some]")}
@@ -163,7 +163,7 @@ def _length_axis(ax, lengths: list[int], ylabel: str) -> None:
     ax.set_xticks(ticks)
     ax.set_xticklabels([str(L) for L in ticks], fontsize=MIN_POINTS)
     ax.minorticks_off()
-    ax.set_ylim(*Y_LIMITS)
+    ax.set_ylim(*Y_RANGE)
     ax.set_xlabel("L", fontsize=9)
     ax.set_ylabel(ylabel, fontsize=9)
     ax.tick_params(labelsize=MIN_POINTS)

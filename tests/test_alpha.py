@@ -35,7 +35,7 @@ def test_check_train_length_boundary():
 
 
 # Exists because a mutant survived: exact mode's largest length was not checked on both sides.
-def test_exact_mode_length_limit_at_the_boundary():
+def test_exact_mode_length_bound_at_the_boundary():
     from posreal.theory.cell import MAX_EXACT_LENGTH, Cell
 
     cell = Cell.parse("relbias", "offset:1", 16)

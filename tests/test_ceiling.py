@@ -36,8 +36,8 @@ def test_reference_ceilings_of_free_relative_kernels(task):
     c = compute_ceiling(task, 16, kernel="relative")
     assert (c.realized, c.total) == REFERENCE_RELATIVE_16[task]
     assert c.optimal == "proved" and c.verified
-    assert all(isinstance(w, Fraction) for w in c.witness) and len(c.witness) == 16
-    assert realized_rows_by_hand(c.witness, rows_of(task, 16)) == c.realized_rows
+    assert all(isinstance(w, Fraction) for w in c.best_kernel) and len(c.best_kernel) == 16
+    assert realized_rows_by_hand(c.best_kernel, rows_of(task, 16)) == c.realized_rows
 
 
 def test_middle_has_one_row_at_every_small_length():
@@ -85,8 +85,8 @@ def test_cli_json_shape(capsys):
     out = capsys.readouterr().out
     doc = json.loads(out)
     assert code == 0 and doc["realized"] == 4 and doc["total"] == 8
-    witness = [parse_fraction(w) for w in doc["witness"]]
-    assert realized_rows_by_hand(witness, rows_of("reverse", 16)) == doc["realized_rows"]
+    best_kernel = [parse_fraction(w) for w in doc["witness"]]
+    assert realized_rows_by_hand(best_kernel, rows_of("reverse", 16)) == doc["realized_rows"]
 
 
 @pytest.mark.parametrize("argv", [

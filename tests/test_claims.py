@@ -1,6 +1,6 @@
 """Every claim, checked as ``posreal check`` checks it: one test per registered check of every statement.
 
-Each test runs one :class:`~posreal.checks.base.RegisteredCheck` through the claim runner
+Each test runs one :class:`~posreal.checks.base.DeclaredCheck` through the claim runner
 (``posreal.checks.runner._run_one``, what ``posreal check`` runs) and passes exactly when the runner's
 ``CheckResult.ok`` holds: a verdict of proved or passed, and a negative control (where the check has
 one) that fails as it should.  The result is recorded on the test report, and ``tests/conftest.py``
@@ -13,13 +13,13 @@ from __future__ import annotations
 import pytest
 
 from posreal.checks.base import ObligationKind, Solver, SolverStatus
-from posreal.checks.runner import _run_one, registered_checks
+from posreal.checks.runner import _run_one, declared_checks
 
-TABLE, SMT_NOTE = registered_checks()
+TABLE, SMT_NOTE = declared_checks()
 CHECKS = [check for claim in TABLE for check in TABLE[claim]]
 
 
-def test_the_smt_package_registers_its_checks():
+def test_the_smt_package_declares_its_checks():
     assert SMT_NOTE == "", SMT_NOTE
     assert any(c.method == "smt" for c in CHECKS)
 
@@ -34,7 +34,7 @@ def _marks(check) -> list:
 
 @pytest.mark.parametrize("check", [pytest.param(c, id=f"{c.claim}:{c.method}:{c.label}"[:90], marks=_marks(c))
                                    for c in CHECKS])
-def test_registered_check(check, record_check):
+def test_declared_check(check, record_check):
     result = _run_one(check)
     record_check(result)
     assert result.claim == check.claim

@@ -60,7 +60,7 @@ def test_feasible_but_ill_conditioned_cell_is_realizable():
     assert np.min(sel.constraints @ sel.theta) >= 1 - 1e-6
 
 
-def test_not_realizable_needs_a_certificate():
+def test_not_realizable_needs_farkas_evidence():
     sel = select("relbias", "reverse", 16)
     assert sel.status == "not realizable" and "Farkas" in sel.reason and not sel.undecided
 

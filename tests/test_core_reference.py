@@ -61,7 +61,7 @@ def test_realizable_means_every_training_row_realized(cell):
 @pytest.mark.parametrize("pe", RATIONAL_PES)
 @pytest.mark.parametrize("task", ["offset:1", "offset:2", "position:0", "position:1", "copy", "middle",
                                   "reverse", "half"])
-def test_exact_certificates_verify_and_modes_agree(pe, task):
+def test_exact_evidence_verifies_and_modes_agree(pe, task):
     sel = select(pe, task, TRAIN_LENGTH, mode="exact")
     if sel.realizable:
         assert verify_kkt_exact(sel)

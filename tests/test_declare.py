@@ -14,7 +14,7 @@ from posreal.checks.base import CheckResult
 from posreal.theory.errors import SpecError
 
 
-def test_the_decorator_registers_the_function_under_its_module(monkeypatch):
+def test_the_decorator_declares_the_function_under_its_module(monkeypatch):
     monkeypatch.setattr(declare, "_DECLARED", {})
 
     @declare.claim_check("theorem2", "registry", "a stand-in check")
@@ -42,7 +42,7 @@ def test_every_engine_check_is_found_by_the_runner():
     from declarations, and every registered check is one of them (besides the SMT package's)."""
     declared, missing = declare.declared_checks()
     assert missing == {}
-    table, _ = runner.registered_checks()
+    table, _ = runner.declared_checks()
     registered = {(c.claim, c.method, c.label) for checks in table.values() for c in checks if c.method != "smt"}
     from_declarations = {(c.claim, c.method, c.label) for c in declared}
     smt_table_enumeration = {k for k in registered if k[1] == "smt" or k[2] == "check_static_routing"}
@@ -67,7 +67,7 @@ def test_a_new_check_module_is_found_with_no_other_file_edited(tmp_path, monkeyp
     monkeypatch.setattr(checks_package, "__path__", [*checks_package.__path__, str(module_dir)])
     monkeypatch.setattr(runner, "_smt_checks", lambda choice=None: ([], ""))
     try:
-        table, _ = runner.registered_checks()
+        table, _ = runner.declared_checks()
         toy = [c for c in table["theorem2"] if c.label == "toy check written at test time"]
         assert len(toy) == 1 and toy[0].method == "registry"
     finally:
@@ -91,8 +91,8 @@ ADDED = {"escape-averaging": {"enumeration", "symbolic"}}
 KERNEL_CHECKED_SINCE = ("escape-depth", "escape-content", "escape-induction")
 
 
-def test_the_claims_and_methods_are_those_registered_before():
-    table, note = runner.registered_checks()
+def test_the_claims_and_methods_are_those_declared_before():
+    table, note = runner.declared_checks()
     assert note == ""
     expected = {**METHODS_BEFORE, **ADDED}
     expected.update({cid: expected[cid] | {"coq"} for cid in KERNEL_CHECKED_SINCE})

@@ -93,7 +93,7 @@ def test_exhaustive_pass_equals_the_direct_summary(tmp_path):
     assert other.summary == direct
 
 
-def test_time_limit_and_resume_complete_the_pass(tmp_path):
+def test_time_budget_and_resume_complete_the_pass(tmp_path):
     out = tmp_path / "e.jsonl"
     family = parse_family(SMALL)
     first = exhaustive(family, out=out, tau_max=TAU, chunk=7, seconds=1e-9)   # stops before the first unit

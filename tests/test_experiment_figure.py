@@ -58,9 +58,9 @@ def test_text_is_readable_at_page_width(drawn):
 
 def test_colour_is_the_recipe_and_legends_are_short(drawn):
     (fig, _), summary, _ = drawn
-    recipes, witnesses = fig.legends
+    recipes, predictions = fig.legends
     assert len(recipes.get_texts()) == len(summary["recipes"]) <= 8
-    assert len(witnesses.get_texts()) <= 8
+    assert len(predictions.get_texts()) <= 8
     recipe_colours = {to_hex(h.get_color()) for h in recipes.legend_handles}
-    witness_colours = {to_hex(h.get_color()) for h in witnesses.legend_handles if "threshold" not in h.get_label()}
-    assert not recipe_colours & witness_colours                # a witness is never drawn in a recipe's colour
+    prediction_colours = {to_hex(h.get_color()) for h in predictions.legend_handles if "threshold" not in h.get_label()}
+    assert not recipe_colours & prediction_colours                # a witness is never drawn in a recipe's colour

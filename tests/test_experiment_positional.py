@@ -16,7 +16,7 @@ from posreal.experiment.instances import CERTIFICATES, measure_instance, open_ti
 from posreal.experiment.positional import flow_realized, positional_records, realized_rows, train_positional
 from posreal.experiment.recipes import RECIPES
 from posreal.experiment.summary import attention_agreement, distance_to, residuals, row_agreement
-from posreal.experiment.witnesses import Witness, limit_witness
+from posreal.experiment.predictions import Prediction, limit_prediction
 from posreal.theory.alpha import compute_alpha
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.selection import select
@@ -57,7 +57,7 @@ def test_gd_positional_realizes_the_rows_alpha_sharp_says(pe, task):
     pe_, task_ = parse_pe(pe), parse_task(task)
     run = train_positional(pe_, task_, 16, GD_POS)
     assert run.convergence.status is Status.CONVERGED and run.flow is not None and run.flow.success
-    w = limit_witness(pe, task, 16, LENGTHS)
+    w = limit_prediction(pe, task, 16, LENGTHS)
     for L in LENGTHS:
         rows = task_.rows(L)
         won = realized_rows(pe_, task_, run, L, 16)
@@ -69,7 +69,7 @@ def test_gd_positional_realizes_the_rows_alpha_sharp_says(pe, task):
                 assert ok == (verdicts[row][0] == "won"), (pe, task, L, row)
 
 
-def test_sign_descent_departs_from_the_l2_witness_where_linf_differs():
+def test_sign_descent_departs_from_the_l2_prediction_where_linf_differs():
     """abscol:16 · position:0: α^(2)_64 = 0.578 while every ℓ∞ optimum realizes every row — sign descent goes
     the ℓ∞ way, gradient descent the ℓ2 way (each one the negative control of the other)."""
     pe, task = parse_pe("abscol:16"), parse_task("position:0")
@@ -134,7 +134,7 @@ def _rec(task: str, length: int, attention: float, status: str | None = "converg
 
 
 def _w(alpha: dict) -> dict:
-    return {("pe", "a"): Witness("linf", "pe", "a", True, alpha, None)}
+    return {("pe", "a"): Prediction("linf", "pe", "a", True, alpha, None)}
 
 
 def test_attention_agreement_counts_inside_the_interval_with_the_tolerance():
@@ -163,10 +163,10 @@ def test_residuals_split_by_cause():
                     "threshold_witness_silent": 1, "threshold_attention_inside": 1, "threshold_attention_outside": 3}
 
 
-def test_row_agreement_lists_the_rows_against_the_witness():
+def test_row_agreement_lists_the_rows_against_the_prediction():
     rows = {32: {1: ("won", "realized", "exact"), 2: ("lost", "open_tie", "exact"), 3: ("undecided", "open_tie",
                                                                                             "undecided")}}
-    w = {("pe", "a"): Witness("l2-limit", "pe", "a", True, {32: (1 / 3, 2 / 3)}, None, rows)}
+    w = {("pe", "a"): Prediction("l2-limit", "pe", "a", True, {32: (1 / 3, 2 / 3)}, None, rows)}
     good = {**_rec("a", 32, 1 / 3), "realized_rows": [1]}
     bad = {**_rec("a", 32, 2 / 3), "realized_rows": [1, 2]}
     assert row_agreement([good], w)["exceptions"] == []

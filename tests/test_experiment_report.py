@@ -11,7 +11,7 @@ import pytest
 
 from posreal.cli import main
 from posreal.experiment.report import SECTIONS, ReportError, load_summary, report, section
-from posreal.experiment.summary import OWN_WITNESS
+from posreal.experiment.summary import OWN_PREDICTION
 
 ROOT = Path(__file__).resolve().parents[1]
 SUMMARY = ROOT / "docs" / "data" / "experiment" / "summary.json"
@@ -33,11 +33,11 @@ def test_the_cli_prints_every_section(capsys):
         assert section(part, summary) in out
 
 
-def test_the_own_witness_column_is_the_summary_modules(capsys):
-    """The report bolds each recipe's own witness from posreal.experiment.summary.OWN_WITNESS (no copy)."""
+def test_the_own_prediction_column_is_the_summary_modules(capsys):
+    """The report bolds each recipe's own witness from posreal.experiment.summary.OWN_PREDICTION (no copy)."""
     summary = load_summary(SUMMARY)
     text = section("agreement", summary)
-    for name, geometry in OWN_WITNESS.items():
+    for name, geometry in OWN_PREDICTION.items():
         if name in summary["recipes"] and geometry in summary["recipes"][name]["witnesses"]:
             row = next(line for line in text.splitlines() if line.startswith(f"| `{name}`"))
             assert row.count("**") == 2, row

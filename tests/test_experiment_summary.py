@@ -1,5 +1,5 @@
 """Tests of the per-recipe summary against witnesses (posreal.experiment.summary,
-posreal.experiment.witnesses): interval witnesses predict only when both ends agree, the
+posreal.experiment.predictions): interval witnesses predict only when both ends agree, the
 measurements whose ends differ are counted as not agreeing and listed, cosines are taken with
 the witness's θ, the provenance sums the runs that trained, and ℓ2 witnesses reproduce the
 records' α."""
@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from posreal.experiment.summary import cosine, not_learned, provenance, summarize_recipe, witness_table
-from posreal.experiment.witnesses import Witness, compute_witnesses
+from posreal.experiment.summary import cosine, not_learned, provenance, summarize_recipe, prediction_table
+from posreal.experiment.predictions import Prediction, compute_predictions
 
 
 def _rec(task: str, length: int, acc: float, seed: int = 0, theta: tuple = (1.0, 0.0), train_acc: float = 1.0) -> dict:
@@ -20,16 +20,16 @@ def _rec(task: str, length: int, acc: float, seed: int = 0, theta: tuple = (1.0,
             "recipe": {"name": "r", "threshold": 0.95}, "seconds": 0.0}
 
 
-def _witness(alpha: dict, theta: tuple = (1.0, 0.0)) -> Witness:
-    return Witness("linf", "pe", "t", True, alpha, np.array(theta))
+def _prediction(alpha: dict, theta: tuple = (1.0, 0.0)) -> Prediction:
+    return Prediction("linf", "pe", "t", True, alpha, np.array(theta))
 
 
-def test_interval_witness_counts_only_agreeing_ends():
-    w = {("pe", "a"): _witness({32: (1.0, 1.0), 64: (0.5, 1.0), 128: (0.2, 0.4)}),
-         ("pe", "b"): _witness({32: (0.9, 0.9), 64: (1.0, 1.0), 128: (0.0, 1.0)}, theta=(0.0, 1.0))}
+def test_interval_prediction_counts_only_agreeing_ends():
+    w = {("pe", "a"): _prediction({32: (1.0, 1.0), 64: (0.5, 1.0), 128: (0.2, 0.4)}),
+         ("pe", "b"): _prediction({32: (0.9, 0.9), 64: (1.0, 1.0), 128: (0.0, 1.0)}, theta=(0.0, 1.0))}
     records = [_rec("a", 32, 1.0), _rec("a", 64, 1.0), _rec("a", 128, 0.1),       # agree, differ, agree
                _rec("b", 32, 1.0), _rec("b", 64, 0.2), _rec("b", 128, 0.3)]       # disagree, disagree, differ
-    t = witness_table(records, w, 0.95)
+    t = prediction_table(records, w, 0.95)
     assert t["table"] == {"alpha_one": {"generalizes": 1, "fails": 1},
                           "alpha_below_one": {"generalizes": 1, "fails": 1}}
     assert t["total"] == 6 and t["agreeing"] == 2 and t["agreement_rate"] == pytest.approx(2 / 6)
@@ -43,10 +43,10 @@ def test_interval_witness_counts_only_agreeing_ends():
     assert t["cosine"]["cells"][0]["mean"] == pytest.approx(1.0)
 
 
-def test_a_point_witness_is_the_plain_two_by_two():
+def test_a_point_prediction_is_the_plain_two_by_two():
     """Negative control of the interval rule: with lo = hi nothing is set apart."""
-    w = {("pe", "a"): _witness({32: (1.0, 1.0), 64: (0.5, 0.5)})}
-    t = witness_table([_rec("a", 32, 0.99), _rec("a", 64, 0.99)], w, 0.95)
+    w = {("pe", "a"): _prediction({32: (1.0, 1.0), 64: (0.5, 0.5)})}
+    t = prediction_table([_rec("a", 32, 0.99), _rec("a", 64, 0.99)], w, 0.95)
     assert t["ends_differ"]["measurements"] == 0 and t["agreeing"] == 1 and t["total"] == 2
 
 
@@ -59,7 +59,7 @@ def test_cosine_and_not_learned():
 
 
 def test_unavailable_geometry_is_reported_not_guessed():
-    w = {("pe", "a"): Witness("l2", "pe", "a", True, {32: (1.0, 1.0)}, np.array([1.0, 0.0]))}
+    w = {("pe", "a"): Prediction("l2", "pe", "a", True, {32: (1.0, 1.0)}, np.array([1.0, 0.0]))}
     s = summarize_recipe([_rec("a", 32, 1.0)], {"l2": w, "linf": "no module"}, 0.95)
     assert s["agreement"] == {"l2": 1.0, "linf": None} and s["unavailable_witnesses"] == {"linf": "no module"}
 
@@ -73,19 +73,19 @@ def test_provenance_sums_the_runs_that_trained():
     assert p["peak_rss_mib"]["bound"] == 500.0
 
 
-def test_l2_witness_is_the_records_alpha():
+def test_l2_prediction_is_the_records_alpha():
     lengths = [32, 64]
-    w = compute_witnesses(["abscol:16", "relbias"], ["position:0", "offset:1"], 16, lengths)["l2"]
+    w = compute_predictions(["abscol:16", "relbias"], ["position:0", "offset:1"], 16, lengths)["l2"]
     assert not isinstance(w, str)
     assert w[("abscol:16", "position:0")].alpha[64] == (0.578125, 0.578125)
     assert w[("relbias", "offset:1")].alpha[32] == (1.0, 1.0)
     assert w[("relbias", "offset:1")].theta is not None
 
 
-def test_linf_witness_transfers_where_the_l2_one_does_not():
+def test_linf_prediction_holds_where_the_l2_one_does_not():
     """abscol:16 · position:0 at L0 = 16: α^(2) = 0.578 / 0.289 at L = 64 / 128, while every ℓ∞
     optimum realizes every row there (a value found outside the project with an independent LP)."""
-    w = compute_witnesses(["abscol:16"], ["position:0"], 16, [64, 128])
+    w = compute_predictions(["abscol:16"], ["position:0"], 16, [64, 128])
     linf = w["linf"]
     assert not isinstance(linf, str)
     assert linf[("abscol:16", "position:0")].alpha == {64: (1.0, 1.0), 128: (1.0, 1.0)}
@@ -109,7 +109,7 @@ def test_extension_summary_replaces_the_measurement_and_keeps_the_attention_verd
     assert [(r["task"], r["length"], r["token_accuracy"], r["attention_accuracy"]) for r in projected] == [
         ("a", 32, 0.5, 1.0), ("a", 64, 0.2, 0.1)]
     assert plain[0]["token_accuracy"] == 1.0                       # the record itself is not changed
-    w = {("pe", "a"): Witness("l2", "pe", "a", True, {32: (1.0, 1.0), 64: (0.03, 0.03)}, np.array([1.0, 0.0]))}
+    w = {("pe", "a"): Prediction("l2", "pe", "a", True, {32: (1.0, 1.0), 64: (0.03, 0.03)}, np.array([1.0, 0.0]))}
     s = extension_summary(plain, "pi", {"l2": w, "linf": "no module"}, 0.95)
     table = s["witnesses"]["l2"]
     assert s["measurements"] == 2 and table["total"] == 2 and table["agreeing"] == 1
@@ -122,15 +122,15 @@ def test_extension_summary_replaces_the_measurement_and_keeps_the_attention_verd
 
 
 def test_summarize_recipe_has_one_entry_per_extension():
-    w = {("pe", "a"): Witness("l2", "pe", "a", True, {32: (1.0, 1.0)}, np.array([1.0, 0.0]))}
+    w = {("pe", "a"): Prediction("l2", "pe", "a", True, {32: (1.0, 1.0)}, np.array([1.0, 0.0]))}
     recs = [_ext(_rec("a", 32, 1.0), "ntk", 0.99, 1.0)]
     s = summarize_recipe(recs, {"l2": w}, 0.95, {"ntk": {"l2": w}})
     assert list(s["extensions"]) == ["ntk"] and s["extensions"]["ntk"]["agreement"] == {"l2": 1.0}
     assert summarize_recipe(recs, {"l2": w}, 0.95)["extensions"] == {}
 
 
-def test_extension_witnesses_skip_the_pes_a_method_refuses():
-    from posreal.experiment.witnesses import compute_extension_witnesses
-    out = compute_extension_witnesses(["relbias", "alibi"], ["position:0"], 16, [32], ["pi", "ntk"])
+def test_extension_predictions_skip_the_pes_a_method_refuses():
+    from posreal.experiment.predictions import compute_extension_predictions
+    out = compute_extension_predictions(["relbias", "alibi"], ["position:0"], 16, [32], ["pi", "ntk"])
     assert set(out["pi"]["l2"]) == {("alibi", "position:0")} and out["ntk"]["l2"] == {}
     assert out["pi"]["l2"][("alibi", "position:0")].alpha[32] == (1.0, 1.0)

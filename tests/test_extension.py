@@ -379,7 +379,7 @@ def test_factor_entries_and_their_bounds(tmp_path, monkeypatch, entry: str, valu
                                    "or a rational string such as \"3/2\" between 1e-9 and 1e12")
 
 
-def test_spec_and_factor_count_limits_are_inclusive(tmp_path, monkeypatch) -> None:
+def test_spec_and_factor_count_bounds_are_inclusive(tmp_path, monkeypatch) -> None:
     """A spec of 4096 characters is read (its file is then looked for), 4097 are refused unread; a file of
     4096 factors is accepted, 4097 are refused with their count."""
     monkeypatch.chdir(tmp_path)              # a short relative name: messages shorten paths past 80 characters

@@ -87,8 +87,8 @@ def test_registry_predictions_cover_every_part():
 
 
 def test_the_runner_lists_the_claim_with_three_methods():
-    from posreal.checks.runner import registered_checks
-    table, _ = registered_checks()
+    from posreal.checks.runner import declared_checks
+    table, _ = declared_checks()
     assert {c.method for c in table["extension"]} == {"smt", "property", "registry", "coq"}
 
 

@@ -23,7 +23,7 @@ def copy_alpha(pe: str, lengths: list[int], extension: str = "pi") -> dict[int, 
 
 def test_xpos_copy_under_pi_drops_from_one_to_zero_at_256():
     assert copy_alpha("xpos:16", [32, 64, 128, 256]) == {32: 1.0, 64: 1.0, 128: 1.0, 256: 0.0}
-    failing = compute_alpha("xpos:16", "copy", 16, [256], extension="pi").failing_rows(256, limit=1)[0]
+    failing = compute_alpha("xpos:16", "copy", 16, [256], extension="pi").failing_rows(256, max_rows=1)[0]
     assert (failing.row, failing.target, failing.winner) == (128, 0, 1) and failing.margin < 0
     (f_a, share_a), (f_b, share_b) = failing.contributions[:2]       # "f = 0, 1 carrying the negative margin"
     assert {f_a, f_b} == {0, 1} and share_a < 0 and share_b < 0

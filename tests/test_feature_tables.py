@@ -161,7 +161,7 @@ def test_a_file_that_is_not_json_is_refused_with_the_parser_message(tmp_path):
 
 
 # Exists because a mutant survived: a table file grown after its size check could be cut and read.
-def test_table_file_grown_past_the_limit_after_its_size_was_checked_is_refused(
+def test_table_file_grown_past_the_bound_after_its_size_was_checked_is_refused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """tables.read_text reads one byte beyond the limit to see a file that is larger when read than its
     size said (it grew in between): such a file is refused, not cut to MAX_TABLE_BYTES + 1 bytes (a

@@ -40,7 +40,7 @@ pytestmark = pytest.mark.subprocess   # every test here starts a process
 ROOT = Path(__file__).resolve().parents[1]
 THOROUGH = os.environ.get("POSREAL_FUZZ") == "thorough"
 CASES = int(os.environ.get("POSREAL_FUZZ_CASES", "10000")) if THOROUGH else 24
-MEMORY_LIMIT = 3 * 2 ** 30
+MEMORY_BUDGET = 3 * 2 ** 30
 TIMEOUT = 120.0
 ALLOWED = {0, 1, 2, 3, 130}
 SCRATCH = Path(tempfile.mkdtemp(prefix="posreal-fuzz-"))
@@ -195,8 +195,8 @@ COMMAND_LINES = st.one_of(alpha_case(), table_case(), ceiling_case(), verify_cas
 
 
 # ----------------------------------------------------------------------------- running
-def _limits() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+def _set_budgets() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BUDGET, MEMORY_BUDGET))
 
 
 @dataclass
@@ -211,7 +211,7 @@ def run_spawned(args: list[str]) -> Outcome:
            "POSREAL_HYPOTHESIS_DIR": "none"}
     try:
         proc = subprocess.run([sys.executable, "-m", "posreal", *args], cwd=SCRATCH, env=env, capture_output=True,
-                              timeout=TIMEOUT, preexec_fn=_limits, stdin=subprocess.DEVNULL, check=False)
+                              timeout=TIMEOUT, preexec_fn=_set_budgets, stdin=subprocess.DEVNULL, check=False)
     except subprocess.TimeoutExpired as err:
         return Outcome(None, (err.stderr or b"").decode("utf-8", "replace"))
     return Outcome(proc.returncode, proc.stderr.decode("utf-8", "replace"))
@@ -224,7 +224,7 @@ def run_forked(args: list[str]) -> Outcome:
     if pid == 0:   # child: its own argv, stdout to /dev/null, stderr to the pipe, the same limits
         try:
             os.close(err_r)
-            _limits()
+            _set_budgets()
             null = os.open(os.devnull, os.O_RDWR)
             os.dup2(null, 0)
             os.dup2(null, 1)

@@ -149,7 +149,7 @@ def test_independent_lp_solutions_fall_inside_the_interval(pe, task, geometry):
 
 @pytest.mark.parametrize("geometry", [Geometry.LINF, Geometry.L1])
 @pytest.mark.parametrize("pe", ["relbias", "colbias", "alibi"])
-def test_exact_certificates_verify_and_perturbed_ones_are_refused(pe, geometry):
+def test_exact_optimality_data_verify_and_perturbed_ones_are_refused(pe, geometry):
     checked = 0
     for task in REGISTRY_TASKS:
         gsel = select_in_geometry(pe, task, 16, geometry, mode="exact")
@@ -232,7 +232,7 @@ def test_normalized_descents_follow_the_gradient_not_its_rounding():
     assert cos > 0.999 and theta[1] == 0
 
 
-def test_sign_descent_on_the_issue_cell_lines_up_with_the_linf_witness():
+def test_sign_descent_on_the_issue_cell_lines_up_with_the_linf_prediction():
     from posreal.theory.steepest import steepest_descent
     pe, task = parse_pe("abscol:16"), parse_task("position:0")
     result = compute_alpha(pe, task, 16, (64, 128), geometry="linf")
@@ -302,7 +302,7 @@ def test_cell_without_constraints_is_the_point_zero():
 
 
 # Exists because a mutant survived: a rational cell without an exact LP certificate could give no reason.
-def test_a_rational_cell_without_an_exact_certificate_says_so(monkeypatch):
+def test_a_rational_cell_without_exact_optimality_data_says_so(monkeypatch):
     """When no exact LP certificate is found for a rational PE, the float answer is kept and the reason given."""
     monkeypatch.setattr(faces, "exact_lp_optimality", lambda *args: None)
     gsel = faces.select_in_geometry("alibi", "offset:0", 2, "linf")
@@ -312,7 +312,7 @@ def test_a_rational_cell_without_an_exact_certificate_says_so(monkeypatch):
 
 
 # Exists because a mutant survived: the reason of a missing exact LP certificate was unchecked.
-def test_missing_exact_certificate_is_the_reason(monkeypatch):
+def test_missing_exact_optimality_data_is_the_reason(monkeypatch):
     monkeypatch.setattr(faces, "exact_lp_optimality", lambda *args: None)
     gsel = select_in_geometry("alibi", "position:0", 2, Geometry.LINF)
     assert gsel.selection.constraints.shape[0] > 0 and gsel.optimality is None
@@ -334,7 +334,7 @@ def test_l1_optimal_face_of_a_rational_cell_is_the_segment_by_hand():
 
 
 # Exists because a mutant survived: the LP certificate document's fields were unchecked.
-def test_lp_certificate_document_spells_the_exact_optimum():
+def test_lp_optimality_document_spells_the_exact_optimum():
     gsel = _l1_relbias_position_0()
     doc = gsel.optimality.to_json()
     assert (doc["format"], doc["version"], doc["value"]) == ("posreal-lp-optimality", 1, "4/1")

@@ -69,7 +69,7 @@ def test_exact_lp_check_refuses_dual_rows_outside_the_program():
 
 
 # Exists because a mutant survived: the value of the empty exact program could be the int 0.
-def test_exact_certificate_of_the_empty_program_is_a_fraction() -> None:
+def test_exact_optimality_data_of_the_empty_program_is_a_fraction() -> None:
     """The ℓ1 program with p = 0 and no training rows has no variables; its value, an empty sum in ℚ,
     is Fraction(0) (``sum`` without the start would give the int 0)."""
     program = exact_norm_program([], 0, Geometry.L1)

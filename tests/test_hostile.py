@@ -26,20 +26,20 @@ from posreal.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 CERTS = ROOT / "counterexamples" / "certificates"
-MEMORY_LIMIT = 3 * 2 ** 30
+MEMORY_BUDGET = 3 * 2 ** 30
 TIMEOUT = 120
 ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
        "PYTHONPATH": str(ROOT)}
 
 
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+def _set_memory_budget() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BUDGET, MEMORY_BUDGET))
 
 
 def spawn(*args: str, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
           cwd: Path = ROOT, env: dict | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "posreal", *args], stdin=stdin, stdout=stdout, stderr=stderr,
-                            cwd=cwd, env=env or ENV, preexec_fn=_limit_memory)  # noqa: PLW1509  (no threads here)
+                            cwd=cwd, env=env or ENV, preexec_fn=_set_memory_budget)  # noqa: PLW1509  (no threads here)
 
 
 def cli(*args: str, **kwargs) -> tuple[int, str, str]:

@@ -302,8 +302,8 @@ def test_wrong_multiplicities_flip_the_designed_row():
 def test_check_runner_has_the_new_claim_with_controls():
     """The runner registers symbolic, property and (slow) dynamics checks for conjecture-limit; their verdicts
     and controls are judged where every registered check runs, tests/test_claims.py."""
-    from posreal.checks.runner import registered_checks
-    table, _ = registered_checks()
+    from posreal.checks.runner import declared_checks
+    table, _ = declared_checks()
     methods = {(c.method, c.slow) for c in table["conjecture-limit"]}
     assert {("symbolic", False), ("property", False), ("dynamics", True)} <= methods
     assert statement("conjecture").status == REFUTED

@@ -22,7 +22,7 @@ ROW = [(F(1), F(2))]
 @pytest.mark.parametrize(("geometry", "theta", "value"),
                          [(Geometry.LINF, [F(1, 3), F(1, 3)], F(1, 3)), (Geometry.L1, [F(0), F(1, 2)], F(1, 2))],
                          ids=["linf", "l1"])
-def test_hand_solved_selection_and_its_exact_certificate(geometry: Geometry, theta: list[F], value: F) -> None:
+def test_hand_solved_selection_and_its_exact_optimality_data(geometry: Geometry, theta: list[F], value: F) -> None:
     """HiGHS' optimum of θ₁ + 2θ₂ ≥ 1 is rounded to the hand optimum in ℚ, with a certificate that checks."""
     lp = norm_program(np.array([[1.0, 2.0]]), geometry)
     x, y, fun = solve_program(lp)
@@ -74,7 +74,7 @@ def test_parse_geometry_error_is_one_short_line() -> None:
         parse_geometry(2)  # type: ignore[arg-type]
 
 
-def test_verify_refuses_each_broken_certificate() -> None:
+def test_verify_refuses_each_broken_optimality_data() -> None:
     """ℓ1 of z = (1): θ = s = 1, y = {0: 1, 1: 1} is optimal; each broken variant fails its own check."""
     program = exact_norm_program([(F(1),)], 1, Geometry.L1)
     good = LPOptimality([F(1), F(1)], {0: F(1), 1: F(1)}, F(1))
@@ -87,7 +87,7 @@ def test_verify_refuses_each_broken_certificate() -> None:
     assert not verify_lp_exact(program, LPOptimality([F(1), F(1)], {0: F(1), 1: F(1)}, F(2)))           # value
 
 
-def test_certificate_json_is_rational_text() -> None:
+def test_optimality_json_is_rational_text() -> None:
     cert = LPOptimality([F(1, 3), F(-2)], {4: F(1, 2), 0: F(3)}, F(1, 3))
     assert cert.to_json() == {"format": "posreal-lp-optimality", "version": 1, "primal": ["1/3", "-2/1"],
                               "dual": {"0": "3/1", "4": "1/2"}, "value": "1/3"}

@@ -86,7 +86,7 @@ def test_human_units_and_three_significant_digits(size, text):
     assert human(size) == text
 
 
-def test_require_memory_limit_is_inclusive():
+def test_require_memory_budget_is_inclusive():
     configure(1000)
     require(Estimate(1000, "cell X"))
     _raises(ResourceError, "refused: cell X would need about 1001 B of memory, above the budget of 1000 B "
@@ -108,7 +108,7 @@ def test_require_names_the_environment_budget(monkeypatch):
             "'posreal --max-memory SIZE ...' or POSREAL_MAX_MEMORY=SIZE", require, Estimate(KIB + KIB // 2, "t"))
 
 
-def test_require_work_limit_is_inclusive(monkeypatch):
+def test_require_work_budget_is_inclusive(monkeypatch):
     monkeypatch.setenv("POSREAL_MAX_WORK", "2000")
     require(Estimate(0, "w", 2000))
     _raises(ResourceError, "refused: w would need about 2.5e+03 floating-point operations, above the budget of "

@@ -201,7 +201,7 @@ def test_regular_file_refuses_directories_and_fifos(in_tmp):
             regular_file, "fifo", "certificate")
 
 
-def test_regular_file_size_limit_both_sides(in_tmp):
+def test_regular_file_size_bound_both_sides(in_tmp):
     with open("f", "wb") as fh:
         fh.write(b"x" * 10)
     assert regular_file("f", "input", 10) == 10
@@ -212,7 +212,7 @@ def test_regular_file_size_limit_both_sides(in_tmp):
     _raises(SpecError, "invalid input 'k': 2 KiB; accepted: a file of at most 1 KiB", regular_file, "k", "input", KIB)
 
 
-def test_regular_file_default_limit_is_64_mib(in_tmp):
+def test_regular_file_default_bound_is_64_mib(in_tmp):
     """Sparse files: only their size is looked at."""
     with open("at", "wb") as fh:
         fh.truncate(64 * MIB)
@@ -224,7 +224,7 @@ def test_regular_file_default_limit_is_64_mib(in_tmp):
     _raises(SpecError, "invalid table 'over': 64 MiB; accepted: a file of at most 64 MiB", read_text, "over", "table")
 
 
-def test_read_text_reads_utf8_up_to_the_limit(in_tmp):
+def test_read_text_reads_utf8_up_to_the_bound(in_tmp):
     with open("f", "wb") as fh:
         fh.write("é{}".encode())                                  # 4 bytes
     assert read_text("f", "input") == "é{}"
@@ -274,7 +274,7 @@ def test_json_depth(text, depth):
     assert json_depth(text) == depth
 
 
-def test_load_json_default_depth_limit_both_sides():
+def test_load_json_default_depth_bound_both_sides():
     at = "[" * 64 + "]" * 64
     value = load_json(at, "doc")
     for _ in range(63):
@@ -284,7 +284,7 @@ def test_load_json_default_depth_limit_both_sides():
     _raises(SpecError, "malformed doc: JSON nested 65 levels deep; accepted: at most 64", load_json, over, "doc")
 
 
-def test_load_json_given_depth_limit_both_sides():
+def test_load_json_given_depth_bound_both_sides():
     assert load_json('{"a": [1]}', "table", max_depth=2) == {"a": [1]}
     _raises(SpecError, "malformed table: JSON nested 3 levels deep; accepted: at most 2",
             load_json, '{"a": [{}]}', "table", max_depth=2)
@@ -295,7 +295,7 @@ def test_load_json_depth_is_checked_before_parsing():
     _raises(SpecError, "malformed doc: JSON nested 70 levels deep; accepted: at most 64", load_json, "[" * 70, "doc")
 
 
-def test_load_json_integer_digit_limit():
+def test_load_json_integer_digit_bound():
     assert load_json("1" * 400, "doc") == int("1" * 400)
     assert load_json("[-" + "9" * 400 + "]", "doc") == [-(10 ** 400 - 1)]
     _raises(SpecError, f"malformed doc: 'an integer of 401 digits (at most 400)'; accepted: {JSON_ACCEPTED}",
@@ -365,7 +365,7 @@ def test_output_directory_under_a_file_names_the_file(tmp_path):
 
 
 # Exists because a mutant survived: read_text could check another size limit than the one given.
-def test_read_text_checks_the_size_limit_it_is_given(tmp_path):
+def test_read_text_checks_the_size_bound_it_is_given(tmp_path):
     """A 20-byte file with max_bytes = 10 is refused by the file check, which names its size and the limit."""
     from posreal.runtime.resources import read_text
 

@@ -36,7 +36,7 @@ from resources_cases import (GIB, KIB, MIB, SIZE_ACCEPTED, TIB, _quoted, _raises
     ("DEFAULT_MAX_MEMORY", 4 * GIB), ("DEFAULT_MAX_WORK", 10 ** 13), ("MEMORY_ENV", "POSREAL_MAX_MEMORY"),
     ("WORK_ENV", "POSREAL_MAX_WORK"), ("FLOAT_BYTES", 8), ("FRACTION_BYTES", 160),
 ])
-def test_documented_limits(name, value):
+def test_documented_bounds(name, value):
     """The figures of the docs' Limits section (and of the byte-size comments)."""
     assert getattr(resources, name) == value
 
@@ -73,7 +73,7 @@ def test_parse_int_default_range_is_zero_to_max_spec_int():
     _raises(SpecError, f"invalid c '-1'; accepted: {accepted}", parse_int, "-1", "c")
 
 
-def test_parse_int_digit_count_limit_is_twelve():
+def test_parse_int_digit_count_bound_is_twelve():
     """12 digits pass whatever their value, 13 are refused even when the value is small."""
     hi = 10 ** 13
     assert parse_int("9" * 12, "n", 0, hi) == 10 ** 12 - 1

@@ -8,7 +8,7 @@ import pytest
 
 from posreal.checks import runner
 from posreal.checks.base import FAILED, PASSED, UNKNOWN, CheckResult
-from posreal.checks.runner import RegisteredCheck, _run_one, registered_checks, run_claims
+from posreal.checks.runner import DeclaredCheck, _run_one, declared_checks, run_claims
 from posreal.cli import main
 from posreal.theory.errors import SpecError
 from posreal.theory.statements import STATEMENT_IDS, statement
@@ -17,14 +17,14 @@ from posreal.theory.statements import STATEMENT_IDS, statement
 def _stub_smt(claims=("theorem2", "proposition4", "underdetermination", "expressivity")):
     """Stand-ins for posreal.checks.smt (tested by its own suite), so these tests exercise the runner alone."""
     def make(cid, method):
-        return RegisteredCheck(cid, method, f"stub {method}",
+        return DeclaredCheck(cid, method, f"stub {method}",
                                lambda: CheckResult(cid, f"stub {method}", method, "proved", "counterexample"))
     out = [make(cid, "smt") for cid in claims] + [make("expressivity", "enumeration")]
     return lambda choice=None: (out, "")
 
 
-def test_every_listed_method_has_a_registered_check():
-    table, note = registered_checks()
+def test_every_listed_method_has_a_declared_check():
+    table, note = declared_checks()
     assert note == ""
     for cid in STATEMENT_IDS:
         methods = {c.method for c in table[cid]}
@@ -74,7 +74,7 @@ def test_unknown_claim_is_a_spec_error():
 def test_a_raising_check_is_a_failure():
     def boom():
         raise RuntimeError("solver exploded")
-    result = _run_one(RegisteredCheck("theorem2", "smt", "boom", boom))
+    result = _run_one(DeclaredCheck("theorem2", "smt", "boom", boom))
     assert result.verdict == FAILED and "solver exploded" in result.detail and not result.ok
 
 
@@ -90,10 +90,10 @@ def test_missing_coverage_is_reported_unknown(monkeypatch):
 
 
 def test_skip_slow_lists_skipped_checks(monkeypatch):
-    slow = RegisteredCheck("theorem1", "training", "slow one", lambda: 1 / 0, slow=True)
-    fast = RegisteredCheck("theorem1", "symbolic", "fast one",
+    slow = DeclaredCheck("theorem1", "training", "slow one", lambda: 1 / 0, slow=True)
+    fast = DeclaredCheck("theorem1", "symbolic", "fast one",
                            lambda: CheckResult("theorem1", "fast one", "symbolic", PASSED, "counterexample"))
-    prop = RegisteredCheck("theorem1", "property", "p",
+    prop = DeclaredCheck("theorem1", "property", "p",
                            lambda: CheckResult("theorem1", "p", "property", PASSED, "counterexample"))
     monkeypatch.setattr(runner, "_smt_checks", lambda choice=None: ([], ""))
     monkeypatch.setattr(runner, "_local_checks", lambda: [slow, fast, prop])
@@ -107,9 +107,9 @@ def test_cli_json_document(capsys, monkeypatch):
     stub = lambda method: (lambda: CheckResult("underdetermination", f"stub {method}", method, PASSED,   # noqa: E731
                                                "counterexample"))
     monkeypatch.setattr(runner, "_local_checks", lambda: [     # the real ones run in tests/test_claims.py
-        RegisteredCheck("underdetermination", "property", "stub property", stub("property")),
-        RegisteredCheck("underdetermination", "registry", "stub registry", stub("registry")),
-        RegisteredCheck("underdetermination", "registry", "slow stub", stub("registry"), slow=True)])
+        DeclaredCheck("underdetermination", "property", "stub property", stub("property")),
+        DeclaredCheck("underdetermination", "registry", "stub registry", stub("registry")),
+        DeclaredCheck("underdetermination", "registry", "slow stub", stub("registry"), slow=True)])
     code = main(["check", "underdetermination", "--json", "--skip-slow"])
     captured = capsys.readouterr()
     doc = json.loads(captured.out)
@@ -127,7 +127,7 @@ def test_cli_exit_codes(capsys, monkeypatch):
     assert main(["check", "bogus"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "'bogus'" in err
-    bad = RegisteredCheck("theorem2", "property", "bad",
+    bad = DeclaredCheck("theorem2", "property", "bad",
                           lambda: CheckResult("theorem2", "bad", "property", PASSED, "no counterexample"))
     monkeypatch.setattr(runner, "_smt_checks", lambda choice=None: ([], ""))
     monkeypatch.setattr(runner, "_local_checks", lambda: [bad])

@@ -105,7 +105,7 @@ def test_kkt_verifier_refuses_missing_data():
 
 
 # Exists because a mutant survived: verify_kkt_exact was not shown to refuse an edited θ* or λ.
-def test_kkt_verifier_refuses_a_tampered_real_certificate():
+def test_kkt_verifier_refuses_tampered_real_evidence():
     sel = select("relbias", "offset:1", 4, mode="exact")
     doubled = [x * 2 for x in sel.exact_theta]                          # margins 2: λ·(Zθ - 1) ≠ 0, Σλz ≠ θ
     sel.realize(dataclasses.replace(sel.optimum, exact_theta=doubled))
@@ -119,14 +119,14 @@ def test_kkt_verifier_refuses_a_tampered_real_certificate():
 
 # ------------------------------------------------------- verify_farkas_exact and the exact Farkas refinement
 # Exists because a mutant survived: verify_farkas_exact was never run on a correct certificate of a real cell.
-def test_farkas_verifier_accepts_the_certificate_of_a_not_realizable_cell():
+def test_farkas_verifier_accepts_the_evidence_of_a_not_realizable_cell():
     sel = select("relbias", "reverse", 16, mode="exact")
     assert sel.status == "not realizable" and sel.evidence["farkas_exact"]
     assert verify_farkas_exact(sel)
 
 
 # Exists because a mutant survived: a Farkas weight of exactly 0 was not shown to be accepted.
-def test_farkas_verifier_accepts_a_hand_certificate_with_a_zero_weight():
+def test_farkas_verifier_accepts_a_hand_vector_with_a_zero_weight():
     # z = (1, 0), (-1, 0), (5, 1): u = (1/2, 1/2, 0) has Σu = 1 and Zᵀu = 0 in both coordinates
     assert verify_farkas_exact(_hand_selection([(1, 0), (-1, 0), (5, 1)], farkas={0: F(1, 2), 1: F(1, 2), 2: 0}))
 
@@ -144,7 +144,7 @@ def test_farkas_verifier_refuses_data_that_breaks_one_condition(constraints, wei
 
 
 # Exists because a mutant survived: verify_farkas_exact was not shown to refuse a float or missing certificate.
-def test_farkas_verifier_refuses_missing_or_float_certificates():
+def test_farkas_verifier_refuses_missing_or_float_evidence():
     sel = select("relbias", "reverse", 16, mode="exact")
     sel.evidence["farkas_exact"] = False
     assert not verify_farkas_exact(sel)
@@ -155,7 +155,7 @@ def test_farkas_verifier_refuses_missing_or_float_certificates():
 
 
 # Exists because a mutant survived: an empty certificate (Σu = 0) on no constraints was not shown to be refused.
-def test_farkas_verifier_refuses_an_empty_certificate_without_constraints():
+def test_farkas_verifier_refuses_an_empty_vector_without_constraints():
     assert not verify_farkas_exact(_hand_selection([], farkas={}))        # Σu = 0 ≠ 1, and no exception
 
 
@@ -172,7 +172,7 @@ def test_exact_farkas_refinement_refuses_a_negative_solution():
 
 # ------------------------------------------------------------------- exact mode without an exact certificate
 # Exists because a mutant survived: the fallback with neither exact certificate was never taken.
-def test_exact_selection_without_exact_certificates_keeps_only_what_q_confirms(monkeypatch):
+def test_exact_selection_without_exact_evidence_keeps_only_what_q_confirms(monkeypatch):
     """With neither exact certificate, a float θ with Zθ > 0 in ℚ still proves realizability (θ*
     only approximately); a float Farkas certificate proves nothing in ℚ: the cell is undecided.  (The exact
     active-set method, which would decide both in ℚ, is switched off here: tests/test_exact_qp.py.)"""
@@ -208,16 +208,16 @@ def test_exact_fallback_refuses_a_float_theta_that_fails_in_q(monkeypatch):
     u, rho = selection_module._nnls_ldp(z)
     float_only = selection_module._finish_float(misstated(), z, u, rho)
     assert float_only.realizable                         # what the float search alone says
-    done = selection_module._finish_without_certificate(misstated(), zq, u, rho, 2)
+    done = selection_module._finish_without_evidence(misstated(), zq, u, rho, 2)
     assert done.status == "not realizable" and done.optimum is None and done.exact
     assert done.evidence == {"farkas_exact": True, "farkas": {0: F(1, 2), 1: F(1, 2)}}
     assert verify_farkas_exact(done)
     monkeypatch.setattr(selection_module, "_scaled_farkas", lambda zq, p: None)
-    by_active_set = selection_module._finish_without_certificate(misstated(), zq, u, rho, 2)
+    by_active_set = selection_module._finish_without_evidence(misstated(), zq, u, rho, 2)
     assert by_active_set.status == "not realizable" and by_active_set.evidence["farkas"] == {0: F(1, 2), 1: F(1, 2)}
     assert by_active_set.evidence["method"] == "exact active set" and verify_farkas_exact(by_active_set)
     monkeypatch.setattr(selection_module, "_exact_active_set", lambda *args, **kwargs: None)
-    undecided = selection_module._finish_without_certificate(misstated(), zq, u, rho, 2)
+    undecided = selection_module._finish_without_evidence(misstated(), zq, u, rho, 2)
     assert undecided.status == "undecided" and undecided.optimum is None
     assert undecided.reason.startswith("undecided: no exact certificate found (KKT or Farkas); "
                                        "the float search says realizable")
@@ -225,7 +225,7 @@ def test_exact_fallback_refuses_a_float_theta_that_fails_in_q(monkeypatch):
 
 
 # Exists because a mutant survived: the Farkas search on rows scaled by powers of two was never needed.
-def test_exact_mode_finds_a_farkas_certificate_that_float_rows_lose():
+def test_exact_mode_finds_farkas_evidence_that_float_rows_lose():
     """A column table f = (0, -2⁻¹¹⁰⁰, 1) under position:0 at L0 = 3 has the training rows
     z = f(0) - f(j) = (2⁻¹¹⁰⁰) and (-1): opposite signs, not realizable.  As floats the first row is 0.0,
     so the float Farkas certificate puts its weight there and fails in ℚ; on the rows scaled by powers
@@ -314,7 +314,7 @@ def test_exact_kkt_enters_the_most_violated_constraint():
 
 # --------------------------------------------------------------------------- float certificates
 # Exists because a mutant survived: the float Farkas residual was not compared with the size of the rows.
-def test_float_farkas_certificate_must_be_small_against_the_rows_it_combines():
+def test_float_farkas_evidence_must_be_small_against_the_rows_it_combines():
     """Float mode on rows of size ~2⁻¹⁰⁰⁰ (a column table f = (0, -t, -2t, -3t), t = 2⁻¹⁰⁰⁰, under
     position:0: rows z = jt > 0, realizable by any θ > 0): the LP's absolute tolerance accepts any u as
     Zᵀu = 0, so the certificate's residual is compared with Σ u_k ‖z_k‖∞ and this one (residual = size)
@@ -337,7 +337,7 @@ def test_float_farkas_certificate_must_be_small_against_the_rows_it_combines():
 
 
 # Exists because a mutant survived: the key under which the float Farkas residual is reported was unchecked.
-def test_float_farkas_certificate_names_its_residual():
+def test_float_farkas_evidence_names_its_residual():
     """alibi (ψ(i, j) = -(i - j)), offset:1 at L0 = 3, float mode: row 1 gives z = ψ(1) - ψ(0) = -1,
     row 2 gives z = ψ(1) - ψ(2) = 1 (and -1 again).  Zᵀu = 0 with Σu = 1 forces u = (1/2, 1/2): the
     residual ‖Zᵀu‖ is exactly 0."""

@@ -9,7 +9,7 @@ import pytest
 import z3
 
 from posreal.checks.base import COUNTEREXAMPLE, PROVED, UNKNOWN
-from posreal.checks.runner import registered_checks
+from posreal.checks.runner import declared_checks
 from posreal.checks.smt import SMT_CHECKS
 from posreal.checks.smt import proposition4 as p4
 from posreal.checks.smt import theorem2 as t2
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.smt
 def test_every_smt_check_runs_in_the_claim_tests():
     """Each SMT check runs once per test session, in tests/test_claims.py (through the claim runner, which
     also asserts both solvers' answers and the negative control); here: the runner registers every one."""
-    table, note = registered_checks()
+    table, note = declared_checks()
     registered = [(c.claim, c.label) for checks in table.values() for c in checks if c.method == "smt"]
     assert note == "" and [(claim, fn.__name__) for claim, fns in SMT_CHECKS.items() for fn in fns] == registered
 

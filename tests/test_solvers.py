@@ -193,9 +193,9 @@ def test_ceiling_fails_when_a_solver_finds_more_rows(monkeypatch):
 
 def _smt_only(monkeypatch):
     """Stand-ins that pass for every non-SMT method a statement lists (tested elsewhere): only the SMT checks run."""
-    from posreal.checks.base import RegisteredCheck
+    from posreal.checks.base import DeclaredCheck
     from posreal.theory.statements import STATEMENT_IDS, statement
-    stubs = [RegisteredCheck(cid, method, f"stub {method}",
+    stubs = [DeclaredCheck(cid, method, f"stub {method}",
                              lambda cid=cid, method=method: CheckResult(cid, "stub", method, "passed", None))
              for cid in STATEMENT_IDS for method in statement(cid).checks if method not in ("smt", "enumeration")]
     monkeypatch.setattr(runner, "_local_checks", lambda: stubs)

@@ -91,7 +91,7 @@ def test_parse_pe_integer_not_ascii_digits(spec):
     refused(lambda: parse_pe(spec), pe_msg(spec, f"{PE_FORMS}; integer parameters in ASCII digits"))
 
 
-def test_parse_pe_integer_limits():
+def test_parse_pe_integer_bounds():
     # D from 0 to 10^9, 12 digits at most
     assert parse_pe("relbias:0").dim(5) == 1
     assert parse_pe("colbias:" + "0" * 11 + "7").dim(5) == 8        # 12 digits: accepted
@@ -123,7 +123,7 @@ def test_parse_pe_base_just_above_one_accepted():
     assert parse_pe(f"abscol:2:{long_base}").base == float(long_base)  # type: ignore[attr-defined]
 
 
-def test_spec_length_limit():
+def test_spec_length_bound():
     at = "nope" + " " * 508               # 512 characters: accepted (stripped after the length check)
     assert len(at) == 512 and str(parse_pe(at)) == "nope"
     beyond = at + " "
@@ -135,7 +135,7 @@ def test_spec_length_limit():
             f"invalid task {long_repr(task_beyond)}; accepted: {TASK_FORMS} (at most 512 characters)")
 
 
-def test_dual_depth_limit():
+def test_dual_depth_bound():
     at = "dual:" * 64 + "alibi"
     assert parse_pe(at) == parse_pe("alibi")            # an even number of shears is the identity
     beyond = "dual:" + at
@@ -149,7 +149,7 @@ def test_dual_depth_limit():
 
 
 # --------------------------------------------------------------------------- parse_learned
-def test_parse_learned_limits_and_messages():
+def test_parse_learned_bounds_and_messages():
     assert parse_learned("learned:1") == LearnedAbsolute(1)
     assert parse_learned(f"learned:{BILLION}").d == BILLION
     assert parse_learned("learned:" + "0" * 11 + "3").d == 3
@@ -206,7 +206,7 @@ def test_feature_values():
     np.testing.assert_allclose(parse_pe("abssin:2").pair_features(i, j, 4), [[si * sk, si * ck, ci * sk, ci * ck]])
 
 
-def test_check_length_limits():
+def test_check_length_bounds():
     relbias, abssin = parse_pe("relbias"), parse_pe("dual:abssin:2")
     relbias.check_length(MAX_PROFILE_LENGTH, 4)
     refused(lambda: relbias.check_length(MAX_PROFILE_LENGTH + 1, 4),
@@ -301,7 +301,7 @@ def test_parse_task_not_a_string():
     refused(lambda: parse_task(1.5), f"invalid task 1.5; accepted: {TASK_FORMS}")  # type: ignore[arg-type]
 
 
-def test_parse_task_integer_limits():
+def test_parse_task_integer_bounds():
     assert str(parse_task(f"offset:{BILLION}")) == f"offset:{BILLION}"
     assert str(parse_task("position:" + "0" * 11 + "9")) == "position:9"   # 12 digits
     assert str(parse_task("offset:0")) == "offset:0"
@@ -374,7 +374,7 @@ def test_parse_document_general_ignores_upper_triangle():
     assert kind == "general" and rows == [[[Fraction(1)]], [[Fraction(2)], [Fraction(1, 2)]]]
 
 
-def test_entry_count_limit(monkeypatch):
+def test_entry_count_bound(monkeypatch):
     assert tables.MAX_TABLE_ENTRIES == 2 ** 20
     monkeypatch.setattr(tables, "MAX_TABLE_ENTRIES", 6)
     too_many = "more than 6 entries"
@@ -434,7 +434,7 @@ def test_load_table_file_refusals(tmp_path: Path, monkeypatch):
     assert parse_pe(f"table:{good}").exact_index_features([1, 1], [0, 1], 2) == [(Fraction(2),), (Fraction(3),)]
 
 
-def test_table_byte_limit(tmp_path: Path, monkeypatch):
+def test_table_byte_bound(tmp_path: Path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert tables.MAX_TABLE_BYTES == 16 * 2 ** 20
     body = json.dumps({"kind": "relative", "rows": [[1]]})
@@ -486,12 +486,12 @@ def test_bucket_pe_boundary_at_train_length_one():
 
 
 # Exists because a mutant survived: check_length at the PE's limit was not checked on both sides.
-def test_length_beyond_the_pe_limit_names_the_limit():
+def test_length_beyond_the_pe_bound_names_the_bound():
     pe = parse_pe("relbias")
-    limit = pe.max_length(16)
-    pe.check_length(limit, 16)
-    assert _message(lambda: pe.check_length(limit + 1, 16)) == (
-        f"invalid length {limit + 1} for PE 'relbias'; accepted: lengths up to {limit} "
+    longest = pe.max_length(16)
+    pe.check_length(longest, 16)
+    assert _message(lambda: pe.check_length(longest + 1, 16)) == (
+        f"invalid length {longest + 1} for PE 'relbias'; accepted: lengths up to {longest} "
         "(larger grids do not fit in memory/time)")
 
 

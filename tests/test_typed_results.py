@@ -34,7 +34,7 @@ def test_theta_exists_exactly_on_the_realizable_path():
         _ = refused.theta
 
 
-def test_exact_optimum_only_with_an_exact_certificate():
+def test_exact_optimum_only_with_exact_optimality_data():
     exact = select("relbias", "offset:1", 16, mode="exact").exact_optimum
     assert exact is not None and all(isinstance(x, Fraction) for x in exact.theta)
     assert len(exact.constraints) == select("relbias", "offset:1", 16, mode="exact").constraints.shape[0]

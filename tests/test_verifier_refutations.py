@@ -300,7 +300,7 @@ def test_static_certificate_of_a_zero_dimensional_pe_has_rank_zero_features():
 
 
 # Exists because a mutant survived: the row limit of the L-grid was not checked on both sides.
-def test_row_on_the_last_line_of_the_grid_is_the_limit():
+def test_row_on_the_last_line_of_the_grid_is_the_bound():
     doc = _certificate("static_alibi_position_0.json")             # L0 = 4, L = 8, row 4, target 0
     doc["instance"]["row"] = 8                                      # row L is outside the L-grid
     with pytest.raises(CertificateError, match=r"row 8, target 0 outside the L=8 grid"):

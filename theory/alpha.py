@@ -116,12 +116,12 @@ class AlphaResult:
         """The arithmetic the rows of R_length were actually decided in."""
         return self.outcomes[length].mode
 
-    def failing_rows(self, length: int, limit: int | None = DEFAULT_ROWS) -> list[RowDiagnosis]:
+    def failing_rows(self, length: int, max_rows: int | None = DEFAULT_ROWS) -> list[RowDiagnosis]:
         """Why rows fail at this length.
 
-        The failed and undecided rows (at most ``limit``; None: all), each with its target key, winning key,
+        The failed and undecided rows (at most ``max_rows``; None: all), each with its target key, winning key,
         margin and per-frequency shares (:mod:`posreal.theory.diagnostics`)."""
-        return diagnose(self.outcomes.get(length), self.selection, self.cell, self.transfer, length, limit)
+        return diagnose(self.outcomes.get(length), self.selection, self.cell, self.transfer, length, max_rows)
 
     def __repr__(self) -> str:
         """One short line (the cell, the geometry, realizability and α per length), not a dataclass dump."""

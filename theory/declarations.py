@@ -97,14 +97,14 @@ class TaskFamily:
 
 
 @dataclass
-class _Registry:
+class _Declarations:
     pes: dict[str, PEFamily] = field(default_factory=dict)            # name or alias -> family
     transfers: dict[str, TransferType] = field(default_factory=dict)
     tasks: dict[str, TaskFamily] = field(default_factory=dict)
     loaded: bool = False
 
 
-_REGISTRY = _Registry()
+_DECLARED = _Declarations()
 
 
 def _name(form: str) -> str:
@@ -125,27 +125,27 @@ def _take(table: dict[str, Any], what: str, names: tuple[str, ...], new: Any, fo
 
 def declare_pe(family: PEFamily) -> PEFamily:
     """Declare a PE family under its name and aliases; a name already taken by another family is refused."""
-    _take(_REGISTRY.pes, "PE", family.names, family, lambda f: f.entry.form)
+    _take(_DECLARED.pes, "PE", family.names, family, lambda f: f.entry.form)
     return family
 
 
 def declare_transfer(kind: TransferType) -> TransferType:
     """Declare a length-extension type under its name; a name already taken by another type is refused."""
-    _take(_REGISTRY.transfers, "extension", (kind.name,), kind, lambda t: t.forms)
+    _take(_DECLARED.transfers, "extension", (kind.name,), kind, lambda t: t.forms)
     return kind
 
 
 def declare_task(family: TaskFamily) -> TaskFamily:
     """Declare a positional task family under its name; a name already taken by another family is refused."""
-    _take(_REGISTRY.tasks, "task", (family.name,), family, lambda t: t.form)
+    _take(_DECLARED.tasks, "task", (family.name,), family, lambda t: t.form)
     return family
 
 
 def load() -> None:
     """Import the built-in families and the plugins once (a plugin that fails to import is a one-line error)."""
-    if _REGISTRY.loaded:
+    if _DECLARED.loaded:
         return
-    _REGISTRY.loaded = True
+    _DECLARED.loaded = True
     for module in BUILT_IN:
         importlib.import_module(module)
     names = [n.strip() for n in os.environ.get(PLUGINS_VARIABLE, "").split(",") if n.strip()]
@@ -166,13 +166,13 @@ def load() -> None:
 def pe_family(name: str) -> PEFamily | None:
     """The PE family declared under ``name`` (or an alias), or None."""
     load()
-    return _REGISTRY.pes.get(name)
+    return _DECLARED.pes.get(name)
 
 
 def pe_families() -> list[PEFamily]:
     """Every declared PE family once, in catalogue order."""
     load()
-    unique = {id(f): f for f in _REGISTRY.pes.values()}
+    unique = {id(f): f for f in _DECLARED.pes.values()}
     return sorted(unique.values(), key=lambda f: (f.rank, f.entry.form))
 
 
@@ -185,7 +185,7 @@ def pe_forms() -> str:
 def reserved_pe_names() -> frozenset[str]:
     """Names a user PE may not take: every declared spec name and alias."""
     load()
-    return frozenset(_REGISTRY.pes)
+    return frozenset(_DECLARED.pes)
 
 
 def never_rational_names() -> frozenset[str]:
@@ -201,13 +201,13 @@ def published_pes() -> tuple[str, ...]:
 def transfer_type(name: str) -> TransferType | None:
     """The length-extension type declared under ``name``, or None."""
     load()
-    return _REGISTRY.transfers.get(name)
+    return _DECLARED.transfers.get(name)
 
 
 def transfer_types() -> list[TransferType]:
     """Every declared length-extension type, in catalogue order."""
     load()
-    return sorted(_REGISTRY.transfers.values(), key=lambda t: (t.rank, t.name))
+    return sorted(_DECLARED.transfers.values(), key=lambda t: (t.rank, t.name))
 
 
 def extension_forms() -> str:
@@ -224,11 +224,11 @@ def named_extensions() -> tuple[str, ...]:
 def task_family(name: str) -> TaskFamily | None:
     """The positional task family declared under ``name``, or None."""
     load()
-    return _REGISTRY.tasks.get(name)
+    return _DECLARED.tasks.get(name)
 
 
 def task_forms() -> str:
     """The accepted-forms text of a bad task spec, from the declarations."""
     load()
-    families = sorted(_REGISTRY.tasks.values(), key=lambda t: (t.rank, t.name))
+    families = sorted(_DECLARED.tasks.values(), key=lambda t: (t.rank, t.name))
     return ", ".join(f.form for f in families) + ", dual:TASK"

@@ -8,8 +8,8 @@ Main definitions (definitions.md#diagnostics):
   γ_i = Σ_f θ_f (ψ_f(i, t) − ψ_f(i, w)) + θ_{f+d/2} (ψ_{f+d/2}(i, t) − ψ_{f+d/2}(i, w)), one term per frequency ω_f;
   listed largest in magnitude first, they say which frequency realigns (rope:16, L0 = 16: on row 178 offset 177
   beats offset 1 because ω₀ = 1 comes back to within 1 rad of its phase at offset 1);
-* :func:`diagnose` lists the failed and undecided rows of one length, at most ``limit`` of them (all with
-  ``limit=None``), each a :class:`RowDiagnosis`.  Winners of a profile kernel come from one O(L) pass
+* :func:`diagnose` lists the failed and undecided rows of one length, at most ``max_rows`` of them (all with
+  ``max_rows=None``), each a :class:`RowDiagnosis`.  Winners of a profile kernel come from one O(L) pass
   (:func:`~posreal.theory.kernels.profile_rivals`); other kernels are read row by row for the listed rows only.
 """
 
@@ -83,14 +83,14 @@ def frequency_shares(pe: Any, theta: np.ndarray, row: int, target: int, winner: 
 
 
 def diagnose(outcomes: RowOutcomes | None, selection: Selection, cell: Cell, transfer: Transfer, length: int,
-             limit: int | None = DEFAULT_ROWS) -> list[RowDiagnosis]:
+             max_rows: int | None = DEFAULT_ROWS) -> list[RowDiagnosis]:
     """The failed and undecided rows of R_length (their ``outcomes``) under ``transfer`` of the selected θ*, first
-    ``limit`` of them by row."""
+    ``max_rows`` of them by row."""
     if outcomes is None or not selection.realizable:
         return []
     bad = np.flatnonzero((outcomes.status == FAILED) | (outcomes.status == UNDECIDED))
-    if limit is not None:
-        bad = bad[:limit]
+    if max_rows is not None:
+        bad = bad[:max_rows]
     if bad.size == 0:
         return []
     pe = transfer.at_length(cell.pe, length, cell.train_length)

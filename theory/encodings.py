@@ -166,10 +166,10 @@ class Encoding:
         return "larger grids do not fit in memory/time"
 
     def check_length(self, length: int, train_length: int) -> None:
-        limit = self.max_length(train_length)
-        if length > limit:
+        longest = self.max_length(train_length)
+        if length > longest:
             raise SpecError(f"invalid length {length!r} for PE {str(self)!r}; accepted: "
-                            f"lengths up to {limit} ({self.length_bound_reason()})")
+                            f"lengths up to {longest} ({self.length_bound_reason()})")
 
     def dual(self) -> Encoding:
         """The shear ψ_S(i, j) = ψ(i, i - j), in normal form (the shear of a shear is the PE)."""

@@ -21,12 +21,12 @@ MAX_QUOTE = 80
 """Characters of a bad value that an error message quotes (a 100 KB value gives a short line)."""
 
 
-def quote(value: object, limit: int = MAX_QUOTE) -> str:
-    """``repr(value)``, cut to about ``limit`` characters, with the full size named."""
-    if isinstance(value, (str, bytes)) and len(value) > limit:
-        return repr(value[:limit]) + f"… ({len(value)} characters)"
+def quote(value: object, max_chars: int = MAX_QUOTE) -> str:
+    """``repr(value)``, cut to about ``max_chars`` characters, with the full size named."""
+    if isinstance(value, (str, bytes)) and len(value) > max_chars:
+        return repr(value[:max_chars]) + f"… ({len(value)} characters)"
     text = repr(value)
-    return text if len(text) <= limit else text[:limit] + f"… ({len(text)} characters)"
+    return text if len(text) <= max_chars else text[:max_chars] + f"… ({len(text)} characters)"
 
 
 def bad_value(what: str, value: object, accepted: str) -> SpecError:

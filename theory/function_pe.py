@@ -67,13 +67,13 @@ def _form(kind: PEKind, width: int) -> str:
             "numbers")
 
 
-def _complex(out: Any, limit: int) -> bool:
+def _complex(out: Any, max_items: int) -> bool:
     """Whether ``out`` holds complex numbers (a complex array, or complex entries in nested lists or object
     arrays): a float conversion would cut them to their real part.  A loop, never recursion, over at most
-    ``limit`` items (a list that holds itself ends too; the conversion then refuses it)."""
+    ``max_items`` items (a list that holds itself ends too; the conversion then refuses it)."""
     pending = [out]
-    while pending and limit > 0:
-        limit -= 1
+    while pending and max_items > 0:
+        max_items -= 1
         x = pending.pop()
         if isinstance(x, np.ndarray):
             if x.dtype.kind == "c":

@@ -496,10 +496,10 @@ def _finish_exact(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float, p:
             sel.evidence = {"farkas_exact": True, "farkas": cert}
             sel.reason = "infeasible at L0: u ≥ 0 with Zᵀu = 0, Σu = 1 (Farkas certificate, exact in ℚ)"
             return sel
-    return _finish_without_certificate(sel, zq, u, rho, p)
+    return _finish_without_evidence(sel, zq, u, rho, p)
 
 
-def _finish_without_certificate(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float, p: int) -> Selection:
+def _finish_without_evidence(sel: Selection, zq: list[tuple], u: np.ndarray, rho: float, p: int) -> Selection:
     """Exact mode's last resort, when the float start gave neither an exact KKT point nor an exact Farkas
     certificate.  The float search runs on the float rows, which can misstate the rational ones (rows of
     size 2⁻¹¹⁰⁰ are all 0.0; 2⁵³ + 1 rounds to 2⁵³; 10⁴⁰⁰ next to 1 leaves NNLS no usable ρ), so its answer

@@ -46,9 +46,9 @@ FORM = ('a JSON object {"kind": "relative" | "column" | "general", "rows": [...]
         'numbers or rational strings such as "-1/3"')
 
 
-def _short(value: object, limit: int = 80) -> str:
+def _short(value: object, max_chars: int = 80) -> str:
     text = repr(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= max_chars else text[:max_chars - 1] + "…"
 
 
 def _fail(path: str, problem: str) -> SpecError:
@@ -312,10 +312,10 @@ def _exact_scale(entries: list[Fraction | None]) -> Fraction:
     """1 when every entry is within :data:`MAX_ENTRY_MAGNITUDE`, else 2^-k with k the least power that brings the
     largest one within it (exact: a power of two)."""
     largest = max((abs(f) for f in entries if f is not None), default=Fraction(0))
-    limit = Fraction(MAX_ENTRY_MAGNITUDE)
+    largest_allowed = Fraction(MAX_ENTRY_MAGNITUDE)
     k = 0
-    while largest / 2 ** k > limit:
-        k += max(1, (largest / 2 ** k / limit).__ceil__().bit_length() - 1)
+    while largest / 2 ** k > largest_allowed:
+        k += max(1, (largest / 2 ** k / largest_allowed).__ceil__().bit_length() - 1)
     return Fraction(1, 2 ** k)
 
 

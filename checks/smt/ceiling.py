@@ -70,7 +70,7 @@ class Ceiling:
     train_length: int
     realized: int                 # rows realized by the best kernel found
     total: int                    # |R_n|
-    witness: list[Fraction]       # the best kernel's parameters (r, a or θ)
+    best_kernel: list[Fraction]       # the best kernel's parameters (r, a or θ)
     realized_rows: list[int]
     optimal: Verdict | str        # proved (k+1 rows unsat), unknown (timeout: a lower bound only), "refused"
     verified: bool                # Python re-count of the witness equals ``realized``
@@ -91,7 +91,7 @@ class Ceiling:
         """The ceiling as a JSON object."""
         return {"kernel": self.kernel, "task": self.task, "length": self.length,
                 "train_length": self.train_length, "realized": self.realized, "total": self.total,
-                "ceiling": f"{self.realized}/{self.total}", "witness": [fraction_str(w) for w in self.witness],
+                "ceiling": f"{self.realized}/{self.total}", "witness": [fraction_str(w) for w in self.best_kernel],
                 "realized_rows": self.realized_rows, "optimal": str(self.optimal), "verified": self.verified,
                 "features": self.features, "reason": self.reason or None, "seconds": self.seconds,
                 "notes": self.notes}
@@ -203,11 +203,11 @@ def compute_ceiling(task: str | Task, length: int, kernel: str | None = None, pe
         return Ceiling(cls.label, str(task_obj), length, train_length, 0, len(rows), [], [], UNKNOWN, False,
                        features, reason, round(time.perf_counter() - start, 4))
     try:
-        witness = [to_fraction(model.eval(w, model_completion=True)) for w in params]
+        best_kernel = [to_fraction(model.eval(w, model_completion=True)) for w in params]
     except AlgebraicValue as err:   # never rounded: the witness is refused
         return Ceiling(cls.label, str(task_obj), length, train_length, 0, len(rows), [], [], "refused", False,
                        features, str(err), round(time.perf_counter() - start, 4))
-    realized_rows = recount(cls, witness, task_obj, length, train_length)
+    realized_rows = recount(cls, best_kernel, task_obj, length, train_length)
     k = len(realized_rows)
     optimal, reason = PROVED, ""
     if answer != z3.sat:   # timeout: the best model so far gives a lower bound only
@@ -217,7 +217,7 @@ def compute_ceiling(task: str | Task, length: int, kernel: str | None = None, pe
     claimed = sum(1 for f in flags if z3.is_true(model.eval(f, model_completion=True)))
     verified = claimed == k and all(z3.is_true(model.eval(c, model_completion=True)) for c, f in zip(cons, flags)
                                     if z3.is_true(model.eval(f, model_completion=True)))
-    out = Ceiling(cls.label, str(task_obj), length, train_length, k, len(rows), witness, realized_rows,
+    out = Ceiling(cls.label, str(task_obj), length, train_length, k, len(rows), best_kernel, realized_rows,
                   optimal, verified, features, reason, round(time.perf_counter() - start, 4))
     if not cls.exact:
         out.notes.append("features are float64 values converted exactly to rationals: the ceiling of that rational PE")
@@ -256,24 +256,24 @@ def prove_at_most(cons, flags, k: int, timeout: float, ctx: z3.Context | None = 
 
 
 # ------------------------------------------------------------------ independent re-count (Python, ℚ)
-def recount(cls: KernelClass, witness: list[Fraction], task: Task, length: int, train_length: int) -> list[int]:
+def recount(cls: KernelClass, best_kernel: list[Fraction], task: Task, length: int, train_length: int) -> list[int]:
     """Rows realized by the witness kernel, decided in ℚ without z3."""
     rows, targets = task.rows_and_targets(length)
     if cls.label in KERNEL_CLASSES:
         profile = ProfileKernel(length, KeyIndex.OFFSET if cls.label == "relative" else KeyIndex.POSITION,
-                                list(witness))
+                                list(best_kernel))
         margins, _ = exact_margins(profile, rows, targets)
         status = classify_exact(margins, np.zeros(rows.size, dtype=bool))
         return [int(i) for i, s in zip(rows, status) if s > 0]
     if cls.exact and cls.pe is not None:   # rational PE: theory's exact transfer, margins and structural ties
-        kern = exact_transfer(cls.pe, witness, length, train_length)
+        kern = exact_transfer(cls.pe, best_kernel, length, train_length)
         margins, _ = exact_margins(kern, rows, targets)
         ties = structural_ties(cls.pe, rows, targets, length, train_length)
         status = classify_exact(margins, ties)
         return [int(i) for i, s in zip(rows, status) if s > 0]
     out = []   # rationalized float features: evaluate κ(i, j) = ⟨θ, ψ(i, j)⟩ in ℚ directly
     for i, t in zip(rows.tolist(), targets.tolist()):
-        vals = [sum((witness[c] * x for c, x in cls.coeffs(i, j).items()), Fraction(0)) for j in range(i + 1)]
+        vals = [sum((best_kernel[c] * x for c, x in cls.coeffs(i, j).items()), Fraction(0)) for j in range(i + 1)]
         if all(vals[t] > vals[j] for j in range(i + 1) if j != t):
             out.append(i)
     return out

@@ -63,8 +63,8 @@ def ceiling_obligations(task: str, length: int, k: int, kernel: str | None = Non
                               f"bound weakened to at least {k} rows", tuple(guarded + [count >= k]), timeout))
 
     def verify(model) -> tuple[bool, str]:
-        witness = [to_fraction(model.eval(w, model_completion=True)) for w in params]
-        got = recount(cls, witness, task_obj, length, train_length)
+        best_kernel = [to_fraction(model.eval(w, model_completion=True)) for w in params]
+        got = recount(cls, best_kernel, task_obj, length, train_length)
         return len(got) >= k, f"the model's kernel realizes rows {got} ({len(got)} ≥ {k}: {len(got) >= k})"
 
     return out, verify

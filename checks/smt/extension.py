@@ -47,7 +47,7 @@ def fx(value_: Fraction) -> str:
     return str(value_)
 
 
-def witnessed(hypotheses: list[z3.BoolRef], body: Callable[[z3.ArithRef], z3.ArithRef]) -> list[z3.BoolRef]:
+def instantiated(hypotheses: list[z3.BoolRef], body: Callable[[z3.ArithRef], z3.ArithRef]) -> list[z3.BoolRef]:
     """The hypotheses with V replaced by an explicit V(x) = body(x) (piecewise linear): the non-vacuity query.
     Substituted rather than asserted as ∀x. V(x) = body(x): with V uninterpreted beside a universal hypothesis,
     cvc5 (mbqi) found no model in 10 s, whereas V's quantified hypothesis then becomes linear and ground."""
@@ -82,7 +82,7 @@ def pi_copy_even() -> SmtProof:
                      ("instance at x_k", grid + even + [peak_at_key, wrong])],
                     "L odd (the target ⌊L/2⌋·L0/L leaves L0/2)",
                     grid + [L0 % 2 == 0, L % 2 == 1, peak_at_key, wrong, L <= CONTROL_BOUND], verify,
-                    hypotheses=witnessed(grid + even + [peak, L0 == 4, L == 8],
+                    hypotheses=instantiated(grid + even + [peak, L0 == 4, L == 8],
                                          lambda p: -z3.If(p >= half0, p - half0, half0 - p)))
 
 
@@ -137,7 +137,7 @@ def _fixed_offset(increasing: bool) -> SmtProof:
                     [("quantified", grid + [mono, realized_row]),
                      ("instance at the neighbour", grid + [mono_at, realized_at])],
                     "monotonicity dropped", grid + [realized_row, L <= CONTROL_BOUND, L0 <= CONTROL_BOUND], verify,
-                    hypotheses=witnessed(grid + [mono, L0 == 4, L == 8, c == 1], lambda p: p if increasing else -p))
+                    hypotheses=instantiated(grid + [mono, L0 == 4, L == 8, c == 1], lambda p: p if increasing else -p))
 
 
 def pi_fixed_offset_increasing() -> SmtProof:
@@ -176,7 +176,7 @@ def pi_position0_increasing() -> SmtProof:
                     [("quantified", grid + [increasing, fails]), ("instance at the keys", grid + [at_keys, fails])],
                     "V increasing on the integers 0..L0-1 only (what training sees)",
                     grid + [on_integers, fails, L <= CONTROL_BOUND, L0 <= CONTROL_BOUND], verify,
-                    hypotheses=witnessed(grid + [increasing, L0 == 4, L == 8], lambda p: p))
+                    hypotheses=instantiated(grid + [increasing, L0 == 4, L == 8], lambda p: p))
 
 
 MAKERS = [pi_copy_even, pi_copy_dense, pi_fixed_offset_increasing, pi_fixed_offset_decreasing,

@@ -90,17 +90,17 @@ def lengths() -> list[z3.BoolRef]:
 # B(0, v) = B(0 + 0, v) = B(0, v) + B(0, v), hence B(0, v) = 0.  QED
 # ¬∀v B(0, v) = 0 is asserted as B(0, w) ≠ 0 for a fresh constant w (its Skolem form, equisatisfiable):
 # the control's model then names its witness, and Python re-checks it in either solver's model.
-w_witness = z3.Const("w", Vec)
+w_example = z3.Const("w", Vec)
 
 
 def zero_form() -> SmtProof:
     """SMT proof, with its negative control: B(0, v) = 0 from additivity of B in its first argument."""
     def verify(model):
         zero_ok = z3.is_true(model.eval(add(zero, zero) == zero, model_completion=True))
-        b = value(model, B(zero, w_witness))
+        b = value(model, B(zero, w_example))
         return zero_ok and b != 0, f"0 + 0 = 0 holds: {zero_ok}; B(0, w) = {b} ≠ 0 (B not additive)"
 
-    not_zero = B(zero, w_witness) != 0
+    not_zero = B(zero, w_example) != 0
     return SmtProof(CLAIM, "B(0, v) = 0 for every v: from additivity of B in its first argument and 0 + 0 = 0",
                     [("quantified", [ADDITIVE, ZERO, not_zero])], "drop additivity of B in its first argument",
                     [ZERO, not_zero], verify, hypotheses=[ADDITIVE, ZERO])

@@ -17,7 +17,7 @@ CONFIG_MULTIPLES = (2, 8, 16)   # default lengths of an hf: config, in multiples
 ALL_ROWS = 0   # ``--rows all``: no bound (None would read as "not asked for")
 
 
-def row_limit(text: str) -> int:
+def row_count(text: str) -> int:
     """``--rows``: a count K >= 1, or ``all`` (:data:`ALL_ROWS`)."""
     if text == "all":
         return ALL_ROWS
@@ -72,7 +72,7 @@ def add_parser(sub) -> None:
     p.add_argument("--fine-tune-length", type=train_length, default=None, metavar="L1",
                    help="select θ* at L1 > L0 with the extended features (extend, then fine-tune), then transfer "
                         "it to each L >= L1 under the same extension")
-    p.add_argument("--rows", type=row_limit, nargs="?", const=DEFAULT_ROWS, default=None, metavar="K|all",
+    p.add_argument("--rows", type=row_count, nargs="?", const=DEFAULT_ROWS, default=None, metavar="K|all",
                    help=f"list why rows fail: the first K failed or undecided rows per length (default {DEFAULT_ROWS}"
                         "; 'all' for every one), each with its target, winning key, margin and, for sinusoidal "
                         "PEs, each frequency's share of the margin")
@@ -153,8 +153,8 @@ def run(args) -> int:
     document = result.to_json()
     if args.rows is not None:
         geometry.require(Use.FAILING_ROWS, "option --rows with geometry")
-        limit = None if args.rows == ALL_ROWS else args.rows
-        document["failing_rows"] = {str(L): [r.to_json() for r in result.failing_rows(L, limit)]
+        max_rows = None if args.rows == ALL_ROWS else args.rows
+        document["failing_rows"] = {str(L): [r.to_json() for r in result.failing_rows(L, max_rows)]
                                     for L in result.lengths} if result.realizable else {}
     if args.json:
         emit_json(with_provenance(document))

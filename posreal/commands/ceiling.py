@@ -44,7 +44,7 @@ def run(args) -> int:
               f"{result.realized}/{result.total} "
               f"({'optimal, proved' if result.optimal == 'proved' else result.optimal})")
         print(f"realized rows: {result.realized_rows}")
-        print(f"witness ({result.features}): {[str(w) for w in result.witness]}")
+        print(f"witness ({result.features}): {[str(w) for w in result.best_kernel]}")
         print(f"witness re-counted in ℚ without z3: {'agrees' if result.verified else 'DISAGREES'}; "
               f"{result.seconds:.3g} s")
         for note in result.notes + ([result.reason] if result.reason else []):

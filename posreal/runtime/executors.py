@@ -367,14 +367,14 @@ class WorkerPool(Generic[U, R]):
         submitted at a time, so a generator of units that stops (a time limit) stops the run after
         the units in flight.  A unit whose pool worker was lost is resubmitted (at most
         :data:`MAX_ATTEMPTS` times); each unit's result is yielded once."""
-        limit = in_flight or (1 if self.spec.kind is ExecutorKind.IN_PROCESS else 2 * self.slots)
+        max_pending = in_flight or (1 if self.spec.kind is ExecutorKind.IN_PROCESS else 2 * self.slots)
         source = iter(units)
         retry: deque[tuple[U, int]] = deque()
         pending: dict[Future, tuple[U, int]] = {}
         exhausted = False
         try:
             while True:
-                while len(pending) < limit and (retry or not exhausted):
+                while len(pending) < max_pending and (retry or not exhausted):
                     if retry:
                         unit, attempts = retry.popleft()
                     else:

@@ -206,16 +206,16 @@ class Estimate:
 def require(estimate: Estimate) -> None:
     """Refuse ``estimate`` if it exceeds the budget (a one-line ResourceError, exit code 2); work within the
     budget but above :data:`NOTE_WORK` is announced first, one line on stderr (:func:`note_work`)."""
-    limit = budget()
+    allowed = budget()
     work_budget = max_work()
     if estimate.work > work_budget:
         raise ResourceError(
             f"refused: {estimate.what} would need about {estimate.work:.2g} floating-point operations, above the "
             f"budget of {work_budget:.2g}; accepted: smaller arguments, or raise the budget with {WORK_ENV}=N")
-    if estimate.memory > limit.memory:
+    if estimate.memory > allowed.memory:
         raise ResourceError(
             f"refused: {estimate.what} would need about {human(estimate.memory)} of memory, above the budget "
-            f"of {human(limit.memory)} ({limit.source}); accepted: smaller arguments, or raise the budget with "
+            f"of {human(allowed.memory)} ({allowed.source}); accepted: smaller arguments, or raise the budget with "
             f"'posreal --max-memory SIZE ...' or {MEMORY_ENV}=SIZE")
     note_work(estimate)
 
