@@ -33,8 +33,8 @@ from posreal.theory.alpha import compute_alpha
 from posreal.theory.defaults import GEOMETRIES
 from posreal.theory.geometry import DECLARED, SelectionGeometry, Use
 
-__all__ = ["GEOMETRIES", "LIMIT", "Prediction", "compute_extension_predictions", "compute_predictions", "limit_prediction",
-           "prediction_summary"]
+__all__ = ["GEOMETRIES", "LIMIT", "Prediction", "compute_extension_predictions", "compute_predictions",
+           "limit_prediction", "prediction_summary"]
 
 
 @dataclass(frozen=True)

@@ -298,8 +298,8 @@ def _exp_separation(s: dict) -> str:
     for name, rs in s["recipes"].items():
         for g, w in rs["witnesses"].items():
             t = w["table"]
-            rows.append([f"`{name}`", PREDICTION_LABELS.get(g, g), t["alpha_one"]["generalizes"], t["alpha_one"]["fails"],
-                         t["alpha_below_one"]["generalizes"], t["alpha_below_one"]["fails"],
+            rows.append([f"`{name}`", PREDICTION_LABELS.get(g, g), t["alpha_one"]["generalizes"],
+                         t["alpha_one"]["fails"], t["alpha_below_one"]["generalizes"], t["alpha_below_one"]["fails"],
                          f"{w['ends_differ']['measurements']} ({w['ends_differ']['generalizes']} generalize)"])
     out = table(["recipe", "witness", "α = 1, generalizes", "α = 1, fails", "α < 1, generalizes", "α < 1, fails",
                  "ends differ"], rows, SUMMARY_SOURCE)

@@ -262,8 +262,9 @@ def prediction_table(records: list[dict], prediction: dict, threshold: float) ->
         "agreement_rate": agreeing / total if total else None,
         "ends_differ": {"measurements": n_differ,
                         "generalizes": sum(_verdict(r, threshold) for v in differ.values() for r in v),
-                        "cells": [{"pe": k[0], "task": k[1], "length": k[2], "alpha": list(prediction[k[:2]].alpha[k[2]]),
-                                   "measurements": len(v), "generalizes": sum(_verdict(r, threshold) for r in v)}
+                        "cells": [{"pe": k[0], "task": k[1], "length": k[2],
+                                   "alpha": list(prediction[k[:2]].alpha[k[2]]), "measurements": len(v),
+                                   "generalizes": sum(_verdict(r, threshold) for r in v)}
                                   for k, v in sorted(differ.items(), key=lambda kv: str(kv[0]))]},
         "disagreeing_cells": cells,
         "by_convergence": by_status,
