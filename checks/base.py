@@ -2,7 +2,7 @@
 
 Verdicts (three kinds, never two): ``proved`` (a symbolic proof, or an SMT proof that *both*
 z3 and cvc5 decided unsat), ``passed`` (a finite or randomized check found no violation),
-``failed`` / ``counterexample`` (the claim was refuted: a witness is in ``detail``; two solvers
+``failed`` / ``counterexample`` (the claim was refuted: a counterexample is in ``detail``; two solvers
 that disagree, one sat and one unsat, are a failure too), ``unknown`` (the solver gave up or timed
 out: a failure, with the solver's reason).  An SMT proof that only one solver decided is
 ``proved by z3 only`` / ``proved by cvc5 only``: a verdict of its own, listed as such, and good only
@@ -36,7 +36,7 @@ class Verdict(StrEnum):
     PROVED = "proved"                   # an SMT or symbolic proof
     PASSED = "passed"                   # a finite or randomized check found no violation
     FAILED = "failed"                   # the check could not establish the claim
-    COUNTEREXAMPLE = "counterexample"   # the claim was refuted: a witness is in ``detail``
+    COUNTEREXAMPLE = "counterexample"   # the claim was refuted: a counterexample is in ``detail``
     UNKNOWN = "unknown"                 # the solver gave up or timed out (a failure, with its reason)
     PROVED_BY_Z3_ONLY = "proved by z3 only"       # z3 unsat; cvc5 not asked, or undecided (never silently a pass)
     PROVED_BY_CVC5_ONLY = "proved by cvc5 only"   # cvc5 unsat; z3 not asked, or undecided
@@ -199,7 +199,7 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class DeclaredCheck:
-    """One check as the claim runner registers it.
+    """One check as its module declares it.
 
     The claim it covers, its method, a one-line label, the zero-argument callable that runs it, whether it is slow
     (skipped by ``--skip-slow``), and, for a check that needs an outside tool, ``unavailable``: a callable that says

@@ -25,7 +25,7 @@ Main checks:
 * :func:`check_exact_registry` (registry) — θ*_∞ and θ*_1 satisfy their LP optimality conditions in ℚ
   (:func:`posreal.theory.norm_programs.verify_lp_exact`) on every realizable rational registry cell, and
   the LP is infeasible on exactly the cells that are not realizable for ℓ2 (realizability does not
-  depend on q).  Control: each certificate perturbed (one dual value doubled, one θ entry moved by
+  depend on q).  Control: each optimality record perturbed (one dual value doubled, one θ entry moved by
   1/7) must be refused.
 """
 
@@ -114,7 +114,7 @@ def descent_control(case: dict) -> None:
     _compare(case, SelectionGeometry.parse(own.rival))
 
 
-# --------------------------------------------------------------------------- exact LP certificates
+# --------------------------------------------------------------------------- exact LP optimality data
 def _perturbed(cert: LPOptimality) -> list[LPOptimality]:
     """Two broken copies: one dual value doubled, one θ entry moved by 1/7."""
     out = []

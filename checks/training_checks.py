@@ -97,7 +97,7 @@ def _non_decreasing(x: np.ndarray) -> bool:
 
 
 def rise_holds(attention: np.ndarray) -> tuple[bool, dict]:
-    """The pre-registered rise criterion on attention (K, m).
+    """The rise criterion fixed before the runs on attention (K, m).
 
     Min and mean over rows non-decreasing over the recorded iterates and the final mean above the first."""
     low, mean = attention.min(axis=1), attention.mean(axis=1)
@@ -107,7 +107,7 @@ def rise_holds(attention: np.ndarray) -> tuple[bool, dict]:
 
 
 def fall_holds(attention: np.ndarray) -> tuple[bool, dict]:
-    """The pre-registered fall criterion.
+    """The fall criterion fixed before the runs.
 
     The mean over rows peaks before the last recorded iterate and does not increase after the peak."""
     mean = attention.mean(axis=1)

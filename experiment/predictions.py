@@ -1,4 +1,4 @@
-"""The witnesses the experiment confronts trained heads with.
+"""The predictions the experiment confronts trained heads with.
 
 α_L^(q) and θ*_q per (PE, task) cell for the geometries q ∈ {l2, linf, l1} (definitions.md#geometry,
 definitions.md#alpha-q).
@@ -20,7 +20,7 @@ Main definitions:
 * :func:`compute_extension_predictions` — the same under each length-extension method σ
   (α_L^σ,(q): θ*_q selected at L0 without extension, evaluated through T_L^σ), for the PEs σ acts on.
 
-Witnesses are computed at summary time from (PE, task, L0, lengths) alone: training never
+Predictions are computed at summary time from (PE, task, L0, lengths) alone: training never
 depends on them, and every record keeps its trained θ so that cosines can be taken later.
 """
 
@@ -39,7 +39,7 @@ __all__ = ["GEOMETRIES", "LIMIT", "Prediction", "compute_extension_predictions",
 
 @dataclass(frozen=True)
 class Prediction:
-    """The witness of one geometry for one (PE, task) cell: α_L^(q) per length and θ*_q."""
+    """The prediction of one geometry for one (PE, task) cell: α_L^(q) per length and θ*_q."""
 
     geometry: str
     pe: str
@@ -51,7 +51,7 @@ class Prediction:
 
 
 LIMIT = "l2-limit"
-"""The witness key of α♯_L (the ℓ2 limit of gradient descent)."""
+"""The prediction key of α♯_L (the ℓ2 limit of gradient descent)."""
 
 
 def limit_prediction(pe: str, task: str, train_length: int, lengths: list[int]) -> Prediction:

@@ -10,7 +10,7 @@ Main results:
 * :func:`load_summary` — a summary file read and checked against the keys the report needs
   (:class:`ReportError`, naming the file and the key, when it is missing or not a summary).
 
-The witness of each recipe's own geometry is :data:`posreal.experiment.summary.OWN_PREDICTION`.
+The prediction of each recipe's own geometry is :data:`posreal.experiment.summary.OWN_PREDICTION`.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ LADDER_MODEL = {"gd-positional": "positional loss, gradient descent (then the lo
                 "gd": "token model, normalized GD", "signum": "token model, Signum", "adam": "token model, Adam"}
 LEFT_CAUSES = (("outside_not_converged", "outside α, run not converged"),
                ("outside_not_learned", "outside α, L0 not learned"),
-               ("outside_direction", "outside α, converged: the direction trained is not the witness's"),
-               ("threshold_witness_silent", "verdict: interval ends differ (witness silent)"),
+               ("outside_direction", "outside α, converged: the direction trained is not the prediction's"),
+               ("threshold_witness_silent", "verdict: interval ends differ (prediction silent)"),
                ("threshold_attention_inside", "verdict: attention inside α, token verdict across the cut"),
                ("threshold_attention_outside", "verdict: attention outside α"))
 
@@ -135,7 +135,7 @@ def _exp_ladder(s: dict) -> str:
                      _frac(conv["not converged"]["inside"], conv["not converged"]["total"]),
                      _frac(conv["not recorded"]["inside"], conv["not recorded"]["total"]),
                      f"{_pct(thr['agreement_rate'])} ({thr['agreeing']} of {thr['total']})", causes])
-    return table(["recipe", "model and optimizer", "own witness",
+    return table(["recipe", "model and optimizer", "own prediction",
                   f"attention accuracy in α ± {s['attention_tolerance']}", "mean abs. error",
                   "… converged runs", "… not converged", "… not recorded",
                   "threshold verdict agrees", "what is left, by cause (measurements)"], rows, SUMMARY_SOURCE)
@@ -157,7 +157,8 @@ def _exp_attention_agreement(s: dict) -> str:
                     f"{a['pairs_inside_by_mean']}/{a['pairs']} (cell, L) by mean")
             row.append(f"**{cell}**" if OWN_PREDICTION.get(name) == g else cell)
         rows.append(row)
-    return table(["recipe \\ witness", *[f"α_L^({PREDICTION_LABELS.get(g, g)})" for g in geoms]], rows, SUMMARY_SOURCE)
+    return table(["recipe \\ prediction", *[f"α_L^({PREDICTION_LABELS.get(g, g)})" for g in geoms]], rows,
+                 SUMMARY_SOURCE)
 
 
 def _exp_attention_outside(s: dict) -> str:
@@ -173,7 +174,7 @@ def _exp_attention_outside(s: dict) -> str:
                          _stat(c["attention_accuracy"]), c["not_converged"]])
     if not rows:
         return "**No measurement** outside its own witness.\n\n" + provenance(SUMMARY_SOURCE)
-    return table(["recipe", "own witness", "cell", "L", "α_L", "measurements outside", "attention accuracy mean "
+    return table(["recipe", "own prediction", "cell", "L", "α_L", "measurements outside", "attention accuracy mean "
                   "[min, max] (all the pair's measurements)", "of them not converged"], rows, SUMMARY_SOURCE)
 
 
@@ -286,7 +287,8 @@ def _exp_agreement(s: dict) -> str:
             cell += f"; {w['ends_differ']['measurements']} ends differ)" if w["ends_differ"]["measurements"] else ")"
             row.append(f"**{cell}**" if OWN_PREDICTION.get(name) == g else cell)
         rows.append(row)
-    out = table(["recipe \\ witness", *[f"α_L^({PREDICTION_LABELS.get(g, g)})" for g in geoms]], rows, SUMMARY_SOURCE)
+    out = table(["recipe \\ prediction", *[f"α_L^({PREDICTION_LABELS.get(g, g)})" for g in geoms]], rows,
+                SUMMARY_SOURCE)
     missing = {g: reason for rs in s["recipes"].values() for g, reason in rs.get("unavailable_witnesses", {}).items()}
     for g, reason in missing.items():
         out += f"\nWitness {PREDICTION_LABELS.get(g, g)} not available in this summary: {reason}.\n"
@@ -301,7 +303,7 @@ def _exp_separation(s: dict) -> str:
             rows.append([f"`{name}`", PREDICTION_LABELS.get(g, g), t["alpha_one"]["generalizes"],
                          t["alpha_one"]["fails"], t["alpha_below_one"]["generalizes"], t["alpha_below_one"]["fails"],
                          f"{w['ends_differ']['measurements']} ({w['ends_differ']['generalizes']} generalize)"])
-    out = table(["recipe", "witness", "α = 1, generalizes", "α = 1, fails", "α < 1, generalizes", "α < 1, fails",
+    out = table(["recipe", "prediction", "α = 1, generalizes", "α = 1, fails", "α < 1, generalizes", "α < 1, fails",
                  "ends differ"], rows, SUMMARY_SOURCE)
     first = next(iter(s["recipes"].values()))
     nr = first.get("not_realizable") or {}
@@ -324,7 +326,7 @@ def _exp_disagreements(s: dict) -> str:
                              _interval(c["alpha"]), kind, c["disagreeing"], _stat(c["token_accuracy"])])
     if not rows:
         return "**No disagreement** for any recipe and witness.\n\n" + provenance(SUMMARY_SOURCE)
-    return table(["recipe", "witness", "PE", "task", "L", "α_L", "kind", "disagreeing measurements",
+    return table(["recipe", "prediction", "PE", "task", "L", "α_L", "kind", "disagreeing measurements",
                   "their token accuracy mean [min, max]"], rows, SUMMARY_SOURCE)
 
 
@@ -339,7 +341,7 @@ def _exp_ends_differ(s: dict) -> str:
         return "No interval witness has ends that differ on this grid.\n\n" + provenance(SUMMARY_SOURCE)
     rows = [[PREDICTION_LABELS.get(g, g), f"`{pe}`", f"`{task}`", L, _interval(a), "; ".join(v)]
             for (g, pe, task, L, a), v in seen.items()]
-    return table(["witness", "PE", "task", "L", "α_L [lo, hi]", "generalize, per recipe"], rows, SUMMARY_SOURCE)
+    return table(["prediction", "PE", "task", "L", "α_L [lo, hi]", "generalize, per recipe"], rows, SUMMARY_SOURCE)
 
 
 def _exp_cosines(s: dict) -> str:
@@ -471,7 +473,7 @@ def _exp_extension_disagreements(s: dict) -> str:
                                  _stat(c["token_accuracy"])])
     if not rows:
         return "**No disagreement** under any length extension.\n\n" + provenance(SUMMARY_SOURCE)
-    return table(["recipe", "extension", "witness", "cell", "L", "α_L^σ", "kind", "disagreeing measurements",
+    return table(["recipe", "extension", "prediction", "cell", "L", "α_L^σ", "kind", "disagreeing measurements",
                   "their token accuracy mean [min, max]"], rows, SUMMARY_SOURCE)
 
 

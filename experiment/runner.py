@@ -304,7 +304,7 @@ def _user_pes(jobs: list) -> dict:
 
 def _with_user_pes(user: dict, batch: Batch) -> list[dict]:
     """``run_batch`` in a worker that first registers the user PEs the batch trains (spawned processes and
-    cluster workers do not share the client's registry)."""
+    cluster workers do not share the client's user PEs)."""
     from posreal.theory.tables import restore_registered
     restore_registered(user)
     return run_batch(batch)

@@ -1,7 +1,7 @@
 """``posreal``: the console script.  The only module that may import every package.
 
 Each subcommand lives in ``posreal/commands/<name>.py`` and exposes ``add_parser(subparsers)``,
-which registers its options and sets ``run(args) -> int``.
+which adds its options and sets ``run(args) -> int``.
 
 Exit codes: 0 ok, 1 a claim failed or a counterexample was found (or standard output could not
 be written), 2 usage error (one line on stderr, never a traceback; also when stderr itself

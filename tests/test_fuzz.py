@@ -9,7 +9,7 @@ Profiles:
 * ``POSREAL_FUZZ=thorough`` (on demand; ``POSREAL_FUZZ_CASES`` sets the count, default 10,000):
   every case in a process forked from a parent that has already imported numpy, scipy and z3
   (the child installs the entry point's Ctrl-C handler and calls :func:`posreal.cli.main` with its
-  own argv, stdout and stderr, under the same limits), so ten thousand cases take minutes rather than hours.  It
+  own argv, stdout and stderr, under the same budgets), so ten thousand cases take minutes rather than hours.  It
   prints the tally (cases, exit codes, tracebacks, usage errors with another exit code, timeouts),
   also written as it goes to the file ``POSREAL_FUZZ_REPORT`` names, and fails if any case broke
   the rules.  Run it on one core:

@@ -5,7 +5,7 @@ nesting, unbounded sizes refused by the resource policy before any allocation, f
 devices, FIFOs or directories, hostile JSON, re-sealed certificates that used to crash or hang
 the verifier, paths refused before the work, output to /dev/full and closed pipes, Ctrl-C at any
 moment, and bad values quoted in at most about 80 characters.  Commands that must not run away
-are spawned as ``python -m posreal`` under a memory limit (RLIMIT_AS) and a timeout.
+are spawned as ``python -m posreal`` under a memory budget (RLIMIT_AS) and a timeout.
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def test_numeric_arguments_have_upper_bounds(args, capsys):
     assert_one_line(err)
 
 
-# 3 ------------------------------------------------------------------------ files without limits
+# 3 ------------------------------------------------------------------------ files without bounds
 @pytest.mark.parametrize("path", ["/dev/zero", "/dev/urandom", "FIFO", "DIR"])
 @pytest.mark.subprocess
 def test_verify_refuses_devices_fifos_and_directories_without_hanging(path, tmp_path):

@@ -37,7 +37,7 @@ from resources_cases import (GIB, KIB, MIB, SIZE_ACCEPTED, TIB, _quoted, _raises
     ("WORK_ENV", "POSREAL_MAX_WORK"), ("FLOAT_BYTES", 8), ("FRACTION_BYTES", 160),
 ])
 def test_documented_bounds(name, value):
-    """The figures of the docs' Limits section (and of the byte-size comments)."""
+    """The figures of the docs' Bounds section (and of the byte-size comments)."""
     assert getattr(resources, name) == value
 
 

@@ -7,7 +7,7 @@ errors module documents: ``invalid WHAT REPR; accepted: FORMS``):
   ``dual:learned:d``, unknown names, bad integers, odd widths, bad bases, spec length, shear
   depth) and its limits: integer parameters 0..10⁹ (``rope``/``abscol``/``abssin`` from 2),
   at most 12 digits, specs of at most 512 characters, at most 64 nested ``dual:`` prefixes,
-  base > 1 (docs/cli.md, section "Limits");
+  base > 1 (docs/cli.md, section "Bounds");
 * :func:`~posreal.theory.encodings.parse_learned` (d from 1 to 10⁹) and
   :func:`~posreal.theory.encodings.build_table` / ``register_pe`` (kind, shape, entries,
   finiteness, reserved names);

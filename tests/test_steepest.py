@@ -1,5 +1,5 @@
 """Steepest descent in a norm (posreal.theory.steepest): the default ℓ2 step, the stable gradient and
-bad input.  (Its alignment with the ℓ1/ℓ∞ witnesses is in tests/test_geometry.py.)"""
+bad input.  (Its alignment with the ℓ1/ℓ∞ predictions is in tests/test_geometry.py.)"""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ Main definitions (definitions.md#transfer-coefficient):
 * the four axes of an answer, each one object built once: the cell (:class:`~posreal.theory.cell.Cell`),
   the arithmetic (:mod:`posreal.theory.arithmetic`: float, exact, certified), the geometry of the
   selection (:mod:`posreal.theory.geometry`: ℓ2, ℓ∞, ℓ1) and the transfer;
-* geometry (definitions.md#geometry): with ``geometry="linf"`` or ``"l1"`` the witness is the optimal
+* geometry (definitions.md#geometry): with ``geometry="linf"`` or ``"l1"`` the prediction is the optimal
   face F_q of θ*_q and α_L is the interval [rows realized by every θ ∈ F_q, rows realized by some
   θ ∈ F_q] / |R_L| (:class:`IntervalAlphaResult`); for ℓ2 (the default) it is one number
   (:class:`AlphaResult`).  The geometry's selection program says which (:data:`_FILL`); the geometry

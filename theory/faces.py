@@ -6,7 +6,7 @@ Main definitions and results (docs, Definitions page, definitions.md#geometry):
   :class:`GeometrySelection` of a cell in a geometry (:mod:`posreal.theory.geometry`): the optimal value, a
   representative optimal θ (the LP of :mod:`posreal.theory.norm_programs`), the status (that of the ℓ2
   selection: Zθ ≥ 1 is feasible or not whatever the norm, so realizability at L0 does not depend on q),
-  and for rational PEs an exact certificate (:class:`posreal.theory.norm_programs.LPOptimality`);
+  and for rational PEs exact optimality data (:class:`posreal.theory.norm_programs.LPOptimality`);
 * :class:`Face` — the optimal face F_q, in reduced coordinates θ = θ₀ + N w (see below), built by
   :func:`optimal_face`; it keeps a box [lo, hi] ⊇ F in w-coordinates, the points of F met so far
   (probes: the box vertices and LP optima), the duals of earlier LPs (weak-duality bounds,
@@ -299,7 +299,7 @@ def _quadratic(sel: Selection, geometry: SelectionGeometry) -> GeometrySelection
 
 
 def _linear(sel: Selection, geometry: SelectionGeometry) -> GeometrySelection:
-    """θ*_q of a linear program: its optimum, optimal face and (exact constraints) its certificate in ℚ."""
+    """θ*_q of a linear program: its optimum, optimal face and (exact constraints) its optimality data in ℚ."""
     out = GeometrySelection(geometry.name, sel, None)
     p = sel.constraints.shape[1]
     if sel.constraints.shape[0] == 0 or p == 0:        # no constraint: θ = 0 is optimal and unique

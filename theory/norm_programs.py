@@ -1,5 +1,5 @@
 """Norm programs: θ*_q = argmin ‖θ‖_q subject to Zθ ≥ 1 as a linear program for q ∈ {∞, 1}, and its
-exact optimality certificate.
+exact optimality data.
 
 Main definitions and results (docs, Definitions page, definitions.md#geometry):
 
@@ -15,9 +15,9 @@ Main definitions and results (docs, Definitions page, definitions.md#geometry):
   otherwise, and in exact mode, the LP above is solved directly (the choice is
   :func:`posreal.theory.faces.select_in_geometry`'s).  On a face that is not a point the representative
   θ is the vertex the solver used ends at (not a canonical point of the face: the α interval does not
-  depend on it, the experiment's witness cosines do);
+  depend on it, the experiment's prediction cosines do);
 * :func:`exact_norm_program` — the same LP in ℚ for rational PEs, and :func:`exact_lp_optimality`, which
-  rounds HiGHS' solution to ℚ on its active set: an exact certificate (:class:`LPOptimality`, checked
+  rounds HiGHS' solution to ℚ on its active set: exact optimality data (:class:`LPOptimality`, checked
   by :func:`verify_lp_exact`: primal and dual feasibility, equal objective values, complementary
   slackness, all in ℚ).
 
@@ -113,7 +113,7 @@ def exact_norm_program(zq: Sequence[Sequence[Fraction]], p: int,
 
 @dataclass
 class LPOptimality:
-    """An exact optimality certificate: primal x, dual y (on its support) and the common value."""
+    """Exact optimality data: primal x, dual y (on its support) and the common value."""
 
     primal: list[Fraction]          # (n,) x = (θ, t) or (θ, s)
     dual: dict[int, Fraction]       # row index of A -> y_k > 0
@@ -260,7 +260,7 @@ def exact_lp_optimality(program: ExactProgram, lp: LinearProgram, x: np.ndarray,
 
     Basis: n independent active rows, dual support first; x_B solves A_B x = b_B and y_B solves
     A_Bᵀ y = c (unique: A_B is square and invertible, so no other dual lives on the basis).
-    Returns the certificate if :func:`verify_lp_exact` accepts it (y_B ≥ 0, x_B feasible, equal
+    Returns the optimality data if :func:`verify_lp_exact` accepts it (y_B ≥ 0, x_B feasible, equal
     objectives), else None."""
     n = lp.A.shape[1]
     slack = lp.A @ x - lp.b                                         # (M,)

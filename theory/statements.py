@@ -282,7 +282,7 @@ STATEMENTS: dict[str, Statement] = {s.id: s for s in (
 
 STATEMENTS["geometry"] = Statement(
     id="geometry",
-    name="Geometry (the witness of another optimizer's implicit bias)",
+    name="Geometry (the prediction for another optimizer's implicit bias)",
     status=THEOREM,
     section=f"{_SECTION}geometry",
     hypotheses=(

@@ -25,7 +25,7 @@ Modules: :mod:`~posreal.checks.smt.common` (the proof pattern, rational model va
 ``smt_checks()["expressivity"]`` also holds the static-routing β check
 (:mod:`~posreal.checks.smt.static_routing`: method ``enumeration``, no solver, verdict passed/failed).
 
-Registration: a module of this package that declares ``CLAIM = "<claim id>"`` and ``checks(choice)`` is found by
+Declaration: a module of this package that declares ``CLAIM = "<claim id>"`` and ``checks(choice)`` is found by
 :func:`claim_modules` (a proof module also has ``proofs()``); adding an SMT proof touches its own module (and, for
 a claim with Coq theorems, names them in :mod:`posreal.checks.coq_concordance` or says why there are none).
 """

@@ -149,7 +149,7 @@ def _print_text(summary: dict, out: Path, figures: list[Path]) -> None:
                          w["ends_differ"]["measurements"], "—" if rate is None else f"{rate:.4f}",
                          _inside(w["attention"]),
                          "—" if w["cosine"]["median"] is None else f"{w['cosine']['median']:.3f}"])
-        print(format_table(["witness", "α=1 gen.", "α=1 fails", "α<1 gen.", "α<1 fails", "ends differ",
+        print(format_table(["prediction", "α=1 gen.", "α=1 fails", "α<1 gen.", "α<1 fails", "ends differ",
                             "agreement", f"attention in α ± {summary['attention_tolerance']}",
                             "median cos(θ, θ*_q)"], rows))
         conv = rs["convergence"]["counts"]

@@ -22,7 +22,7 @@ DEFAULT_OUT = "posreal-two-layer.jsonl"
 
 
 def add_subcommand(experiment_parser: Any) -> None:
-    """Register ``two-layer`` under ``posreal experiment`` (the plain ``posreal experiment`` is unchanged)."""
+    """Add ``two-layer`` under ``posreal experiment`` (the plain ``posreal experiment`` is unchanged)."""
     sub = experiment_parser.add_subparsers(dest="experiment_command", metavar="{two-layer}")
     p = sub.add_parser("two-layer", help="two-layer models on induction and copy against α^ind and α(copy)",
                        description="Train two-layer attention models (the PE in both layers) at L0 on induction and "

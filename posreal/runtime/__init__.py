@@ -1,7 +1,7 @@
 """posreal's runtime: the machinery every command runs on, none of it mathematics.
 
 Modules: :mod:`~posreal.runtime.resources` (the memory and work budget, bounded input files, the
-``--max-memory`` / ``--max-work`` limits), :mod:`~posreal.runtime.executors` (process pools and Dask
+``--max-memory`` / ``--max-work`` budgets), :mod:`~posreal.runtime.executors` (process pools and Dask
 clusters for ``--jobs`` / ``--scheduler``), :mod:`~posreal.runtime.output_files` (atomic writes, ``--force``,
 the lock of a resumed results file), :mod:`~posreal.runtime.user_code` (running a user's ``py:`` function
 inside the error contract), :mod:`~posreal.runtime.provenance` (tool versions for certificates and pages) and

@@ -364,7 +364,7 @@ class WorkerPool(Generic[U, R]):
         """Yield ``(unit, fn(unit))`` for every unit, as units finish (any order).
 
         ``units`` is read lazily, at most ``in_flight`` (default: twice the slots; one in process)
-        submitted at a time, so a generator of units that stops (a time limit) stops the run after
+        submitted at a time, so a generator of units that stops (a time budget) stops the run after
         the units in flight.  A unit whose pool worker was lost is resubmitted (at most
         :data:`MAX_ATTEMPTS` times); each unit's result is yielded once."""
         max_pending = in_flight or (1 if self.spec.kind is ExecutorKind.IN_PROCESS else 2 * self.slots)

@@ -16,15 +16,15 @@ numpy.  Main definitions:
 * :class:`Budget` and :func:`budget` — the memory budget (default :data:`DEFAULT_MAX_MEMORY`,
   raised with ``posreal --max-memory SIZE`` or ``POSREAL_MAX_MEMORY``), :func:`require` refuses
   an :class:`Estimate` above it with a :class:`ResourceError` that says what the work would need
-  and how to raise the limit, and announces work above :data:`NOTE_WORK` in one stderr line (:func:`note_work`);
+  and how to raise the budget, and announces work above :data:`NOTE_WORK` in one stderr line (:func:`note_work`);
 * :func:`cell_estimate` — memory of α_L for one (PE, task) cell: the training differences at L0
   (pairs × p floats) and the transfer at every L (profile, bilinear or dense kernels);
 * :func:`check_output_file` / :func:`check_output_directory` — output paths checked before the
   work: empty, over-long, directory, non-regular (a device, a FIFO) or unwritable paths refused;
 * :func:`read_text` and :func:`load_json` — regular files only, size-limited, JSON with a
-  nesting-depth pre-scan, an integer-digit limit and no key repeated in one object.
+  nesting-depth pre-scan, an integer-digit bound and no key repeated in one object.
 
-See the docs' Command line page, section "Limits".
+See the docs' Command line page, section "Bounds".
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ MAX_SAMPLES = 10 ** 5          # Monte Carlo samples (--samples)
 MAX_INSTANCES = 10 ** 7        # search instances (--budget)
 MAX_JOBS = 256                 # worker processes (--jobs)
 MAX_SEED = 2 ** 32 - 1         # seeds
-MAX_PATH_COMPONENT = 255       # bytes of one path component (the usual file-system limit)
-MAX_SECONDS = 10 ** 6          # a timeout or a time limit, in seconds (about 11.6 days)
+MAX_PATH_COMPONENT = 255       # bytes of one path component (the usual file-system bound)
+MAX_SECONDS = 10 ** 6          # a timeout or a time budget, in seconds (about 11.6 days)
 MAX_FILE_BYTES = 64 * 2 ** 20  # an input file (certificate, run file, table)
 MAX_RECORDS_BYTES = 2 ** 30    # a results file that grows with the run (records.jsonl)
 MAX_JSON_DEPTH = 64            # nesting of arrays and objects in an input JSON file
@@ -450,7 +450,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
 
 def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH,
               accepted: str = "a JSON file written by posreal") -> Any:
-    """Parse JSON with a nesting-depth limit and an integer-size limit (NaN and Infinity refused,
+    """Parse JSON with a nesting-depth bound and an integer-size bound (NaN and Infinity refused,
     a key repeated in one object refused); ``accepted`` ends the error of text that is not such JSON."""
     deepest = json_depth(text)
     if deepest > max_depth:
