@@ -58,3 +58,17 @@ def test_a_bad_report_request_is_a_one_line_usage_error(capsys):
     assert code == 2 and out == "" and "--report PART" in err and len(err.strip().splitlines()) == 1
     with pytest.raises(ReportError, match="accepted: taxonomy, grid"):
         tr.report("everything")
+
+
+@pytest.mark.parametrize("extra", [["--tasks", "copy"], ["--lengths", "32"], ["--train-length", "8"],
+                                   ["--geometry", "linf"], ["--exact"], ["--certified"], ["--pes", "t5"]])
+def test_report_refuses_an_option_it_would_ignore(capsys, extra):
+    code, out, err = run_cli(capsys, "table", "--report", "grid", *extra)
+    assert code == 2 and out == "" and "--report PART" in err and len(err.strip().splitlines()) == 1
+    assert extra[0] in err
+
+
+def test_control_report_takes_the_defaults_spelled_out(capsys):
+    from posreal.theory.defaults import TRAIN_LENGTH
+    code, out, _ = run_cli(capsys, "table", "--report", "duals", "--train-length", str(TRAIN_LENGTH))
+    assert code == 0 and out

@@ -267,9 +267,12 @@ def _prose(text: str) -> str:
 def run(args) -> int:
     if args.report is not None:
         from posreal.theory.taxonomy_report import report
-        if args.pes or args.format != "text" or args.plot or args.extension or args.limit or args.long:
-            raise SpecError("option --report PART prints a page's table over the registry; it takes none of "
-                            "--pes, --json, --csv, --markdown, --plot, --extension, --limit, --long")
+        changed = (args.tasks != list(REGISTRY_TASKS) or args.train_length != DEFAULT_TRAIN_LENGTH
+                   or args.lengths != list(DEFAULT_LENGTHS) or args.geometry != "l2" or args.mode != "float")
+        if changed or args.pes or args.format != "text" or args.plot or args.extension or args.limit or args.long:
+            raise SpecError("option --report PART prints a page's table over the registry at the default lengths; "
+                            "it takes none of --pes, --tasks, --train-length, --lengths, --geometry, --exact, "
+                            "--certified, --json, --csv, --markdown, --plot, --extension, --limit, --long")
         print(report(args.report), end="")
         return 0
     if args.long and args.extension is None:
