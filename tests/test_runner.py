@@ -97,6 +97,7 @@ def test_skip_slow_lists_skipped_checks(monkeypatch):
                            lambda: CheckResult("theorem1", "p", "property", PASSED, "counterexample"))
     monkeypatch.setattr(runner, "_smt_checks", lambda choice=None: ([], ""))
     monkeypatch.setattr(runner, "_local_checks", lambda: [slow, fast, prop])
+    monkeypatch.setattr(runner, "_coq_checks", lambda: [])   # hermetic: whether coqc and proofs/ exist is not asked
     report = run_claims(["theorem1"], skip_slow=True)[0]
     assert report.ok and report.skipped == ["training: slow one (slow)"]
     assert run_claims(["theorem1"], skip_slow=False)[0].ok is False   # the slow check raises

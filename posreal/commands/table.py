@@ -80,6 +80,11 @@ def add_parser(sub) -> None:
                    help="print one table of the docs' Taxonomy or Length extension page, in Markdown as the page "
                         "shows it, over the registry at the default lengths: " + ", ".join(PARTS))
     p.set_defaults(run=run, format="text", mode="float")
+    # what --report fixes: the page's tables are over the registry at these defaults, so another value is refused
+    p.set_defaults(report_fixed={dest: p.get_default(dest) for dest in REPORT_FIXED})
+
+
+REPORT_FIXED = ("tasks", "train_length", "lengths", "geometry", "mode")
 
 
 def extension_choice(text: str) -> str:
@@ -267,8 +272,7 @@ def _prose(text: str) -> str:
 def run(args) -> int:
     if args.report is not None:
         from posreal.theory.taxonomy_report import report
-        changed = (args.tasks != list(REGISTRY_TASKS) or args.train_length != DEFAULT_TRAIN_LENGTH
-                   or args.lengths != list(DEFAULT_LENGTHS) or args.geometry != "l2" or args.mode != "float")
+        changed = any(getattr(args, dest) != value for dest, value in args.report_fixed.items())
         if changed or args.pes or args.format != "text" or args.plot or args.extension or args.limit or args.long:
             raise SpecError("option --report PART prints a page's table over the registry at the default lengths; "
                             "it takes none of --pes, --tasks, --train-length, --lengths, --geometry, --exact, "
