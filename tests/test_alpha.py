@@ -227,7 +227,7 @@ def test_float_sweep_decides_rows_with_its_tolerance():
 # --------------------------------------------------------------------------- documents and estimates
 # Exists because a mutant survived: an undecided cell's JSON could say realizable: false.
 def test_undecided_cell_reports_realizable_as_null(monkeypatch: pytest.MonkeyPatch) -> None:
-    """When NNLS finds no feasible θ and no Farkas certificate is found, the cell is undecided, and its
+    """When NNLS finds no feasible θ and no Farkas vector is found, the cell is undecided, and its
     JSON says ``realizable: null`` (not false: not realizable is a proved answer)."""
     from posreal.theory import selection
     from posreal.theory.alpha import compute_alpha

@@ -244,7 +244,7 @@ def test_rope2_registry_float_tie_is_an_exact_tie():
     """The registry float candidate rope:2 · offset:1 (L0 = 8): θ* has support offsets {2, 7}, both
     tight, so θ* ⊥ f(2) - f(7); in 2-D, f(1) - f(8) ∥ f(2) - f(7) (chords symmetric about 4.5, proved
     by sympy), hence r(1) = r(8) exactly — the row-8 tie is real, not a rounding coincidence.  (The
-    support itself comes from the float KKT certificate, here with every other slack ≥ 5.)"""
+    support itself comes from the float KKT evidence, here with every other slack ≥ 5.)"""
     import sympy as sp
 
     f = lambda d: sp.Matrix([sp.cos(d), sp.sin(d)])  # noqa: E731  rope:2 features, ω = 1

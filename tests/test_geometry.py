@@ -301,9 +301,9 @@ def test_cell_without_constraints_is_the_point_zero():
     assert gsel.exact_theta == [Fraction(0)] and gsel.value == 0.0
 
 
-# Exists because a mutant survived: a rational cell without an exact LP certificate could give no reason.
+# Exists because a mutant survived: a rational cell without exact LP optimality data could give no reason.
 def test_a_rational_cell_without_exact_optimality_data_says_so(monkeypatch):
-    """When no exact LP certificate is found for a rational PE, the float answer is kept and the reason given."""
+    """When no exact LP optimality data is found for a rational PE, the float answer is kept and the reason given."""
     monkeypatch.setattr(faces, "exact_lp_optimality", lambda *args: None)
     gsel = faces.select_in_geometry("alibi", "offset:0", 2, "linf")
     assert gsel.theta is not None and not gsel.exact and gsel.exact_theta is None
@@ -311,7 +311,7 @@ def test_a_rational_cell_without_exact_optimality_data_says_so(monkeypatch):
     assert gsel.summary()["reason"] == "exact LP certificate not found (float answer)"
 
 
-# Exists because a mutant survived: the reason of a missing exact LP certificate was unchecked.
+# Exists because a mutant survived: the reason of a missing exact LP optimality data was unchecked.
 def test_missing_exact_optimality_data_is_the_reason(monkeypatch):
     monkeypatch.setattr(faces, "exact_lp_optimality", lambda *args: None)
     gsel = select_in_geometry("alibi", "position:0", 2, Geometry.LINF)
@@ -333,7 +333,7 @@ def test_l1_optimal_face_of_a_rational_cell_is_the_segment_by_hand():
                                 [Fraction(-1), Fraction(0), Fraction(1), Fraction(2)])   # a vertex, in ℚ
 
 
-# Exists because a mutant survived: the LP certificate document's fields were unchecked.
+# Exists because a mutant survived: the LP optimality data document's fields were unchecked.
 def test_lp_optimality_document_spells_the_exact_optimum():
     gsel = _l1_relbias_position_0()
     doc = gsel.optimality.to_json()

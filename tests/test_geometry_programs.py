@@ -1,5 +1,5 @@
 """The linear programs of the ℓ1 and ℓ∞ geometries (posreal.theory.faces and face_rows): θ*_∞ through its bounded
-form, the exact norm programs and the exact LP certificate check.
+form, the exact norm programs and the exact LP optimality data check.
 
 Expected values are derived in the tests by hand on one- and two-variable programs.
 """

@@ -174,7 +174,7 @@ def test_exact_farkas_refinement_refuses_a_negative_solution():
 # Exists because a mutant survived: the fallback with neither exact certificate was never taken.
 def test_exact_selection_without_exact_evidence_keeps_only_what_q_confirms(monkeypatch):
     """With neither exact certificate, a float θ with Zθ > 0 in ℚ still proves realizability (θ*
-    only approximately); a float Farkas certificate proves nothing in ℚ: the cell is undecided.  (The exact
+    only approximately); a float Farkas vector proves nothing in ℚ: the cell is undecided.  (The exact
     active-set method, which would decide both in ℚ, is switched off here: tests/test_exact_qp.py.)"""
     monkeypatch.setattr(selection_module, "_exact_kkt", lambda zq, u, p: None)
     monkeypatch.setattr(selection_module, "_exact_farkas", lambda zq, u, p: None)
@@ -197,7 +197,7 @@ def test_exact_fallback_refuses_a_float_theta_that_fails_in_q(monkeypatch):
     """Float rows that misstate the rational ones: 2⁵³ + 1 rounds to 2⁵³, so the rows (1, 1) and
     (-1, -1) of ℚ (not realizable: they cancel) become (1, 1) and (-1, 0) in float, which a float θ
     satisfies.  The last resort must not report that θ (in ℚ it has z·θ ≤ 0 on one row); it finds the
-    exact Farkas certificate u = (1/2, 1/2) on the rows themselves, and without that it is undecided."""
+    exact Farkas vector u = (1/2, 1/2) on the rows themselves, and without that it is undecided."""
     zq = [(F(1), F(1)), (F(-1), F(-1))]
     z = np.array([[1.0, 1.0], [-1.0, 0.0]])            # (m, p): the rows of f(0) - f(j) in float
 
@@ -228,7 +228,7 @@ def test_exact_fallback_refuses_a_float_theta_that_fails_in_q(monkeypatch):
 def test_exact_mode_finds_farkas_evidence_that_float_rows_lose():
     """A column table f = (0, -2⁻¹¹⁰⁰, 1) under position:0 at L0 = 3 has the training rows
     z = f(0) - f(j) = (2⁻¹¹⁰⁰) and (-1): opposite signs, not realizable.  As floats the first row is 0.0,
-    so the float Farkas certificate puts its weight there and fails in ℚ; on the rows scaled by powers
+    so the float Farkas vector puts its weight there and fails in ℚ; on the rows scaled by powers
     of two, (1) and (-1), the certificate (1/2, 1/2) maps back to u ∝ (2¹¹⁰⁰, 1), checked in ℚ."""
     from posreal.theory.tables import build_table
 
@@ -278,7 +278,7 @@ def test_exact_selection_does_not_call_a_float_zero_difference_a_tie() -> None:
     assert all(any(x != 0 for x in row) for row in sel.exact_constraints)     # no tie in ℚ
     assert not np.any(sel.constraints)                                       # ... all zero as floats
     assert not sel.reason.startswith("structural tie")
-    # the float search on all-zero rows finds a float Farkas certificate, which proves nothing in ℚ; the rows
+    # the float search on all-zero rows finds a float Farkas vector, which proves nothing in ℚ; the rows
     # z_j = -j/2^1100 (j = 1..3) are realizable, θ* = -2^1100 (the row j = 1 binds), found by the exact active set
     assert sel.status == "realizable" and sel.evidence["method"] == "exact active set"
     assert sel.exact_theta == [F(-2 ** 1100)] and verify_kkt_exact(sel)

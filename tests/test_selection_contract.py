@@ -110,7 +110,7 @@ def test_finish_float_feasible_but_not_optimal_says_so() -> None:
 
 
 def test_finish_float_farkas_and_undecided_reasons(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rows (1) and (-1) cancel: a float Farkas certificate; without one the cell is undecided, with ρ shown."""
+    """Rows (1) and (-1) cancel: a float Farkas vector; without one the cell is undecided, with ρ shown."""
     rows = [(F(1),), (F(-1),)]
     sel = _selection(rows, exact=False)
     u, rho = sm._nnls_ldp(sel.constraints)

@@ -120,7 +120,7 @@ class ExactArithmetic(Arithmetic):
                             "(relbias, colbias, alibi, nope, rational tables, their duals), --certified otherwise")
 
     def parameters(self, theta, exact_theta):
-        if exact_theta is None:   # no exact certificate for θ*: the rows can only be decided in float
+        if exact_theta is None:   # no exact evidence for θ*: the rows can only be decided in float
             return FloatArithmetic(self.tol), theta
         return self, exact_theta
 

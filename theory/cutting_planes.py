@@ -16,7 +16,7 @@ Main definitions and results (definitions.md#selection, "Selection at scale"):
 * the certificate: θ_W = Z_Wᵀλ_W with λ_W ≥ 0 and complementary slackness on W (the NNLS solution), and Zθ_W ≥ 1
   on the *full* set (the last sweep).  With λ = 0 off W these are the KKT conditions of the full program, so θ_W
   is θ*: the full program is a restriction of the one on W, whose optimum θ_W is feasible for it;
-* if the program on W is infeasible, so is the full one (a Farkas certificate on W is one on the full set);
+* if the program on W is infeasible, so is the full one (a Farkas vector on W is one on the full set);
   structural ties are found first, from the feature ids, in O(L0) (:func:`~posreal.theory.feature_ids.ties_from_ids`).
 
 References: Kelley 1960 (cutting planes); Joachims, Finley & Yu 2009 (cutting-plane training of structural SVMs);

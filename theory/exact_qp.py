@@ -11,7 +11,7 @@ start fails.  This module solves the same program in ℚ alone.  Main definition
   E = [Nᵀ; 1ᵀ] ((p+1, m)) and f = e_{p+1}.  With v = Nᵀu and ρ = 1 - Σu the residual is r = (-v, ρ) and the
   gradient w = Eᵀr has w_k = ρ - n_k·v (positive exactly on the rows θ = v/ρ violates).  At the optimum
   u_k w_k = 0 for every k, so ρ = fᵀr = ‖r‖² + uᵀw = ‖r‖² ≥ 0, and: ρ > 0 gives θ*_N = v/ρ with λ_N = u/ρ;
-  ρ = 0 gives r = 0, i.e. Nᵀu = 0 and Σu = 1, an exact Farkas certificate (the rows are not realizable);
+  ρ = 0 gives r = 0, i.e. Nᵀu = 0 and Σu = 1, an exact Farkas vector (the rows are not realizable);
 * :func:`solve_ldp` runs Lawson–Hanson's active-set NNLS in exact arithmetic: the passive set P gains the row of
   largest w_k > 0 (the smallest index among equals, a deterministic Bland-style rule), the least-squares
   solution on P is found in ℚ (the Gram matrix E_PᵀE_P is an integer matrix, positive definite because E_P's
@@ -52,7 +52,7 @@ class QPStatus(StrEnum):
     """How the exact active-set method ended."""
 
     OPTIMAL = "optimal"        # ρ > 0: θ* and its multipliers
-    INFEASIBLE = "infeasible"  # ρ = 0: a Farkas certificate u ≥ 0, Zᵀu = 0, Σu = 1
+    INFEASIBLE = "infeasible"  # ρ = 0: a Farkas vector u ≥ 0, Zᵀu = 0, Σu = 1
     STOPPED = "stopped"        # the iteration cap was reached (no answer; never observed, kept honest)
 
 

@@ -6,17 +6,17 @@ Main definitions and results (definitions.md#selection):
   other key j ≤ i; Z stacks the distinct ones: (m, p);
 * θ* = argmin ‖θ‖₂ subject to Zθ ≥ 1 — unique when it exists, and it exists iff the PE
   realizes the task at L0 (a zero row of Z is a structural tie; otherwise infeasibility has a
-  Farkas certificate u ≥ 0, Zᵀu = 0, Σu = 1);
+  Farkas vector u ≥ 0, Zᵀu = 0, Σu = 1);
 * computed as least-distance programming through NNLS (Lawson & Hanson 1974, ch. 23):
   minimize ‖E u - e‖ over u ≥ 0 with E = [Zᵀ; 1ᵀ]; then ρ = 1 - Σu > 0 iff feasible, and
   θ* = Zᵀu / ρ with KKT multipliers λ = u / ρ;
-* the KKT certificate θ* = Zᵀλ, λ ≥ 0, Zθ* ≥ 1, λ·(Zθ* - 1) = 0 is checked — in ℚ for
+* the KKT evidence θ* = Zᵀλ, λ ≥ 0, Zθ* ≥ 1, λ·(Zθ* - 1) = 0 is checked — in ℚ for
   rational PEs (an exact active-set refinement of the float support), to tolerance otherwise;
-  a float Farkas certificate counts only if ‖Zᵀu‖∞ is small against Σ u_k ‖z_k‖∞;
-* exact mode answers only what ℚ confirms: without an exact KKT point or Farkas certificate from the float
-  start, a Farkas certificate is sought again on the rows scaled by powers of two, then θ* or a Farkas
+  a float Farkas vector counts only if ‖Zᵀu‖∞ is small against Σ u_k ‖z_k‖∞;
+* exact mode answers only what ℚ confirms: without an exact KKT point or Farkas vector from the float
+  start, a Farkas vector is sought again on the rows scaled by powers of two, then θ* or a Farkas
   certificate by the exact active-set method in ℚ alone (:mod:`posreal.theory.exact_qp`, within the work
-  budget, checked by the same exact certificates), then a float θ with Zθ > 0 in ℚ proves realizability;
+  budget, checked by the same exact evidence), then a float θ with Zθ > 0 in ℚ proves realizability;
   otherwise the cell is undecided;
 * a fixed bias with a positive scale (``Encoding.positive_scale``: p = 1, θ > 0) is realizable iff the
   unconstrained θ* is positive (:func:`_positive_scale`);
@@ -89,7 +89,7 @@ class SelectionStatus(StrEnum):
 
     REALIZABLE = "realizable"
     NOT_REALIZABLE = "not realizable"
-    UNDECIDED = "undecided"   # neither a feasible θ nor a Farkas certificate was found
+    UNDECIDED = "undecided"   # neither a feasible θ nor a Farkas vector was found
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ class Optimum:
 
 @dataclass(frozen=True)
 class ExactOptimum:
-    """θ*, λ and the constraints Z, all in ℚ (a realizable cell with an exact KKT certificate)."""
+    """θ*, λ and the constraints Z, all in ℚ (a realizable cell with exact KKT evidence)."""
 
     theta: list[Fraction]                       # (p,)
     multipliers: dict[int, Fraction]            # λ on its support, by constraint index
@@ -165,7 +165,7 @@ class Selection:
 
     @property
     def exact_optimum(self) -> ExactOptimum | None:
-        """θ*, λ and Z in ℚ, or None when the cell is not realizable or has no exact certificate."""
+        """θ*, λ and Z in ℚ, or None when the cell is not realizable or has no exact evidence."""
         opt = self.optimum
         if opt is None or opt.exact_theta is None or opt.exact_multipliers is None or self.exact_constraints is None:
             return None
@@ -329,7 +329,7 @@ def _float_rows(zq: list[tuple], p: int) -> np.ndarray:
 
 
 def _scaled_farkas(zq: list[tuple], p: int) -> dict[int, Fraction] | None:
-    """An exact Farkas certificate of the rows Z found on their unit-scaled images Z' (z'_k = z_k / s_k,
+    """An exact Farkas vector of the rows Z found on their unit-scaled images Z' (z'_k = z_k / s_k,
     s_k > 0 a power of two): Σ u'_k z'_k = 0 gives Σ (u'_k / s_k) z_k = 0, normalized to Σu = 1.
     Realizability does not change under positive row scaling, so Z' has one iff Z has one."""
     scaled, divisors = _unit_scaled(zq)
@@ -350,7 +350,7 @@ def select(pe: str | Encoding, task: str | Task, train_length: int = 16, mode: M
     float (:class:`~posreal.theory.modes.Mode`).  ``complete``: hold every
     distinct difference (callers that need Z itself, as the ℓ∞/ℓ1 faces and α♯ do); otherwise a float selection
     on a profile PE with very many distinct differences is made by constraint generation
-    (:mod:`posreal.theory.cutting_planes`), with the same θ* and its KKT certificate on the full set."""
+    (:mod:`posreal.theory.cutting_planes`), with the same θ* and its KKT evidence on the full set."""
     pe, task = parse_pe(pe), parse_task(task)
     if not isinstance(train_length, (int, np.integer)) or isinstance(train_length, bool) or train_length < 1:
         raise bad_value("train length", train_length, "an integer >= 1")
@@ -447,7 +447,7 @@ def _positive_scale(sel: Selection) -> Selection:
 
 def _finish_float(sel: Selection, z: np.ndarray, u: np.ndarray, rho: float) -> Selection:
     """A primal-feasible θ proves realizability (its KKT residuals say whether it is θ*); only a
-    Farkas certificate proves the opposite; otherwise the cell is undecided."""
+    Farkas vector proves the opposite; otherwise the cell is undecided."""
     if rho > FEASIBILITY_RHO:
         theta, lam = z.T @ u / rho, u / rho
         cert = _float_kkt(z, theta, lam)
@@ -503,9 +503,9 @@ def _finish_without_evidence(sel: Selection, zq: list[tuple], u: np.ndarray, rho
     """Exact mode's last resort, when the float start gave neither an exact KKT point nor an exact Farkas
     certificate.  The float search runs on the float rows, which can misstate the rational ones (rows of
     size 2⁻¹¹⁰⁰ are all 0.0; 2⁵³ + 1 rounds to 2⁵³; 10⁴⁰⁰ next to 1 leaves NNLS no usable ρ), so its answer
-    is kept only where ℚ confirms it.  In order: a Farkas certificate sought once more on the rows scaled to
+    is kept only where ℚ confirms it.  In order: a Farkas vector sought once more on the rows scaled to
     unit size (:func:`_scaled_farkas`, unless a float θ with Zθ > 0 in ℚ already proves realizability); the
-    exact active-set method (:func:`_exact_active_set`: θ* or a Farkas certificate from ℚ alone); a float θ
+    exact active-set method (:func:`_exact_active_set`: θ* or a Farkas vector from ℚ alone); a float θ
     with Zθ > 0 exactly (a positive multiple satisfies Zθ ≥ 1; θ* itself is then only approximate); otherwise
     the cell is ``undecided``, with the float verdict named in the reason."""
     _finish_float(sel, sel.constraints, u, rho)
@@ -532,7 +532,7 @@ def _finish_without_evidence(sel: Selection, zq: list[tuple], u: np.ndarray, rho
 
 
 def _exact_active_set(sel: Selection, zq: list[tuple], p: int, required: bool) -> Selection | None:
-    """θ* with λ, or a Farkas certificate, from the exact active-set method (:mod:`posreal.theory.exact_qp`),
+    """θ* with λ, or a Farkas vector, from the exact active-set method (:mod:`posreal.theory.exact_qp`),
     returned only when :func:`verify_kkt_exact` / :func:`verify_farkas_exact` accept it (never trusted on its
     own); None otherwise.  Its work is estimated before it starts: above the work budget it is refused in one
     line when nothing else can decide the cell (``required``), and skipped when a float θ already proves

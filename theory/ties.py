@@ -15,7 +15,7 @@ Main definitions (definitions.md#conjecture, "Known" / "Open"; used by α♯ in
   directions, and ``orthogonal`` then means ‖Z v‖ within tolerance — not a proof: a float tie
   may be a coincidence, and an exact tie needs its own argument.
 
-Exact mode (rational PEs with an exact KKT certificate for θ*) decides every class in ℚ.
+Exact mode (rational PEs with exact KKT evidence for θ*) decides every class in ℚ.
 """
 
 from __future__ import annotations
