@@ -4,7 +4,8 @@ Modules: :mod:`~posreal.runtime.resources` (the memory and work budget, bounded 
 ``--max-memory`` / ``--max-work`` budgets), :mod:`~posreal.runtime.executors` (process pools and Dask
 clusters for ``--jobs`` / ``--scheduler``), :mod:`~posreal.runtime.output_files` (atomic writes, ``--force``,
 the lock of a resumed results file), :mod:`~posreal.runtime.user_code` (running a user's ``py:`` function
-inside the error contract), :mod:`~posreal.runtime.provenance` (tool versions for certificates and pages) and
+inside the error contract), :mod:`~posreal.runtime.provenance` (tool versions for certificates and pages),
+:mod:`~posreal.runtime.markdown` (the Markdown tables and provenance lines of the reports) and
 :mod:`~posreal.runtime.scipy_lazy` (SciPy imported on first use, for start-up time).
 
 Layering: the runtime imports no posreal package but two standard-library leaf modules of the theory,
