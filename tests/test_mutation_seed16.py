@@ -59,3 +59,24 @@ def test_the_depth_bound_keeps_its_vocabulary_and_names_its_fields():
     assert doc["vocab"] == 3 and doc["depth"] == 1 and doc["length"] == 5
     assert set(doc) == {"task", "length", "vocab", "depth", "method", "rows", "beta", "argmax", "seed", "samples",
                         "stderr"}
+
+
+def test_an_induction_result_names_a_per_length_mode_only_when_one_differs():
+    from posreal.theory.induction import induction_alpha
+    same = induction_alpha("relbias", 16, [33, 65], mode="exact").to_json()
+    assert same["mode"] == "exact" and "decided_in" not in same
+    assert "decided_in" not in induction_alpha("relbias", 16, [33]).to_json()
+
+
+def test_the_config_table_says_question_mark_for_an_unknown_version(tmp_path):
+    import json
+    from pathlib import Path
+
+    from posreal.theory import config_table
+    source = Path(__file__).resolve().parents[1] / "docs" / "data" / "configs" / "alpha-table.json"
+    doc = json.loads(source.read_text(encoding="utf-8"))
+    version = doc["versions"].pop("positional-realizability")
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert "(posreal ?; " in config_table.render(path)
+    assert f"(posreal {version}; " in config_table.render(source)   # the control: the version when it is given
