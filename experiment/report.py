@@ -141,24 +141,39 @@ def _exp_ladder(s: dict) -> str:
                   "threshold verdict agrees", "what is left, by cause (measurements)"], rows, SUMMARY_SOURCE)
 
 
-def _exp_attention_agreement(s: dict) -> str:
-    _need(s, "attention_tolerance")
+def _recipe_by_prediction(s: dict, cell: Callable[[dict | None], str | None], empty: str) -> str:
+    """A table of recipes (rows) against the predictions (columns): ``cell`` of each recipe's prediction data, or
+    ``empty`` when it gives None; a recipe's own prediction in bold."""
     geoms = _geometries(s)
     rows = []
     for name, rs in s["recipes"].items():
         row = [f"`{name}`"]
         for g in geoms:
-            w = rs["witnesses"].get(g)
-            a = None if w is None else w.get("attention")
-            if not a or not a["measurements"]:
-                row.append("—")
-                continue
-            cell = (f"{_frac(a['inside'], a['measurements'])}, MAE {a['mean_absolute_error']:.3f}; "
-                    f"{a['pairs_inside_by_mean']}/{a['pairs']} (cell, L) by mean")
-            row.append(f"**{cell}**" if OWN_PREDICTION.get(name) == g else cell)
+            text = cell(rs["witnesses"].get(g))
+            row.append(empty if text is None else f"**{text}**" if OWN_PREDICTION.get(name) == g else text)
         rows.append(row)
     return table(["recipe \\ prediction", *[f"α_L^({PREDICTION_LABELS.get(g, g)})" for g in geoms]], rows,
                  SUMMARY_SOURCE)
+
+
+def _attention_cell(w: dict | None) -> str | None:
+    a = None if w is None else w.get("attention")
+    if not a or not a["measurements"]:
+        return None
+    return (f"{_frac(a['inside'], a['measurements'])}, MAE {a['mean_absolute_error']:.3f}; "
+            f"{a['pairs_inside_by_mean']}/{a['pairs']} (cell, L) by mean")
+
+
+def _agreement_cell(w: dict | None) -> str | None:
+    if w is None:
+        return None
+    text = f"{_pct(w['agreement_rate'])} ({w['agreeing']} of {w['total']}"
+    return text + (f"; {w['ends_differ']['measurements']} ends differ)" if w["ends_differ"]["measurements"] else ")")
+
+
+def _exp_attention_agreement(s: dict) -> str:
+    _need(s, "attention_tolerance")
+    return _recipe_by_prediction(s, _attention_cell, "—")
 
 
 def _exp_attention_outside(s: dict) -> str:
@@ -274,21 +289,7 @@ def _exp_recipes(s: dict) -> str:
 
 
 def _exp_agreement(s: dict) -> str:
-    geoms = _geometries(s)
-    rows = []
-    for name, rs in s["recipes"].items():
-        row = [f"`{name}`"]
-        for g in geoms:
-            w = rs["witnesses"].get(g)
-            if w is None:
-                row.append("not available")
-                continue
-            cell = f"{_pct(w['agreement_rate'])} ({w['agreeing']} of {w['total']}"
-            cell += f"; {w['ends_differ']['measurements']} ends differ)" if w["ends_differ"]["measurements"] else ")"
-            row.append(f"**{cell}**" if OWN_PREDICTION.get(name) == g else cell)
-        rows.append(row)
-    out = table(["recipe \\ prediction", *[f"α_L^({PREDICTION_LABELS.get(g, g)})" for g in geoms]], rows,
-                SUMMARY_SOURCE)
+    out = _recipe_by_prediction(s, _agreement_cell, "not available")
     missing = {g: reason for rs in s["recipes"].values() for g, reason in rs.get("unavailable_witnesses", {}).items()}
     for g, reason in missing.items():
         out += f"\nWitness {PREDICTION_LABELS.get(g, g)} not available in this summary: {reason}.\n"
