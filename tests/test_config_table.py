@@ -54,3 +54,12 @@ def test_a_file_of_another_format_is_refused(tmp_path):
 def test_the_page_marker_renders_the_committed_file():
     gen = hook_module("posreal_docs_gen")
     assert gen.CONFIG_TABLE == SOURCE and gen.GENERATORS["config-table"]() == config_table.render(SOURCE)
+
+
+def test_the_config_table_says_question_mark_for_an_unknown_version(tmp_path):
+    doc = json.loads(SOURCE.read_text(encoding="utf-8"))
+    version = doc["versions"].pop("positional-realizability")
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert "(posreal ?; " in config_table.render(path)
+    assert f"(posreal {version}; " in config_table.render(SOURCE)   # the control: the version when it is given

@@ -60,3 +60,12 @@ def test_monte_carlo_states_its_seed_and_is_below_one():
 def test_bad_depth_is_one_line():
     with pytest.raises(SpecError):
         depth_bound("sort", 4, 2, -1)
+
+
+def test_the_depth_bound_keeps_its_vocabulary_and_names_its_fields():
+    bound = depth_bound("sort", 5, 3, 1)
+    assert bound.vocab == 3
+    doc = bound.to_json()
+    assert doc["vocab"] == 3 and doc["depth"] == 1 and doc["length"] == 5
+    assert set(doc) == {"task", "length", "vocab", "depth", "method", "rows", "beta", "argmax", "seed", "samples",
+                        "stderr"}

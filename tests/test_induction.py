@@ -119,3 +119,9 @@ def test_lengths_that_do_not_fit_the_layout_are_refused(lengths):
 def test_length_below_train_length_is_refused():
     with pytest.raises(SpecError):
         induction_alpha("rope:16", 16, [9])
+
+
+def test_an_induction_result_names_a_per_length_mode_only_when_one_differs():
+    same = induction_alpha("relbias", 16, [33, 65], mode="exact").to_json()
+    assert same["mode"] == "exact" and "decided_in" not in same
+    assert "decided_in" not in induction_alpha("relbias", 16, [33]).to_json()

@@ -17,3 +17,9 @@ def test_common_denominator_gives_python_ints_that_do_not_overflow() -> None:
     assert a.dot(a) == 34 * 2 ** 80
     empty, one = common_denominator([])
     assert (empty.dtype, empty.shape, one) == (object, (0,), 1)
+
+
+def test_the_rank_of_no_rows_is_zero() -> None:
+    from posreal.theory.rational import rank
+    assert rank([]) == 0
+    assert rank([[F(1), F(2)]]) == 1          # the control: one non-zero row

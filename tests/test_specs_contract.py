@@ -646,3 +646,28 @@ def test_kerple_log_refuses_a_scale_that_is_not_positive_by_name(text: str) -> N
     with pytest.raises(SpecError) as err:
         parse_pe(f"kerple-log:{text}")
     assert str(err.value) == f"invalid PE 'kerple-log:{text}': inner scale r '{text}' must be a number > 0"
+
+
+@pytest.mark.parametrize("spec", ["t5:32:128:1", "alibi-fixed:8:1:1", "fire:8:5:3", "clipped:3:4", "colbias:3:4",
+                                  "kerple-log:1:2"])
+def test_a_spec_with_one_parameter_too_many_is_refused_naming_it(spec):
+    with pytest.raises(SpecError) as error:
+        parse_pe(spec)
+    assert spec in str(error.value)
+
+
+@pytest.mark.parametrize("spec", ["t5:32:128", "alibi-fixed:8:1", "fire:8:5", "clipped:3", "colbias:3"])
+def test_control_the_full_parameter_count_is_accepted_and_round_trips(spec):
+    assert str(parse_pe(spec)) == spec
+
+
+def test_fire_reads_its_threshold_and_refuses_zero():
+    assert parse_pe("fire:8:5").threshold == 5
+    assert parse_pe("fire:8").threshold is None
+    with pytest.raises(SpecError, match="fire:8:0"):
+        parse_pe("fire:8:0")
+
+
+@pytest.mark.parametrize("given", ["relbias", "clipped", "alibi", "slope"])
+def test_an_older_name_is_printed_as_given_and_only_then(given):
+    assert str(parse_pe(given)) == given

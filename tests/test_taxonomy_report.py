@@ -72,3 +72,9 @@ def test_control_report_takes_the_defaults_spelled_out(capsys):
     from posreal.theory.defaults import TRAIN_LENGTH
     code, out, _ = run_cli(capsys, "table", "--report", "duals", "--train-length", str(TRAIN_LENGTH))
     assert code == 0 and out
+
+
+@pytest.mark.parametrize("task,partner", [("copy", "middle"), ("middle", "copy"), ("offset:2", "position:2"),
+                                          ("position:0", "offset:0"), ("reverse", None)])
+def test_the_shear_partner_of_a_task(task, partner):
+    assert tr._task_partner(task) == partner
