@@ -369,13 +369,15 @@ Proof.
   assert (Bc := B c ltac:(lra)). apply Rabs_le_between in Bc. destruct Bc as [B1 B2]. nra.
 Qed.
 
+(* the mirror image: first_derivative_pos applied to -V1, whose derivative is -V2 *)
 Lemma first_derivative_neg : forall V1 V2 M2 X, (forall x, derivable_pt_lim V1 x (V2 x)) ->
   (forall x, 0 <= x <= X -> Rabs (V2 x) <= M2) -> M2 * X < - V1 0 -> forall x, 0 <= x <= X -> V1 x < 0.
 Proof.
-  intros V1 V2 M2 X D B H x Hx. assert (M0 : 0 <= M2) by (pose proof (B 0 ltac:(lra)); pose proof (Rabs_pos (V2 0)); lra).
-  destruct (Req_dec x 0) as [->|Ex]; [nra|].
-  destruct (MVT_cor2 V1 V2 0 x ltac:(lra) (fun c _ => D c)) as [c [E Hc]].
-  assert (Bc := B c ltac:(lra)). apply Rabs_le_between in Bc. destruct Bc as [B1 B2]. nra.
+  intros V1 V2 M2 X D B H x Hx.
+  assert (B' : forall y, 0 <= y <= X -> Rabs (- V2 y) <= M2) by (intros y Hy; rewrite Rabs_Ropp; exact (B y Hy)).
+  pose proof (first_derivative_pos (fun y => - V1 y) (fun y => - V2 y) M2 X
+                (fun y => derivable_pt_lim_opp V1 y (V2 y) (D y)) B' H x Hx) as P.
+  simpl in P. lra.
 Qed.
 
 Lemma threshold_scaled : forall L0 L c M2 v, (1 <= L0)%nat -> (L0 <= L)%nat -> 0 < v ->
