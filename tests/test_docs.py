@@ -19,6 +19,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from docs_hooks import hook_module
 
 ROOT = Path(__file__).resolve().parents[1]
 HOOKS = ROOT / "docs" / "hooks"
@@ -26,27 +27,13 @@ REMOTE = re.compile(r"^\s*(?:https?:)?//", re.I)
 
 
 def _hooks():
-    sys.path.insert(0, str(HOOKS))
-    try:
-        gen = importlib.import_module("posreal_docs_gen")
-        hook = importlib.import_module("posreal_docs")
-    finally:
-        sys.path.remove(str(HOOKS))
-    return gen, hook
+    return hook_module("posreal_docs_gen"), hook_module("posreal_docs")
 
-
-def _hook_module(name: str):
-    """One module of docs/hooks (posreal_docs_gen, posreal_docs_cache, ...)."""
-    sys.path.insert(0, str(HOOKS))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(HOOKS))
 
 
 def _memo() -> dict:
     """The results shared within one build (a test puts a fake claim report there)."""
-    return _hook_module("posreal_docs_gen")._memo
+    return hook_module("posreal_docs_gen")._memo
 
 
 def _anchors():
@@ -195,7 +182,7 @@ def test_a_claim_missing_from_the_runner_report_is_a_build_error():
         with pytest.raises(ReportError, match="missing from the claim report"):
             gen.GENERATORS["claims-overview"]()
         saved = hook._state["cache"]
-        hook._state["cache"] = _hook_module("posreal_docs_cache").DiskCache(ROOT, None)   # nothing stored
+        hook._state["cache"] = hook_module("posreal_docs_cache").DiskCache(ROOT, None)   # nothing stored
         try:   # the hook turns the package's ReportError into a build error naming the page and the marker
             with pytest.raises(PluginError, match="fake.md: checks: claim 'theorem2' is not in the claim report"):
                 hook.on_page_markdown("# x\n\n<!-- posreal: checks theorem2 -->\n", Page, {}, None)
@@ -467,11 +454,7 @@ def test_api_pages_cover_every_public_package_and_theory_exports():
 
 
 def test_docstring_markdown_keeps_theta_star_and_code():
-    sys.path.insert(0, str(HOOKS))
-    try:
-        ext = importlib.import_module("griffe_posreal")
-    finally:
-        sys.path.remove(str(HOOKS))
+    ext = hook_module("griffe_posreal")
     md = ext.docstring_to_markdown("θ* (the default) and θ*_q; see :func:`~posreal.theory.alpha.compute_alpha`\n"
                                    "and ``a*b`` or <normalized>, R[i][j].\n\n* a bullet\n\nExample::\n\n    x = 1\n")
     assert r"θ\* (the default) and θ\*_q" in md and "`compute_alpha`" in md and "``a*b``" in md

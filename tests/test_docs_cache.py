@@ -4,22 +4,14 @@ POSREAL_DOCS_FAST (and the page says so), and never stored when the cache is off
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
 
 import pytest
+from docs_hooks import hook_module
 
 ROOT = Path(__file__).resolve().parents[1]
 HOOKS = ROOT / "docs" / "hooks"
 
-
-def _module(name: str):
-    sys.path.insert(0, str(HOOKS))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(HOOKS))
 
 
 def _tree(tmp_path: Path) -> Path:
@@ -38,7 +30,7 @@ class Counter:
 
 
 def test_a_result_is_computed_once_for_the_same_inputs(tmp_path):
-    cache_mod = _module("posreal_docs_cache")
+    cache_mod = hook_module("posreal_docs_cache")
     root = _tree(tmp_path)
     compute = Counter()
     first = cache_mod.DiskCache(root, root / "cache")
@@ -52,7 +44,7 @@ def test_a_result_is_computed_once_for_the_same_inputs(tmp_path):
 
 
 def test_a_changed_input_file_recomputes_and_a_prose_file_does_not(tmp_path):
-    cache_mod = _module("posreal_docs_cache")
+    cache_mod = hook_module("posreal_docs_cache")
     root = _tree(tmp_path)
     compute = Counter()
     cache_mod.DiskCache(root, root / "cache").fetch("t", (), compute, ("theory",))
@@ -65,7 +57,7 @@ def test_a_changed_input_file_recomputes_and_a_prose_file_does_not(tmp_path):
 
 
 def test_fast_mode_reuses_a_stale_result_and_says_it_is_stale(tmp_path):
-    cache_mod = _module("posreal_docs_cache")
+    cache_mod = hook_module("posreal_docs_cache")
     root = _tree(tmp_path)
     compute = Counter()
     cache_mod.DiskCache(root, root / "cache").fetch("t", (), compute, ("theory",))
@@ -78,7 +70,7 @@ def test_fast_mode_reuses_a_stale_result_and_says_it_is_stale(tmp_path):
 
 
 def test_cache_off_stores_nothing(tmp_path, monkeypatch):
-    cache_mod = _module("posreal_docs_cache")
+    cache_mod = hook_module("posreal_docs_cache")
     root = _tree(tmp_path)
     monkeypatch.setenv("POSREAL_DOCS_CACHE", "off")
     off = cache_mod.DiskCache.from_environment(root)
@@ -90,7 +82,7 @@ def test_cache_off_stores_nothing(tmp_path, monkeypatch):
 
 
 def test_the_default_cache_is_in_the_repository_and_ignored_by_git(monkeypatch):
-    cache_mod = _module("posreal_docs_cache")
+    cache_mod = hook_module("posreal_docs_cache")
     monkeypatch.delenv("POSREAL_DOCS_CACHE", raising=False)
     assert cache_mod.DiskCache.from_environment(ROOT).directory == ROOT / cache_mod.DEFAULT_DIR
     assert f"/{cache_mod.DEFAULT_DIR}/" in (ROOT / ".gitignore").read_text().splitlines()
@@ -103,9 +95,9 @@ def test_ci_builds_the_docs_without_the_cache():
 
 
 def test_a_page_with_a_stale_result_says_so(tmp_path, monkeypatch):
-    hook = _module("posreal_docs")
-    cache_mod = _module("posreal_docs_cache")
-    gen = _module("posreal_docs_gen")
+    hook = hook_module("posreal_docs")
+    cache_mod = hook_module("posreal_docs_cache")
+    gen = hook_module("posreal_docs_gen")
     root = _tree(tmp_path)
     calls = []
     monkeypatch.setitem(gen.GENERATORS, "fake-table", lambda: calls.append(1) or "| a |\n|---|\n| 1 |\n")
@@ -153,7 +145,7 @@ def test_in_a_git_checkout_ignored_artefacts_do_not_change_the_key(tmp_path):
     import subprocess
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
-    cache_mod = _module("posreal_docs_cache")
+    cache_mod = hook_module("posreal_docs_cache")
     root = _tree(tmp_path)
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     (root / ".gitignore").write_text("*.cache\n")
@@ -169,8 +161,8 @@ def test_in_a_git_checkout_ignored_artefacts_do_not_change_the_key(tmp_path):
 def test_every_named_input_is_a_path_of_the_repository():
     """A block keyed by fewer inputs than the whole code names paths that exist: a renamed or moved module (the
     reports that moved into the package) would otherwise drop out of the key silently and leave the result stale."""
-    cache_mod = _module("posreal_docs_cache")
-    gen = _module("posreal_docs_gen")
+    cache_mod = hook_module("posreal_docs_cache")
+    gen = hook_module("posreal_docs_gen")
     named = {path for paths in gen.INPUTS.values() for path in paths} | set(cache_mod.CODE)
     assert {"counterexamples/report.py", "theory/config_table.py", "posreal/runtime/markdown.py"} <= named
     assert [p for p in named if not (ROOT / p).exists()] == []
