@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from posreal.theory.encodings import Encoding
-from posreal.theory.errors import SpecError, quote
+from posreal.theory.declarations import ExtensionEntry, TransferType, declare_transfer, extension_forms
+from posreal.theory.errors import SpecError, bad_value, quote
 from posreal.theory.model_config import (ModelConfig, Reader, load_config_json, read_model_config, rope_type_of,
                                          scaling_of)
 from posreal.theory.rope_scaling import ROPE_TYPES, RopeScaling, RopeType
@@ -128,18 +129,13 @@ def rope_type_catalogue() -> list[dict]:
 
 
 # --------------------------------------------------------------------------- declarations (posreal extensions)
-def _declare() -> None:
-    from posreal.theory.declarations import ExtensionEntry, TransferType, declare_transfer, extension_forms
-    from posreal.theory.errors import bad_value
-
-    def hf(name: str, rest: str, spec: str) -> Transfer:
-        if len(rest) < 2:
-            raise bad_value("extension", spec, extension_forms())
-        return read_rope_scaling(rest[1:])
-
-    entries = tuple(ExtensionEntry(f"hf:PATH ({kind.value})", "the config's factor; dynamic: also L", info.formula,
-                                   info.reference) for kind, info in ROPE_TYPES.items())
-    declare_transfer(TransferType("hf", ("hf:PATH",), hf, entries, rank=6))
+# Parsers at module level (each line runs when a spec is parsed), declarations as module-level statements.
+def _parse_hf(name: str, rest: str, spec: str) -> Transfer:
+    if len(rest) < 2:
+        raise bad_value("extension", spec, extension_forms())
+    return read_rope_scaling(rest[1:])
 
 
-_declare()
+declare_transfer(TransferType("hf", ("hf:PATH",), _parse_hf, tuple(
+    ExtensionEntry(f"hf:PATH ({kind.value})", "the config's factor; dynamic: also L", info.formula, info.reference)
+    for kind, info in ROPE_TYPES.items()), rank=6))

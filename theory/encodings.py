@@ -35,10 +35,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from posreal.theory.declarations import PEFamily, declare_pe
 from posreal.theory.errors import SpecError, bad_value, quote
 from posreal.theory.feature_ids import row_ids, ties_from_ids
 from posreal.theory.rational import point_interval
 from posreal.theory.kernels import DenseKernel, Kernel, KeyIndex, ProfileKernel, dot
+from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
+from posreal.theory.spec_args import at_most, int_arg, no_args, split_args
 
 if TYPE_CHECKING:
     from posreal.theory.rescaling import Rescaling
@@ -555,41 +558,38 @@ def is_profile(pe: Encoding) -> bool:
 
 
 # --------------------------------------------------------------------------- declarations (posreal pes)
-def _declare() -> None:
-    from posreal.theory.declarations import PEFamily, declare_pe
-    from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
-    from posreal.theory.spec_args import at_most, int_arg, no_args, split_args
-
-    def nope(name: str, rest: str, spec: str) -> Encoding:
-        no_args(rest, spec)
-        return NoPE()
-
-    def bucket(name: str, rest: str, spec: str) -> Encoding:
-        args = at_most(split_args(rest), 1, spec)
-        D = int_arg(args[0], spec, 0) if args else None
-        return Bucket(D=D, index=POSITION if name == "colbias" else OFFSET,
-                      alias="relbias" if name == "relbias" else None)   # the old name, printed as given
-
-    def slope(name: str, rest: str, spec: str) -> Encoding:
-        no_args(rest, spec)
-        return Slope(alias="alibi" if name == "alibi" else None)
-
-    declare_pe(PEFamily(CatalogueEntry(
-        "nope", "relative", "ψ(i, j) = () (p = 0): κ ≡ 0", (), "—", "yes",
-        "no positional encoding (as in Kazemnejad et al. 2023, NeurIPS)", "nope"), nope, rank=0))
-    declare_pe(PEFamily(CatalogueEntry(
-        "clipped[:D]", "relative", "ψ(i, j) = one-hot of min(n, D)",
-        (Parameter("D", "last bucket: offsets ≥ D share it", "L0 - 1"),), "θ ∈ ℝ^(D+1)", "yes",
-        "the project's idealization of T5's buckets (Raffel et al. 2020): exact offsets, clipped at D",
-        "clipped", ("relbias[:D]",)), bucket, rank=1))
-    declare_pe(PEFamily(CatalogueEntry(
-        "colbias[:D]", "column", "ψ(i, j) = one-hot of min(j, D)",
-        (Parameter("D", "last bucket: positions ≥ D share it", "L0 - 1"),), "θ ∈ ℝ^(D+1)", "yes",
-        "the column mirror of clipped (Proposition 4)", "colbias"), bucket, rank=2))
-    declare_pe(PEFamily(CatalogueEntry(
-        "slope", "relative", "ψ(i, j) = [-n]: κ = θ·(-n), one learned slope of either sign", (), "θ ∈ ℝ", "yes",
-        "ALiBi's linear bias (Press, Smith & Lewis 2022) with a free slope; the paper's fixed slopes are "
-        "alibi-fixed", "slope", ("alibi",)), slope, rank=3))
+# Parsers at module level and declarations as module-level statements (as in extension.py): every line of a
+# parser runs when a spec is parsed, not once at import.
+def _parse_nope(name: str, rest: str, spec: str) -> Encoding:
+    no_args(rest, spec)
+    return NoPE()
 
 
-_declare()
+def _parse_bucket(name: str, rest: str, spec: str) -> Encoding:
+    args = at_most(split_args(rest), 1, spec)
+    D = int_arg(args[0], spec, 0) if args else None
+    return Bucket(D=D, index=POSITION if name == "colbias" else OFFSET,
+                  alias="relbias" if name == "relbias" else None)   # the old name, printed as given
+
+
+def _parse_slope(name: str, rest: str, spec: str) -> Encoding:
+    no_args(rest, spec)
+    return Slope(alias="alibi" if name == "alibi" else None)
+
+
+declare_pe(PEFamily(CatalogueEntry(
+    "nope", "relative", "ψ(i, j) = () (p = 0): κ ≡ 0", (), "—", "yes",
+    "no positional encoding (as in Kazemnejad et al. 2023, NeurIPS)", "nope"), _parse_nope, rank=0))
+declare_pe(PEFamily(CatalogueEntry(
+    "clipped[:D]", "relative", "ψ(i, j) = one-hot of min(n, D)",
+    (Parameter("D", "last bucket: offsets ≥ D share it", "L0 - 1"),), "θ ∈ ℝ^(D+1)", "yes",
+    "the project's idealization of T5's buckets (Raffel et al. 2020): exact offsets, clipped at D",
+    "clipped", ("relbias[:D]",)), _parse_bucket, rank=1))
+declare_pe(PEFamily(CatalogueEntry(
+    "colbias[:D]", "column", "ψ(i, j) = one-hot of min(j, D)",
+    (Parameter("D", "last bucket: positions ≥ D share it", "L0 - 1"),), "θ ∈ ℝ^(D+1)", "yes",
+    "the column mirror of clipped (Proposition 4)", "colbias"), _parse_bucket, rank=2))
+declare_pe(PEFamily(CatalogueEntry(
+    "slope", "relative", "ψ(i, j) = [-n]: κ = θ·(-n), one learned slope of either sign", (), "θ ∈ ℝ", "yes",
+    "ALiBi's linear bias (Press, Smith & Lewis 2022) with a free slope; the paper's fixed slopes are "
+    "alibi-fixed", "slope", ("alibi",)), _parse_slope, rank=3))

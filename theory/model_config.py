@@ -21,7 +21,9 @@ from typing import Any
 
 from posreal.runtime import resources
 from posreal.theory.encodings import Encoding
-from posreal.theory.errors import SpecError, quote
+from posreal.theory.declarations import PEFamily, declare_pe, pe_forms
+from posreal.theory.errors import SpecError, bad_value, quote
+from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
 from posreal.theory.rope_scaling import RopeScaling, RopeType
 from posreal.theory.sinusoids import Sinusoidal
 
@@ -186,26 +188,19 @@ def read_model_config(path: str) -> ModelConfig:
 
 
 # --------------------------------------------------------------------------- declarations (posreal pes)
-def _declare() -> None:
-    from posreal.theory.declarations import PEFamily, declare_pe
-    from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
-
-    def hf(name: str, rest: str, spec: str) -> Encoding:
-        if len(rest) < 2:
-            from posreal.theory.declarations import pe_forms
-            from posreal.theory.errors import bad_value
-            raise bad_value("PE", spec, pe_forms())
-        return read_model_config(rest[1:]).pe
-
-    declare_pe(PEFamily(CatalogueEntry(
-        "hf:CONFIG.json", "relative",
-        "a model's RoPE: rope:d:b with d = head_dim × partial_rotary_factor and b = rope_theta (proportional: the "
-        "rotated pairs with exponents over the head width); its rope_scaling is the default --extension and its "
-        "original_max_position_embeddings the default L0",
-        (Parameter("CONFIG.json", "a transformers config.json (examples/configs/ has six real ones)", "—"),),
-        "θ ∈ ℝ^d", "no (float: the config's frequencies)",
-        "transformers' config format and rope_scaling types ('posreal extensions' lists them)", None), hf, rank=15,
-        never_rational=True))
+# Parsers at module level (each line runs when a spec is parsed), declarations as module-level statements.
+def _parse_hf(name: str, rest: str, spec: str) -> Encoding:
+    if len(rest) < 2:
+        raise bad_value("PE", spec, pe_forms())
+    return read_model_config(rest[1:]).pe
 
 
-_declare()
+declare_pe(PEFamily(CatalogueEntry(
+    "hf:CONFIG.json", "relative",
+    "a model's RoPE: rope:d:b with d = head_dim × partial_rotary_factor and b = rope_theta (proportional: the "
+    "rotated pairs with exponents over the head width); its rope_scaling is the default --extension and its "
+    "original_max_position_embeddings the default L0",
+    (Parameter("CONFIG.json", "a transformers config.json (examples/configs/ has six real ones)", "—"),),
+    "θ ∈ ℝ^d", "no (float: the config's frequencies)",
+    "transformers' config format and rope_scaling types ('posreal extensions' lists them)", None), _parse_hf, rank=15,
+    never_rational=True))

@@ -38,9 +38,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from posreal.theory.blocked import BlockedEncoding
+from posreal.theory.declarations import PEFamily, declare_pe
 from posreal.theory.encodings import GENERAL, OFFSET, RELATIVE, Encoding, OneHot, ProfileEncoding, Slope
+from posreal.theory.errors import SpecError, quote
+from posreal.theory.pe_catalogue import FREQUENCY_BASE, WIDTH, CatalogueEntry, Parameter
 from posreal.theory.rational import point_interval
 from posreal.theory.sinusoids import DEFAULT_BASE, Rescalable, format_base
+from posreal.theory.spec_args import at_most, int_arg, number_arg, split_args, width_and_base
 
 if TYPE_CHECKING:
     from posreal.theory.rescaling import Rescaling
@@ -274,94 +278,90 @@ PUBLISHED_CLASSES: tuple[type[Encoding], ...] = (T5Buckets, FixedALiBi, KerpleLo
 MAX_KERPLE_R = 1e12   # kerple-log's inner scale r: r·L <= 10^19 on the longest grid, so log(1 + r n) stays finite
 
 
-def _declare() -> None:
-    from posreal.theory.declarations import PEFamily, declare_pe
-    from posreal.theory.errors import SpecError, quote
-    from posreal.theory.pe_catalogue import WIDTH, FREQUENCY_BASE, CatalogueEntry, Parameter
-    from posreal.theory.sinusoids import DEFAULT_BASE
-    from posreal.theory.spec_args import at_most, int_arg, number_arg, split_args, width_and_base
-
-    def t5(name: str, rest: str, spec: str) -> Encoding:
-        args = at_most(split_args(rest), 2, spec)
-        B = int_arg(args[0], spec, 2) if args else T5_BUCKETS
-        M = int_arg(args[1], spec, 1) if len(args) > 1 else T5_MAX_DISTANCE
-        if B > MAX_T5_BUCKETS or M <= B // 2:
-            raise SpecError(f"invalid PE {quote(spec)}: t5 needs 2 <= B <= {MAX_T5_BUCKETS} buckets and a max "
-                            f"distance M > B/2 (here B = {B}, M = {M}); accepted: t5[:B[:M]], e.g. t5, t5:32:128")
-        return T5Buckets(B, M, given=len(args))
-
-    def alibi_fixed(name: str, rest: str, spec: str) -> Encoding:
-        args = at_most(split_args(rest), 2, spec)
-        H = int_arg(args[0], spec, 1) if args else ALIBI_HEADS
-        h = int_arg(args[1], spec, 1) if len(args) > 1 else ALIBI_HEAD
-        if h > H:
-            raise SpecError(f"invalid PE {quote(spec)}: head h = {h} of H = {H} heads; accepted: "
-                            "alibi-fixed[:H[:h]] with 1 <= h <= H (slope 2^(-8h/H))")
-        return FixedALiBi(heads=H, head=h, given=len(args))
-
-    def kerple_log(name: str, rest: str, spec: str) -> Encoding:
-        args = at_most(split_args(rest), 1, spec)
-        if not args:
-            return KerpleLog()
-        return KerpleLog(number_arg(args[0], spec, "inner scale r", high=MAX_KERPLE_R), given=1)
-
-    def xpos(name: str, rest: str, spec: str) -> Encoding:
-        args = at_most(split_args(rest), 3, spec)
-        d, base, _ = width_and_base(args[:2], spec, DEFAULT_BASE)
-        scale = number_arg(args[2], spec, "scale") if len(args) == 3 else XPOS_SCALE
-        return XPos(d=d, base=base, scale=scale, given=len(args))
-
-    def fire(name: str, rest: str, spec: str) -> Encoding:
-        args = at_most(split_args(rest), 2, spec)
-        K = int_arg(args[0], spec, 2) if args else FIRE_KNOTS
-        if K > MAX_FIRE_KNOTS:
-            raise SpecError(f"invalid PE {quote(spec)}: K = {K} knots; accepted: fire[:K[:T]] with 2 <= K <= "
-                            f"{MAX_FIRE_KNOTS}")
-        T = int_arg(args[1], spec, 1) if len(args) > 1 else None
-        return Fire(knots=K, threshold=T, given=len(args))
-
-    declare_pe(PEFamily(CatalogueEntry(
-        "t5[:B[:M]]", "relative",
-        "ψ(i, j) = one-hot of bucket(n): with e = ⌊B/2⌋, bucket(n) = n if n < e, else "
-        "min(B - 1, e + ⌊(B - e) · log(n/e) / log(M/e)⌋) (the floor taken exactly)",
-        (Parameter("B", "number of buckets (2..1024)", "32"),
-         Parameter("M", "max distance: offsets ≥ M share the last bucket (M > B/2)", "128")),
-        "θ ∈ ℝ^B", "yes",
-        "Raffel et al. 2020, 'Exploring the Limits of Transfer Learning with a Unified Text-to-Text Transformer', "
-        "JMLR 21: the unidirectional (causal) relative-position buckets", "t5"), t5, rank=4, published="t5"))
-    declare_pe(PEFamily(CatalogueEntry(
-        "alibi-fixed[:H[:h]]", "relative",
-        "ψ(i, j) = [-m_h n] with m_h = 2^(-8h/H) fixed: κ = c·(-m_h n), one positive scale c",
-        (Parameter("H", "number of heads", "8"), Parameter("h", "the head (1..H)", "1")),
-        "c > 0 (a fixed bias: a row is realized iff the bias realizes it)", "when 8h/H is an integer",
-        "Press, Smith & Lewis 2022, 'Train Short, Test Long: Attention with Linear Biases Enables Input Length "
-        "Extrapolation', ICLR", "alibi-fixed"), alibi_fixed, rank=5, published="alibi-fixed"))
-    declare_pe(PEFamily(CatalogueEntry(
-        "kerple-log[:r]", "relative",
-        "ψ(i, j) = [-log(1 + r n)], inner scale r fixed: κ = c·(-log(1 + r n)), c > 0 learned",
-        (Parameter("r", "inner scale r₂ of the logarithmic kernel (> 0)", "1"),),
-        "c > 0 (a fixed bias: a row is realized iff the bias realizes it)", "no (certified mode)",
-        "Chi, Fan, Ramadge & Rudnicky 2022, 'KERPLE: Kernelized Relative Positional Embedding for Length "
-        "Extrapolation', NeurIPS: the logarithmic variant -r₁ log(1 + r₂ n)", "kerple-log"),
-        kerple_log, rank=6, never_rational=True, published="kerple-log"))
-    declare_pe(PEFamily(CatalogueEntry(
-        "xpos:d[:base[:scale]]", "relative",
-        "ψ(i, j) = [ζ_f^(n/γ) cos ω_f n]_f ++ [ζ_f^(n/γ) sin ω_f n]_f with ζ_f = (2f + 0.4 d)/(1.4 d), γ = scale",
-        (WIDTH, FREQUENCY_BASE, Parameter("scale", "γ, the decay's scale base", "512")), "θ ∈ ℝ^d",
-        "no (certified mode)",
-        "Sun et al. 2023, 'A Length-Extrapolatable Transformer', ACL: RoPE with a per-frequency exponential "
-        "decay (causal only: ζ_f < 1 and n ≥ 0)", "xpos:16"), xpos, rank=8, never_rational=True,
-        published="xpos:16"))
-    declare_pe(PEFamily(CatalogueEntry(
-        "fire[:K[:T]]", "general",
-        "ψ(i, j) = [h_k(u)]_k with u = log(1 + n) / log(1 + max(T, i)) and h_k(u) = max(0, 1 - |(K - 1)u - k|), "
-        "k = 0..K-1: f(u) = Σ θ_k h_k(u) is piecewise linear with K knots on [0, 1]",
-        (Parameter("K", "knots of the piecewise-linear f (2..1024)", "8"),
-         Parameter("T", "threshold of the progressive interpolation", "L0")),
-        "θ ∈ ℝ^K", "no (certified mode)",
-        "Li et al. 2024, 'Functional Interpolation for Relative Positions Improves Long Context Transformers', "
-        "ICLR: f_θ(ψ(i - j)/ψ(max(L, i))), ψ(x) = log(cx + 1), with c = 1 and f in a fixed basis",
-        "fire"), fire, rank=11, never_rational=True, published="fire"))
+# Parsers at module level (each line runs when a spec is parsed), declarations as module-level statements.
+def _parse_t5(name: str, rest: str, spec: str) -> Encoding:
+    args = at_most(split_args(rest), 2, spec)
+    B = int_arg(args[0], spec, 2) if args else T5_BUCKETS
+    M = int_arg(args[1], spec, 1) if len(args) > 1 else T5_MAX_DISTANCE
+    if B > MAX_T5_BUCKETS or M <= B // 2:
+        raise SpecError(f"invalid PE {quote(spec)}: t5 needs 2 <= B <= {MAX_T5_BUCKETS} buckets and a max "
+                        f"distance M > B/2 (here B = {B}, M = {M}); accepted: t5[:B[:M]], e.g. t5, t5:32:128")
+    return T5Buckets(B, M, given=len(args))
 
 
-_declare()
+def _parse_alibi_fixed(name: str, rest: str, spec: str) -> Encoding:
+    args = at_most(split_args(rest), 2, spec)
+    H = int_arg(args[0], spec, 1) if args else ALIBI_HEADS
+    h = int_arg(args[1], spec, 1) if len(args) > 1 else ALIBI_HEAD
+    if h > H:
+        raise SpecError(f"invalid PE {quote(spec)}: head h = {h} of H = {H} heads; accepted: "
+                        "alibi-fixed[:H[:h]] with 1 <= h <= H (slope 2^(-8h/H))")
+    return FixedALiBi(heads=H, head=h, given=len(args))
+
+
+def _parse_kerple_log(name: str, rest: str, spec: str) -> Encoding:
+    args = at_most(split_args(rest), 1, spec)
+    if not args:
+        return KerpleLog()
+    return KerpleLog(number_arg(args[0], spec, "inner scale r", high=MAX_KERPLE_R), given=1)
+
+
+def _parse_xpos(name: str, rest: str, spec: str) -> Encoding:
+    args = at_most(split_args(rest), 3, spec)
+    d, base, _ = width_and_base(args[:2], spec, DEFAULT_BASE)
+    scale = number_arg(args[2], spec, "scale") if len(args) == 3 else XPOS_SCALE
+    return XPos(d=d, base=base, scale=scale, given=len(args))
+
+
+def _parse_fire(name: str, rest: str, spec: str) -> Encoding:
+    args = at_most(split_args(rest), 2, spec)
+    K = int_arg(args[0], spec, 2) if args else FIRE_KNOTS
+    if K > MAX_FIRE_KNOTS:
+        raise SpecError(f"invalid PE {quote(spec)}: K = {K} knots; accepted: fire[:K[:T]] with 2 <= K <= "
+                        f"{MAX_FIRE_KNOTS}")
+    T = int_arg(args[1], spec, 1) if len(args) > 1 else None
+    return Fire(knots=K, threshold=T, given=len(args))
+
+
+declare_pe(PEFamily(CatalogueEntry(
+    "t5[:B[:M]]", "relative",
+    "ψ(i, j) = one-hot of bucket(n): with e = ⌊B/2⌋, bucket(n) = n if n < e, else "
+    "min(B - 1, e + ⌊(B - e) · log(n/e) / log(M/e)⌋) (the floor taken exactly)",
+    (Parameter("B", "number of buckets (2..1024)", "32"),
+     Parameter("M", "max distance: offsets ≥ M share the last bucket (M > B/2)", "128")),
+    "θ ∈ ℝ^B", "yes",
+    "Raffel et al. 2020, 'Exploring the Limits of Transfer Learning with a Unified Text-to-Text Transformer', "
+    "JMLR 21: the unidirectional (causal) relative-position buckets", "t5"), _parse_t5, rank=4, published="t5"))
+declare_pe(PEFamily(CatalogueEntry(
+    "alibi-fixed[:H[:h]]", "relative",
+    "ψ(i, j) = [-m_h n] with m_h = 2^(-8h/H) fixed: κ = c·(-m_h n), one positive scale c",
+    (Parameter("H", "number of heads", "8"), Parameter("h", "the head (1..H)", "1")),
+    "c > 0 (a fixed bias: a row is realized iff the bias realizes it)", "when 8h/H is an integer",
+    "Press, Smith & Lewis 2022, 'Train Short, Test Long: Attention with Linear Biases Enables Input Length "
+    "Extrapolation', ICLR", "alibi-fixed"), _parse_alibi_fixed, rank=5, published="alibi-fixed"))
+declare_pe(PEFamily(CatalogueEntry(
+    "kerple-log[:r]", "relative",
+    "ψ(i, j) = [-log(1 + r n)], inner scale r fixed: κ = c·(-log(1 + r n)), c > 0 learned",
+    (Parameter("r", "inner scale r₂ of the logarithmic kernel (> 0)", "1"),),
+    "c > 0 (a fixed bias: a row is realized iff the bias realizes it)", "no (certified mode)",
+    "Chi, Fan, Ramadge & Rudnicky 2022, 'KERPLE: Kernelized Relative Positional Embedding for Length "
+    "Extrapolation', NeurIPS: the logarithmic variant -r₁ log(1 + r₂ n)", "kerple-log"),
+    _parse_kerple_log, rank=6, never_rational=True, published="kerple-log"))
+declare_pe(PEFamily(CatalogueEntry(
+    "xpos:d[:base[:scale]]", "relative",
+    "ψ(i, j) = [ζ_f^(n/γ) cos ω_f n]_f ++ [ζ_f^(n/γ) sin ω_f n]_f with ζ_f = (2f + 0.4 d)/(1.4 d), γ = scale",
+    (WIDTH, FREQUENCY_BASE, Parameter("scale", "γ, the decay's scale base", "512")), "θ ∈ ℝ^d",
+    "no (certified mode)",
+    "Sun et al. 2023, 'A Length-Extrapolatable Transformer', ACL: RoPE with a per-frequency exponential "
+    "decay (causal only: ζ_f < 1 and n ≥ 0)", "xpos:16"), _parse_xpos, rank=8, never_rational=True,
+    published="xpos:16"))
+declare_pe(PEFamily(CatalogueEntry(
+    "fire[:K[:T]]", "general",
+    "ψ(i, j) = [h_k(u)]_k with u = log(1 + n) / log(1 + max(T, i)) and h_k(u) = max(0, 1 - |(K - 1)u - k|), "
+    "k = 0..K-1: f(u) = Σ θ_k h_k(u) is piecewise linear with K knots on [0, 1]",
+    (Parameter("K", "knots of the piecewise-linear f (2..1024)", "8"),
+     Parameter("T", "threshold of the progressive interpolation", "L0")),
+    "θ ∈ ℝ^K", "no (certified mode)",
+    "Li et al. 2024, 'Functional Interpolation for Relative Positions Improves Long Context Transformers', "
+    "ICLR: f_θ(ψ(i - j)/ψ(max(L, i))), ψ(x) = log(cx + 1), with c = 1 and f in a fixed basis",
+    "fire"), _parse_fire, rank=11, never_rational=True, published="fire"))

@@ -19,6 +19,9 @@ import numpy as np
 from posreal.theory.encodings import (BILINEAR, COLUMN, OFFSET, POSITION, RELATIVE, Encoding, KernelForm,
                                       ProfileEncoding, ties_from_ids)
 from posreal.theory.kernels import BilinearKernel
+from posreal.theory.pe_catalogue import FREQUENCY_BASE, WIDTH, CatalogueEntry
+from posreal.theory.spec_args import split_args, width_and_base
+from posreal.theory.declarations import PEFamily, declare_pe
 
 if TYPE_CHECKING:
     from posreal.theory.rescaling import Rescaling
@@ -170,32 +173,27 @@ class AbsSin(Rescalable, Encoding):
 
 
 # --------------------------------------------------------------------------- declarations (posreal pes)
-def _declare() -> None:
-    from posreal.theory.declarations import PEFamily, declare_pe
-    from posreal.theory.pe_catalogue import FREQUENCY_BASE, WIDTH, CatalogueEntry
-    from posreal.theory.spec_args import split_args, width_and_base
-
-    def sinusoidal(name: str, rest: str, spec: str) -> Encoding:
-        d, base, given = width_and_base(split_args(rest), spec, DEFAULT_BASE)
-        return Sinusoidal(name=name, d=d, base=base, base_given=given)
-
-    def abssin(name: str, rest: str, spec: str) -> Encoding:
-        d, base, given = width_and_base(split_args(rest), spec, DEFAULT_BASE)
-        return AbsSin(d=d, base=base, base_given=given)
-
-    declare_pe(PEFamily(CatalogueEntry(
-        "rope:d[:base]", "relative", "ψ(i, j) = [cos ω_f n]_f ++ [sin ω_f n]_f", (WIDTH, FREQUENCY_BASE),
-        "θ ∈ ℝ^d", "no (certified mode)", "Su et al. 2021, 'RoFormer' (RoPE), reduced to its positional part",
-        "rope:16"), sinusoidal, rank=7, never_rational=True))
-    declare_pe(PEFamily(CatalogueEntry(
-        "abscol:d[:base]", "column", "ψ(i, j) = φ(j), φ(x) = [sin ω_f x]_f ++ [cos ω_f x]_f", (WIDTH, FREQUENCY_BASE),
-        "θ ∈ ℝ^d", "no (certified mode)", "Vaswani et al. 2017's sinusoids, read by a column kernel", "abscol:16"),
-        sinusoidal, rank=9, never_rational=True))
-    declare_pe(PEFamily(CatalogueEntry(
-        "abssin:d[:base]", "bilinear", "ψ(i, j) = vec(φ(i) φ(j)ᵀ): κ(i, j) = φ(i)ᵀ W φ(j)", (WIDTH, FREQUENCY_BASE),
-        "θ = W ∈ ℝ^(d×d)", "no (certified mode)",
-        "Vaswani et al. 2017's sinusoidal absolute PE in a positional-only head", "abssin:16"),
-        abssin, rank=10, never_rational=True))
+# Parsers at module level (each line runs when a spec is parsed), declarations as module-level statements.
+def _parse_sinusoidal(name: str, rest: str, spec: str) -> Encoding:
+    d, base, given = width_and_base(split_args(rest), spec, DEFAULT_BASE)
+    return Sinusoidal(name=name, d=d, base=base, base_given=given)
 
 
-_declare()
+def _parse_abssin(name: str, rest: str, spec: str) -> Encoding:
+    d, base, given = width_and_base(split_args(rest), spec, DEFAULT_BASE)
+    return AbsSin(d=d, base=base, base_given=given)
+
+
+declare_pe(PEFamily(CatalogueEntry(
+    "rope:d[:base]", "relative", "ψ(i, j) = [cos ω_f n]_f ++ [sin ω_f n]_f", (WIDTH, FREQUENCY_BASE),
+    "θ ∈ ℝ^d", "no (certified mode)", "Su et al. 2021, 'RoFormer' (RoPE), reduced to its positional part",
+    "rope:16"), _parse_sinusoidal, rank=7, never_rational=True))
+declare_pe(PEFamily(CatalogueEntry(
+    "abscol:d[:base]", "column", "ψ(i, j) = φ(j), φ(x) = [sin ω_f x]_f ++ [cos ω_f x]_f", (WIDTH, FREQUENCY_BASE),
+    "θ ∈ ℝ^d", "no (certified mode)", "Vaswani et al. 2017's sinusoids, read by a column kernel", "abscol:16"),
+    _parse_sinusoidal, rank=9, never_rational=True))
+declare_pe(PEFamily(CatalogueEntry(
+    "abssin:d[:base]", "bilinear", "ψ(i, j) = vec(φ(i) φ(j)ᵀ): κ(i, j) = φ(i)ᵀ W φ(j)", (WIDTH, FREQUENCY_BASE),
+    "θ = W ∈ ℝ^(d×d)", "no (certified mode)",
+    "Vaswani et al. 2017's sinusoidal absolute PE in a positional-only head", "abssin:16"),
+    _parse_abssin, rank=10, never_rational=True))

@@ -33,7 +33,9 @@ import numpy as np
 from posreal.runtime import resources
 from posreal.theory.encodings import (COLUMN, GENERAL, OFFSET, POSITION, RELATIVE, Encoding, PEKind,
                                       ProfileEncoding)
+from posreal.theory.declarations import PEFamily, declare_pe
 from posreal.theory.errors import SpecError, bad_value, quote
+from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
 
 MAX_TABLE_BYTES = 16 * 2 ** 20        # a table file larger than this is refused
 MAX_TABLE_ENTRIES = 2 ** 20           # entries (rows × width, or rows² × width for general tables)
@@ -423,34 +425,30 @@ def table_document(kind: str, rows: Any) -> dict:
 
 
 # --------------------------------------------------------------------------- declarations (posreal pes)
-def _declare() -> None:
-    from posreal.theory.declarations import PEFamily, declare_pe
-    from posreal.theory.pe_catalogue import CatalogueEntry, Parameter
-
-    def table(name: str, rest: str, spec: str) -> Encoding:
-        return load_table(rest[1:])
-
-    def py(name: str, rest: str, spec: str) -> Encoding:
-        loaded = registered_pe(f"py{rest}")
-        if loaded is None:
-            raise SpecError(f"invalid PE {quote(spec)}: a py:MODULE:FUNCTION PE is not loaded; accepted: on the "
-                            "command line with --pe-kind and --pe-width, from Python through "
-                            "posreal.theory.register_pe(name, psi=f, kind=..., width=p)")
-        return loaded
-
-    declare_pe(PEFamily(CatalogueEntry(
-        "table:PATH", "relative, column or general (the file's kind)",
-        "ψ(i, j) = rows[n], rows[j] or rows[i][j] of a JSON feature table",
-        (Parameter("PATH", "a JSON table file", "—"),),
-        "θ ∈ ℝ^p", "when every entry is an integer or a rational string", "your own PE as a table", None),
-        table, rank=13))
-    declare_pe(PEFamily(CatalogueEntry(
-        "py:MODULE:FUNCTION", "--pe-kind: relative, column or general",
-        "ψ(i, j) = FUNCTION(n), FUNCTION(j) or FUNCTION(i, j), called on int64 arrays of shape (m,), returning "
-        "(m, p)",
-        (Parameter("--pe-kind", "relative, column or general", "—"), Parameter("--pe-width", "p", "—")),
-        "θ ∈ ℝ^p", "when the function returns ints or Fractions", "your own PE as a Python function "
-        "(register_pe(name, psi=f, kind=..., width=p) from Python)", None), py, rank=14))
+# Parsers at module level (each line runs when a spec is parsed), declarations as module-level statements.
+def _parse_table(name: str, rest: str, spec: str) -> Encoding:
+    return load_table(rest[1:])
 
 
-_declare()
+def _parse_py(name: str, rest: str, spec: str) -> Encoding:
+    loaded = registered_pe(f"py{rest}")
+    if loaded is None:
+        raise SpecError(f"invalid PE {quote(spec)}: a py:MODULE:FUNCTION PE is not loaded; accepted: on the "
+                        "command line with --pe-kind and --pe-width, from Python through "
+                        "posreal.theory.register_pe(name, psi=f, kind=..., width=p)")
+    return loaded
+
+
+declare_pe(PEFamily(CatalogueEntry(
+    "table:PATH", "relative, column or general (the file's kind)",
+    "ψ(i, j) = rows[n], rows[j] or rows[i][j] of a JSON feature table",
+    (Parameter("PATH", "a JSON table file", "—"),),
+    "θ ∈ ℝ^p", "when every entry is an integer or a rational string", "your own PE as a table", None),
+    _parse_table, rank=13))
+declare_pe(PEFamily(CatalogueEntry(
+    "py:MODULE:FUNCTION", "--pe-kind: relative, column or general",
+    "ψ(i, j) = FUNCTION(n), FUNCTION(j) or FUNCTION(i, j), called on int64 arrays of shape (m,), returning "
+    "(m, p)",
+    (Parameter("--pe-kind", "relative, column or general", "—"), Parameter("--pe-width", "p", "—")),
+    "θ ∈ ℝ^p", "when the function returns ints or Fractions", "your own PE as a Python function "
+    "(register_pe(name, psi=f, kind=..., width=p) from Python)", None), _parse_py, rank=14))

@@ -13,8 +13,8 @@ Spec strings are parsed only by :func:`parse_task` and round-trip through ``str(
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -203,29 +203,25 @@ def _nonnegative_int(text: str, what: str, spec: str) -> int:
     return int(text, 10)
 
 
-def _declare() -> None:
-    """The built-in task families (each class above), declared once: the parser and TASK_FORMS derive from them."""
-    def indexed(cls: type, name: str) -> Callable[[str, str, str], Task]:
-        def parse(given: str, rest: str, spec: str) -> Task:
-            if len(rest) < 2:
-                raise bad_value("task", spec, task_forms())
-            return cls(_nonnegative_int(rest[1:], "task", spec))
-        return parse
-
-    def plain(task: Task) -> Callable[[str, str, str], Task]:
-        def parse(given: str, rest: str, spec: str) -> Task:
-            if rest:
-                raise bad_value("task", spec, task_forms())
-            return task
-        return parse
-
-    declare_task(TaskFamily("offset", "offset:c (c an integer >= 0)", indexed(Offset, "offset"), 0))
-    declare_task(TaskFamily("position", "position:p (p an integer >= 0)", indexed(Position, "position"), 1))
-    for rank, task in enumerate((Copy(), Middle(), Reverse(), Half()), start=2):
-        declare_task(TaskFamily(str(task), str(task), plain(task), rank))
+def _parse_indexed(cls: type, given: str, rest: str, spec: str) -> Task:
+    """Parse an indexed family (``offset:c``, ``position:p``); bound to its class with functools.partial."""
+    if len(rest) < 2:
+        raise bad_value("task", spec, task_forms())
+    return cls(_nonnegative_int(rest[1:], "task", spec))
 
 
-_declare()
+def _parse_constant(task: Task, given: str, rest: str, spec: str) -> Task:
+    """Parse a task without parameters (``copy``); bound to the task with functools.partial."""
+    if rest:
+        raise bad_value("task", spec, task_forms())
+    return task
+
+
+# The built-in task families (each class above), declared once: the parser and TASK_FORMS derive from them.
+declare_task(TaskFamily("offset", "offset:c (c an integer >= 0)", partial(_parse_indexed, Offset), 0))
+declare_task(TaskFamily("position", "position:p (p an integer >= 0)", partial(_parse_indexed, Position), 1))
+for _rank, _task in enumerate((Copy(), Middle(), Reverse(), Half()), start=2):
+    declare_task(TaskFamily(str(_task), str(_task), partial(_parse_constant, _task), _rank))
 
 
 def parse_task(spec: str | Task) -> Task:

@@ -17,7 +17,8 @@ What it does:
    copy and the mutants to ``mutants/`` (ignored by git).
 2. **Generate** every mutant with mutmut (its own mutation operators) and list their names.
 3. **Sample** ``--sample`` of them with ``random.Random(--seed)`` from the sorted name list.
-4. **Run** ``mutmut run --max-children 1 NAMES...`` (one core; BLAS threads pinned to one): each
+4. **Run** ``mutmut run --max-children 1 NAMES...`` (one core; BLAS threads pinned to one; each mutant in a
+   child of mutmut's fork server, ``process_isolation = "forkserver"``): each
    mutant is judged by the fast tests (``-m "not slow and not subprocess"``, without the whole-repository
    test files: docs build, packaging, README, start-up, fuzz; see ``[tool.mutmut]``) that
    execute the mutated function, as recorded by mutmut's own stats pass.
