@@ -29,6 +29,7 @@ import math
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from fractions import Fraction
 from typing import Any
 
@@ -243,16 +244,21 @@ _FIXED = "the fixed factor S, at every evaluated length"
 def _rescaling_type(name: str, method: ExtensionMethod, rank: float, formula: str, reference: str,
                     fixed_formula: str | None = None) -> TransferType:
     """``name`` (s = L/L0) and, with a ``fixed_formula``, ``name:S`` (a fixed factor) of a frequency rescaling."""
-    def parse(name: str, rest: str, spec: str) -> Transfer:
-        if not rest:
-            return Extension(spec, method)
-        if fixed_formula is None or rest == ":":
-            raise bad_value("extension", spec, extension_forms())
-        return Extension(spec, method, fixed=_fixed_factor(name, rest[1:], spec))
     entries = [ExtensionEntry(name, _PER_LENGTH, formula, reference)]
     if fixed_formula is not None:
         entries.append(ExtensionEntry(f"{name}:S", _FIXED, fixed_formula, reference))
+    parse = partial(_parse_rescaling, method, fixed_formula is not None)
     return TransferType(name, tuple(e.spec for e in entries), parse, tuple(entries), rank, in_all=(name,))
+
+
+def _parse_rescaling(method: ExtensionMethod, takes_fixed: bool, name: str, rest: str, spec: str) -> Transfer:
+    """``name`` or, when ``takes_fixed``, ``name:S`` (a module-level function, bound with functools.partial, so
+    its lines run when a spec is parsed)."""
+    if not rest:
+        return Extension(spec, method)
+    if not takes_fixed or rest == ":":
+        raise bad_value("extension", spec, extension_forms())
+    return Extension(spec, method, fixed=_fixed_factor(name, rest[1:], spec))
 
 
 def _linear(name: str, rest: str, spec: str) -> Transfer:
