@@ -312,7 +312,7 @@ def test_point_rows_scale_the_tolerance_by_the_target_score_but_never_below_tol(
     assert out.rows.tolist() == list(range(length)) and not out.ties.any()
     expected = [REALIZED]                                                          # row 0: its target is its only key
     for i in range(1, length):
-        margin = theta[0] - theta[1:i + 1].max()                                    # γ_i = κ(i, 0) - max_{j ≤ i} κ(i, j)
+        margin = theta[0] - theta[1:i + 1].max()          # γ_i = κ(i, 0) - max_{j ≤ i} κ(i, j)
         scale = tol * max(1.0, abs(theta[0]))
         expected.append(REALIZED if margin > scale else FAILED if margin < -scale else UNDECIDED)
     assert out.every.tolist() == out.some.tolist() == expected
