@@ -71,12 +71,12 @@ def test_static_routing_lists_beta_per_row():
     assert f"| `reverse` | {r.method} | {row} | {min(r.beta)} |" in text and "all 2^3 inputs" in text
 
 
-def test_ceilings_table_reads_the_documents_and_flags_an_unverified_witness():
+def test_ceilings_table_reads_the_documents_and_flags_an_unverified_optimum():
     docs = {("relative", "copy"): {"realized": 8, "total": 8, "ceiling": "1", "optimal": "proved", "verified": True},
             ("column", "middle"): {"realized": 1, "total": 8, "optimal": "proved", "verified": False}}
     text = ar.ceilings_table(docs, "16")
     assert "| relative | `copy` | 8 of 8 | 1 | proved | yes |" in text
-    assert "| column | `middle` | 1 of 8 | — | proved | **NO** |" in text       # the planted bad witness
+    assert "| column | `middle` | 1 of 8 | — | proved | **NO** |" in text       # planted: not re-checked
     with pytest.raises(ReportError, match="has no 'optimal'"):
         ar.ceilings_table({("relative", "copy"): {"realized": 1, "total": 2}}, "16")
 
