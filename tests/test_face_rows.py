@@ -286,3 +286,34 @@ def test_face_rows_blocks_of_a_face_without_directions_use_the_whole_memory_boun
         out = _face_rows(gsel, 16, LP_TOL)
     assert sizes == [2] * 8
     assert out.every.tolist() == whole.every.tolist() and out.some.tolist() == whole.some.tolist()
+
+
+# Exists because a mutant survived: the relative tolerance scale tol·max(1, |κ(i, t)|) of a point face was untested.
+@pytest.mark.parametrize("target_value, deltas", [
+    # |κ(i, t)| = 1000: the scale is tol·1000; margins ±1e-4 lie between tol·1 and tol·1000
+    (1000.0, [1e-2, 1e-4, -1e-4, -1e-2]),
+    (-1000.0, [1e-2, 1e-4, -1e-4, -1e-2]),                                        # the same with κ(i, t) < 0
+    # |κ(i, t)| = 1/2: the scale is tol·1; margins ±1.5·tol lie between tol·1/2 and tol·2, ±0.7·tol below tol
+    (0.5, [3e-6, 1.5e-6, 0.7e-6, -0.7e-6, -1.5e-6, -3e-6]),
+], ids=["large-value", "large-negative-value", "small-value"])
+def test_point_rows_scale_the_tolerance_by_the_target_score_but_never_below_tol(target_value, deltas):
+    """colbias · position:0 at θ = (V, V - δ_1, V - δ_2, …): row i's target score is κ(i, 0) = V and its margin
+    γ_i = min_{j ≤ i} δ_j (the δ decrease, so γ_i = δ_i).  definitions.md#tolerance: realized iff
+    γ > tol·max(1, |κ(i, t)|), failed iff γ < -tol·max(1, |κ(i, t)|), undecided between.  Each case has margins
+    on both sides of the threshold, and the expected statuses include all three outcomes."""
+    from posreal.theory.pe_specs import parse_pe
+    from posreal.theory.tasks import parse_task
+
+    tol, length = 1e-6, len(deltas) + 1
+    theta = np.array([target_value] + [target_value - d for d in deltas])          # (L,)
+    gsel = SimpleNamespace(pe=parse_pe("colbias"), task=parse_task("position:0"), train_length=length,
+                           exact_theta=None, face=None, theta=theta)
+    out = _point_rows(gsel, length, tol)  # type: ignore[arg-type]
+    assert out.rows.tolist() == list(range(length)) and not out.ties.any()
+    expected = [REALIZED]                                                          # row 0: its target is its only key
+    for i in range(1, length):
+        margin = theta[0] - theta[1:i + 1].max()          # γ_i = κ(i, 0) - max_{j ≤ i} κ(i, j)
+        scale = tol * max(1.0, abs(theta[0]))
+        expected.append(REALIZED if margin > scale else FAILED if margin < -scale else UNDECIDED)
+    assert out.every.tolist() == out.some.tolist() == expected
+    assert set(expected) == {REALIZED, FAILED, UNDECIDED}

@@ -363,3 +363,57 @@ def test_a_shipped_certificate_names_each_residual_check_it_passed(name: str, ch
     assert report.verdict == VERIFIED and report.failures == []
     assert report.checked[report.checked.index(TIE[0]):] == checks
     assert report.notes == notes
+
+
+# ===================================================================== multiplicities of the training differences
+# Exists because a mutant survived: the symmetry check could count each training row's differences without their
+# multiplicities (every shipped symmetric-tie certificate has each difference once per row).
+_A, _B, _C = (1, 0), (0, 1), (1, 1)    # Q = (perm [1, 0], signs [1, 1]) swaps a and b and fixes c
+
+
+def _symmetric_tie(row3: list[tuple[int, int]]) -> dict:
+    """A hand-built symmetric-tie certificate: general table of width 2, position:0, L0 = 4, L = 5.
+    ψ(i, 0) = 0, so training row i's differences z(i, 0, j) = -ψ(i, j): row 1 {c}, row 2 {c, c}, row 3 ``row3``.
+    With a, b among row 3's differences θ* = a + b = (1, 1) (⟨θ*, a⟩ = ⟨θ*, b⟩ = 1, ⟨θ*, c⟩ = 2).  Row 4 at L = 5:
+    ψ(4, 1) = (-1, 1) scores 0 like the target, the other keys -2: rival 1 is tied with v = (1, -1) = w (Z has
+    rank 2), and Qw = -w."""
+    def q(x: int) -> str:
+        return f"{x}/1"
+
+    diffs = {1: [_C], 2: [_C, _C], 3: row3}
+    rows = [[(0, 0)] * 5 for _ in range(5)]                                        # (N, N, p) = (5, 5, 2)
+    for i, zs in diffs.items():
+        for j, z in enumerate(zs, start=1):
+            rows[i][j] = (-z[0], -z[1])
+    rows[4] = [(0, 0), (-1, 1), (-1, -1), (-1, -1), (-1, -1)]
+    pairs = [(i, 0, j) for i in (1, 2, 3) for j in range(1, i + 1)]              # training pairs, in order
+    first: dict[tuple[int, int], tuple[int, int, int]] = {}
+    for i, t, j in pairs:
+        first.setdefault(diffs[i][j - 1], (i, t, j))
+    support = sorted((first[_A], first[_B]), key=pairs.index)
+    body = {"kind": "symmetric-tie",
+            "instance": {"pe": "cxg9x1", "task": "position:0", "train_length": 4, "length": 5, "row": 4, "target": 0,
+                         "rival": 1, "tables": {"cxg9x1": {"kind": "general",
+                                                           "rows": [[[q(x) for x in f] for f in r] for r in rows]}}},
+            "claims": {"selected": {"theta": ["1/1", "1/1"],
+                                    "support": [{"pair": list(pair), "lambda": "1/1"} for pair in support]},
+                       "margin": "0/1", "tie_direction": ["1/1", "-1/1"], "projection": ["1/1", "-1/1"],
+                       "symmetry": {"perm": [1, 0], "signs": [1, 1]}, "row_lost": True}}
+    return seal(body)
+
+
+def test_a_symmetry_keeping_each_rows_differences_with_their_multiplicities_is_verified() -> None:
+    """Control: rows {c}, {c, c}, {a, b, c}; Q fixes each row's multiset (c twice in row 2 included)."""
+    report = _verdict(_symmetric_tie([_A, _B, _C]))
+    assert (report.verdict, report.failures) == (VERIFIED, [])
+    assert "Q maps the multiset of the training rows' differences onto itself" in report.checked
+
+
+def test_a_symmetry_keeping_only_the_set_of_a_rows_differences_is_refuted() -> None:
+    """Row 3 {a, a, b} goes to {b, b, a}: the same set, another multiset.  The loss term
+    log(1 + 2e^{-θ_1} + e^{-θ_2}) is not symmetric, descent from 0 moves θ_1 faster than θ_2, and the tie margin
+    ⟨θ_k, v⟩ = θ_1 - θ_2 leaves 0: the claim is false, and only the multiset check (with the row-lost claim
+    resting on it) fails."""
+    report = _verdict(_symmetric_tie([_A, _A, _B]))
+    assert (report.verdict, report.failures) == (
+        REFUTED, ["Q maps the multiset of the training rows' differences onto itself", LOST])

@@ -78,3 +78,50 @@ def test_control_report_takes_the_defaults_spelled_out(capsys):
                                           ("position:0", "offset:0"), ("reverse", None)])
 def test_the_shear_partner_of_a_task(task, partner):
     assert tr._task_partner(task) == partner
+
+
+# Every table of a part, on hand-made documents: the cells are the documents' numbers.
+def _full(pe: str, task: str, alpha: float | None, interval=None, undecided: int = 0, applicable=None) -> dict:
+    doc = _doc(pe, task, alpha)
+    doc["alpha_interval"] = {"32": interval if interval is not None else (None if alpha is None else [alpha, alpha])}
+    doc["rows"] = {"32": {"undecided": undecided}} if alpha is not None else {}
+    if applicable is not None:
+        doc["applicable"] = applicable
+    return doc
+
+
+def test_the_taxonomy_table_lists_each_cell_with_its_realizability():
+    docs = tr.Documents({"l2": [_doc("nope", "offset:1", None), _doc("relbias", "copy", 0.25)]}, [32], 16, 1.0)
+    text = tr.taxonomy_table(docs)
+    assert "| `nope` (relative) | `offset:1` (fixed-offset) | no | — |" in text
+    assert "| `relbias` (relative) | `copy` (fixed-offset) | yes | 0.250 |" in text and "L0 = 16; 1.0 s" in text
+
+
+def test_the_geometries_table_puts_the_three_intervals_side_by_side():
+    g = tr.Documents({"l2": [_full("relbias", "copy", 0.5), _full("nope", "copy", None)],
+                      "linf": [_full("relbias", "copy", 0.25, [0.25, 0.75], undecided=2), _full("nope", "copy", None)],
+                      "l1": [_full("relbias", "copy", 0.5), _full("nope", "copy", None)]}, [32], 16, 0.0)
+    text = tr.geometries_table(g)
+    assert "| `relbias` · `copy` | 0.500 | [0.250, 0.750] (+2 undecided) | 0.500 |" in text
+    assert "`nope`" not in text                                       # an unrealizable cell has no row
+
+
+def test_the_extension_table_marks_methods_that_do_not_act():
+    e = tr.Documents({"none": [_full("relbias", "copy", 0.5), _full("nope", "copy", None)],
+                      "pi": [_full("relbias", "copy", 0.25, undecided=1), _full("nope", "copy", None)],
+                      "ntk": [_full("relbias", "copy", 0.5, applicable=False), _full("nope", "copy", None)]},
+                     [32], 16, 0.0)
+    text = tr.extension_table(e)
+    assert "| `relbias` · `copy` | fixed-offset | 0.500 | 0.250 (+1 u.) | n/a |" in text and "`nope`" not in text
+
+
+def test_alpha_extensions_holds_compute_alpha_under_each_method():
+    from posreal.runtime.markdown import fmt_alpha
+    from posreal.theory.alpha import compute_alpha
+    from posreal.theory.extension import EXTENSIONS
+    text = tr.alpha_extensions("rope:8", "8", "16", "position:0")
+    for method in EXTENSIONS:
+        result = compute_alpha("rope:8", "position:0", 8, [16], extension=method)
+        assert f"| `{method}` | {fmt_alpha(result.alpha(16))}" in text, method
+    with pytest.raises(ReportError, match="name at least one task"):
+        tr.alpha_extensions("rope:8", "8", "16")

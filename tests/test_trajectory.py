@@ -17,8 +17,8 @@ from posreal.theory.flow import Agreement, compare, row_verdict, tie_flow
 from posreal.theory.limit import LimitVerdict
 from posreal.theory.random_instances import registered
 from posreal.theory.training import gradient_descent
-from posreal.theory.trajectory import (DRIFT_TOL, SLOPE_TOL, ShiftedField, TrajectoryEvidence, descend, follow, judge,
-                                       pair_data, tie_trajectory)
+from posreal.theory.trajectory import (DRIFT_TOL, SAMPLES, SIGMA_MAX, SLOPE_TOL, STRETCH, WINDOW, ShiftedField,
+                                       TrajectoryEvidence, descend, follow, judge, pair_data, tie_trajectory)
 
 
 def _data(pe: str, task: str, L0: int, exact: bool = True):
@@ -62,6 +62,26 @@ def test_shifted_field_jacobian_is_the_derivative_of_the_field(pe: str, task: st
         e[q] = step
         numeric[:, q] = (field.rhs(tau, h0 + e) - field.rhs(tau, h0 - e)) / (2 * step)
     analytic = field.jac(tau, h0)
+    scale = np.abs(numeric).max()
+    assert scale > 1e-3
+    np.testing.assert_allclose(analytic, numeric, rtol=0, atol=1e-6 * scale)
+
+
+# Exists because a mutant survived: the σ-phase Jacobian was never compared with its field.
+@pytest.mark.parametrize("pe, task, sigma", [("relbias", "offset:1", 0.0), ("colbias", "position:1", 1.5),
+                                             ("relbias", "position:0", 3.0)])
+def test_sigma_jacobian_is_the_derivative_of_the_sigma_field(pe: str, task: str, sigma: float) -> None:
+    """dh/dσ = τ (Σ W z - θ*) with τ = e^σ: ``sigma_jac`` against central differences of ``sigma_rhs``."""
+    field = ShiftedField(_data(pe, task, 6))
+    p = field.d.z.shape[1]
+    h0 = np.random.default_rng(4).normal(size=p)                    # (p,)
+    step = 1e-6
+    numeric = np.empty((p, p))                                      # (p, p): column q = ∂sigma_rhs/∂h_q
+    for q in range(p):
+        e = np.zeros(p)
+        e[q] = step
+        numeric[:, q] = (field.sigma_rhs(sigma, h0 + e) - field.sigma_rhs(sigma, h0 - e)) / (2 * step)
+    analytic = field.sigma_jac(sigma, h0)
     scale = np.abs(numeric).max()
     assert scale > 1e-3
     np.testing.assert_allclose(analytic, numeric, rtol=0, atol=1e-6 * scale)
@@ -129,6 +149,48 @@ def test_every_segment_is_integrated_with_lsoda(monkeypatch):
     monkeypatch.setattr(scipy.integrate, "solve_ivp", spy)
     path = follow(_data("alibi", "position:0", 2), 0, 2.0)
     assert path.success and len(methods) == 3 and set(methods) == {"LSODA"}
+
+
+# Exists because a mutant survived: a segment integrated without its Jacobian gave the same path within tolerance.
+def test_every_segment_gets_the_exact_jacobian_of_its_field(monkeypatch):
+    """The σ phase is stiff (module docstring: "LSODA with its exact Jacobian"): without it LSODA falls back on
+    finite-difference Jacobians and the flow to σ = 24 on the designed tie takes minutes instead of milliseconds
+    (the path agrees within the solver's tolerance).  Each of the three segments (t ≤ 1, τ ≤ 1, σ) is handed a
+    Jacobian, and it is the derivative of that segment's right-hand side (central differences at its start)."""
+    real = scipy.integrate.solve_ivp
+    calls = []
+
+    def spy(fun, span, y0, **kwargs):
+        calls.append((fun, span, np.array(y0, dtype=float), kwargs.get("jac")))
+        return real(fun, span, y0, **kwargs)
+
+    monkeypatch.setattr(scipy.integrate, "solve_ivp", spy)
+    path = follow(_data("relbias", "offset:1", 5), 0, 2.0)
+    assert path.success and len(calls) == 3
+    for fun, (t0, _), y0, jac in calls:
+        assert callable(jac), t0
+        p = y0.size
+        y = y0 + np.random.default_rng(5).normal(scale=0.5, size=p)    # (p,) off the start, where the field bends
+        step = 1e-6
+        numeric = np.column_stack([(fun(t0, y + step * e) - fun(t0, y - step * e)) / (2 * step) for e in np.eye(p)])
+        scale = np.abs(numeric).max()
+        assert scale > 1e-3, t0
+        np.testing.assert_allclose(jac(t0, y), numeric, rtol=0, atol=1e-6 * scale)
+
+
+# Exists because a mutant survived: the number of recorded points of the σ phase was unchecked.
+def test_sigma_phase_records_every_point_the_judge_reads() -> None:
+    """The σ phase records SAMPLES equally spaced points from σ = 0 to the horizon; at the horizon SIGMA_MAX = 24
+    with 97 points that is every quarter of σ, so each value ``judge`` reads — at the end, end - STRETCH,
+    end - WINDOW, end - 2·WINDOW, end/4 and end/2 — is a point the solver returned, not an interpolation."""
+    data = _data("alibi", "position:0", 2)
+    path = follow(data, 0)
+    sigma_phase = path.sigmas[path.sigmas >= 0]
+    assert path.success and sigma_phase.size == SAMPLES
+    np.testing.assert_allclose(sigma_phase, np.linspace(0.0, SIGMA_MAX, SAMPLES), rtol=0, atol=1e-12)
+    end = SIGMA_MAX
+    for read in (end, end - STRETCH, end - WINDOW, end - 2 * WINDOW, end / 4, end / 2):
+        assert np.min(np.abs(sigma_phase - read)) < 1e-12, read
 
 
 def test_a_failed_segment_is_reported_not_hidden(monkeypatch):

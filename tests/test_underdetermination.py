@@ -246,6 +246,38 @@ def test_monte_carlo_alpha_reports_the_initialization_law():
     assert (out[6].samples, out[6].seed) == (1, 2)
 
 
+# Exists because a mutant survived: the scale 1/√d of the untrained rows' law was unchecked (2/√d or √d passed).
+def test_monte_carlo_alpha_draws_the_untrained_rows_from_n_0_1_over_d():
+    """The untrained rows are E_j ~ N(0, 1/d) i.i.d. (standard deviation 1/√d), drawn from the generator seeded
+    with ``seed``, one (L_max - L0, d) block per sample shared by every length.  Re-drawn here with the same
+    generator and scored through ``completion_alpha`` (a given table), the samples give the same mean, standard
+    error and range.  The scale matters: a new row's scores against trained keys grow like the scale c, against
+    new keys like c², so drawing at 2/√d gives other α_L with this seed (checked: the re-draw is not blind to it)."""
+    block = train_block("position:0", 8, 16, seed=0)                       # d = 8 ≠ L0 = 16
+    L0, d, samples, seed = 16, 8, 12, 5
+    assert block.train_margins().min() > 0
+    mc = monte_carlo_alpha(block, [20, 32], samples=samples, seed=seed)
+
+    def redrawn(scale: float) -> dict[int, np.ndarray]:
+        rng = np.random.default_rng(seed)
+        out: dict[int, list[float]] = {20: [], 32: []}
+        for _ in range(samples):
+            tail = rng.normal(0.0, scale, size=(32 - L0, d))                  # (L_max - L0, d)
+            for L in out:
+                out[L].append(completion_alpha(block, L, tail[:L - L0]).alpha)
+        return {L: np.asarray(v) for L, v in out.items()}                    # (samples,) per length
+
+    stated = redrawn(1.0 / np.sqrt(d))
+    for L, v in stated.items():
+        got = mc[L]
+        assert (got.min, got.max) == (v.min(), v.max()), L
+        assert got.mean == pytest.approx(v.mean(), abs=1e-15), L
+        assert got.stderr == pytest.approx(v.std(ddof=1) / np.sqrt(samples), abs=1e-15), L
+    assert stated[32].min() < stated[32].max()                                # the samples differ
+    doubled = redrawn(2.0 / np.sqrt(d))
+    assert not np.array_equal(doubled[32], stated[32])                        # the negative control
+
+
 # Exists because a mutant survived: completion errors could name another argument.
 def test_completion_errors_name_the_argument():
     from posreal.theory.underdetermination import (
