@@ -49,22 +49,22 @@ def test_flow_reaches_log_two_on_the_designed_tie():
     assert ev.sigma == pytest.approx(24.0)
 
 
+def _assert_jacobian(fun, jac, t: float, h: np.ndarray) -> None:
+    """``jac(t, h)`` equals the central differences of ``fun(t, ·)`` at h (step 1e-6; the field must bend there)."""
+    step = 1e-6
+    numeric = np.column_stack([(fun(t, h + step * e) - fun(t, h - step * e)) / (2 * step)
+                               for e in np.eye(h.size)])                 # (p, p): column q = ∂fun/∂h_q
+    scale = np.abs(numeric).max()
+    assert scale > 1e-3
+    np.testing.assert_allclose(jac(t, h), numeric, rtol=0, atol=1e-6 * scale)
+
+
 @pytest.mark.parametrize("pe, task, tau", [("relbias", "position:0", 0.0), ("relbias", "offset:1", 1.5),
                                            ("colbias", "position:1", 7.0)])
 def test_shifted_field_jacobian_is_the_derivative_of_the_field(pe: str, task: str, tau: float) -> None:
     field = ShiftedField(_data(pe, task, 6))
-    p = field.d.z.shape[1]
-    h0 = np.random.default_rng(3).normal(size=p)                    # (p,)
-    step = 1e-6
-    numeric = np.empty((p, p))                                      # (p, p): column q = ∂rhs/∂h_q
-    for q in range(p):
-        e = np.zeros(p)
-        e[q] = step
-        numeric[:, q] = (field.rhs(tau, h0 + e) - field.rhs(tau, h0 - e)) / (2 * step)
-    analytic = field.jac(tau, h0)
-    scale = np.abs(numeric).max()
-    assert scale > 1e-3
-    np.testing.assert_allclose(analytic, numeric, rtol=0, atol=1e-6 * scale)
+    h0 = np.random.default_rng(3).normal(size=field.d.z.shape[1])   # (p,)
+    _assert_jacobian(field.rhs, field.jac, tau, h0)
 
 
 # Exists because a mutant survived: the σ-phase Jacobian was never compared with its field.
@@ -73,18 +73,8 @@ def test_shifted_field_jacobian_is_the_derivative_of_the_field(pe: str, task: st
 def test_sigma_jacobian_is_the_derivative_of_the_sigma_field(pe: str, task: str, sigma: float) -> None:
     """dh/dσ = τ (Σ W z - θ*) with τ = e^σ: ``sigma_jac`` against central differences of ``sigma_rhs``."""
     field = ShiftedField(_data(pe, task, 6))
-    p = field.d.z.shape[1]
-    h0 = np.random.default_rng(4).normal(size=p)                    # (p,)
-    step = 1e-6
-    numeric = np.empty((p, p))                                      # (p, p): column q = ∂sigma_rhs/∂h_q
-    for q in range(p):
-        e = np.zeros(p)
-        e[q] = step
-        numeric[:, q] = (field.sigma_rhs(sigma, h0 + e) - field.sigma_rhs(sigma, h0 - e)) / (2 * step)
-    analytic = field.sigma_jac(sigma, h0)
-    scale = np.abs(numeric).max()
-    assert scale > 1e-3
-    np.testing.assert_allclose(analytic, numeric, rtol=0, atol=1e-6 * scale)
+    h0 = np.random.default_rng(4).normal(size=field.d.z.shape[1])   # (p,)
+    _assert_jacobian(field.sigma_rhs, field.sigma_jac, sigma, h0)
 
 
 def test_shifted_field_at_tau_zero_is_minus_the_gradient():
@@ -169,13 +159,8 @@ def test_every_segment_gets_the_exact_jacobian_of_its_field(monkeypatch):
     assert path.success and len(calls) == 3
     for fun, (t0, _), y0, jac in calls:
         assert callable(jac), t0
-        p = y0.size
-        y = y0 + np.random.default_rng(5).normal(scale=0.5, size=p)    # (p,) off the start, where the field bends
-        step = 1e-6
-        numeric = np.column_stack([(fun(t0, y + step * e) - fun(t0, y - step * e)) / (2 * step) for e in np.eye(p)])
-        scale = np.abs(numeric).max()
-        assert scale > 1e-3, t0
-        np.testing.assert_allclose(jac(t0, y), numeric, rtol=0, atol=1e-6 * scale)
+        y = y0 + np.random.default_rng(5).normal(scale=0.5, size=y0.size)   # (p,) off the start, where it bends
+        _assert_jacobian(fun, jac, t0, y)
 
 
 # Exists because a mutant survived: the number of recorded points of the σ phase was unchecked.
