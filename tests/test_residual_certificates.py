@@ -131,6 +131,7 @@ def test_a_levels_certificate_whose_decision_is_not_an_object_is_refused_by_path
 SYMMETRIC = "symmetric_tie_seed1_878_row3.json"    # θ* = (-1, -1, 0), v = w = (2, -2, 0), Q swaps e1, e2
 LEVELS = "residual_levels_seed1_641_row3.json"     # θ_1..θ_3 = -e1, -e3, -e2; v = -e2: ⟨θ_3, v⟩ = 1 > 0
 SPANS = "residual_levels_seed1_10091_row3.json"    # one complete level; v = (4, 0) = -z(1,1,0) + z(2,1,0)
+LEVELS2 = "residual_levels_seed1_174_row3.json"    # θ_1 = (1/2, 0) = ¼·(2, 0), θ_2 = e2; v = -e2: ⟨θ_2, v⟩ = -1
 LOST = "the tie margin stays 0 along gradient descent: the row is lost"
 SIGNED = "Q is a signed permutation of the PE's coordinates"
 INTERIOR = "level {}: an interior λ ∈ Λ certifies S+ (λ > 0 on S+, Σ λ u = θ)"
@@ -200,6 +201,11 @@ REFUTED_EXACTLY: list[tuple[str, str, list[Edit], list[str]]] = [
     ("span-one-vector", SPANS, [_claim("decision", "spans", 0, [{"coefficient": "-1/1", "pair": [1, 1, 0]}])],
      [SPAN_CHECK]),
     ("span-not-complete", SPANS, [_claim("complete", False)], ["the levels are complete", SPAN_CHECK]),
+    # Exists because a mutant survived: ⟨θ_2, v⟩ ≠ 0 was not checked for a spans decision (only θ_3, θ_4, ...).
+    # v = (0, -1) = 0·(2, 0) + (-1)·e2 lies in V_1 ⊕ V_2 (so the decomposition itself is sound), but ⟨θ_2, v⟩ = -1
+    ("span-theta-two-nonzero", LEVELS2,
+     [_claim("decision", {"spans": [[{"coefficient": "0/1", "pair": [2, 0, 2]}],
+                                    [{"coefficient": "-1/1", "pair": [2, 0, 1]}]]})], [SPAN_CHECK]),
     ("span-theta", SPANS, [_claim("levels", 0, "theta", ["0/1", "1/1"])],
      ["θ_1 = θ*", ACTIVE.format(1, 0), INTERIOR.format(1)]),
 ]
