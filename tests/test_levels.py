@@ -199,6 +199,34 @@ def test_symmetry_search_respects_row_structure_and_budget():
     assert find_symmetry(many, w, budget=2) == "symmetry search stopped after 2 nodes"
 
 
+# Exists because a mutant survived: a coordinate whose first candidate image was taken ended the search there.
+def test_symmetry_search_tries_a_later_image_when_the_first_is_taken():
+    """One row {u, -u}, u = (-1, 1, -1), w = (1, 1, -1): Q = -I maps u ↔ -u (the row is kept) and Qw = -w.
+    Every column holds the values {-1, 1} once each, so each coordinate may go to any of the three; the search
+    gives coordinate 0 the image 0 first, and coordinate 1 must then skip the taken image 0 for 1."""
+    u = (F(-1), F(1), F(-1))
+    rows = [Counter({u: 1, tuple(-x for x in u): 1})]
+    w = (F(1), F(1), F(-1))
+    q = find_symmetry(rows, w)
+    assert isinstance(q, SignedPermutation) and q.apply(w) == tuple(-x for x in w) and preserves(q, rows)
+    # control: a third difference (1, 0, 0) with no partner -(1, 0, 0) leaves no Q with Qw = -w
+    rows = [Counter({u: 1, tuple(-x for x in u): 1, (F(1), F(0), F(0)): 1})]
+    assert find_symmetry(rows, w) is None
+
+
+# Exists because a mutant survived: the rows' per-column value multisets were compared as sets of rows.
+def test_a_column_matching_another_only_up_to_row_multiplicity_is_no_candidate():
+    """Rows {(1, 0)}, {(1, 0)}, {(0, 1)}: column 0 is 1 in two rows and 0 in one, column 1 the reverse, so no
+    coordinate may go to the other (nor to itself negated: ±1 ≠ ∓1); the search answers None before spending a
+    single node — a set-of-rows comparison would accept the swap and run out of a 0-node budget instead."""
+    a, b = (F(1), F(0)), (F(0), F(1))
+    rows = [Counter({a: 1}), Counter({a: 1}), Counter({b: 1})]
+    assert find_symmetry(rows, (F(1), F(-1)), budget=0) is None
+    # control: with one row of each the swap exists, and a 0-node budget is reported as exhausted
+    rows = [Counter({a: 1}), Counter({b: 1})]
+    assert find_symmetry(rows, (F(1), F(-1)), budget=0) == "symmetry search stopped after 0 nodes"
+
+
 # Exists because a mutant survived: a difference repeated within one row was counted once.
 def test_row_multisets_count_a_difference_repeated_within_a_row():
     """relbias:1 (ψ(i, j) = e_min(i - j, 1)) with offset:0 at L0 = 4: row i's target is key i (offset 0, ψ = e0) and
