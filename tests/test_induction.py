@@ -12,8 +12,9 @@ from posreal.theory.alpha import compute_alpha
 from posreal.theory.defaults import TAXONOMY_PES
 from posreal.theory.errors import SpecError
 from posreal.theory.extension import parse_extension
-from posreal.theory.induction import induction_alpha
-from posreal.theory.realization import REALIZED
+from posreal.theory.arithmetic import Mode
+from posreal.theory.induction import Condition, LayerOneRoutes, Route, circuit_rows, induction_alpha
+from posreal.theory.realization import FAILED, REALIZED, UNDECIDED
 from posreal.theory.token_tasks import BOS, induction_layout
 from posreal.theory.transfer_operator import naive_kernel_matrix
 
@@ -125,3 +126,29 @@ def test_an_induction_result_names_a_per_length_mode_only_when_one_differs():
     same = induction_alpha("relbias", 16, [33, 65], mode="exact").to_json()
     assert same["mode"] == "exact" and "decided_in" not in same
     assert "decided_in" not in induction_alpha("relbias", 16, [33]).to_json()
+
+
+def _routes(**changed: tuple[Route, tuple[int, ...]]) -> LayerOneRoutes:
+    """Length 7 (m = 3: rows 4, 5 with t = 2, 3 and s = 1, 2); every row j routes uniquely to j - 1 (row 0 to 0)
+    except the rows named r<j>=(kind, route set)."""
+    kinds, sets = [Route.UNIQUE] * 7, [(max(j - 1, 0),) for j in range(7)]
+    for name, (kind, keys) in changed.items():
+        kinds[int(name[1:])], sets[int(name[1:])] = kind, keys
+    return LayerOneRoutes(7, Mode.EXACT, kinds, sets)
+
+
+# Exists because a mutant survived: a decided other row routing to s was not taken as a failure of (c).
+@pytest.mark.parametrize("changed, status, failed, undecided", [
+    # the shift circuit: route₁(t) = s, route₁(i) = i - 1 ≠ i, and only t routes to s: both rows realized
+    ({}, [REALIZED, REALIZED], {}, {}),
+    # row 3 routes (decided) to 1 = s(4) ∈ [1, 4]: (c) fails for row 4; and row 3 = t(5) misses s(5) = 2: (a) fails
+    ({"r3": (Route.UNIQUE, (1,))}, [FAILED, FAILED], {4: (Condition.C,), 5: (Condition.A,)}, {}),
+    # row 3 may route to 1 or 2 (undecided): (c) of row 4 and (a) of row 5 are open, neither fails
+    ({"r3": (Route.UNDECIDED, (1, 2))}, [UNDECIDED, UNDECIDED], {}, {4: (Condition.C,), 5: (Condition.A,)}),
+    # row 4 routes to itself (decided): (b) fails for row 4 only
+    ({"r4": (Route.UNIQUE, (4,))}, [FAILED, REALIZED], {4: (Condition.B,)}, {}),
+], ids=["shift", "decided-rival", "undecided-rival", "self-route"])
+def test_circuit_rows_read_conditions_a_b_c_off_hand_made_routes(changed, status, failed, undecided):
+    rows = circuit_rows(_routes(**changed))
+    assert rows.rows.tolist() == [4, 5] and rows.targets.tolist() == [2, 3]
+    assert (rows.status.tolist(), rows.failed, rows.undecided) == (status, failed, undecided)
