@@ -317,3 +317,36 @@ def test_point_rows_scale_the_tolerance_by_the_target_score_but_never_below_tol(
         expected.append(REALIZED if margin > scale else FAILED if margin < -scale else UNDECIDED)
     assert out.every.tolist() == out.some.tolist() == expected
     assert set(expected) == {REALIZED, FAILED, UNDECIDED}
+
+
+def _one_row_three_rivals(probes: np.ndarray, g0: list[float], slopes: list[float]) -> tuple[Face, face_rows._Block]:
+    """One row, target key 0 and rivals keys 1..3 with margins g0_k + slope_k · w on the segment face w ∈ [-1, 1]
+    with the given known points; tolerance 0.2, no LP budget, one stored dual (μ = 0: A_red has no rows) bounding
+    max_F of each margin by g0_k + |slope_k| through the box."""
+    face = segment_face(probes)
+    face.add_dual(np.zeros(0))
+    a = np.zeros((1, 4, 1))
+    a[0, :, 0] = [0.0, *slopes]
+    blk = face_rows._Block(None, face, None, np.ones(1, dtype=int), np.zeros(1, dtype=int),
+                           np.array([[0.0, *g0]]), a, np.array([[False, True, True, True]]), np.array([0.2]),
+                           np.zeros(1, dtype=bool), np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int8))
+    return face, blk
+
+
+# Exists because a mutant survived: the largest margin seen per rival was not started at θ₀ (the order in which
+# finish_some tries a row's rivals was unchecked).
+@pytest.mark.parametrize("probes, g0, slopes, some", [
+    # no known point but θ₀ (w = 0): the largest margins seen are g0 = (2, 1, -3); rival 3 comes first, and its
+    # bound -3 + 0.05 < -0.2 refutes the row.  Trying rival 1 first (bound 2.05) would spend the budget: undecided
+    (np.zeros((0, 1)), [2.0, 1.0, -3.0], [0.05, 0.05, 0.05], FAILED),
+    # a known point w = 1 lifts rival 2's largest margin seen to -3 + 4 = 1 > rival 3's -1 + 0.05 = -0.95: rival 3
+    # comes first and its bound -0.95 < -0.2 refutes the row; rival 2 first (bound -3 + 4 = 1) would refute nothing
+    (np.ones((1, 1)), [2.0, -3.0, -1.0], [0.0, 4.0, 0.05], FAILED),
+    # control: the same rivals without that point put rival 2 (g0 = -3) first; its bound 1 refutes nothing
+    (np.zeros((0, 1)), [2.0, -3.0, -1.0], [0.0, 4.0, 0.05], UNDECIDED),
+], ids=["least-at-theta0", "lifted-by-a-point", "control"])
+def test_finish_some_tries_first_the_rival_with_the_least_largest_margin_seen(probes, g0, slopes, some):
+    face, blk = _one_row_three_rivals(probes, g0, slopes)
+    blk.finish_some()
+    assert face.lp_count == 0                          # one dual bound looked at, then the budget (0) stops it
+    assert blk.some.tolist() == [some]
