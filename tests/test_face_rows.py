@@ -350,3 +350,27 @@ def test_finish_some_tries_first_the_rival_with_the_least_largest_margin_seen(pr
     blk.finish_some()
     assert face.lp_count == 0                          # one dual bound looked at, then the budget (0) stops it
     assert blk.some.tolist() == [some]
+
+
+# Exists because a mutant survived: finish_some could stop at a row's first decided rival instead of going on to
+# the next rows (and to the row's every status).
+@pytest.mark.parametrize("dual, budget, g0, some, lps", [
+    # both rows' bounds g0 + 0.05 = -0.45 < -0.2 through the stored dual: both refuted, for every θ too
+    (True, 0, [-0.5, -0.5], [FAILED, FAILED], 0),
+    # row 0's bound -0.05 refutes nothing and the budget (0) stops its rivals; row 1 is still refuted by its bound
+    (True, 0, [-0.1, -0.5], [UNDECIDED, FAILED], 0),
+    # no dual stored: row 0's one LP (max_F of its margin: -0.45) refutes it, and that LP's dual then bounds row 1
+    (False, 1, [-0.5, -0.5], [FAILED, FAILED], 1),
+], ids=["dual-bounds", "budget-spent", "lp-then-dual"])
+def test_finish_some_goes_on_to_the_next_row_after_each_way_out(dual, budget, g0, some, lps):
+    """Two rows, one rival each, margins g0_n + 0.05 w on the segment face w ∈ [-1, 1] (A_red has no rows, so a
+    dual is μ = 0 and bounds max_F by g0_n + 0.05 through the box), tolerance 0.2."""
+    face = segment_face(np.zeros((0, 1)))
+    if dual:
+        face.add_dual(np.zeros(0))
+    face.lp_budget = budget
+    blk = block(face, [[0.0, x] for x in g0], [[[0.0], [0.05]]] * 2, [0.2])
+    blk.finish_some()
+    assert face.lp_count == lps
+    assert blk.some.tolist() == some
+    assert blk.every.tolist() == [FAILED if s == FAILED else UNDECIDED for s in some]
