@@ -80,6 +80,21 @@ def test_a_skipped_box_is_computed_once_box_after_d_rivals_needed_an_lp(monkeypa
     assert face.lp_count == 4 + 2 == face.lp_budget                   # four rival LPs and the box's two
 
 
+# Exists because a mutant survived: the box was also computed when only 2d rivals (its own cost in LPs) waited.
+def test_a_skipped_box_is_not_computed_when_only_2d_rivals_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The case above with six rows: after BOX_AFTER·d = 4 rivals proved by LPs, 2 = 2d rivals wait — no more
+    than the box would cost (2d LPs), so it is not computed; the LP budget (4) is spent and the last two rows
+    stay undecided (said so, never guessed)."""
+    A, r = np.array([[1.0], [-1.0]]), np.array([0.0, -2.0])
+    inf = np.full(1, np.inf)
+    face = Face(np.zeros(1), np.ones((1, 1)), A, r, -inf, inf, False, probes=np.zeros((0, 1)), boxed=False)
+    face.lp_budget = 4
+    blk = rows_one_rival(face, 1.0, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    decide_within(blk, monkeypatch)
+    assert blk.every.tolist() == [REALIZED] * 4 + [UNDECIDED] * 2
+    assert not face.boxed and face.lp_count == 4 == face.lp_budget
+
+
 # Exists because a mutant survived: decide() on a face whose box is in place was never run past BOX_AFTER·d LPs.
 def test_many_rivals_proved_by_lps_on_a_boxed_face_end_the_decision(monkeypatch: pytest.MonkeyPatch) -> None:
     """F = [0, 2] inside a looser box [-1, 3] (a box need only contain F); rival margins 0.5 + s w, s = 1..7, are
