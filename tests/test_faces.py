@@ -398,3 +398,20 @@ def test_a_face_without_directions_has_an_empty_box(z: list[list[float]]) -> Non
     assert face.lo.shape == (0,) and face.hi.shape == (0,)
     assert face.bounds == []
     assert float(faces.box_min(np.zeros(0), face.lo, face.hi)) == 0.0
+
+
+# Exists because a mutant survived: the ℓ2 selection's value ‖θ*‖₂ was never read.
+def test_the_l2_selection_is_theta_star_with_its_euclidean_norm():
+    """relbias:2 · offset:1 at L0 = 4: the training differences are z = (-1, 1, 0), (0, 1, -1).  By hand:
+    min ‖θ‖₂ subject to θ1 - θ0 ≥ 1, θ1 - θ2 ≥ 1 is symmetric in θ0 ↔ θ2, so θ = (-a, 1 - a, -a) with both
+    constraints tight; 2a² + (1 - a)² is least at a = 1/3: θ* = (-1/3, 2/3, -1/3), ‖θ*‖₂ = √(6/9) = √6 / 3."""
+    from fractions import Fraction
+
+    from posreal.theory.faces import select_in_geometry
+
+    gsel = select_in_geometry("relbias:2", "offset:1", 4, faces.Geometry.L2)
+    assert gsel.selection.constraints.tolist() == [[-1.0, 1.0, 0.0], [0.0, 1.0, -1.0]]
+    assert gsel.exact_theta == [Fraction(-1, 3), Fraction(2, 3), Fraction(-1, 3)]
+    assert gsel.theta.tolist() == pytest.approx([-1 / 3, 2 / 3, -1 / 3])
+    assert gsel.value == pytest.approx(np.sqrt(6.0) / 3.0)
+    assert gsel.face is None
