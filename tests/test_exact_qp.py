@@ -141,6 +141,19 @@ def test_the_work_estimate_grows_with_every_size() -> None:
     assert base < work_estimate(20, 3, 8) and base < work_estimate(10, 6, 8) and base < work_estimate(10, 3, 800)
 
 
+# Exists because a mutant survived: the passive set's size p + 1 in the work estimate was unchecked.
+@pytest.mark.parametrize("bits, work", [
+    # m = 2 rows, p = 1: k = p + 1 = 2 (bit length 2), s = 2 (2·1 + 2 + 2) = 12 bits; one word each (64 bits):
+    # gradient 2·2·(400 + 1·1) = 1604, solves 2·2³·(400 + 1²) = 6416, cap 3 (2 + 1 + 1) = 12 steps
+    (1, 5 * 10 ** 7 + 12 * (1604 + 6416)),
+    # 100-bit entries: s = 2 (200 + 2 + 2) = 408 (7 words), entries 2 words, s + bits = 508 (8 words):
+    # gradient 2·2·(400 + 2·8) = 1664, solves 2·2³·(400 + 7²) = 7184
+    (100, 5 * 10 ** 7 + 12 * (1664 + 7184)),
+])
+def test_the_work_estimate_follows_its_documented_bound(bits: int, work: int) -> None:
+    assert work_estimate(2, 1, bits) == work
+
+
 def test_it_stops_at_its_iteration_cap() -> None:
     rows = [(F(1), F(0), F(0)), (F(0), F(1), F(0)), (F(0), F(0), F(1))]       # θ* = (1, 1, 1): three steps
     assert solve_ldp(rows, 3).iterations == 3
