@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import posreal.theory.selection as selection
-from posreal.theory.cutting_planes import first_tie, working_set_cap
+from posreal.theory.cutting_planes import _initial_pairs, _polish, first_tie, working_set_cap
 from posreal.theory.pe_specs import parse_pe
 from posreal.theory.selection import difference_vectors, select, training_pairs
 from posreal.theory.tasks import parse_task
@@ -78,3 +78,24 @@ def test_the_solve_on_a_near_active_part_is_the_solve_on_all_of_the_working_set(
     u, rho = _solve_on_working_set(z, part, selection._nnls_ldp)
     np.testing.assert_allclose(z.T @ u / rho, theta_all, rtol=1e-8, atol=1e-8)
     assert u[needed] > 0
+
+
+# Exists because a mutant survived: the first working set was only built with fewer targets than half its size.
+@pytest.mark.parametrize("size, pairs", [
+    # six distinct targets, size 4: every 6 // (4 // 2) = 3rd target, k = 0 and 3; each with its nearest key
+    # below (k - 1), or above for k = 0 (key 1 ≤ its last row 1)
+    (4, [[0, 1], [3, 2]]),
+    # size 12 ≥ 2 · 6: every target, k = 0..5; for k = 1 the key below is key 0 itself, so the key above, 2, too
+    (12, [[0, 1], [1, 0], [1, 2], [2, 1], [3, 2], [4, 3], [5, 4]]),
+])
+def test_initial_pairs_spread_over_the_targets(size, pairs):
+    a, rows = np.arange(6), np.arange(1, 7)                 # row i has target index i - 1
+    assert _initial_pairs(a, rows, size).tolist() == pairs
+
+
+def test_polish_moves_an_inexact_nnls_answer_to_the_kkt_point():
+    """Z = I₂ (θ1 ≥ 1, θ2 ≥ 1): θ* = (1, 1) with λ = (1, 1).  An NNLS answer u = (0.9, 1.1) (ρ = 1, least slack
+    -0.1) is polished on its support to λ = (1, 1), slack 0; an exact answer is returned as it is."""
+    z = np.eye(2)
+    assert _polish(z, np.array([0.9, 1.1]), 1.0).tolist() == pytest.approx([1.0, 1.0])
+    assert _polish(z, np.array([1.0, 1.0]), 1.0).tolist() == [1.0, 1.0]
