@@ -86,3 +86,21 @@ def test_induction_table_holds_alpha_ind_and_copy_or_na():
     res = induction_alpha("relbias", 8, [17], extension="none")
     text = ar.induction_table("8", "17", "relbias")
     assert f"| `relbias` | {fmt_alpha(res.alpha(17))} ({fmt_alpha(res.copy.alpha(17))}) | n/a | n/a | n/a |" in text
+
+
+# Exists because a mutant survived: the header words of `posreal alpha`'s table were unchecked.
+def test_alpha_table_header_separator_and_source_line_are_the_documented_text():
+    text = ar.alpha_table("relbias", "position:0", "8", "32,16")
+    lines = text.splitlines()
+    # seven columns; the pipes of |R_L| are escaped so the cell stays one cell
+    assert lines[0] == r"| L | α_L | realized | failed | undecided | structural ties | \|R_L\| |"
+    assert lines[1] == "|" + "|".join(["---"] * 7) + "|"
+    assert [line.split(" | ")[0] for line in lines[2:4]] == ["| 16", "| 32"]        # sorted lengths, as given 32,16
+    assert lines[-1] == ('<p class="posreal-generated">Generated at build time from <code>posreal.theory.'
+                         "compute_alpha('relbias', 'position:0', train_length=8, mode='float')</code>.</p>")
+    # control: a cell with no θ* is one sentence with the selection's reason, and the same source line
+    doc = compute_alpha("nope", "offset:1", 8, [16]).to_json()
+    no = ar.alpha_table("nope", "offset:1", "8", "16")
+    assert no.startswith(f"`nope` · `offset:1` at L0 = 8: **not realizable at L0** ({doc['selected']['reason']}).\n\n")
+    assert doc["selected"]["reason"] and "| L |" not in no
+    assert no.endswith("compute_alpha('nope', 'offset:1', train_length=8, mode='float')</code>.</p>")

@@ -69,3 +69,22 @@ def test_the_depth_bound_keeps_its_vocabulary_and_names_its_fields():
     assert doc["vocab"] == 3 and doc["depth"] == 1 and doc["length"] == 5
     assert set(doc) == {"task", "length", "vocab", "depth", "method", "rows", "beta", "argmax", "seed", "samples",
                         "stderr"}
+
+
+# Exists because a mutant survived: the Monte Carlo standard error sqrt(β(1-β)/N) was unchecked.
+def test_monte_carlo_standard_error_is_the_binomial_one_and_covers_the_exact_beta():
+    import math
+    n_samples = 2000
+    mc = depth_bound("sort", 8, 2, 1, method="monte-carlo", samples=n_samples, seed=3)
+    exact = depth_bound("sort", 8, 2, 1)                                   # all 2^8 inputs
+    assert len(mc.stderr) == len(mc.beta) == len(exact.beta) == 8
+    for b, e, want in zip(mc.beta, mc.stderr, exact.beta):
+        assert b * n_samples == pytest.approx(round(b * n_samples), abs=1e-9)   # a count of N draws
+        assert e == pytest.approx(math.sqrt(b * (1 - b) / n_samples), rel=1e-12)  # binomial: β̂(1-β̂)/N
+        assert abs(float(want) - b) <= 4 * e                                # the exact β within 4 standard errors
+    assert mc.to_json()["stderr"] == mc.stderr
+    free = depth_bound("permutation", 6, 2, 0, method="monte-carlo", samples=500, seed=1)   # control: β = 1
+    assert free.beta == [1.0] * 6 and free.stderr == [0.0] * 6 and not free.below_one
+    assert exact.to_json()["stderr"] is None                                # enumeration has no standard error
+    with pytest.raises(SpecError, match=r"^invalid depth K -1; accepted: an integer from 0 to 16$"):
+        depth_bound("sort", 4, 2, -1)

@@ -122,3 +122,32 @@ def test_a_bare_rope_scaling_takes_width_and_base_from_the_pe(tmp_path):
     yarn = read_rope_scaling(_config(tmp_path, {"rope_type": "yarn", "factor": 4}))
     got = yarn.at_length(parse_pe("rope:16:500"), 64, 16).omegas()             # type: ignore[attr-defined]
     assert got[0] == parse_pe("rope:16:500").omegas()[0]                       # type: ignore[attr-defined]
+
+
+# Exists because a mutant survived: a bare rope_scaling's original_max_position_embeddings was never read.
+def test_a_bare_rope_scaling_keeps_its_own_l0_and_else_takes_the_cells(tmp_path):
+    given = read_rope_scaling(_config(tmp_path, {"rope_type": "yarn", "factor": 4,
+                                                 "original_max_position_embeddings": 4096}))
+    assert given.scaling.original == 4096 and given.scaling.max_positions == 4096
+    assert given.to_json(16)["original_max_position_embeddings"] == 4096          # not the cell's L0 = 16
+    absent = read_rope_scaling(_config(tmp_path, {"rope_type": "yarn", "factor": 4}))   # control: no L0 of its own
+    assert absent.scaling.original == 0 and absent.to_json(16)["original_max_position_embeddings"] == 16
+    with pytest.raises(SpecError, match="original_max_position_embeddings is 'x'"):   # the key is read and checked
+        read_rope_scaling(_config(tmp_path, {"rope_type": "yarn", "factor": 4,
+                                             "original_max_position_embeddings": "x"}))
+
+
+# Exists because a mutant survived: yarn's attention factor for 1 < s <= 2 was unchecked (the fixture has s >= 4).
+@pytest.mark.parametrize("factor", [1.0, 1.5, 2.0, 4.0])
+def test_yarn_attention_factor_is_one_tenth_log_s_plus_one_above_s_one(factor, tmp_path):
+    """transformers' get_mscale: a = 1 for s <= 1, else 0.1·m·ln s + 1 (m = 1 unless mscale is given); with mscale
+    and mscale_all_dim both set, a is the ratio of the two.  Checked on the fixture at s = 4 (1.1386...)."""
+    import math
+    doc = {"rope_type": "yarn", "factor": factor, "original_max_position_embeddings": 64}
+    want = 1.0 if factor <= 1 else 0.1 * math.log(factor) + 1.0
+    assert read_rope_scaling(_config(tmp_path, doc)).scaling.attention(128) == pytest.approx(want, rel=1e-15)
+    ratio = read_rope_scaling(_config(tmp_path, {**doc, "mscale": 1.0, "mscale_all_dim": 0.5})).scaling.attention(128)
+    assert ratio == pytest.approx((0.1 * math.log(factor) + 1) / (0.05 * math.log(factor) + 1), rel=1e-15)
+    if factor == 4.0:                                          # the formula is transformers' at the fixture's s = 4
+        yarn4 = next(c for c in FIXTURE["cases"] if c["name"].startswith("yarn, defaults"))
+        assert want == pytest.approx(yarn4["attention_scaling"]["4096"], rel=1e-12)

@@ -40,3 +40,22 @@ def test_bad_input_is_one_line(tokens, vocab) -> None:
     with pytest.raises(SpecError) as err:
         averaged_stream(tokens, vocab)
     assert "\n" not in str(err.value)
+
+
+# Exists because a mutant survived: the row shown in recover's refusals was unchecked.
+def test_recover_refusals_show_the_row_and_what_is_accepted() -> None:
+    half, third = Fraction(1, 2), Fraction(1, 3)
+    # h[BOS] = 1/2 gives i = 1, but c_1 = (1/3)/(1/2) = 2/3 is no count
+    with pytest.raises(SpecError) as err:
+        recover((half, third, half))
+    assert str(err.value) == ("invalid averaged row [Fraction(1, 2), Fraction(1, 3), Fraction(1, 2)]; "
+                              "accepted: a row of uniform attention over one-hot values")
+    with pytest.raises(SpecError) as err:                     # h[BOS] = 0: no BOS in the sequence
+        recover((Fraction(0), Fraction(1), Fraction(0)))
+    assert str(err.value) == ("invalid averaged row [Fraction(0, 1), Fraction(1, 1), Fraction(0, 1)]; "
+                              "accepted: a row of a sequence that starts with BOS (h[BOS] > 0)")
+    with pytest.raises(SpecError) as err:                     # h[BOS] = 2: i = -1/2; a long row shows its first 8
+        recover([0] * 9 + [2])
+    assert str(err.value) == ("invalid averaged row [0, 0, 0, 0, 0, 0, 0, 0]; "
+                              "accepted: a row of uniform attention over one-hot values")
+    assert recover((half, 0, half)) == (1, (1, 0))            # control: a true row of the stream [0]

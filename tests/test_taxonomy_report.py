@@ -125,3 +125,40 @@ def test_alpha_extensions_holds_compute_alpha_under_each_method():
         assert f"| `{method}` | {fmt_alpha(result.alpha(16))}" in text, method
     with pytest.raises(ReportError, match="name at least one task"):
         tr.alpha_extensions("rope:8", "8", "16")
+
+
+def _doc2(pe: str, task: str, alphas: list[float] | None, kind: str = "relative", cls: str = "fixed-offset") -> dict:
+    return {"pe": pe, "task": task, "pe_kind": kind, "task_class": cls, "realizable": alphas is not None,
+            "alpha": {} if alphas is None else dict(zip(("32", "64"), alphas))}
+
+
+# Exists because a mutant survived: the duals table's header (lengths joined by " / ") was unchecked.
+def test_the_duals_table_is_the_documented_text_at_two_lengths():
+    t = tr.Documents({"l2": [_doc2("relbias", "offset:1", [1.0, 0.5]), _doc2("colbias", "position:1", [1.0, 0.25]),
+                             _doc2("rope:16", "copy", [0.5, 0.25]), _doc2("abscol:16", "middle", [0.5, 0.25]),
+                             _doc2("relbias", "reverse", [0.5, 0.25])]}, [32, 64], 16, 0.0)
+    lines = tr.taxonomy_duals(t).splitlines()
+    assert lines[0] == "| cell | α at L = 32 / 64 | its shear | α of the shear | equal |"
+    assert lines[1] == "|---|---|---|---|---|"
+    # a row per registry PE with a shear partner whose partner cell is there (reverse has none: no row)
+    assert lines[2] == ("| `relbias` · `offset:1` | 1.000 / 0.500 | `colbias` · `position:1` | 1.000 / 0.250 "
+                        "| **NO** |")
+    assert lines[3] == "| `rope:16` · `copy` | 0.500 / 0.250 | `abscol:16` · `middle` | 0.500 / 0.250 | yes |"
+    assert lines[4:] == ["", '<p class="posreal-generated">Generated at build time from <code>posreal.theory.taxonomy'
+                         '.taxonomy (pairs of registry cells related by the shear)</code>.</p>']
+
+
+# Exists because a mutant survived: the grid's source line was unchecked.
+def test_the_grid_is_the_documented_text_at_its_largest_length():
+    t = tr.Documents({"l2": [_doc2("nope", "offset:1", None), _doc2("nope", "copy", [0.5, 0.25], cls="growing"),
+                             _doc2("relbias", "offset:1", [1.0, 0.75]), _doc2("relbias", "copy", [1.0, 0.125],
+                                                                                cls="growing")]}, [32, 64], 16, 0.0)
+    assert tr.taxonomy_grid(t) == (
+        "| α_64 (L0 = 16) | `offset:1` | `copy` |\n"
+        "|---|---|---|\n"
+        "| *task class* | *fixed-offset* | *growing* |\n"
+        "| `nope` (relative) | — | 0.250 |\n"
+        "| `relbias` (relative) | 0.750 | 0.125 |\n"
+        "\n"
+        '<p class="posreal-generated">Generated at build time from <code>posreal.theory.taxonomy.taxonomy</code>.</p>\n'
+        "\n—: not realizable at L0 (no θ realizes every training row, so θ* does not exist).\n")

@@ -63,3 +63,11 @@ def test_induction_tokens_are_checked():
 def test_match_rows_are_the_latest_earlier_occurrence():
     rows, targets = Match().rows_and_targets(np.array([3, 1, 3, 3, 2, 1]))
     assert rows.tolist() == [2, 3, 5] and targets.tolist() == [0, 2, 1]
+
+
+# Exists because a mutant survived: the spec shown in a token task's refusal was unchecked.
+@pytest.mark.parametrize("spec, shown", [("induction:3", "'induction:3'"), ("", "''"), (7, "7"), (None, "None")])
+def test_a_malformed_token_task_shows_the_spec_and_the_forms(spec, shown):
+    with pytest.raises(SpecError) as err:
+        parse_token_task(spec)
+    assert str(err.value) == f"invalid token task {shown}; accepted: match, induction (token tasks; no arguments)"

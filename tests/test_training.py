@@ -83,6 +83,18 @@ def test_cosine_of_the_zero_iterate_is_nan_without_a_warning():
     assert np.isfinite(traj.cosines[1])
 
 
+# Exists because a mutant survived: a zero θ* (nb = 0) could reach the division 0/0 (nan, with numpy's warning).
+def test_cosine_to_a_zero_selected_theta_is_nan_without_a_warning():
+    """relbias · position:0 at L0 = 1 scores one row with one key: no constraint, so θ* = 0 and has no direction."""
+    import warnings
+    sel = select("relbias", "position:0", 1)
+    assert sel.realizable and np.array_equal(sel.theta, np.zeros(1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        traj = gradient_descent("relbias", "position:0", 1, steps=1, record=2, theta0=np.ones(1))
+    assert np.array_equal(traj.thetas[0], np.ones(1)) and np.isnan(traj.cosines).all()
+
+
 # Exists because a mutant survived: the default step 1/β was unchecked.
 def test_default_step_is_one_over_the_smoothness_bound():
     # relbias:3 · offset:1 at L0 = 4: rows 1..3, one-hot features, max_j ‖ψ(i, j)‖² = 1 per row: β = 3

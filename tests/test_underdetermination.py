@@ -365,3 +365,13 @@ def test_length_of_an_unrealized_learned_result_message():
     with pytest.raises(SpecError) as err:
         result.interval(8)
     assert str(err.value) == "invalid length 8; accepted: none: the task is not realized at L0"
+
+
+# Exists because a mutant survived: result (a) on a length with no scored row was unchecked.
+def test_zero_completion_formula_of_a_length_with_no_row_is_one():
+    """|R_L| = 0: no row can fail, so α_L = 1 — the convention of completion_alpha and monte_carlo_alpha too."""
+    task = parse_task("offset:40")                    # rows i >= 40: none below L = 32
+    assert task.rows(32).size == 0
+    assert zero_completion_formula(task, 32, 16) == 1.0
+    # control: with rows, the fraction |R_L ∩ [0, L0)| / |R_L| — offset:1 at L = 32, L0 = 16: rows 1..31, 15 below 16
+    assert zero_completion_formula(parse_task("offset:1"), 32, 16) == 15 / 31
