@@ -394,3 +394,23 @@ def test_spec_and_factor_count_bounds_are_inclusive(tmp_path, monkeypatch) -> No
     shown = re.escape(repr(str(path)))
     with pytest.raises(SpecError, match=rf"^invalid factors file {shown}: a list of 4097 entries;"):
         read_factors(str(path))
+
+
+# Exists because a mutant survived: the refusals of compute_alpha's fine_tune_length were never read in-process.
+@pytest.mark.parametrize("kwargs, message", [
+    ({"fine_tune_length": 16}, "invalid fine-tune length 16; accepted: an integer > the train length 16"),
+    ({"fine_tune_length": 32, "lengths": [20, 64]},
+     "invalid length 20; accepted: lengths >= the fine-tune length 32"),
+    ({"fine_tune_length": 32, "extension": "none"}, "invalid fine-tune length with extension 'none'; accepted: a "
+                                                    "length extension (not none)"),
+])
+def test_a_bad_fine_tune_request_names_what_was_wrong(kwargs, message):
+    args = {"lengths": [64], "extension": "pi", **kwargs}
+    with pytest.raises(SpecError) as err:
+        compute_alpha("rope:8", "offset:1", 16, **args)
+    assert str(err.value).startswith(message)
+
+
+def test_control_a_fine_tune_length_between_l0_and_the_lengths_runs():
+    result = compute_alpha("rope:8", "offset:1", 16, [32, 64], extension="pi", fine_tune_length=32)
+    assert result.lengths == (32, 64) and result.fine_tune_length == 32

@@ -85,3 +85,15 @@ def test_structural_ties_of_a_general_table_up_to_its_last_row(number):
         assert structural_ties(pe, scored, scored, 4, 3).tolist() == [False, False, False, True]
     finally:
         unregister_pe("mk_ties")
+
+
+# Exists because a mutant survived: a structural tie was never shown to fail a row whose exact margin is positive.
+def test_exact_status_marks_a_structurally_tied_row_failed_whatever_its_margin():
+    """definitions.md#structural-tie: a row whose target shares its features with another key fails for every θ,
+    so the exact status is FAILED there even with a positive margin; elsewhere > 0 is realized, ≤ 0 failed."""
+    from posreal.theory.realization import FAILED, REALIZED, classify_exact
+    margins = [F(1), F(1), F(0), F(-2), None]              # None: a row with one key (nothing to beat)
+    ties = np.array([False, True, False, False, True])
+    assert classify_exact(margins, ties).tolist() == [REALIZED, FAILED, FAILED, FAILED, FAILED]
+    assert classify_exact(margins, np.zeros(5, dtype=bool)).tolist() == [REALIZED, REALIZED, FAILED, FAILED,
+                                                                          REALIZED]   # control: no ties

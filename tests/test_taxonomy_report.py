@@ -162,3 +162,21 @@ def test_the_grid_is_the_documented_text_at_its_largest_length():
         "\n"
         '<p class="posreal-generated">Generated at build time from <code>posreal.theory.taxonomy.taxonomy</code>.</p>\n'
         "\n—: not realizable at L0 (no θ realizes every training row, so θ* does not exist).\n")
+
+
+# Exists because a mutant survived: geometry_documents ran only in the docs build (every registry PE: slow).
+def test_geometry_documents_recompute_each_cell_in_the_other_geometries_at_the_taxonomy_lengths(monkeypatch):
+    """On one PE (the registry's list patched down), the ℓ∞ and ℓ1 documents hold, cell by cell, what
+    compute_alpha gives in that geometry at the lengths of the ℓ2 documents; the ℓ2 documents are kept as given."""
+    from posreal.theory import defaults
+    from posreal.theory.alpha import compute_alpha
+    monkeypatch.setattr(defaults, "TAXONOMY_PES", ("relbias",))
+    l2_docs = [_doc("relbias", task, 1.0) for task in defaults.REGISTRY_TASKS]     # placeholders: kept as given
+    g = tr.geometry_documents(tr.Documents({"l2": l2_docs}, [20, 24], defaults.TRAIN_LENGTH, 0.0))
+    assert list(g.by) == ["l2", "linf", "l1"] and g.by["l2"] is l2_docs and g.lengths == [20, 24]
+    for geometry in ("linf", "l1"):
+        assert [d["task"] for d in g.by[geometry]] == list(defaults.REGISTRY_TASKS)
+        for d in g.by[geometry]:
+            expected = compute_alpha("relbias", d["task"], defaults.TRAIN_LENGTH, [20, 24], geometry=geometry)
+            assert d["geometry"] == geometry and d["pe"] == "relbias"
+            assert d["alpha"] == {str(L): expected.alpha(L) for L in (20, 24)}, (geometry, d["task"])
