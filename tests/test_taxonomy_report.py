@@ -268,6 +268,9 @@ def test_alpha_extensions_is_the_documented_text_with_unrealizable_cells():
     assert text == ("| method | `position:0` | `offset:1` |\n|---|---|---|\n" + "".join(rows) + "\n"
                     + _source("posreal.theory.compute_alpha('abscol:8', task, train_length=8, lengths=[16], "
                               "extension=...)") + "\n")
+    # control: the unrealizable task first; its "—" does not end the row
+    swapped = tr.alpha_extensions("abscol:8", "8", "16", "offset:1", "position:0").splitlines()
+    assert swapped[2:6] == [f"| {r.split(' | ')[0][2:]} | — | {r.split(' | ')[1]} |" for r in rows]
     with pytest.raises(ReportError) as err:
         tr.alpha_extensions("abscol:8", "8", "16")
     assert str(err.value) == "alpha-extensions: name at least one task"
