@@ -122,8 +122,8 @@ def test_pe_registry_header_source_and_the_rows_of_each_branch():
     assert f"| `rope:16` | `rope:16` | relative | i − j | 16 | no (certified mode) | {doc} |" in lines
     assert f"| `abscol:16` | `abscol:16` | column | j | 16 | no (certified mode) | {doc} |" in lines
     # control: a rational PE is "yes", a shear names its base, learned:d has no index, p or mode
-    assert "| `dual:relbias` | `dual:relbias` | column | j | 16 | yes | the shear of `relbias`: ψ_S(i, j) = ψ(i, i − j) |" \
-        in lines
+    shear = "the shear of `relbias`: ψ_S(i, j) = ψ(i, i − j)"
+    assert f"| `dual:relbias` | `dual:relbias` | column | j | 16 | yes | {shear} |" in lines
     assert "| `dual:t5` | `dual:t5` | column | j | 32 | yes | the shear of `t5`: ψ_S(i, j) = ψ(i, i − j) |" in lines
     assert any(line.startswith("| `learned:8` | `learned:8` | learned | — | — | — | `learned:d`: ") for line in lines)
     assert "| p at L0 = 8 |" in ar.pe_registry("8")
@@ -209,4 +209,5 @@ def test_induction_table_is_the_documented_text_with_its_footnote():
     two = ar.induction_table("8", "17,33", "relbias").splitlines()          # control: two lengths joined by " / "
     assert two[0].startswith("| PE | none: α^ind (α copy) at L = 17 / 33 | ")
     res33 = induction_alpha("relbias", 8, [17, 33], extension="none")
-    assert two[2].startswith(f"| `relbias` | {cell} / {fmt_alpha(res33.alpha(33))} ({fmt_alpha(res33.copy.alpha(33))}) |")
+    cell33 = f"{fmt_alpha(res33.alpha(33))} ({fmt_alpha(res33.copy.alpha(33))})"
+    assert two[2].startswith(f"| `relbias` | {cell} / {cell33} |")
