@@ -150,17 +150,17 @@ def test_alpha_geometries_is_the_documented_text():
 
 
 def test_learned_table_without_monte_carlo_is_the_documented_text():
-    doc = {"alpha": {"64": {"completions": {"zero": 0.25, "copy_last": 0.125}},
+    doc = {"alpha": {"128": {"completions": {"zero": 0.25, "copy_last": 0.125}},
                      "32": {"completions": {"zero": 0.5, "copy_last": 0.25}}}}
     assert ar.learned_table(doc, "learned:16", "copy") == (
         "| L | (a) zeros: $E_j = 0$ | (b) copies: $E_j = E_{L_0-1}$ | (c) random rows: mean ± s.e. [min, max] |\n"
-        "|---|---|---|---|\n| 32 | 0.500 | 0.250 | — |\n| 64 | 0.250 | 0.125 | — |\n\n"
+        "|---|---|---|---|\n| 32 | 0.500 | 0.250 | — |\n| 128 | 0.250 | 0.125 | — |\n\n"
         + _source("posreal alpha --pe learned:16 --task copy --json, run during this build") + "\n")
     # control: a Monte Carlo estimate on one length gives its cell and the note
-    doc["alpha"]["64"]["monte_carlo"] = {"mean": 0.5, "stderr": 0.0625, "min": 0.25, "max": 0.75, "samples": 4,
+    doc["alpha"]["128"]["monte_carlo"] = {"mean": 0.5, "stderr": 0.0625, "min": 0.25, "max": 0.75, "samples": 4,
                                          "init": "normal", "seed": 7}
     text = ar.learned_table(doc, "learned:16", "copy")
-    assert "| 64 | 0.250 | 0.125 | 0.500 ± 0.062 [0.250, 0.750] |\n" in text and "| 32 | 0.500 | 0.250 | — |" in text
+    assert "| 128 | 0.250 | 0.125 | 0.500 ± 0.062 [0.250, 0.750] |\n" in text and "| 32 | 0.500 | 0.250 | — |" in text
     assert text.endswith("</p>\n\nMonte Carlo: 4 draws of the untrained rows (`normal`), seed 7.\n")
     with pytest.raises(ReportError) as err:
         ar.learned_table({"alpha": {}}, "learned:4", "copy")
