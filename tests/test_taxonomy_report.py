@@ -180,3 +180,97 @@ def test_geometry_documents_recompute_each_cell_in_the_other_geometries_at_the_t
             expected = compute_alpha("relbias", d["task"], defaults.TRAIN_LENGTH, [20, 24], geometry=geometry)
             assert d["geometry"] == geometry and d["pe"] == "relbias"
             assert d["alpha"] == {str(L): expected.alpha(L) for L in (20, 24)}, (geometry, d["task"])
+
+
+# Exists for mutation testing: each table's whole text (header, source line, footnote) on hand-made documents.
+def _source(text: str) -> str:
+    return f'<p class="posreal-generated">Generated at build time from <code>{text}</code>.</p>'
+
+
+def test_the_taxonomy_table_is_the_documented_text():
+    t = tr.Documents({"l2": [_doc2("nope", "offset:1", None), _doc2("relbias", "copy", [0.5, 0.25], cls="growing")]},
+                     [32, 64], 16, 2.345)
+    assert tr.taxonomy_table(t) == (
+        "| PE (kind) | task (class) | realizable at L0 | α_32 | α_64 |\n|---|---|---|---|---|\n"
+        "| `nope` (relative) | `offset:1` (fixed-offset) | no | — | — |\n"
+        "| `relbias` (relative) | `copy` (growing) | yes | 0.500 | 0.250 |\n\n"
+        + _source("posreal.theory.taxonomy.taxonomy (every registry PE × task, L0 = 16; 2.3 s)") + "\n")
+
+
+def test_the_geometries_table_is_the_documented_text():
+    g = tr.Documents({"l2": [_full("relbias", "copy", 0.5), _full("nope", "copy", None)],
+                      "linf": [_full("relbias", "copy", 0.25, [0.25, 0.75], undecided=2), _full("nope", "copy", None)],
+                      "l1": [_full("relbias", "copy", 0.5, undecided=0), _full("nope", "copy", None)]},
+                     [32], 8, 0.25)
+    assert tr.geometries_table(g) == (
+        "| cell | l2: α at L = 32 | linf: α at L = 32 | l1: α at L = 32 |\n|---|---|---|---|\n"
+        "| `relbias` · `copy` | 0.500 | [0.250, 0.750] (+2 undecided) | 0.500 |\n\n"
+        + _source("posreal.theory.taxonomy.taxonomy(geometry=...) (registry cells realizable at L0 = 8; 0.2 s)")
+        + "\n\n[lo, hi]: rows realized by every / by some optimal θ of the face.\n")
+
+
+def test_the_geometries_table_joins_two_lengths_and_sums_their_undecided_rows():
+    def two(interval32, interval64, u32, u64):
+        return {"pe": "relbias", "task": "copy", "realizable": True,
+                "alpha_interval": {"32": interval32, "64": interval64},
+                "rows": {"32": {"undecided": u32}, "64": {"undecided": u64}}}
+    g = tr.Documents({"l2": [two([1.0, 1.0], [0.5, 0.5], 0, 0)], "linf": [two([1.0, 1.0], [0.25, 0.5], 1, 2)],
+                      "l1": [two([1.0, 1.0], [0.5, 0.5], 0, 0)]}, [32, 64], 16, 0.0)
+    lines = tr.geometries_table(g).splitlines()
+    assert lines[0] == "| cell | l2: α at L = 32 / 64 | linf: α at L = 32 / 64 | l1: α at L = 32 / 64 |"
+    assert lines[2] == "| `relbias` · `copy` | 1.000 / 0.500 | 1.000 / [0.250, 0.500] (+3 undecided) | 1.000 / 0.500 |"
+
+
+def test_the_extension_table_is_the_documented_text():
+    e = tr.Documents({"none": [_full("relbias", "copy", 0.5), _full("nope", "copy", None)],
+                      "pi": [_full("relbias", "copy", 0.25, undecided=1), _full("nope", "copy", None)],
+                      "ntk": [_full("relbias", "copy", 0.5, applicable=True), _full("nope", "copy", None)],
+                      "yarn": [_full("relbias", "copy", 0.5, applicable=False), _full("nope", "copy", None)]},
+                     [32], 16, 12.34)
+    assert tr.extension_table(e) == (
+        "| cell | task class | none: α at L = 32 | pi: α at L = 32 | ntk: α at L = 32 | yarn: α at L = 32 |\n"
+        "|---|---|---|---|---|---|\n"
+        "| `relbias` · `copy` | fixed-offset | 0.500 | 0.250 (+1 u.) | 0.500 | n/a |\n\n"
+        + _source("posreal.theory.taxonomy.taxonomy(extension=...) over the registry (L0 = 16; 12.3 s; the same "
+                  "numbers as `posreal table --extension all`)")
+        + "\n\n*n/a*: the method does not act on the PE (bucketed PEs have no frequencies or positions to rescale; "
+          "`alibi` takes `pi` only). *u.*: rows undecided in float (within tolerance).\n")
+
+
+def test_an_unknown_report_part_names_every_accepted_part():
+    with pytest.raises(ReportError) as err:
+        tr.report("everything")
+    assert str(err.value) == ("unknown taxonomy report part 'everything'; accepted: taxonomy, grid, duals, "
+                              "geometries, extensions")
+
+
+def test_report_runs_the_named_part_with_the_progress_given(monkeypatch):
+    seen = []
+    monkeypatch.setitem(tr.PARTS, "grid", lambda p: seen.append(p) or "grid text")
+    progress = lambda label: None                                  # noqa: E731
+    assert tr.report("grid", progress) == "grid text" and seen == [progress]
+    assert tr.report("grid") == "grid text" and seen[-1] is tr._none      # control: no progress, the default
+    assert tr._none("taxonomy (ℓ2)") is None
+
+
+def test_alpha_extensions_is_the_documented_text_with_unrealizable_cells():
+    from posreal.theory.alpha import compute_alpha
+    from posreal.theory.realization import REALIZED
+    text = tr.alpha_extensions("abscol:8", "8", "16", "position:0", "offset:1")
+    rows = []
+    for method in ("none", "pi", "ntk", "yarn"):
+        result = compute_alpha("abscol:8", "position:0", 8, [16], extension=method)
+        out = result.outcomes[16]
+        assert out.counts()["undecided"] == 0
+        won = min(float(g) for g, st in zip(out.margins, out.status) if st == REALIZED)
+        rows.append(f"| `{method}` | {result.alpha(16):.3f}, min margin {won:.2g} | — |\n")
+    assert not compute_alpha("abscol:8", "offset:1", 8, [16]).realizable          # a column PE: offset:1 has no θ*
+    assert text == ("| method | `position:0` | `offset:1` |\n|---|---|---|\n" + "".join(rows) + "\n"
+                    + _source("posreal.theory.compute_alpha('abscol:8', task, train_length=8, lengths=[16], "
+                              "extension=...)") + "\n")
+    # control: the unrealizable task first; its "—" does not end the row
+    swapped = tr.alpha_extensions("abscol:8", "8", "16", "offset:1", "position:0").splitlines()
+    assert swapped[2:6] == [f"| {r.split(' | ')[0][2:]} | — | {r.split(' | ')[1]} |" for r in rows]
+    with pytest.raises(ReportError) as err:
+        tr.alpha_extensions("abscol:8", "8", "16")
+    assert str(err.value) == "alpha-extensions: name at least one task"
