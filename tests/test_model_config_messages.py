@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from posreal.theory.errors import SpecError
+from posreal.theory.errors import SpecError, quote
 from posreal.theory.model_config import Reader, read_model_config, rope_type_of
 
 W = "model config 'c.json'"
@@ -106,25 +106,25 @@ def test_head_dim_comes_first_else_hidden_size_over_heads(tmp_path):
     cfg = read_model_config(_path(tmp_path, {**BASE, "hidden_size": 96, "num_attention_heads": 3}))
     assert (cfg.head_dim, cfg.width) == (32, 32)
     path = _path(tmp_path, {**BASE, "hidden_size": 100, "num_attention_heads": 3})
-    _refused(lambda: read_model_config(path), f"invalid model config {path!r}: hidden_size 100 is not a multiple of "
+    _refused(lambda: read_model_config(path), f"invalid model config {quote(path)}: hidden_size 100 is not a multiple of "
              "num_attention_heads 3; accepted: give head_dim")
     path = _path(tmp_path, {**BASE, "hidden_size": 96})
     _refused(lambda: read_model_config(path),
-             f"invalid model config {path!r}: num_attention_heads is missing; accepted: an integer >= 1")
+             f"invalid model config {quote(path)}: num_attention_heads is missing; accepted: an integer >= 1")
 
 
 def test_partial_rotary_factor_and_the_rotary_width(tmp_path):
     cfg = read_model_config(_path(tmp_path, {**BASE, "head_dim": 64, "partial_rotary_factor": 0.5}))
     assert (cfg.head_dim, cfg.width) == (64, 32)
     path = _path(tmp_path, {**BASE, "head_dim": 10, "partial_rotary_factor": 0.5})
-    _refused(lambda: read_model_config(path), f"invalid model config {path!r}: rotary width 5 (head_dim 10 × "
+    _refused(lambda: read_model_config(path), f"invalid model config {quote(path)}: rotary width 5 (head_dim 10 × "
              "partial_rotary_factor 0.5); accepted: an even width >= 2")
     path = _path(tmp_path, {**BASE, "head_dim": 10, "partial_rotary_factor": 0.1})
-    _refused(lambda: read_model_config(path), f"invalid model config {path!r}: rotary width 1 (head_dim 10 × "
+    _refused(lambda: read_model_config(path), f"invalid model config {quote(path)}: rotary width 1 (head_dim 10 × "
              "partial_rotary_factor 0.1); accepted: an even width >= 2")
     assert read_model_config(_path(tmp_path, {**BASE, "head_dim": 10, "partial_rotary_factor": 0.2})).width == 2
     path = _path(tmp_path, {**BASE, "head_dim": 64, "partial_rotary_factor": 1.5})
-    _refused(lambda: read_model_config(path), f"invalid model config {path!r}: partial_rotary_factor is 1.5; "
+    _refused(lambda: read_model_config(path), f"invalid model config {quote(path)}: partial_rotary_factor is 1.5; "
              "accepted: a number > 0 and <= 1")
     # a non-proportional type reads the top level's factor, never the rope_scaling's
     cfg = read_model_config(_path(tmp_path, {**BASE, "head_dim": 64, "partial_rotary_factor": 0.5,
@@ -142,7 +142,7 @@ def test_proportional_rotates_pairs_with_exponents_over_the_head(tmp_path):
     assert (cfg.width, cfg.base) == (32, pytest.approx(100.0))                      # 10^4^(32/64) = 100
     path = _path(tmp_path, {**BASE, "head_dim": 4, "rope_parameters": {"rope_type": "proportional",
                                                                        "partial_rotary_factor": 0.25}})
-    _refused(lambda: read_model_config(path), f"invalid model config {path!r}: rotary width 0 (head_dim 4 × "
+    _refused(lambda: read_model_config(path), f"invalid model config {quote(path)}: rotary width 0 (head_dim 4 × "
              "partial_rotary_factor 0.25); accepted: an even width >= 2")
 
 
@@ -153,7 +153,7 @@ def test_rope_theta_from_the_top_level_else_from_the_parameters(tmp_path):
     assert read_model_config(_path(tmp_path, {**doc, "rope_theta": 20.0})).base == 20.0
     doc["rope_parameters"]["rope_theta"] = 1.0
     path = _path(tmp_path, doc)
-    _refused(lambda: read_model_config(path), f"invalid rope_scaling of {path!r}: rope_theta is 1.0; accepted: "
+    _refused(lambda: read_model_config(path), f"invalid rope_scaling of {quote(path)}: rope_theta is 1.0; accepted: "
              "a number > 1 and <= 1e+30")
 
 
@@ -177,15 +177,15 @@ def test_the_training_length_by_type(tmp_path):
 def test_scaling_messages(tmp_path):
     path = _path(tmp_path, {**BASE, "head_dim": 8, "rope_scaling": {"rope_type": "linear"}})
     _refused(lambda: read_model_config(path),
-             f"invalid rope_scaling of {path!r}: factor is missing; accepted: a number")
+             f"invalid rope_scaling of {quote(path)}: factor is missing; accepted: a number")
     path = _path(tmp_path, {**BASE, "head_dim": 8, "rope_scaling": {"rope_type": "llama3", "factor": 8,
                                                                     "low_freq_factor": 4, "high_freq_factor": 4}})
-    _refused(lambda: read_model_config(path), f"invalid rope_scaling of {path!r}: high_freq_factor 4 <= "
+    _refused(lambda: read_model_config(path), f"invalid rope_scaling of {quote(path)}: high_freq_factor 4 <= "
              "low_freq_factor 4; accepted: high_freq_factor > low_freq_factor")
     ok = read_model_config(_path(tmp_path, {**BASE, "head_dim": 8, "rope_scaling": {
         "rope_type": "llama3", "factor": 8, "low_freq_factor": 1, "high_freq_factor": 4}}))
     assert (ok.scaling.low_freq_factor, ok.scaling.high_freq_factor, ok.scaling.factor) == (1.0, 4.0, 8.0)
     longrope = {"rope_type": "longrope", "long_factor": [1, 2, 3, 4], "short_factor": [1]}
     path = _path(tmp_path, {**BASE, "head_dim": 8, "rope_scaling": longrope})
-    _refused(lambda: read_model_config(path), f"invalid rope_scaling of {path!r}: short_factor is a list of 1 "
+    _refused(lambda: read_model_config(path), f"invalid rope_scaling of {quote(path)}: short_factor is a list of 1 "
              "entries; accepted: a list of 4 positive numbers (one per rotary frequency)")

@@ -28,7 +28,7 @@ def test_a_general_row_that_is_no_list_names_the_pairs_it_must_hold():
     assert tables.parse_document({"kind": "general", "rows": [[[5]]]}, "t.json") == ("general", [[[Fraction(5)]]])
 
 
-def test_a_file_over_the_size_limit_is_refused_by_its_size(tmp_path, monkeypatch):
+def test_a_file_over_the_size_bound_is_refused_by_its_size(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(tables, "MAX_TABLE_BYTES", 40)
     (tmp_path / "t.json").write_text('{"kind": "relative", "rows": [[1], [2]]}', encoding="utf-8")   # 40 bytes
