@@ -106,8 +106,8 @@ def test_head_dim_comes_first_else_hidden_size_over_heads(tmp_path):
     cfg = read_model_config(_path(tmp_path, {**BASE, "hidden_size": 96, "num_attention_heads": 3}))
     assert (cfg.head_dim, cfg.width) == (32, 32)
     path = _path(tmp_path, {**BASE, "hidden_size": 100, "num_attention_heads": 3})
-    _refused(lambda: read_model_config(path), f"invalid model config {quote(path)}: hidden_size 100 is not a multiple of "
-             "num_attention_heads 3; accepted: give head_dim")
+    _refused(lambda: read_model_config(path), f"invalid model config {quote(path)}: hidden_size 100 is not a "
+             "multiple of num_attention_heads 3; accepted: give head_dim")
     path = _path(tmp_path, {**BASE, "hidden_size": 96})
     _refused(lambda: read_model_config(path),
              f"invalid model config {quote(path)}: num_attention_heads is missing; accepted: an integer >= 1")
